@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    /** Where the embedded database keeps its files. */
+    DATA_DIR: z.string().default('./data'),
+    /** A PostgreSQL URL; without it the embedded PGlite database is used. */
+    DATABASE_URL: z.string().url().optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+    ADMIN_EMAIL: z.string().email().default('admin@leadex.local'),
+    ADMIN_PASSWORD: z.string().min(8).default('leadex-admin-1'),
+    /** Signs sessions and ping ids, encrypts API keys. */
+    LEADEX_SECRET: z.string().min(32).optional(),
+    /** The address users reach the exchange at; links in emails start with it. */
+    PUBLIC_URL: z.string().url().optional(),
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().default('Leadex <no-reply@leadex.local>'),
+    /** api: HTTP only; worker: jobs only; all: both (DESIGN.md §1). */
+    LEADEX_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+    /** Where the built SPA is; served for every non-API path. */
+    WEB_DIST: z.string().optional(),
+    /** Public source API requests a second per API key; 0 turns the limit off (benchmarks). */
+    PUBLIC_API_RATE_LIMIT: z.coerce.number().int().min(0).default(200),
+    /** Behind a load balancer: trust X-Forwarded-For for the client address (rate limits). */
+    TRUST_PROXY: bool.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * Lets deliveries reach private, loopback and link-local addresses (DESIGN.md §6): for
+     * development and tests with a local receiver only, never in production.
+     */
+    ALLOW_PRIVATE_DELIVERY_TARGETS: bool.default(false),
+    /** Twilio for SMS notifications; without all three, texts are kept in the outbox. */
+    TWILIO_ACCOUNT_SID: z.string().optional(),
+    TWILIO_AUTH_TOKEN: z.string().optional(),
+    TWILIO_FROM: z.string().optional(),
+    /** Waits between a notify channel's attempts, in milliseconds (DESIGN.md §6: 10 s, 1, 5, 15, 30 min). */
+    DELIVERY_RETRY_DELAYS_MS: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'a comma-separated list of milliseconds')
+      .default('10000,60000,300000,900000,1800000')
+      .transform((v) => v.split(',').map(Number)),
+    /** An active job not finished in this time (a crashed worker) is run again. */
+    JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** How often an idle worker looks for jobs (pg-boss allows 0.5 at least). */
+    JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
+    /** How often the dispatcher looks for sold matches without jobs, besides the sale's own kick. */
+    DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
+    /** A match queued this long ago with no outcome has its jobs sent again (a crash between claim and send). */
+    DELIVERY_STALE_SECONDS: z.coerce.number().int().min(1).default(3600),
+    /** Seed the demo exchange when the database is empty; by default everywhere but production. */
+    SEED_DEMO: bool.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'is required in production (the embedded database is for development)',
+      });
+    }
+    if (c.NODE_ENV === 'production' && !c.LEADEX_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LEADEX_SECRET'],
+        message: 'is required in production (at least 32 characters)',
+      });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema> & { LEADEX_SECRET: string; PUBLIC_URL: string; SEED_DEMO: boolean };
+
+/** A fixed development secret: fine on a laptop, refused in production by the schema above. */
+const DEVELOPMENT_SECRET = 'leadex-development-secret-not-for-production';
+
+/** Parses the environment once; a bad value stops the start with every problem named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable (`DATABASE_URL=` in a shell or compose file) means unset, not invalid.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = configSchema.safeParse(given);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    LEADEX_SECRET: c.LEADEX_SECRET ?? DEVELOPMENT_SECRET,
+    SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== 'production',
+    PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+  };
+}

@@ -1,0 +1,103 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The one database type business code sees, whichever driver is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction, or the database itself where no transaction is needed. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The driver underneath, for the few places that need it (pg-boss, tests). */
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  migrate(): Promise<void>;
+  /**
+   * Runs start-up work (migrate, load ZIPs, create the admin, seed) in one process at a time:
+   * when several processes start on one PostgreSQL, the others wait, then find the work done.
+   */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Committed drizzle-kit migrations: beside src/ in development, beside dist/ when built. */
+export function migrationsFolder(): string {
+  for (const relative of ['../../drizzle', '../drizzle']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(`${dir}/meta/_journal.json`)) return dir;
+  }
+  throw new Error('drizzle migrations folder not found');
+}
+
+/** Any numbers to tell this application's advisory locks from others'. */
+const MIGRATION_LOCK = 727_011;
+const STARTUP_LOCK = 727_012;
+
+/** Holds a session-level advisory lock on a connection of its own while `work` runs. */
+async function withAdvisoryLock<T>(url: string, key: number, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [key]);
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
+    await client.end();
+  }
+}
+
+export interface OpenOptions {
+  /** A PostgreSQL URL; without it PGlite is used. */
+  url?: string;
+  /** PGlite's data directory; omitted = in memory. */
+  dataDir?: string;
+  /** A PGlite data directory dump to start from (tests copy a migrated template). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+/** Opens PostgreSQL through `pg` when a URL is given, else the embedded PGlite. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.url) {
+    const url = options.url;
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle pooled connection that the server drops (restart, failover, admin) is discarded and
+    // replaced by the pool; without a listener its error would end the process.
+    pool.on('error', (error) => console.error('database: an idle connection failed:', error.message));
+    const nodeDb = drizzleNodePg(pool, { schema });
+    const db = nodeDb as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      pool,
+      // Several processes may start at once: one migrates, the others wait on the lock.
+      migrate: () =>
+        withAdvisoryLock(url, MIGRATION_LOCK, () => migrateNodePg(nodeDb, { migrationsFolder: migrationsFolder() })),
+      withStartupLock: (work) => withAdvisoryLock(url, STARTUP_LOCK, work),
+      close: () => pool.end(),
+    };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  await pglite.waitReady;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder: migrationsFolder() }),
+    // One process owns an embedded database: nothing to wait for.
+    withStartupLock: (work) => work(),
+    close: () => pglite.close(),
+  };
+}

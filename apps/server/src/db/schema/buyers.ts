@@ -1,0 +1,35 @@
+import { integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Default lead delivery, read whole (DESIGN.md §10: jsonb for configuration). */
+export interface NotifyConfig {
+  email: string[];
+  sms: string[];
+  webhook?: string;
+  broadcast_webhooks: string[];
+}
+
+export const buyers = pgTable('buyers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** The primary user's sign-in name; fixed at creation. */
+  username: text('username').notNull().unique(),
+  email: text('email').notNull(),
+  phone: text('phone').notNull(),
+  address: text('address'),
+  city: text('city'),
+  state: text('state'),
+  zip: text('zip'),
+  notes: text('notes'),
+  tags: text('tags').array().notNull().default([]),
+  notify: jsonb('notify').$type<NotifyConfig>().notNull().default({ email: [], sms: [], broadcast_webhooks: [] }),
+  payMethod: text('pay_method').notNull().default('invoice'),
+  prepayCents: integer('prepay_cents').notNull().default(0),
+  period: text('period').notNull().default('monthly'),
+  graceDays: integer('grace_days').notNull().default(3),
+  thresholdCents: integer('threshold_cents').notNull().default(0),
+  stripeCustomerId: text('stripe_customer_id'),
+  /** Share of a bill's leads that may be returned without an admin (0 to 1). */
+  autoApproveReturns: real('auto_approve_returns').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

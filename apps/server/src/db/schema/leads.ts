@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { buyers } from './buyers';
+import { campaigns } from './campaigns';
+import { sources } from './sources';
+
+export const leads = pgTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    sourceId: text('source_id')
+      .notNull()
+      .references(() => sources.id),
+    channel: text('channel'),
+    apiKeyId: text('api_key_id'),
+    service: text('service').notNull(),
+    zip: text('zip').notNull(),
+    state: text('state'),
+    city: text('city'),
+    name: text('name'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    address: text('address'),
+    /** Ten digits, normalised. */
+    phone: text('phone'),
+    /** Lower-cased. */
+    email: text('email'),
+    tcpaConsent: boolean('tcpa_consent'),
+    tcpaLanguage: text('tcpa_language'),
+    trustedForm: text('trusted_form'),
+    jornaya: text('jornaya'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    pubId: text('pub_id'),
+    subId: text('sub_id'),
+    homeowner: boolean('homeowner'),
+    quality: jsonb('quality').$type<Record<string, unknown>>(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    tags: text('tags').array().notNull().default([]),
+    costCents: integer('cost_cents').notNull().default(0),
+    priceCents: integer('price_cents').notNull().default(0),
+    /** `no_ping` for a direct lead, else the ping's id. */
+    pingId: text('ping_id').notNull().default('no_ping'),
+    test: boolean('test').notNull().default(false),
+    /** The answer the source got, replayed when it posts the same ping id again. */
+    answer: jsonb('answer').$type<Record<string, unknown>>(),
+    /** Every campaign considered and the first rule that excluded it, or the winning bids. */
+    explanation: jsonb('explanation').$type<unknown[]>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // One lead per ping: a second post of the same ping id finds the first and never sells twice.
+    uniqueIndex('leads_ping_id_idx').on(t.pingId).where(sql`${t.pingId} <> 'no_ping'`),
+    index('leads_created_at_idx').on(t.createdAt),
+    index('leads_source_created_idx').on(t.sourceId, t.createdAt),
+    index('leads_service_created_idx').on(t.service, t.createdAt),
+    index('leads_zip_idx').on(t.zip),
+    index('leads_phone_idx').on(t.phone),
+    index('leads_email_idx').on(t.email),
+  ],
+);
+
+export const leadMatches = pgTable(
+  'lead_matches',
+  {
+    id: text('id').primaryKey(),
+    leadId: text('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => buyers.id),
+    /** exclusive or shared. */
+    kind: text('kind').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    rejected: boolean('rejected').notNull().default(false),
+    buyerLeadId: text('buyer_lead_id'),
+    billId: text('bill_id'),
+    returnReason: text('return_reason'),
+    returnComment: text('return_comment'),
+    /** requested, approved or denied. */
+    returnStatus: text('return_status'),
+    returnRequestedAt: timestamp('return_requested_at', { withTimezone: true }),
+    returnDecidedAt: timestamp('return_decided_at', { withTimezone: true }),
+    returnDecidedBy: text('return_decided_by'),
+    /**
+     * The notify channels' outcome (DESIGN.md §6): pending (a new sale: the match is its own outbox
+     * row), queued (jobs sent), delivered (a channel accepted it) or undelivered (none did: unbilled).
+     */
+    deliveryStatus: text('delivery_status').notNull().default('pending'),
+    /** When the dispatcher queued the jobs: a match queued long ago with no outcome is re-queued. */
+    deliveryQueuedAt: timestamp('delivery_queued_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('lead_matches_lead_idx').on(t.leadId),
+    index('lead_matches_delivery_idx')
+      .on(t.deliveryStatus, t.createdAt)
+      .where(sql`${t.deliveryStatus} in ('pending', 'queued')`),
+    index('lead_matches_buyer_created_idx').on(t.buyerId, t.createdAt),
+    index('lead_matches_campaign_idx').on(t.campaignId),
+  ],
+);
+
+/** Pings as answered, written in batches after the answer (the ping path waits on no database). */
+export const pings = pgTable(
+  'pings',
+  {
+    id: text('id').primaryKey(),
+    sourceId: text('source_id').notNull(),
+    apiKeyId: text('api_key_id'),
+    channel: text('channel'),
+    service: text('service').notNull(),
+    zip: text('zip').notNull(),
+    /** The payout quoted; null when nothing matched. */
+    priceCents: integer('price_cents'),
+    reason: text('reason'),
+    test: boolean('test').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('pings_created_at_idx').on(t.createdAt), index('pings_source_created_idx').on(t.sourceId, t.createdAt)],
+);
+
+/** Unmatched pings per day, ZIP and service: the dashboard's Buyer Gaps. */
+export const unmatchedPings = pgTable(
+  'unmatched_pings',
+  {
+    day: text('day').notNull(),
+    zip: text('zip').notNull(),
+    service: text('service').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.zip, t.service] })],
+);
+
+/** Replayable answers of POST /api/post and /api/lead for an Idempotency-Key (24 h). */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    apiKeyId: text('api_key_id').notNull(),
+    key: text('key').notNull(),
+    statusCode: integer('status_code').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** Every attempt of a notify channel on a match (DESIGN.md §6): the lead detail's delivery logs. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: text('id').primaryKey(),
+    matchId: text('match_id')
+      .notNull()
+      .references(() => leadMatches.id, { onDelete: 'cascade' }),
+    /** email, sms, webhook or broadcast. */
+    channel: text('channel').notNull(),
+    /** The address, number or URL. */
+    target: text('target').notNull(),
+    /** 1 for the first try, counting on over retries and resends. */
+    attempt: integer('attempt').notNull(),
+    accepted: boolean('accepted').notNull(),
+    statusCode: integer('status_code'),
+    request: text('request'),
+    response: text('response'),
+    error: text('error'),
+    /** The provider's id (Twilio message SID, webhook-id) that a status callback names. */
+    providerId: text('provider_id'),
+    /** The last try of its chain (retries exhausted, or a provider's final failure). */
+    last: boolean('last').notNull().default(false),
+    durationMs: integer('duration_ms').notNull().default(0),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('delivery_attempts_match_idx').on(t.matchId), index('delivery_attempts_provider_idx').on(t.providerId)],
+);

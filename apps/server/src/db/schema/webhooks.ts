@@ -1,0 +1,39 @@
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { buyers } from './buyers';
+
+export interface FieldValue {
+  field: string;
+  value: string;
+}
+
+/** A buyer's custom delivery (spec §3 Delivery); lists read whole, so jsonb. */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => buyers.id),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    method: text('method').notNull().default('POST'),
+    headers: jsonb('headers').$type<{ header: string; value: string }[]>().notNull().default([]),
+    accept: jsonb('accept').$type<FieldValue[]>().notNull().default([]),
+    map: jsonb('map').$type<FieldValue[]>().notNull().default([]),
+    static: jsonb('static').$type<FieldValue[]>().notNull().default([]),
+    key: text('key'),
+    keyName: text('key_name'),
+    secret: text('secret'),
+    secretName: text('secret_name'),
+    returnId: text('return_id'),
+    sendContentType: text('send_content_type').notNull().default('json'),
+    returnContentType: text('return_content_type').notNull().default('json'),
+    wrapKey: text('wrap_key'),
+    pingId: text('ping_id').notNull().default('no_ping'),
+    status: text('status').notNull().default('draft'),
+    tags: text('tags').array().notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webhooks_buyer_idx').on(t.buyerId)],
+);

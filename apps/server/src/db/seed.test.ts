@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { createApiKeyVault } from '../lib/api-keys';
+import { apiKeys, campaigns, leadMatches, leads, sourceChannels, sources, zipsets } from './schema';
+import { DEMO_PASSWORD, seedDemo } from './seed';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+describe('demo seed', () => {
+  it('seeds buyers with campaigns in every location type, and sources with channels and keys', async () => {
+    expect(await seedDemo(t.deps)).toBe(true);
+    const db = t.database.db;
+    const rows = await db.select().from(campaigns);
+    expect(rows).toHaveLength(6);
+    expect(new Set(rows.map((c) => c.location))).toEqual(new Set(['state', 'zip', 'zipset']));
+    expect(rows.filter((c) => c.status === 'live').length).toBeGreaterThanOrEqual(3);
+    expect(await db.select().from(zipsets)).toHaveLength(2);
+    expect(await db.select().from(sources)).toHaveLength(2);
+    expect((await db.select().from(sourceChannels)).length).toBeGreaterThanOrEqual(2);
+    const vault = createApiKeyVault(t.deps.config.LEADEX_SECRET);
+    for (const key of await db.select().from(apiKeys))
+      expect(vault.hash(vault.reveal(key.keyEncrypted))).toBe(key.keyHash);
+  });
+
+  it('gives every demo role a working sign-in', async () => {
+    const claims = async (login: string, password: string) =>
+      (await t.request({ method: 'GET', url: '/api/session', as: await t.signIn(login, password) })).json();
+    expect(await claims('summit-roofing', DEMO_PASSWORD.buyer)).toMatchObject({ role: 'buyer' });
+    expect(await claims('apex-leads', DEMO_PASSWORD.source)).toMatchObject({
+      role: 'source',
+      canPostLead: true,
+      welcome: false,
+    });
+    expect(await claims('homequote', DEMO_PASSWORD.source)).toMatchObject({ role: 'source', welcome: true });
+  });
+
+  it('does nothing on a database that already has buyers', async () => {
+    expect(await seedDemo(t.deps)).toBe(false);
+    expect(await t.database.db.select().from(campaigns)).toHaveLength(6);
+  });
+});
+
+describe('demo leads', () => {
+  it('posts a few hundred leads over the last 60 days through the engine, sold and unsold', async () => {
+    const rows = await t.database.db.select().from(leads);
+    expect(rows.length).toBeGreaterThan(150);
+    const sold = rows.filter((l) => l.priceCents > 0);
+    expect(sold.length).toBeGreaterThan(50);
+    expect(rows.length - sold.length).toBeGreaterThan(10);
+    const oldest = Math.min(...rows.map((l) => l.createdAt.getTime()));
+    expect(t.clock.now().getTime() - oldest).toBeGreaterThan(50 * 86_400_000);
+    expect((await t.database.db.select().from(leadMatches)).length).toBeGreaterThanOrEqual(sold.length);
+  });
+});

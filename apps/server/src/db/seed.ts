@@ -1,0 +1,473 @@
+import type { BuyerCreate } from '@leadex/domain';
+import { hashPassword } from 'better-auth/crypto';
+import type { AppDeps } from '../app';
+import { createEngine } from '../distribution/engine';
+import { createApiKeyVault } from '../lib/api-keys';
+import { FixedClock } from '../lib/clock';
+import { newId } from '../lib/ids';
+import { leadSchema, pingSchema, postSchema } from '../modules/source-api/source-api.schema';
+import { createSourceApiService } from '../modules/source-api/source-api.service';
+import { usersRepo } from '../modules/users/users.repo';
+import type { Tx } from './client';
+import {
+  apiKeys,
+  buyers,
+  type CampaignTime,
+  campaignStatusEvents,
+  campaigns,
+  leadMatches,
+  services,
+  sourceChannels,
+  sources,
+  zipsets,
+} from './schema';
+
+/** The services leads are sold for, offered when the exchange starts empty. */
+export const DEFAULT_SERVICES: { name: string; label: string }[] = [
+  { name: 'roofing', label: 'Roofing' },
+  { name: 'solar', label: 'Solar' },
+  { name: 'hvac', label: 'HVAC' },
+  { name: 'windows', label: 'Windows' },
+  { name: 'plumbing', label: 'Plumbing' },
+  { name: 'siding', label: 'Siding' },
+  { name: 'gutters', label: 'Gutters' },
+  { name: 'bath_remodel', label: 'Bath Remodel' },
+  { name: 'kitchen_remodel', label: 'Kitchen Remodel' },
+  { name: 'pest_control', label: 'Pest Control' },
+];
+
+/** Reference data every exchange needs; idempotent, so it runs on every start. */
+export async function seedReferenceData({ db }: Pick<AppDeps, 'db'>): Promise<void> {
+  await db.insert(services).values(DEFAULT_SERVICES).onConflictDoNothing();
+}
+
+/** Sign-ins of the demo exchange, printed at start. */
+export const DEMO_PASSWORD = { buyer: 'demo-buyer-1', source: 'demo-source-1' } as const;
+
+const EASTERN_BUSINESS_HOURS: CampaignTime = {
+  zone: 'America/New_York',
+  weekday: { start: 7, end: 19 },
+  weekend: { start: 9, end: 17 },
+};
+
+interface DemoCampaign {
+  name: string;
+  fixedId: string;
+  price: number;
+  shared?: number;
+  services: string[];
+  location: 'state' | 'zip' | 'zipset';
+  states?: string[];
+  zips?: string[];
+  zipset?: string;
+  max?: { hourly?: number; daily?: number; weekly?: number; monthly?: number };
+  time?: CampaignTime;
+  status: 'live' | 'draft' | 'pause';
+}
+
+const DEMO_ZIPSETS: Record<string, { description: string; zips: string[] }> = {
+  'Dallas Metro': {
+    description: 'Dallas and its inner suburbs',
+    zips: [
+      '75201',
+      '75202',
+      '75204',
+      '75205',
+      '75206',
+      '75214',
+      '75219',
+      '75225',
+      '75230',
+      '75240',
+      '75080',
+      '75081',
+      '75082',
+      '75093',
+      '75024',
+      '75025',
+    ],
+  },
+  'NYC Core': {
+    description: 'Manhattan below 60th Street and north Brooklyn',
+    zips: [
+      '10001',
+      '10002',
+      '10003',
+      '10009',
+      '10010',
+      '10011',
+      '10012',
+      '10013',
+      '10014',
+      '10016',
+      '10017',
+      '10018',
+      '11201',
+      '11211',
+      '11215',
+      '11222',
+    ],
+  },
+};
+
+const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
+  {
+    buyer: {
+      username: 'summit-roofing',
+      name: 'Summit Roofing Co.',
+      email: 'leads@summitroofing.example',
+      phone: '(214) 555-0142',
+      address: '2100 Ross Ave',
+      city: 'Dallas',
+      state: 'TX',
+      zip: '75201',
+      notes: 'Prefers storm-season volume in north Texas.',
+      tags: ['roofing', 'enterprise'],
+      notify: { email: ['dispatch@summitroofing.example'], sms: [], broadcast_webhooks: [] },
+      bill: { pay: 'auto', prepay: 0, period: 'weekly', grace: 3, threshold: 5000 },
+      autoApproveReturns: 0.05,
+    },
+    campaigns: [
+      {
+        name: 'Roofing - Texas & Oklahoma',
+        fixedId: 'SUMMIT-TXOK',
+        price: 45,
+        services: ['roofing', 'gutters'],
+        location: 'state',
+        states: ['TX', 'OK'],
+        max: { daily: 40, monthly: 800 },
+        status: 'live',
+      },
+      {
+        name: 'Roofing - Dallas Metro shared',
+        fixedId: 'SUMMIT-DFW',
+        price: 38,
+        shared: 18,
+        services: ['roofing'],
+        location: 'zipset',
+        zipset: 'Dallas Metro',
+        max: { hourly: 5, daily: 30 },
+        time: EASTERN_BUSINESS_HOURS,
+        status: 'live',
+      },
+    ],
+  },
+  {
+    buyer: {
+      username: 'brightpath-solar',
+      name: 'BrightPath Solar',
+      email: 'ops@brightpathsolar.example',
+      phone: '(602) 555-0177',
+      address: '40 N Central Ave',
+      city: 'Phoenix',
+      state: 'AZ',
+      zip: '85004',
+      tags: ['solar'],
+      notify: { email: ['leads@brightpathsolar.example'], sms: ['(602) 555-0178'], broadcast_webhooks: [] },
+      bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 7, threshold: 0 },
+      autoApproveReturns: 0,
+    },
+    campaigns: [
+      {
+        name: 'Solar - Southwest',
+        fixedId: 'BRIGHT-SW',
+        price: 62,
+        shared: 28,
+        services: ['solar'],
+        location: 'state',
+        states: ['AZ', 'CA', 'NV', 'NM'],
+        max: { daily: 60, monthly: 1000 },
+        status: 'live',
+      },
+      {
+        name: 'Solar - Phoenix ZIPs',
+        fixedId: 'BRIGHT-PHX',
+        price: 70,
+        services: ['solar', 'windows'],
+        location: 'zip',
+        zips: ['85004', '85006', '85008', '85012', '85014', '85016', '85018', '85020'],
+        max: { weekly: 50 },
+        status: 'draft',
+      },
+    ],
+  },
+  {
+    buyer: {
+      username: 'comfort-air',
+      name: 'Comfort Air HVAC',
+      email: 'sales@comfortair.example',
+      phone: '(718) 555-0109',
+      address: '125 Court St',
+      city: 'Brooklyn',
+      state: 'NY',
+      zip: '11201',
+      tags: ['hvac', 'prepay'],
+      notify: { email: ['sales@comfortair.example'], sms: [], broadcast_webhooks: [] },
+      bill: { pay: 'prepay', prepay: 2500, period: 'monthly', grace: 3, threshold: 0 },
+      autoApproveReturns: 0.1,
+    },
+    campaigns: [
+      {
+        name: 'HVAC - NYC Core',
+        fixedId: 'COMFORT-NYC',
+        price: 55,
+        services: ['hvac', 'plumbing'],
+        location: 'zipset',
+        zipset: 'NYC Core',
+        max: { daily: 20, monthly: 400 },
+        time: EASTERN_BUSINESS_HOURS,
+        status: 'live',
+      },
+      {
+        name: 'HVAC - Florida',
+        fixedId: 'COMFORT-FL',
+        price: 40,
+        services: ['hvac'],
+        location: 'state',
+        states: ['FL'],
+        max: { daily: 15 },
+        status: 'pause',
+      },
+    ],
+  },
+];
+
+const DEMO_SOURCES = [
+  {
+    username: 'apex-leads',
+    name: 'Apex Lead Partners',
+    contactName: 'Dana Whitfield',
+    email: 'partners@apexleads.example',
+    phone: '5125550190',
+    city: 'Austin',
+    state: 'TX',
+    zip: '78701',
+    maxCost: 18,
+    canPostLead: true,
+    channels: [
+      { name: 'facebook', maxCost: 15 },
+      { name: 'google', maxCost: 20 },
+    ],
+    welcome: false,
+  },
+  {
+    username: 'homequote',
+    name: 'HomeQuote Network',
+    contactName: 'Priya Raman',
+    email: 'supply@homequote.example',
+    phone: '3035550123',
+    city: 'Denver',
+    state: 'CO',
+    zip: '80202',
+    maxCost: 22,
+    canPostLead: false,
+    channels: [{ name: 'organic', maxCost: 22 }],
+    welcome: true,
+  },
+];
+
+/** One line per demo sign-in, for the start banner. */
+export function demoSignIns(): string[] {
+  return [
+    ...DEMO_BUYERS.map(({ buyer }) => `  buyer:  ${buyer.username} / ${DEMO_PASSWORD.buyer}   (${buyer.name})`),
+    ...DEMO_SOURCES.map((s) => `  source: ${s.username} / ${DEMO_PASSWORD.source}   (${s.name})`),
+  ];
+}
+
+/**
+ * A realistic demo exchange for `npm start` on an empty database: three buyers with users and
+ * campaigns (state, ZIP and region locations), two sources with channels and API keys.
+ * Leads are not written here: they come through the engine.
+ */
+export async function seedDemo(deps: AppDeps): Promise<boolean> {
+  const { db, clock, config, services: svc } = deps;
+  const [anyBuyer] = await db.select({ id: buyers.id }).from(buyers).limit(1);
+  if (anyBuyer) return false;
+
+  const vault = createApiKeyVault(config.LEADEX_SECRET);
+  const buyerPassword = await hashPassword(DEMO_PASSWORD.buyer);
+  const sourcePassword = await hashPassword(DEMO_PASSWORD.source);
+  const now = clock.now();
+
+  const zipsetIds: Record<string, string> = {};
+  for (const [name, set] of Object.entries(DEMO_ZIPSETS)) {
+    zipsetIds[name] = newId('zst');
+    await db
+      .insert(zipsets)
+      .values({ id: zipsetIds[name], name, description: set.description, zips: set.zips, createdAt: now });
+  }
+
+  for (const demo of DEMO_BUYERS) {
+    const buyer = await svc.buyers.create(demo.buyer);
+    const primary = await usersRepo.findByUsername(db, buyer.username);
+    if (primary) await db.transaction((tx) => givePassword(tx, primary.id, buyerPassword, now));
+    for (const c of demo.campaigns) {
+      const id = newId('cmp');
+      await db.insert(campaigns).values({
+        id,
+        buyerId: buyer._id,
+        name: c.name,
+        fixedId: c.fixedId,
+        priceCents: c.price * 100,
+        shared: c.shared !== undefined,
+        sharedPriceCents: c.shared !== undefined ? c.shared * 100 : null,
+        services: c.services,
+        location: c.location,
+        states: c.states ?? [],
+        zips: c.zips ?? [],
+        zipsetId: c.zipset ? zipsetIds[c.zipset] : null,
+        maxHourly: c.max?.hourly ?? null,
+        maxDaily: c.max?.daily ?? null,
+        maxWeekly: c.max?.weekly ?? null,
+        maxMonthly: c.max?.monthly ?? null,
+        notify: demo.buyer.notify,
+        time: c.time ?? null,
+        status: c.status,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await db
+        .insert(campaignStatusEvents)
+        .values({ id: newId('cse'), campaignId: id, status: c.status, reason: 'Demo data', actor: 'system', at: now });
+    }
+  }
+
+  const keys: { sourceId: string; key: string; direct: boolean }[] = [];
+  for (const s of DEMO_SOURCES) {
+    await db.transaction(async (tx) => {
+      const id = newId('src');
+      await tx.insert(sources).values({
+        id,
+        name: s.name,
+        contactName: s.contactName,
+        email: s.email,
+        phone: s.phone,
+        city: s.city,
+        state: s.state,
+        zip: s.zip,
+        maxCostCents: s.maxCost * 100,
+        canPostLead: s.canPostLead,
+        approvedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx
+        .insert(sourceChannels)
+        .values(
+          s.channels.map((c) => ({ id: newId('chn'), sourceId: id, name: c.name, maxCostCents: c.maxCost * 100 })),
+        );
+      const key = vault.issue();
+      keys.push({ sourceId: id, key: key.key, direct: s.canPostLead });
+      await tx.insert(apiKeys).values({
+        id: newId('key'),
+        sourceId: id,
+        name: 'Production',
+        prefix: key.prefix,
+        keyHash: key.keyHash,
+        keyEncrypted: key.keyEncrypted,
+        canPostLead: s.canPostLead,
+        createdAt: now,
+      });
+      const user = await svc.users.create(tx, {
+        name: s.contactName,
+        email: s.email,
+        username: s.username,
+        role: 'source',
+        roleId: id,
+      });
+      await usersRepo.update(tx, user.id, { welcome: s.welcome });
+      await givePassword(tx, user.id, sourcePassword, now);
+    });
+  }
+  await seedDemoLeads(deps, keys);
+  return true;
+}
+
+/** Service and ZIP pairs the demo sources send: most fit a campaign, some show up as Buyer Gaps. */
+const DEMO_TRAFFIC: [service: string, zip: string][] = [
+  ['roofing', '75201'],
+  ['roofing', '75206'],
+  ['roofing', '76102'],
+  ['roofing', '77002'],
+  ['gutters', '73102'],
+  ['roofing', '75080'],
+  ['solar', '85004'],
+  ['solar', '90012'],
+  ['solar', '89101'],
+  ['solar', '87101'],
+  ['hvac', '10001'],
+  ['plumbing', '10011'],
+  ['hvac', '11201'],
+  ['windows', '33130'],
+  ['roofing', '98101'],
+  ['solar', '10001'],
+  ['hvac', '60601'],
+];
+
+const DEMO_NAMES = [
+  'Avery Nguyen',
+  'Jordan Garcia',
+  'Morgan Smith',
+  'Riley Johnson',
+  'Casey Patel',
+  'Taylor Brown',
+  'Jamie Lopez',
+  'Quinn Kim',
+];
+
+/**
+ * Demo leads over the last 60 days, posted through the real engine with a clock moved to each
+ * lead's time, so the demo has sold and unsold leads, cap counts and Buyer Gaps like a live exchange.
+ */
+async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: string; direct: boolean }[], count = 300) {
+  const clock = new FixedClock(deps.clock.now());
+  const engine = createEngine({
+    db: deps.db,
+    clock,
+    config: deps.config,
+    onError: (error) => console.error('seed:', error),
+  });
+  const api = createSourceApiService({ db: deps.db, clock, engine, secret: deps.config.LEADEX_SECRET });
+  await engine.start();
+  try {
+    const end = deps.clock.now().getTime();
+    const today = end - (end % 86_400_000);
+    // Spread evenly back over 60 days, in US business hours (15:00 to 21:00 UTC), oldest first.
+    const times = Array.from({ length: count }, (_, i) => {
+      const daysAgo = Math.floor(((count - i) * 60) / count);
+      return new Date(today - daysAgo * 86_400_000 + 15 * 3_600_000 + ((i * 7_919_000) % (6 * 3_600_000)));
+    });
+    for (const [i, at] of times.entries()) {
+      if (at.getTime() > end) continue;
+      clock.set(at);
+      const source = keys[i % keys.length] as (typeof keys)[number];
+      const [service, zip] = DEMO_TRAFFIC[(i * 7) % DEMO_TRAFFIC.length] as [string, string];
+      const contact = {
+        name: DEMO_NAMES[i % DEMO_NAMES.length],
+        phone: `${214 + (i % 5) * 100}${String(5_550_000 + i).slice(-7)}`,
+        email: `demo.lead.${i}@example.com`,
+        tcpa_consent: i % 9 !== 0,
+        trusted_form: i % 3 === 0 ? `https://cert.trustedform.com/demo${i}` : undefined,
+        homeowner: i % 4 !== 0,
+        sub_id: `sub-${i % 6}`,
+      };
+      const meta = { ip: '203.0.113.10', userAgent: 'Leadex demo seed' };
+      if (source.direct && i % 2 === 0) {
+        await api.lead(leadSchema.parse({ service, zip, ...contact }), source.key, meta);
+      } else {
+        const ping = api.ping(pingSchema.parse({ service, zip }), source.key);
+        if (ping.body.ok)
+          await api.post(postSchema.parse({ ping_id: ping.body.ping_id, ...contact }), source.key, meta);
+      }
+    }
+    // The demo's history is backdated: its leads were delivered long ago, not mailed again at start.
+    await deps.db.update(leadMatches).set({ deliveryStatus: 'delivered' });
+  } finally {
+    await engine.stop();
+  }
+}
+
+async function givePassword(tx: Tx, userId: string, passwordHash: string, at: Date) {
+  await usersRepo.insertPassword(tx, userId, passwordHash, at);
+  await usersRepo.update(tx, userId, { emailVerified: true });
+}

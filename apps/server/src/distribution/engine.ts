@@ -1,0 +1,217 @@
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { sha256Hex } from '../lib/secrets';
+import { runAuction } from './auction';
+import { MemoryCapCounts, setCaps } from './caps';
+import { RecentSales } from './duplicates';
+import { bidsFor } from './eligibility';
+import {
+  type EngineSnapshot,
+  type IndexedApiKey,
+  type IndexedSource,
+  loadSnapshot,
+  loadZipStates,
+  readEngineVersion,
+} from './index';
+import { Recorder } from './recorder';
+import type { CapCounts, IndexedCampaign, LeadFacts } from './types';
+
+/** A refusal of the public source API: the HTTP status, a reason code for machines, a message for people. */
+export class SourceApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+    readonly errors?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller of the public API, resolved from its API key. */
+export interface SourceCaller {
+  key: IndexedApiKey;
+  source: IndexedSource;
+}
+
+export interface EngineDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  onError(error: unknown): void;
+}
+
+/** How often each process checks for changes made elsewhere (the issue asks for 2 s at most). */
+const REFRESH_MS = 1000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The distribution engine's state in one process: the campaign index, cap counts and recent
+ * sales in memory, refreshed from the database every second so a change made through any process
+ * is seen here within 2 s.
+ */
+export function createEngine({ db, clock, config, onError }: EngineDeps) {
+  let snapshot: EngineSnapshot | null = null;
+  let zipStates = new Map<string, string>();
+  let capCounts = new MemoryCapCounts(() => clock.now());
+  let version = '';
+  let timer: NodeJS.Timeout | null = null;
+  let ticking: Promise<void> | null = null;
+  const recentSales = new RecentSales();
+  const recorder = new Recorder(db, onError);
+
+  async function refresh(force = false): Promise<void> {
+    const current = await readEngineVersion(db);
+    if (force || current !== version || !snapshot) {
+      const next = await loadSnapshot(db);
+      // Rotation state sold in this process since the last load is newer than the database's.
+      if (snapshot) {
+        const sold = new Map(snapshot.campaigns.map((c) => [c.id, c.lastSoldAt]));
+        for (const c of next.campaigns) c.lastSoldAt = Math.max(c.lastSoldAt, sold.get(c.id) ?? 0);
+      }
+      snapshot = next;
+      version = current;
+    }
+    const now = clock.now();
+    const capped = snapshot.campaigns.filter((c) => setCaps(c).length > 0);
+    capCounts = await MemoryCapCounts.read(db, capped, () => clock.now());
+    await recentSales.refresh(db, new Date(now.getTime() - snapshot.settings.duplicateWindowDays * DAY_MS));
+  }
+
+  function current(): EngineSnapshot {
+    if (!snapshot) throw new Error('the engine is not started');
+    return snapshot;
+  }
+
+  return {
+    async start(): Promise<void> {
+      zipStates = await loadZipStates(db);
+      await refresh(true);
+      timer = setInterval(() => {
+        if (ticking) return;
+        ticking = refresh()
+          .then(() => recorder.flush())
+          .catch(onError)
+          .finally(() => {
+            ticking = null;
+          });
+      }, REFRESH_MS);
+      timer.unref();
+    },
+
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      // A refresh under way would otherwise read a closing database, or overwrite state after stop.
+      await ticking;
+      await recorder.flush();
+    },
+
+    /** Reloads at once: after a change made through this process. */
+    reload: () => refresh(true),
+    /** Writes the batched records now (tests, shutdown). */
+    flush: () => recorder.flush(),
+
+    snapshot: current,
+    recorder,
+    recentSales,
+    capCounts: (): CapCounts => capCounts,
+    stateOf: (zip: string): string | null => zipStates.get(zip) ?? null,
+    config,
+
+    /** Resolves the API key of a public call, from memory (DESIGN.md §5 rule 1). */
+    authenticate(apiKey: string | undefined, options: { direct: boolean }): SourceCaller {
+      if (!apiKey)
+        throw new SourceApiError(
+          401,
+          'unauthorized',
+          'An API key is required: send Authorization: Bearer <key> or an apikey field',
+        );
+      const snap = current();
+      const key = snap.keysByHash.get(sha256Hex(apiKey.trim()));
+      const source = key ? snap.sources.get(key.sourceId) : undefined;
+      if (!key || !source) throw new SourceApiError(401, 'unauthorized', 'Unknown API key');
+      const now = clock.now().getTime();
+      if (key.heldAt) throw new SourceApiError(403, 'held', 'This API key is on hold');
+      if (key.expiresAt !== null && key.expiresAt <= now)
+        throw new SourceApiError(403, 'expired', 'This API key has expired');
+      if (source.heldAt) throw new SourceApiError(403, 'held', 'This source is on hold');
+      if (options.direct && !(key.canPostLead && source.canPostLead)) {
+        throw new SourceApiError(
+          403,
+          'forbidden',
+          'This source is not approved to post leads directly; use ping and post',
+        );
+      }
+      return { key, source };
+    },
+
+    /** A source as if it called with one of its active keys (the simulator, the demo seed). */
+    callerFor(sourceId: string): SourceCaller {
+      const snap = current();
+      const source = snap.sources.get(sourceId);
+      if (!source) throw new SourceApiError(404, 'not_found', 'Source not found');
+      const now = clock.now().getTime();
+      const key = [...snap.keysByHash.values()].find(
+        (k) => k.sourceId === sourceId && !k.heldAt && (k.expiresAt === null || k.expiresAt > now),
+      );
+      if (!key)
+        throw new SourceApiError(400, 'invalid', 'The source has no active API key', {
+          Source: 'The source has no active API key',
+        });
+      return { key: { ...key, canPostLead: true }, source: { ...source, canPostLead: true } };
+    },
+
+    /** The source's payout for a sold lead: the channel's max cost if set, else the source's; internal sources get nothing. */
+    payoutCents(source: IndexedSource, channel: string | null): number {
+      const channelCost = channel ? source.channels.get(channel) : undefined;
+      return channelCost ?? source.maxCostCents ?? 0;
+    },
+
+    /** The campaigns to consider for a lead: the one its Branded Id names, else those buying its service. */
+    campaignsFor(service: string, campaign: string | null): readonly IndexedCampaign[] {
+      const snap = current();
+      if (campaign) {
+        const named = snap.campaignByFixedId(campaign);
+        return named ? [named] : [];
+      }
+      return snap.campaignsForService(service);
+    },
+
+    /** The ping's decision, from memory only: candidates by service and location, eligibility, auction. */
+    quote(facts: LeadFacts, minRevenueCents: number) {
+      const snap = current();
+      const campaigns = facts.campaign
+        ? this.campaignsFor(facts.service, facts.campaign)
+        : snap.candidates(facts.service, facts.zip, facts.state);
+      const { bids, considered } = bidsFor(campaigns, facts, capCounts);
+      return { result: runAuction(bids, { maxSharedBuyers: snap.settings.sharedBuyers, minRevenueCents }), considered };
+    },
+
+    /** After a sale commits: count it here at once (other processes see it at their next refresh). */
+    noteSale(
+      campaignIds: string[],
+      buyerIds: string[],
+      hashes: (string | null)[],
+      at: Date,
+      countsCaps: boolean,
+    ): void {
+      const snap = current();
+      for (const id of campaignIds) {
+        const c = snap.campaigns.find((x) => x.id === id);
+        if (!c) continue;
+        c.lastSoldAt = at.getTime();
+        recorder.campaignSold(id, at);
+        if (countsCaps) capCounts.increment(c, at);
+      }
+      for (const buyerId of buyerIds) recentSales.add(hashes, buyerId, at);
+    },
+
+    duplicateWindowStart(now: Date): Date {
+      return new Date(now.getTime() - current().settings.duplicateWindowDays * DAY_MS);
+    },
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;

@@ -1,0 +1,225 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import {
+  apiKeys,
+  campaignSourceFilters,
+  campaigns,
+  engineVersions,
+  services,
+  settings,
+  sourceChannels,
+  sources,
+  zips,
+  zipsets,
+} from '../db/schema';
+import type { IndexedCampaign, SourceFilter } from './types';
+
+/** A source's API key as the public API checks it on every call, from memory. */
+export interface IndexedApiKey {
+  id: string;
+  sourceId: string;
+  name: string;
+  canPostLead: boolean;
+  heldAt: number | null;
+  expiresAt: number | null;
+}
+
+/** A source as the engine needs it: hold, approval, direct posting, payout. */
+export interface IndexedSource {
+  id: string;
+  name: string;
+  heldAt: number | null;
+  /** Self-signed-up sources sell real leads only once approved (DESIGN.md §8). */
+  approved: boolean;
+  canPostLead: boolean;
+  maxCostCents: number | null;
+  /** Channel name -> its max cost (null: the source's). */
+  channels: ReadonlyMap<string, number | null>;
+}
+
+/** Exchange-wide settings the engine reads (DESIGN.md §5), with their defaults. */
+export interface EngineSettings {
+  /** Shared revenue is the sum of the best bids from up to this many buyers. */
+  sharedBuyers: number;
+  /** A buyer never buys the same phone or email twice within this many days. */
+  duplicateWindowDays: number;
+}
+
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { sharedBuyers: 3, duplicateWindowDays: 30 };
+
+interface ServiceIndex {
+  byState: Map<string, IndexedCampaign[]>;
+  byZip: Map<string, IndexedCampaign[]>;
+}
+
+/**
+ * An immutable picture of everything the engine decides with: campaigns indexed by service and
+ * location, sources and API keys. Replaced whole when the database changes (see EngineIndex).
+ */
+export class EngineSnapshot {
+  private readonly byService = new Map<string, ServiceIndex>();
+  private readonly ofService = new Map<string, IndexedCampaign[]>();
+
+  constructor(
+    readonly campaigns: readonly IndexedCampaign[],
+    readonly sources: ReadonlyMap<string, IndexedSource>,
+    readonly keysByHash: ReadonlyMap<string, IndexedApiKey>,
+    readonly services: ReadonlySet<string>,
+    readonly settings: EngineSettings = DEFAULT_ENGINE_SETTINGS,
+  ) {
+    for (const c of campaigns) {
+      for (const service of c.services) {
+        const all = this.ofService.get(service);
+        if (all) all.push(c);
+        else this.ofService.set(service, [c]);
+        let entry = this.byService.get(service);
+        if (!entry) {
+          entry = { byState: new Map(), byZip: new Map() };
+          this.byService.set(service, entry);
+        }
+        const keys = c.location === 'state' ? c.states : c.zips;
+        const map = c.location === 'state' ? entry.byState : entry.byZip;
+        for (const key of keys) {
+          const list = map.get(key);
+          if (list) list.push(c);
+          else map.set(key, [c]);
+        }
+      }
+    }
+  }
+
+  /** Campaigns whose service and location fit the lead: the only ones a ping needs to look at. */
+  candidates(service: string, zip: string, state: string | null): IndexedCampaign[] {
+    const entry = this.byService.get(service);
+    if (!entry) return [];
+    const byZip = entry.byZip.get(zip) ?? [];
+    const byState = state ? (entry.byState.get(state) ?? []) : [];
+    return byState.length === 0 ? byZip : byZip.length === 0 ? byState : [...byZip, ...byState];
+  }
+
+  /** Every campaign buying the service, whatever its status or location: what a lead's explanation lists. */
+  campaignsForService(service: string): readonly IndexedCampaign[] {
+    return this.ofService.get(service) ?? [];
+  }
+
+  campaignByFixedId(fixedId: string): IndexedCampaign | undefined {
+    const wanted = fixedId.toLowerCase();
+    return this.campaigns.find((c) => c.fixedId.toLowerCase() === wanted);
+  }
+}
+
+const ms = (d: Date | null) => (d ? d.getTime() : null);
+
+/** Reads the engine's picture from the database (a few hundred campaigns: milliseconds). */
+export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
+  const [campaignRows, filterRows, zipsetRows, sourceRows, channelRows, keyRows, serviceRows, settingRows] =
+    await Promise.all([
+      db.select().from(campaigns),
+      db.select().from(campaignSourceFilters),
+      db.select({ id: zipsets.id, zips: zipsets.zips }).from(zipsets),
+      db.select().from(sources),
+      db.select().from(sourceChannels),
+      db.select().from(apiKeys),
+      db.select({ name: services.name }).from(services),
+      db
+        .select()
+        .from(settings)
+        .where(inArray(settings.key, ['shared_buyers', 'duplicate_window_days'])),
+    ]);
+  const setting = (key: string, fallback: number) => {
+    const value = Number(settingRows.find((r) => r.key === key)?.value);
+    return Number.isFinite(value) && value >= 0 ? value : fallback;
+  };
+  const filtersOf = new Map<string, SourceFilter[]>();
+  for (const f of filterRows) {
+    const list = filtersOf.get(f.campaignId) ?? [];
+    list.push({
+      sourceId: f.sourceId,
+      channel: f.channel,
+      priceCents: f.priceCents,
+      sharedPriceCents: f.sharedPriceCents,
+      pct: f.pct,
+    });
+    filtersOf.set(f.campaignId, list);
+  }
+  const zipsetZips = new Map(zipsetRows.map((z) => [z.id, z.zips]));
+  const indexed: IndexedCampaign[] = campaignRows.map((c) => ({
+    id: c.id,
+    buyerId: c.buyerId,
+    name: c.name,
+    fixedId: c.fixedId,
+    status: c.status as IndexedCampaign['status'],
+    priceCents: c.priceCents,
+    shared: c.shared,
+    sharedPriceCents: c.shared ? c.sharedPriceCents : null,
+    services: new Set(c.services),
+    location: c.location as IndexedCampaign['location'],
+    states: new Set(c.location === 'state' ? c.states : []),
+    zips: new Set(
+      c.location === 'zip' ? c.zips : c.location === 'zipset' && c.zipsetId ? (zipsetZips.get(c.zipsetId) ?? []) : [],
+    ),
+    caps: { hourly: c.maxHourly, daily: c.maxDaily, weekly: c.maxWeekly, monthly: c.maxMonthly },
+    time: c.time,
+    sourceFilters: filtersOf.get(c.id) ?? [],
+    lastSoldAt: c.lastSoldAt?.getTime() ?? 0,
+  }));
+  const channelsOf = new Map<string, Map<string, number | null>>();
+  for (const ch of channelRows) {
+    const map = channelsOf.get(ch.sourceId) ?? new Map<string, number | null>();
+    map.set(ch.name, ch.maxCostCents);
+    channelsOf.set(ch.sourceId, map);
+  }
+  const sourceMap = new Map<string, IndexedSource>(
+    sourceRows.map((s) => [
+      s.id,
+      {
+        id: s.id,
+        name: s.name,
+        heldAt: ms(s.heldAt),
+        approved: s.approvedAt !== null,
+        canPostLead: s.canPostLead,
+        maxCostCents: s.maxCostCents,
+        channels: channelsOf.get(s.id) ?? new Map(),
+      },
+    ]),
+  );
+  const keyMap = new Map<string, IndexedApiKey>(
+    keyRows.map((k) => [
+      k.keyHash,
+      {
+        id: k.id,
+        sourceId: k.sourceId,
+        name: k.name,
+        canPostLead: k.canPostLead,
+        heldAt: ms(k.heldAt),
+        expiresAt: ms(k.expiresAt),
+      },
+    ]),
+  );
+  return new EngineSnapshot(indexed, sourceMap, keyMap, new Set(serviceRows.map((r) => r.name)), {
+    sharedBuyers: setting('shared_buyers', DEFAULT_ENGINE_SETTINGS.sharedBuyers),
+    duplicateWindowDays: setting('duplicate_window_days', DEFAULT_ENGINE_SETTINGS.duplicateWindowDays),
+  });
+}
+
+/** ZIP -> state, held in memory for the ping path (about 41,000 entries; ZIPs do not change). */
+export async function loadZipStates(db: Db): Promise<Map<string, string>> {
+  const rows = await db.select({ zip: zips.zip, state: zips.state }).from(zips);
+  return new Map(rows.map((r) => [r.zip, r.state]));
+}
+
+/** What changed, so every process reloads its index: call inside the changing transaction. */
+export type EngineInput = 'campaigns' | 'buyers' | 'sources' | 'zipsets' | 'settings' | 'services';
+
+export async function bumpEngineVersion(tx: Db | Tx, name: EngineInput): Promise<void> {
+  await tx
+    .insert(engineVersions)
+    .values({ name, version: 1 })
+    .onConflictDoUpdate({ target: engineVersions.name, set: { version: sql`${engineVersions.version} + 1` } });
+}
+
+/** A fingerprint of all versions: when it moves, the snapshot is stale. */
+export async function readEngineVersion(db: Db): Promise<string> {
+  const rows = await db.select().from(engineVersions).orderBy(engineVersions.name);
+  return rows.map((r) => `${r.name}:${r.version}`).join(',');
+}

@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { campaigns, pings, sources, unmatchedPings } from '../db/schema';
+
+type PingRow = typeof pings.$inferInsert;
+type SourceMark = 'lastPingSentAt' | 'lastTestPingSentAt' | 'lastLeadSentAt' | 'lastTestLeadSentAt';
+
+/**
+ * One batch of ping records as a single JSON parameter. A multi-row VALUES of up to 1,000 rows has
+ * 10,000 parameters, and building that statement was a tenth of a ping's CPU under load.
+ */
+function insertPings(rows: PingRow[]) {
+  const records = rows.map((r) => ({
+    id: r.id,
+    source_id: r.sourceId,
+    api_key_id: r.apiKeyId ?? null,
+    channel: r.channel ?? null,
+    service: r.service,
+    zip: r.zip,
+    price_cents: r.priceCents ?? null,
+    reason: r.reason ?? null,
+    test: r.test ?? false,
+    created_at: r.createdAt.toISOString(),
+  }));
+  return sql`
+    insert into ${pings} (id, source_id, api_key_id, channel, service, zip, price_cents, reason, test, created_at)
+    select id, source_id, api_key_id, channel, service, zip, price_cents, reason, test, created_at
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
+      id text, source_id text, api_key_id text, channel text, service text, zip text,
+      price_cents integer, reason text, test boolean, created_at timestamptz)
+    on conflict do nothing`;
+}
+
+const iso = (at: Date | undefined) => at?.toISOString() ?? null;
+
+/** Every source's "last sent" marks in one statement; a mark only ever moves forward. */
+function updateSourceMarks(marks: Map<string, Partial<Record<SourceMark, Date>>>) {
+  const records = [...marks].map(([id, m]) => ({
+    id,
+    ping: iso(m.lastPingSentAt),
+    test_ping: iso(m.lastTestPingSentAt),
+    lead: iso(m.lastLeadSentAt),
+    test_lead: iso(m.lastTestLeadSentAt),
+  }));
+  return sql`
+    update ${sources} s set
+      last_ping_sent_at = greatest(s.last_ping_sent_at, r.ping),
+      last_test_ping_sent_at = greatest(s.last_test_ping_sent_at, r.test_ping),
+      last_lead_sent_at = greatest(s.last_lead_sent_at, r.lead),
+      last_test_lead_sent_at = greatest(s.last_test_lead_sent_at, r.test_lead)
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+      as r(id text, ping timestamptz, test_ping timestamptz, lead timestamptz, test_lead timestamptz)
+    where s.id = r.id`;
+}
+
+/** Every campaign's last sale (for rotation on ties) in one statement. */
+function updateLastSold(sold: Map<string, Date>) {
+  const records = [...sold].map(([id, at]) => ({ id, at: at.toISOString() }));
+  return sql`
+    update ${campaigns} c set last_sold_at = greatest(c.last_sold_at, r.at)
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(id text, at timestamptz)
+    where c.id = r.id`;
+}
+
+/**
+ * Writes what the hot paths only note in memory (ping records, unmatched-ping counts, the
+ * sources' "last sent" marks, campaigns' last sale for rotation) in batches, so a ping waits on no
+ * database round trip and a sale touches no hot row (DESIGN.md §5 write path).
+ */
+export class Recorder {
+  private pingRows: PingRow[] = [];
+  private marks = new Map<string, Partial<Record<SourceMark, Date>>>();
+  private sold = new Map<string, Date>();
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  ping(row: PingRow): void {
+    this.pingRows.push(row);
+    this.mark(row.sourceId, row.test ? 'lastTestPingSentAt' : 'lastPingSentAt', row.createdAt);
+    if (this.pingRows.length >= 1000) void this.flush();
+  }
+
+  mark(sourceId: string, mark: SourceMark, at: Date): void {
+    const entry = this.marks.get(sourceId) ?? {};
+    const previous = entry[mark];
+    if (!previous || previous < at) entry[mark] = at;
+    this.marks.set(sourceId, entry);
+  }
+
+  campaignSold(campaignId: string, at: Date): void {
+    this.sold.set(campaignId, at);
+  }
+
+  /**
+   * Writes everything noted so far. Writes run one after another: a flush called while one is under
+   * way waits for it, then writes what was noted since (the running write took its batch already).
+   */
+  flush(): Promise<void> {
+    const next = (this.flushing ?? Promise.resolve()).then(() => this.write());
+    this.flushing = next;
+    void next.finally(() => {
+      if (this.flushing === next) this.flushing = null;
+    });
+    return next;
+  }
+
+  private async write(): Promise<void> {
+    const rows = this.pingRows;
+    const marks = this.marks;
+    const sold = this.sold;
+    this.pingRows = [];
+    this.marks = new Map();
+    this.sold = new Map();
+    try {
+      if (rows.length > 0) {
+        await this.db.execute(insertPings(rows));
+        const gaps = new Map<string, { day: string; zip: string; service: string; n: number }>();
+        for (const r of rows) {
+          if (r.priceCents !== null && r.priceCents !== undefined) continue;
+          if (r.test) continue;
+          const day = (r.createdAt as Date).toISOString().slice(0, 10);
+          const key = `${day}|${r.zip}|${r.service}`;
+          const gap = gaps.get(key) ?? { day, zip: r.zip, service: r.service, n: 0 };
+          gap.n += 1;
+          gaps.set(key, gap);
+        }
+        if (gaps.size > 0) {
+          await this.db
+            .insert(unmatchedPings)
+            .values([...gaps.values()])
+            .onConflictDoUpdate({
+              target: [unmatchedPings.day, unmatchedPings.zip, unmatchedPings.service],
+              set: { n: sql`${unmatchedPings.n} + excluded.n` },
+            });
+        }
+      }
+      if (marks.size > 0) await this.db.execute(updateSourceMarks(marks));
+      if (sold.size > 0) await this.db.execute(updateLastSold(sold));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Db } from '../db/client';
+
+/** The one queue of the notify channels: one job per match, channel and target. */
+export const NOTIFY_QUEUE = 'notify';
+
+/** Intervals of pg-boss's housekeeping: expiry of jobs left active by a crashed worker is found this often. */
+export interface BossTiming {
+  maintenanceSeconds: number;
+}
+
+/**
+ * pg-boss 10 on the database the app already uses (DESIGN.md §2): the node-postgres pool as it is,
+ * or PGlite through `executeSql` (its `query()` takes one statement with parameters, `exec()` the
+ * multi-statement scripts pg-boss migrates with).
+ */
+export function createBoss(db: Db, timing: BossTiming): PgBoss {
+  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  const isPool = typeof (client as pg.Pool).connect === 'function' && 'totalCount' in (client as object);
+  const executeSql = isPool
+    ? (text: string, values: unknown[] = []) => (client as pg.Pool).query(text, values)
+    : async (text: string, values: unknown[] = []) => {
+        const pglite = client as PGlite;
+        if (values.length > 0) return { rows: (await pglite.query(text, values)).rows };
+        const results = await pglite.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      };
+  return new PgBoss({
+    db: { executeSql: executeSql as PgBoss.Db['executeSql'] },
+    // Housekeeping as often as the expiry needs it, so a crashed worker's job runs again soon.
+    maintenanceIntervalSeconds: Math.max(1, Math.round(timing.maintenanceSeconds)),
+  });
+}

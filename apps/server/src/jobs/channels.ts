@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import twilio from 'twilio';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { newId } from '../lib/ids';
+import { OutboundError, outboundRequest } from '../lib/outbound-http';
+import { deriveSigningSecret, signWebhook } from '../lib/webhook-signature';
+import type { Mailer } from '../modules/outbox/mailer';
+import { outboxRepo } from '../modules/outbox/outbox.repo';
+import type { NotifyLead } from './notify.repo';
+
+/** The notify channels of DESIGN.md §6. */
+export type NotifyChannel = 'email' | 'sms' | 'webhook' | 'broadcast';
+
+/** What one attempt did, as the delivery logs keep it. */
+export interface AttemptResult {
+  accepted: boolean;
+  statusCode: number | null;
+  request: string | null;
+  response: string | null;
+  error: string | null;
+  providerId: string | null;
+  durationMs: number;
+}
+
+const EXCERPT = 2000;
+const excerpt = (text: string | null | undefined) => (text == null ? null : text.slice(0, EXCERPT));
+
+/** The lead's fields a buyer receives, in a fixed order. */
+export function leadFields(lead: NotifyLead): [string, string][] {
+  const fields: [string, string | number | boolean | null | undefined][] = [
+    ['Lead', lead.id],
+    ['Service', lead.service],
+    ['Name', lead.name],
+    ['Phone', lead.phone],
+    ['Email', lead.email],
+    ['Address', lead.address],
+    ['City', lead.city],
+    ['State', lead.state],
+    ['ZIP', lead.zip],
+    ['Homeowner', lead.homeowner == null ? null : lead.homeowner ? 'Yes' : 'No'],
+    ['TCPA consent', lead.tcpaConsent == null ? null : lead.tcpaConsent ? 'Yes' : 'No'],
+    ['Campaign', lead.campaignName],
+    ['Price', `$${(lead.priceCents / 100).toFixed(2)}`],
+  ];
+  return fields
+    .filter((f): f is [string, string | number | boolean] => f[1] != null && f[1] !== '')
+    .map(([k, v]) => [k, String(v)]);
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+/** The JSON body of a webhook: the lead as sold to this buyer. */
+export function webhookPayload(lead: NotifyLead, at: Date) {
+  return {
+    type: 'lead.sold',
+    timestamp: at.toISOString(),
+    data: {
+      lead_id: lead.id,
+      match_id: lead.matchId,
+      campaign: { _id: lead.campaignId, name: lead.campaignName },
+      price: Number((lead.priceCents / 100).toFixed(2)),
+      kind: lead.kind,
+      service: lead.service,
+      name: lead.name,
+      first_name: lead.firstName,
+      last_name: lead.lastName,
+      phone: lead.phone,
+      email: lead.email,
+      address: lead.address,
+      city: lead.city,
+      state: lead.state,
+      zip: lead.zip,
+      homeowner: lead.homeowner,
+      tcpa_consent: lead.tcpaConsent,
+      tcpa_language: lead.tcpaLanguage,
+      trusted_form: lead.trustedForm,
+      jornaya: lead.jornaya,
+      ts: Math.floor(lead.createdAt.getTime() / 1000),
+    },
+  };
+}
+
+/**
+ * The webhook-id of one lead to one URL: the same on every retry and after a crash, so the
+ * receiver can drop a duplicate (Standard Webhooks).
+ */
+export function webhookId(matchId: string, target: string): string {
+  return `msg_${createHash('sha256').update(`${matchId}|${target}`).digest('hex').slice(0, 32)}`;
+}
+
+export interface ChannelDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** Sends one lead on one channel to one target; never throws for the target's own failure. */
+export function createChannels({ db, clock, config, mailer }: ChannelDeps) {
+  const sms =
+    config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
+      ? twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN)
+      : null;
+
+  async function email(lead: NotifyLead, to: string): Promise<AttemptResult> {
+    const started = performance.now();
+    const fields = leadFields(lead);
+    const subject = `New ${lead.service} lead: ${lead.name ?? lead.id}`;
+    const text = `A new lead was sold to you.\n\n${fields.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
+    const html = `<p>A new lead was sold to you.</p><table>${fields
+      .map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+      .join('')}</table>`;
+    const row = await mailer.send({ to, subject, text, html });
+    // Without SMTP the message waits in the outbox the admin reads: kept, not lost (DESIGN.md §6).
+    return {
+      accepted: row.status !== 'failed',
+      statusCode: null,
+      request: excerpt(`To: ${to}\nSubject: ${subject}\n\n${text}`),
+      response:
+        row.status === 'sent'
+          ? 'accepted by the SMTP server'
+          : row.status === 'pending'
+            ? 'kept in the outbox (no SMTP_URL)'
+            : null,
+      error: row.error ?? null,
+      providerId: row.id,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  async function text(lead: NotifyLead, to: string): Promise<AttemptResult> {
+    const started = performance.now();
+    const body = `Leadex: new ${lead.service} lead ${[lead.name, lead.phone, lead.zip].filter(Boolean).join(', ')}`;
+    if (!sms) {
+      const row = await outboxRepo.insert(db, {
+        id: newId('out'),
+        channel: 'sms',
+        to,
+        text: body,
+        status: 'pending',
+        createdAt: clock.now(),
+      });
+      return {
+        accepted: true,
+        statusCode: null,
+        request: body,
+        response: 'kept in the outbox (no TWILIO_*)',
+        error: null,
+        providerId: row.id,
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
+    try {
+      const message = await sms.messages.create({
+        to,
+        from: config.TWILIO_FROM as string,
+        body,
+        statusCallback: `${config.PUBLIC_URL}/api/twilio/status`,
+      });
+      // Twilio took it; "delivered" comes later by its status callback (POST /api/twilio/status).
+      return {
+        accepted: false,
+        statusCode: 201,
+        request: body,
+        response: `twilio: ${message.status}`,
+        error: null,
+        providerId: message.sid,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      const e = error as { status?: number; message?: string };
+      return {
+        accepted: false,
+        statusCode: e.status ?? null,
+        request: body,
+        response: null,
+        error: excerpt(e.message ?? String(error)),
+        providerId: null,
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
+  }
+
+  async function webhook(lead: NotifyLead, url: string): Promise<AttemptResult> {
+    const now = clock.now();
+    const payload = JSON.stringify(webhookPayload(lead, now));
+    const id = webhookId(lead.matchId, url);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'Leadex-Webhooks/1.0',
+      ...signWebhook(deriveSigningSecret(config.LEADEX_SECRET, lead.buyerId), { id, timestamp: now, payload }),
+    };
+    const started = performance.now();
+    try {
+      const res = await outboundRequest({
+        url,
+        method: 'POST',
+        headers,
+        body: payload,
+        allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+      });
+      const ok = res.status >= 200 && res.status < 300;
+      return {
+        accepted: ok,
+        statusCode: res.status,
+        request: excerpt(payload),
+        response: excerpt(res.body),
+        error: ok ? null : `HTTP ${res.status}`,
+        providerId: id,
+        durationMs: res.durationMs,
+      };
+    } catch (error) {
+      return {
+        accepted: false,
+        statusCode: null,
+        request: excerpt(payload),
+        response: null,
+        error: excerpt(error instanceof OutboundError ? error.message : String(error)),
+        providerId: id,
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
+  }
+
+  return {
+    /** Whether an accepted SMS waits for Twilio's callback to be "delivered". */
+    smsByCallback: sms !== null,
+    send(channel: NotifyChannel, lead: NotifyLead, target: string): Promise<AttemptResult> {
+      if (channel === 'email') return email(lead, target);
+      if (channel === 'sms') return text(lead, target);
+      return webhook(lead, target);
+    },
+  };
+}
+
+export type Channels = ReturnType<typeof createChannels>;

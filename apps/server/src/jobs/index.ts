@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type PgBoss from 'pg-boss';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { AppError } from '../lib/errors';
+import type { Mailer } from '../modules/outbox/mailer';
+import { createBoss, NOTIFY_QUEUE } from './boss';
+import { createChannels } from './channels';
+import { createNotifyHandler, jobId, type NotifyJob, targetsOf } from './notify';
+import { notifyRepo } from './notify.repo';
+
+/** Matches claimed by one dispatcher round. */
+const DISPATCH_BATCH = 100;
+
+export interface JobsDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  mailer: Mailer;
+}
+
+/**
+ * The job workers (DESIGN.md §1, §6): pg-boss on the app's database, and the dispatcher that turns
+ * sold matches (the sale's transactional outbox: every new match is `pending`) into one notify job
+ * per channel and target. Created with the app, started only where jobs run (LEADEX_ROLE all or
+ * worker, or a test that wants them).
+ */
+export function createJobs({ db, clock, config, mailer }: JobsDeps) {
+  const channels = createChannels({ db, clock, config, mailer });
+  const notify = createNotifyHandler({ db, clock, config, channels });
+  let boss: PgBoss | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+
+  function jobsOf(matchId: string, targets: ReturnType<typeof targetsOf>, chain: string): PgBoss.JobInsert[] {
+    return targets.map((t) => {
+      const data: NotifyJob = { matchId, ...t, targets: targets.length, step: 0, chain };
+      return { id: jobId(data), name: NOTIFY_QUEUE, data };
+    });
+  }
+
+  /** One dispatcher round: claims pending (and stale queued) matches and sends their jobs. */
+  async function dispatchOnce(): Promise<number> {
+    const b = boss;
+    if (!b) return 0;
+    let total = 0;
+    for (;;) {
+      const claimed = await notifyRepo.claim(db, DISPATCH_BATCH, config.DELIVERY_STALE_SECONDS);
+      const jobs: PgBoss.JobInsert[] = [];
+      for (const m of claimed) {
+        const targets = targetsOf(m.campaignNotify, m.buyerNotify);
+        // No channel configured: the buyer reads the lead in its portal; nothing can fail.
+        if (targets.length === 0) await notifyRepo.setStatus(db, m.id, 'delivered');
+        // Fixed job ids: a stale match queued again inserts only the jobs that are not there yet.
+        else jobs.push(...jobsOf(m.id, targets, 'sale'));
+      }
+      if (jobs.length > 0) await b.insert(jobs);
+      total += claimed.length;
+      if (claimed.length < DISPATCH_BATCH) return total;
+    }
+  }
+
+  /** Runs a round now, or once more after the running one (kicks never overlap). */
+  function dispatch(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = dispatchOnce()
+      .catch((error) => {
+        console.error('jobs: dispatch failed:', error);
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+        if (again && boss) {
+          again = false;
+          void dispatch();
+        }
+      });
+    return running;
+  }
+
+  return {
+    /** Starts pg-boss, the notify worker and the dispatcher's timer. */
+    async start() {
+      if (boss) return;
+      // Expired jobs are found by pg-boss's maintenance: run it twice per expiry, at most each minute.
+      const maintenanceSeconds = Math.min(60, Math.max(1, Math.floor(config.JOB_EXPIRE_SECONDS / 2)));
+      const b = createBoss(db, { maintenanceSeconds });
+      b.on('error', (error) => console.error('jobs:', error.message));
+      await b.start();
+      await b.createQueue(NOTIFY_QUEUE, {
+        name: NOTIFY_QUEUE,
+        // pg-boss's own retries cover a crashed or failed handler; the channels' backoff is ours.
+        retryLimit: 5,
+        retryDelay: 1,
+        expireInSeconds: config.JOB_EXPIRE_SECONDS,
+      });
+      await b.work<NotifyJob>(
+        NOTIFY_QUEUE,
+        { batchSize: 10, pollingIntervalSeconds: config.JOB_POLL_SECONDS },
+        async (jobs) => {
+          const results = await Promise.allSettled(jobs.map((job) => notify.handle(b, job.data)));
+          const failed = results.find((r) => r.status === 'rejected');
+          if (failed) throw (failed as PromiseRejectedResult).reason;
+        },
+      );
+      boss = b;
+      timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);
+      timer.unref();
+      void dispatch();
+    },
+
+    /** Stops taking jobs and waits a little for the running ones. */
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      const b = boss;
+      boss = null;
+      if (running) await running;
+      if (b) await b.stop({ graceful: true, wait: true, timeout: 5000, close: false });
+    },
+
+    /** After a sale: delivery starts at once (a cheap call; a no-op where jobs do not run). */
+    kick() {
+      if (boss) void dispatch();
+    },
+
+    /** One dispatcher round now (tests). */
+    dispatch,
+
+    /**
+     * An admin resends a match's failed channels (DESIGN.md §6): targets never accepted start new
+     * chains; one accepted makes the match delivered and billable.
+     */
+    async resend(leadId: string, matchId: string) {
+      const match = await notifyRepo.match(db, leadId, matchId);
+      if (!match) throw new AppError('not_found', 'Lead match not found');
+      if (match.rejected) throw new AppError('bad_request', 'A rejected match is not delivered');
+      const b = boss;
+      if (!b) throw new AppError('bad_request', 'Deliveries do not run in this process');
+      const targets = targetsOf(match.campaignNotify, match.buyerNotify);
+      const failed = [];
+      for (const t of targets) {
+        if (!(await notifyRepo.targetState(db, matchId, t.channel, t.target)).accepted) failed.push(t);
+      }
+      if (failed.length === 0) throw new AppError('bad_request', 'Every channel of this match has delivered');
+      await notifyRepo.reopenChains(db, matchId);
+      await notifyRepo.setStatus(db, matchId, 'queued');
+      const chain = randomUUID();
+      await b.insert(
+        failed.map((t) => {
+          const data: NotifyJob = { matchId, ...t, targets: failed.length, step: 0, chain };
+          return { id: jobId(data), name: NOTIFY_QUEUE, data };
+        }),
+      );
+      return { queued: failed.length };
+    },
+
+    /** Twilio's status callback for a text (DESIGN.md §6: SMS "delivered" is this callback). */
+    async smsStatus(sid: string, status: string) {
+      const attempt = await notifyRepo.attemptByProviderId(db, sid);
+      if (!attempt) return false;
+      if (status === 'delivered') {
+        await notifyRepo.updateAttempt(db, attempt.id, { accepted: true, response: 'twilio: delivered' });
+        await notifyRepo.markDelivered(db, attempt.matchId);
+      } else if (status === 'failed' || status === 'undelivered') {
+        await notifyRepo.updateAttempt(db, attempt.id, { accepted: false, last: true, response: `twilio: ${status}` });
+        const match = await notifyRepo.lead(db, attempt.matchId);
+        if (match) {
+          const row = await notifyRepo.match(db, match.id, attempt.matchId);
+          if (row) await notify.undelivered(attempt.matchId, targetsOf(row.campaignNotify, row.buyerNotify).length);
+        }
+      } else {
+        await notifyRepo.updateAttempt(db, attempt.id, { response: `twilio: ${status}` });
+      }
+      return true;
+    },
+  };
+}
+
+export type Jobs = ReturnType<typeof createJobs>;

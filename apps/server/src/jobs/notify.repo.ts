@@ -1,0 +1,211 @@
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { buyers, campaigns, deliveryAttempts, leadMatches, leads, messages, type NotifyConfig } from '../db/schema';
+
+/** A sold lead as its notify channels render it. */
+export interface NotifyLead {
+  id: string;
+  matchId: string;
+  buyerId: string;
+  buyerName: string;
+  campaignId: string;
+  campaignName: string;
+  kind: string;
+  priceCents: number;
+  rejected: boolean;
+  deliveryStatus: string;
+  service: string;
+  name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string;
+  homeowner: boolean | null;
+  tcpaConsent: boolean | null;
+  tcpaLanguage: string | null;
+  trustedForm: string | null;
+  jornaya: string | null;
+  createdAt: Date;
+}
+
+/** A claimed match and the notify settings it is delivered by. */
+export interface ClaimedMatch {
+  id: string;
+  campaignNotify: NotifyConfig | null;
+  buyerNotify: NotifyConfig;
+}
+
+export type AttemptRow = typeof deliveryAttempts.$inferSelect;
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+export const notifyRepo = {
+  /**
+   * Claims up to `limit` matches waiting for jobs: new sales (pending) and matches queued more than
+   * `staleSeconds` ago that never got an outcome (a crash between the claim and the jobs' insert).
+   * Other dispatchers skip the locked rows, so each match is claimed once. Queue times are the
+   * database's own clock, not the business clock a simulator may move.
+   */
+  async claim(db: Db, limit: number, staleSeconds: number): Promise<ClaimedMatch[]> {
+    const result = await db.execute(sql`
+      with claimed as (
+        select id from lead_matches
+        where (delivery_status = 'pending'
+               or (delivery_status = 'queued' and delivery_queued_at < now() - make_interval(secs => ${staleSeconds})))
+          and not rejected
+        order by created_at
+        limit ${limit}
+        for update skip locked
+      )
+      update lead_matches m set delivery_status = 'queued', delivery_queued_at = now()
+      from claimed, campaigns c, buyers b
+      where m.id = claimed.id and c.id = m.campaign_id and b.id = m.buyer_id
+      returning m.id, c.notify as campaign_notify, b.notify as buyer_notify`);
+    return rowsOf<{ id: string; campaign_notify: NotifyConfig | null; buyer_notify: NotifyConfig }>(result).map(
+      (r) => ({
+        id: r.id,
+        campaignNotify: r.campaign_notify,
+        buyerNotify: r.buyer_notify,
+      }),
+    );
+  },
+
+  async lead(db: Db, matchId: string): Promise<NotifyLead | null> {
+    const [row] = await db
+      .select({
+        id: leads.id,
+        matchId: leadMatches.id,
+        buyerId: leadMatches.buyerId,
+        buyerName: buyers.name,
+        campaignId: leadMatches.campaignId,
+        campaignName: campaigns.name,
+        kind: leadMatches.kind,
+        priceCents: leadMatches.priceCents,
+        rejected: leadMatches.rejected,
+        deliveryStatus: leadMatches.deliveryStatus,
+        service: leads.service,
+        name: leads.name,
+        firstName: leads.firstName,
+        lastName: leads.lastName,
+        phone: leads.phone,
+        email: leads.email,
+        address: leads.address,
+        city: leads.city,
+        state: leads.state,
+        zip: leads.zip,
+        homeowner: leads.homeowner,
+        tcpaConsent: leads.tcpaConsent,
+        tcpaLanguage: leads.tcpaLanguage,
+        trustedForm: leads.trustedForm,
+        jornaya: leads.jornaya,
+        createdAt: leads.createdAt,
+      })
+      .from(leadMatches)
+      .innerJoin(leads, eq(leads.id, leadMatches.leadId))
+      .innerJoin(buyers, eq(buyers.id, leadMatches.buyerId))
+      .innerJoin(campaigns, eq(campaigns.id, leadMatches.campaignId))
+      .where(eq(leadMatches.id, matchId));
+    return row ?? null;
+  },
+
+  async setStatus(db: Db, matchId: string, status: 'queued' | 'delivered') {
+    await db
+      .update(leadMatches)
+      .set({ deliveryStatus: status, ...(status === 'queued' ? { deliveryQueuedAt: sql`now()` } : {}) })
+      .where(eq(leadMatches.id, matchId));
+  },
+
+  /** Marks a match delivered; true when this call changed it. */
+  async markDelivered(db: Db, matchId: string): Promise<boolean> {
+    const rows = await db
+      .update(leadMatches)
+      .set({ deliveryStatus: 'delivered' })
+      .where(and(eq(leadMatches.id, matchId), ne(leadMatches.deliveryStatus, 'delivered')))
+      .returning({ id: leadMatches.id });
+    return rows.length > 0;
+  },
+
+  /**
+   * Marks a queued match undelivered once `targets` chains have ended without any acceptance;
+   * true when this call changed it (so one admin message is raised).
+   */
+  async concludeUndelivered(db: Db, matchId: string, targets: number): Promise<boolean> {
+    const result = await db.execute(sql`
+      update lead_matches set delivery_status = 'undelivered'
+      where id = ${matchId} and delivery_status = 'queued'
+        and not exists (select 1 from delivery_attempts a where a.match_id = ${matchId} and a.accepted)
+        and (select count(distinct (a.channel, a.target)) from delivery_attempts a
+             where a.match_id = ${matchId} and a.last) >= ${targets}
+      returning id`);
+    return rowsOf(result).length > 0;
+  },
+
+  async insertAttempt(db: Db, row: typeof deliveryAttempts.$inferInsert) {
+    await db.insert(deliveryAttempts).values(row);
+  },
+
+  /** How many attempts a target has had, and whether one was accepted. */
+  async targetState(db: Db, matchId: string, channel: string, target: string) {
+    const [row] = await db
+      .select({
+        n: count(),
+        accepted: sql<boolean>`coalesce(bool_or(${deliveryAttempts.accepted}), false)`,
+      })
+      .from(deliveryAttempts)
+      .where(
+        and(
+          eq(deliveryAttempts.matchId, matchId),
+          eq(deliveryAttempts.channel, channel),
+          eq(deliveryAttempts.target, target),
+        ),
+      );
+    return { attempts: Number(row?.n ?? 0), accepted: Boolean(row?.accepted) };
+  },
+
+  async attemptsOf(db: Db, matchIds: string[]): Promise<AttemptRow[]> {
+    if (matchIds.length === 0) return [];
+    return db
+      .select()
+      .from(deliveryAttempts)
+      .where(sql`${deliveryAttempts.matchId} in ${matchIds}`)
+      .orderBy(asc(deliveryAttempts.at), asc(deliveryAttempts.id));
+  },
+
+  async attemptByProviderId(db: Db, providerId: string): Promise<AttemptRow | null> {
+    const [row] = await db.select().from(deliveryAttempts).where(eq(deliveryAttempts.providerId, providerId));
+    return row ?? null;
+  },
+
+  async updateAttempt(db: Db, id: string, patch: Partial<typeof deliveryAttempts.$inferInsert>) {
+    await db.update(deliveryAttempts).set(patch).where(eq(deliveryAttempts.id, id));
+  },
+
+  /** A resend starts new chains: the ended ones no longer count toward "undelivered". */
+  async reopenChains(db: Db, matchId: string) {
+    await db.update(deliveryAttempts).set({ last: false }).where(eq(deliveryAttempts.matchId, matchId));
+  },
+
+  async match(db: Db, leadId: string, matchId: string) {
+    const [row] = await db
+      .select({
+        id: leadMatches.id,
+        rejected: leadMatches.rejected,
+        deliveryStatus: leadMatches.deliveryStatus,
+        campaignNotify: campaigns.notify,
+        buyerNotify: buyers.notify,
+      })
+      .from(leadMatches)
+      .innerJoin(campaigns, eq(campaigns.id, leadMatches.campaignId))
+      .innerJoin(buyers, eq(buyers.id, leadMatches.buyerId))
+      .where(and(eq(leadMatches.id, matchId), eq(leadMatches.leadId, leadId)));
+    return row ?? null;
+  },
+
+  async insertMessage(db: Db, row: typeof messages.$inferInsert) {
+    await db.insert(messages).values(row);
+  },
+};

@@ -1,0 +1,360 @@
+import { eq, sql } from 'drizzle-orm';
+import twilio from 'twilio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBuyer,
+  createBuyerWithLogin,
+  createCampaign,
+  createSourceWithKey,
+  uniquePhone,
+} from '../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
+import { eventually, startHttpReceiver, startSmtpReceiver } from '../../test/receivers';
+import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../db/schema';
+import { deriveSigningSecret, verifyWebhook } from '../lib/webhook-signature';
+import { billsRepo } from '../modules/bills/bills.repo';
+
+/**
+ * DESIGN.md §6 with real peers: a local SMTP server and a local HTTP server receive the leads the
+ * job workers deliver; retries wait milliseconds here instead of minutes.
+ */
+
+let t: TestApp;
+let admin: string;
+let http: Awaited<ReturnType<typeof startHttpReceiver>>;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let source: Awaited<ReturnType<typeof createSourceWithKey>>;
+
+beforeAll(async () => {
+  http = await startHttpReceiver();
+  smtp = await startSmtpReceiver();
+  t = await createTestApp({
+    PUBLIC_API_RATE_LIMIT: 0,
+    SMTP_URL: smtp.url,
+    ALLOW_PRIVATE_DELIVERY_TARGETS: true,
+    DELIVERY_RETRY_DELAYS_MS: [50, 50],
+    JOB_POLL_SECONDS: 0.5,
+    DISPATCH_INTERVAL_MS: 100,
+  });
+  await t.deps.jobs.start();
+  admin = await t.signIn(ADMIN.email, ADMIN.password);
+  source = await createSourceWithKey(t, { maxCost: 10 });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await http?.close();
+  await smtp?.close();
+});
+
+/** A buyer whose one live campaign (in its own state) notifies as given. */
+async function buyerWith(notify: NotifyConfig, state: string) {
+  const buyer = await createBuyer(t);
+  const campaignId = await createCampaign(t, buyer._id, { price: 40, states: [state] });
+  await t.database.db.update(campaigns).set({ notify }).where(eq(campaigns.id, campaignId));
+  return { buyer, campaignId };
+}
+
+const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210', NY: '10001', FL: '33101', IL: '60601', GA: '30301' };
+
+/** Sells one lead in `state` through POST /api/lead; answers its id and match. */
+async function sell(state: string) {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/lead',
+    headers: { authorization: `Bearer ${source.apiKey}` },
+    payload: {
+      service: 'roofing',
+      zip: ZIP_OF[state],
+      name: 'Pat Lee',
+      phone: uniquePhone(),
+      email: `pat.${Math.random().toString(36).slice(2)}@example.com`,
+      tcpa_consent: true,
+    },
+  });
+  expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
+  const leadId = res.json().lead_id as string;
+  const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
+  if (!match) throw new Error('no match');
+  return { leadId, match };
+}
+
+const statusOf = async (matchId: string) =>
+  (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
+const attemptsOf = (matchId: string) =>
+  t.database.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.matchId, matchId));
+
+describe('notify channels', () => {
+  it('delivers a sold lead to two emails and a signed webhook, and logs each attempt', async () => {
+    const { buyer } = await buyerWith(
+      {
+        email: ['ops@buyer.example', 'sales@buyer.example'],
+        sms: [],
+        webhook: http.url('/hook'),
+        broadcast_webhooks: [],
+      },
+      'TX',
+    );
+    const { leadId, match } = await sell('TX');
+
+    await eventually(async () => (await statusOf(match.id)) === 'delivered', 10_000, 'delivered');
+    await eventually(async () => (await attemptsOf(match.id)).length === 3, 10_000, 'three attempts');
+
+    const mails = smtp.mails.filter((m) => m.to.some((to) => to.endsWith('@buyer.example')));
+    expect(mails.map((m) => m.to[0]).sort()).toEqual(['ops@buyer.example', 'sales@buyer.example']);
+    expect(mails[0]?.raw).toContain('text/html');
+    expect(mails[0]?.raw).toContain(leadId);
+
+    const [hook] = http.on('/hook');
+    expect(hook?.headers).toMatchObject({
+      'webhook-id': expect.stringMatching(/^msg_/),
+      'webhook-timestamp': expect.stringMatching(/^\d+$/),
+      'webhook-signature': expect.stringMatching(/^v1,/),
+    });
+    const secret = deriveSigningSecret(t.deps.config.LEADEX_SECRET, buyer._id);
+    expect(verifyWebhook(secret, hook?.body ?? '', hook?.headers as Record<string, string>)).toMatchObject({
+      type: 'lead.sold',
+      data: { lead_id: leadId, match_id: match.id, price: 40, service: 'roofing', zip: '75201' },
+    });
+
+    const res = await t.request({ method: 'GET', url: `/api/lead/${leadId}?includeNotifyLogs=true`, as: admin });
+    expect(res.statusCode).toBe(200);
+    const [logged] = res.json().match;
+    expect(logged.email).toHaveLength(2);
+    expect(logged.email[0]).toMatchObject({ accept: true, status: [{ data: { event: 'delivered' } }] });
+    expect(logged.webhook).toEqual([
+      expect.objectContaining({ target: http.url('/hook'), attempt: 1, accept: true, status_code: 200 }),
+    ]);
+    expect(logged.webhook[0].request).toContain(leadId);
+    expect(logged.webhook[0].duration_ms).toEqual(expect.any(Number));
+  });
+
+  it("falls back to the buyer's default channels when the campaign has none", async () => {
+    const buyer = await t.deps.services.buyers.create({
+      username: `fallback-${Date.now()}`,
+      name: 'Fallback Roofing',
+      email: `fallback.${Date.now()}@example.com`,
+      phone: '(555) 010-2000',
+      tags: [],
+      notify: { email: ['default@fallback.example'], sms: ['+15125550100'], broadcast_webhooks: [http.url('/all')] },
+      bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
+      autoApproveReturns: 0,
+    });
+    await createCampaign(t, buyer._id, { price: 40, states: ['IL'] });
+    const { match } = await sell('IL');
+    await eventually(async () => (await attemptsOf(match.id)).length === 3, 10_000, 'three attempts');
+    const attempts = await attemptsOf(match.id);
+    expect(attempts.map((a) => a.channel).sort()).toEqual(['broadcast', 'email', 'sms']);
+    expect(attempts.every((a) => a.accepted)).toBe(true);
+    expect(smtp.mails.some((m) => m.to.includes('default@fallback.example'))).toBe(true);
+    expect(http.on('/all')).toHaveLength(1);
+  });
+
+  it('retries a failing endpoint: it fails twice then succeeds, one accepted delivery and three attempts', async () => {
+    http.script('/flaky', [500, 502]);
+    const { match } = await buyerWith(
+      { email: [], sms: [], webhook: http.url('/flaky'), broadcast_webhooks: [] },
+      'CA',
+    ).then(async () => sell('CA'));
+
+    await eventually(async () => (await statusOf(match.id)) === 'delivered', 10_000, 'delivered');
+    const attempts = await attemptsOf(match.id);
+    expect(attempts.map((a) => [a.attempt, a.accepted, a.statusCode])).toEqual([
+      [1, false, 500],
+      [2, false, 502],
+      [3, true, 200],
+    ]);
+    const calls = http.on('/flaky');
+    expect(calls).toHaveLength(3);
+    // One message retried: the receiver sees one webhook-id and can drop duplicates by it.
+    expect(new Set(calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('marks a match undelivered after the retries, raises an admin message and bills it only after a resend', async () => {
+    http.script('/down', [], 503);
+    const { buyer } = await buyerWith({ email: [], sms: [], webhook: http.url('/down'), broadcast_webhooks: [] }, 'NY');
+    const { leadId, match } = await sell('NY');
+
+    await eventually(async () => (await statusOf(match.id)) === 'undelivered', 10_000, 'undelivered');
+    const attempts = await attemptsOf(match.id);
+    expect(attempts).toHaveLength(3);
+    expect(attempts.every((a) => !a.accepted)).toBe(true);
+
+    // The message is written right after the status: wait for it rather than race it.
+    const message = await eventually(
+      async () => {
+        const messages = await t.request({ method: 'GET', url: '/api/message/admin?days=5', as: admin });
+        expect(messages.statusCode).toBe(200);
+        return messages.json().data.find((m: { data?: { match_id?: string } }) => m.data?.match_id === match.id);
+      },
+      5_000,
+      'the admin message',
+    );
+    expect(message).toMatchObject({ text: expect.stringContaining(leadId), ts: expect.any(Number), hidden: false });
+
+    const period = [
+      new Date(t.clock.now().getTime() - 86_400_000),
+      new Date(t.clock.now().getTime() + 86_400_000),
+    ] as const;
+    expect((await billsRepo.periodTotals(t.database.db, buyer._id, ...period)).chargesCents).toBe(0);
+
+    // The buyer's endpoint is back: an admin resends, the match is delivered and billed.
+    http.script('/down', [], 200);
+    const resend = await t.request({
+      method: 'POST',
+      url: `/api/lead/${leadId}/match/${match.id}/resend`,
+      as: admin,
+    });
+    expect(resend.statusCode).toBe(200);
+    expect(resend.json()).toEqual({ queued: 1 });
+    await eventually(async () => (await statusOf(match.id)) === 'delivered', 10_000, 'delivered after resend');
+    expect((await attemptsOf(match.id)).map((a) => [a.attempt, a.accepted])).toEqual([
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, true],
+    ]);
+    expect((await billsRepo.periodTotals(t.database.db, buyer._id, ...period)).chargesCents).toBe(4000);
+
+    // Nothing is left to resend.
+    const again = await t.request({ method: 'POST', url: `/api/lead/${leadId}/match/${match.id}/resend`, as: admin });
+    expect(again.statusCode).toBe(400);
+
+    // The admin hides the message.
+    const hide = await t.request({
+      method: 'PUT',
+      url: `/api/message/admin/${message._id}`,
+      payload: { hide: true },
+      as: admin,
+    });
+    expect(hide.statusCode).toBe(200);
+    const after = await t.request({ method: 'GET', url: '/api/message/admin?days=5', as: admin });
+    expect(after.json().data.some((m: { _id: string }) => m._id === message._id)).toBe(false);
+  });
+});
+
+describe('the dispatcher', () => {
+  it('queues the jobs again of a match claimed by a dispatcher that crashed before sending them', async () => {
+    await buyerWith({ email: [], sms: [], webhook: http.url('/orphan'), broadcast_webhooks: [] }, 'FL');
+    await t.deps.jobs.stop();
+    const { match } = await sell('FL');
+    // The claim happened two hours ago, and the process died before the jobs were inserted.
+    await t.database.db.execute(
+      sql`update lead_matches set delivery_status = 'queued', delivery_queued_at = now() - interval '2 hours' where id = ${match.id}`,
+    );
+    await t.deps.jobs.start();
+    await eventually(async () => (await statusOf(match.id)) === 'delivered', 10_000, 'delivered');
+    expect(http.on('/orphan')).toHaveLength(1);
+    // Queued again later, the same job ids insert nothing: the receiver is not called twice.
+    await t.database.db.execute(
+      sql`update lead_matches set delivery_status = 'queued', delivery_queued_at = now() - interval '2 hours' where id = ${match.id}`,
+    );
+    await t.deps.jobs.dispatch();
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(http.on('/orphan')).toHaveLength(1);
+  });
+});
+
+describe('security', () => {
+  it('lets only admins resend and read messages; an unknown match answers 404', async () => {
+    const { cookie } = await createBuyerWithLogin(t);
+    await buyerWith({ email: [], sms: [], broadcast_webhooks: [] }, 'GA');
+    const { leadId, match } = await sell('GA');
+    // No channel at all: the buyer reads the lead in its portal, and it is billed as sold.
+    await eventually(async () => (await statusOf(match.id)) === 'delivered', 10_000, 'delivered');
+    const url = `/api/lead/${leadId}/match/${match.id}/resend`;
+    expect((await t.request({ method: 'POST', url, as: cookie })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: '/api/message/admin', as: cookie })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'POST', url: `/api/lead/${leadId}/match/mat_nope/resend`, as: admin })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'PUT', url: '/api/message/admin/msg_nope', payload: { hide: true }, as: admin }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'PUT', url: '/api/message/admin/msg_nope', payload: { hide: 'yes' }, as: admin }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it("takes Twilio's signed status callback: delivered marks the text's attempt and the match delivered", async () => {
+    const token = 'twilio-test-auth-token';
+    const app = await createTestApp({
+      PUBLIC_API_RATE_LIMIT: 0,
+      TWILIO_ACCOUNT_SID: 'AC0000',
+      TWILIO_AUTH_TOKEN: token,
+      TWILIO_FROM: '+15125550000',
+    });
+    try {
+      const buyer = await app.deps.services.buyers.create({
+        username: `sms-${Date.now()}`,
+        name: 'Texting Roofing',
+        email: `sms.${Date.now()}@example.com`,
+        phone: '(555) 010-2000',
+        tags: [],
+        notify: { email: [], sms: [], broadcast_webhooks: [] },
+        bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
+        autoApproveReturns: 0,
+      });
+      await createCampaign(app, buyer._id, { price: 40, states: ['TX'] });
+      const seller = await createSourceWithKey(app, { maxCost: 10 });
+      const sold = await app.request({
+        method: 'POST',
+        url: '/api/lead',
+        headers: { authorization: `Bearer ${seller.apiKey}` },
+        payload: { service: 'roofing', zip: '75201', name: 'Pat Lee', phone: uniquePhone(), tcpa_consent: true },
+      });
+      const [match] = await app.database.db
+        .select()
+        .from(leadMatches)
+        .where(eq(leadMatches.leadId, sold.json().lead_id));
+      if (!match) throw new Error('no match');
+      // What the worker logged when Twilio took the text: not delivered until the callback says so.
+      await app.database.db.update(leadMatches).set({ deliveryStatus: 'queued' }).where(eq(leadMatches.id, match.id));
+      await app.database.db.insert(deliveryAttempts).values({
+        id: 'att_sms1',
+        matchId: match.id,
+        channel: 'sms',
+        target: '+15125550100',
+        attempt: 1,
+        accepted: false,
+        statusCode: 201,
+        providerId: 'SM123',
+        at: app.clock.now(),
+      });
+      const params = { MessageSid: 'SM123', MessageStatus: 'delivered' };
+      const url = `${app.deps.config.PUBLIC_URL}/api/twilio/status`;
+      const post = (signature: string) =>
+        app.request({
+          method: 'POST',
+          url: '/api/twilio/status',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+          payload: new URLSearchParams(params).toString(),
+        });
+      expect((await post('forged')).statusCode).toBe(403);
+      const signed = await post(twilio.getExpectedTwilioSignature(token, url, params));
+      expect(signed.statusCode).toBe(204);
+      const [attempt] = await app.database.db
+        .select()
+        .from(deliveryAttempts)
+        .where(eq(deliveryAttempts.id, 'att_sms1'));
+      expect(attempt).toMatchObject({ accepted: true, response: 'twilio: delivered' });
+      const [after] = await app.database.db.select().from(leadMatches).where(eq(leadMatches.id, match.id));
+      expect(after?.deliveryStatus).toBe('delivered');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 404 on the Twilio callback when Twilio is not configured', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/twilio/status',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'MessageSid=SM1&MessageStatus=delivered',
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});

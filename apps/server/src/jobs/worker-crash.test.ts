@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
+import { eventually, startHttpReceiver } from '../../test/receivers';
+import { campaigns, deliveryAttempts, leadMatches } from '../db/schema';
+
+/**
+ * Issue 6: a worker process killed (SIGKILL) in the middle of a delivery loses nothing: after a
+ * restart the job runs again, the delivery completes, and the receiver can drop the duplicate by its
+ * webhook-id. A worker is its own OS process on PostgreSQL (LEADEX_ROLE=worker), so on PGlite this
+ * is skipped, by name.
+ */
+
+/** The repository's root, where `node --import tsx apps/server/src/main.ts` starts a process. */
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const SECRET = 'worker-crash-test-secret-0123456789abcdef';
+
+interface Worker {
+  child: ChildProcess;
+  output: string[];
+}
+
+/** Starts `main.ts` as a worker only (no HTTP) on the test database, with test-sized delays. */
+function startWorker(databaseUrl: string): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'development',
+      LEADEX_ROLE: 'worker',
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      LEADEX_SECRET: SECRET,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
+      DELIVERY_RETRY_DELAYS_MS: '50,50',
+      JOB_EXPIRE_SECONDS: '2',
+      JOB_POLL_SECONDS: '0.5',
+      DISPATCH_INTERVAL_MS: '100',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output };
+}
+
+async function waitStarted(worker: Worker, timeoutMs = 45_000) {
+  await eventually(
+    () => {
+      if (worker.child.exitCode !== null)
+        throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output.join('')}`);
+      return worker.output.join('').includes('Leadex worker started');
+    },
+    timeoutMs,
+    'the worker to start',
+  );
+}
+
+async function stop(worker: Worker, signal: NodeJS.Signals) {
+  const { child } = worker;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+describe.skipIf(testDatabaseKind !== 'postgres')(
+  'a worker process killed in the middle of a delivery (PostgreSQL only)',
+  () => {
+    let t: TestApp;
+    let http: Awaited<ReturnType<typeof startHttpReceiver>>;
+    const workers: Worker[] = [];
+
+    beforeAll(async () => {
+      http = await startHttpReceiver();
+      t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0, LEADEX_SECRET: SECRET });
+    });
+
+    afterAll(async () => {
+      for (const w of workers) await stop(w, 'SIGKILL');
+      await t?.close();
+      await http?.close();
+    });
+
+    it('runs the delivery again after a restart; the receiver sees one webhook-id twice', async () => {
+      const buyer = await createBuyer(t);
+      const campaignId = await createCampaign(t, buyer._id, { price: 40, states: ['TX'] });
+      await t.database.db
+        .update(campaigns)
+        .set({ notify: { email: [], sms: [], webhook: http.url('/slow'), broadcast_webhooks: [] } })
+        .where(eq(campaigns.id, campaignId));
+      const { apiKey } = await createSourceWithKey(t, { maxCost: 10 });
+      // The first request hangs: the worker is killed while it waits for the answer.
+      http.script('/slow', ['hang'], 200);
+
+      const url = testDatabaseUrl(t.database);
+      const first = startWorker(url);
+      workers.push(first);
+      await waitStarted(first);
+
+      // This process (jobs not started here) sells; the worker process delivers.
+      const sold = await t.request({
+        method: 'POST',
+        url: '/api/lead',
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: { service: 'roofing', zip: '75201', name: 'Pat Lee', phone: uniquePhone(), tcpa_consent: true },
+      });
+      expect(sold.json()).toMatchObject({ ok: true, status: 'sold' });
+      const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, sold.json().lead_id));
+      if (!match) throw new Error('no match');
+
+      await eventually(() => http.on('/slow').length === 1, 20_000, 'the first delivery to arrive');
+      await stop(first, 'SIGKILL');
+      expect(
+        (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, match.id)))[0]?.deliveryStatus,
+      ).toBe('queued');
+
+      const second = startWorker(url);
+      workers.push(second);
+      await waitStarted(second);
+      await eventually(
+        async () =>
+          (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, match.id)))[0]?.deliveryStatus ===
+          'delivered',
+        30_000,
+        `delivery after the restart:\n${second.output.join('')}`,
+      );
+
+      const calls = http.on('/slow');
+      expect(calls).toHaveLength(2);
+      const ids = calls.map((c) => c.headers['webhook-id']);
+      expect(ids[0]).toMatch(/^msg_/);
+      expect(ids[1]).toBe(ids[0]);
+      const attempts = await t.database.db
+        .select()
+        .from(deliveryAttempts)
+        .where(eq(deliveryAttempts.matchId, match.id));
+      expect(attempts.filter((a) => a.accepted)).toHaveLength(1);
+      await stop(second, 'SIGTERM');
+      expect(second.child.exitCode ?? second.child.signalCode).toBe(0);
+    }, 120_000);
+  },
+);

@@ -1,0 +1,3 @@
+/** Money is integer cents inside; the API speaks dollars with two decimals (DESIGN.md §3). */
+export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
+export const centsToDollars = (cents: number): number => Math.round(cents) / 100;

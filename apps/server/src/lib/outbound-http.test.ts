@@ -1,0 +1,231 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { blockedRange, OutboundError, outboundRequest, type Resolver } from './outbound-http';
+
+/** A local receiver; each test sets how it answers. */
+let server: Server;
+let port: number;
+let hits: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+let handler: (req: IncomingMessage, res: ServerResponse) => void;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((done) => server.close(() => done()));
+});
+beforeEach(() => {
+  hits = [];
+  handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+});
+
+/** A resolver answering fixed addresses per name. */
+const resolverOf =
+  (table: Record<string, string[]>): Resolver =>
+  async (hostname) =>
+    (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+async function refusal(promise: Promise<unknown>): Promise<OutboundError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(OutboundError);
+  return error as OutboundError;
+}
+
+describe('blockedRange: every address that is not public unicast is refused', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.255.0.9', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['172.16.5.4', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'linkLocal'],
+    ['169.254.0.1', 'linkLocal'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['100.127.255.254', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['192.0.2.1', 'reserved'],
+  ])('IPv4 %s is %s', (address, range) => {
+    expect(blockedRange(address)).toBe(range);
+  });
+
+  it.each([
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fe80::1', 'linkLocal'],
+    ['fe80::1%eth0', 'linkLocal'],
+    ['fc00::1', 'uniqueLocal'],
+    ['fd00:ec2::254', 'uniqueLocal'],
+    ['ff02::1', 'multicast'],
+    ['64:ff9b::a00:1', 'rfc6052'],
+    ['2002:a00:1::1', '6to4'],
+    ['[::1]', 'loopback'],
+  ])('IPv6 %s is %s', (address, range) => {
+    expect(blockedRange(address)).toBe(range);
+  });
+
+  it.each([
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:192.168.0.10', 'private'],
+    ['::ffff:169.254.169.254', 'linkLocal'],
+    ['::ffff:100.64.1.1', 'carrierGradeNat'],
+    ['::ffff:7f00:1', 'loopback'],
+  ])('IPv4-mapped IPv6 %s is judged as its IPv4 address: %s', (address, range) => {
+    expect(blockedRange(address)).toBe(range);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'public %s is allowed',
+    (address) => {
+      expect(blockedRange(address)).toBeNull();
+    },
+  );
+
+  it('text that is not an address is refused', () => {
+    expect(blockedRange('not-an-ip')).toBe('invalid');
+  });
+});
+
+describe('outboundRequest: the SSRF guard', () => {
+  it.each([
+    ['127.0.0.1', () => `http://127.0.0.1:${port}/`],
+    ['[::1]', () => `http://[::1]:${port}/`],
+    ['10.x', () => 'http://10.1.2.3/leads'],
+    ['the metadata service', () => 'http://169.254.169.254/latest/meta-data/'],
+    ['CGNAT', () => 'http://100.64.0.1/'],
+    ['an IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${port}/`],
+    ['0.0.0.0', () => `http://0.0.0.0:${port}/`],
+  ])('refuses a literal %s target without connecting', async (_name, url) => {
+    const error = await refusal(outboundRequest({ url: url(), method: 'POST', body: '{}' }));
+    expect(error.code).toBe('blocked');
+    expect(hits).toHaveLength(0);
+  });
+
+  it('refuses localhost and a name resolving to a private address', async () => {
+    const resolve = resolverOf({ 'crm.example.test': ['10.0.0.7'], 'both.example.test': ['93.184.216.34', '::1'] });
+    for (const url of [`http://localhost:${port}/`, 'http://crm.example.test/', 'http://both.example.test/']) {
+      const error = await refusal(
+        outboundRequest({ url, method: 'POST', resolve: url.includes('localhost') ? undefined : resolve }),
+      );
+      expect(error.code).toBe('blocked');
+      expect(error.message).toMatch(/only public addresses are allowed/);
+    }
+    expect(hits).toHaveLength(0);
+  });
+
+  it('checks the address at connect time, so DNS rebinding cannot pass a private address', async () => {
+    // The first answer (what a check before connecting would see) is public; the next is loopback.
+    let calls = 0;
+    const rebinding: Resolver = async () => {
+      calls++;
+      return [{ address: calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    };
+    const precheck = await rebinding('rebind.example.test');
+    expect(blockedRange(precheck[0]?.address ?? '')).toBeNull();
+
+    const error = await refusal(
+      outboundRequest({ url: `http://rebind.example.test:${port}/`, method: 'POST', resolve: rebinding }),
+    );
+    expect(error.code).toBe('blocked');
+    expect(error.message).toContain('127.0.0.1');
+    expect(calls).toBe(2);
+    expect(hits).toHaveLength(0);
+  });
+
+  it('connects to the address the connect-time lookup answered', async () => {
+    const resolve = resolverOf({ 'buyer.example.test': ['127.0.0.1'] });
+    const res = await outboundRequest({
+      url: `http://buyer.example.test:${port}/in`,
+      method: 'POST',
+      resolve,
+      allowPrivate: true,
+    });
+    expect(res.status).toBe(200);
+    expect(hits[0]?.headers.host).toBe(`buyer.example.test:${port}`);
+  });
+
+  it('reaches private targets when ALLOW_PRIVATE_DELIVERY_TARGETS is on', async () => {
+    const res = await outboundRequest({
+      url: `http://127.0.0.1:${port}/leads?x=1`,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k1' },
+      body: '{"phone":"5125550100"}',
+      allowPrivate: true,
+    });
+    expect(res).toMatchObject({ status: 200, body: '{"ok":true}', truncated: false });
+    expect(res.durationMs).toBeGreaterThanOrEqual(0);
+    expect(hits[0]).toMatchObject({ method: 'PUT', url: '/leads?x=1', body: '{"phone":"5125550100"}' });
+    expect(hits[0]?.headers['x-api-key']).toBe('k1');
+  });
+
+  it('refuses URLs that are not http(s) or carry credentials', async () => {
+    expect((await refusal(outboundRequest({ url: 'file:///etc/passwd', method: 'GET' }))).code).toBe('invalid_url');
+    expect((await refusal(outboundRequest({ url: 'http://u:p@example.com/', method: 'GET' }))).code).toBe(
+      'invalid_url',
+    );
+    expect((await refusal(outboundRequest({ url: 'nonsense', method: 'GET' }))).code).toBe('invalid_url');
+  });
+});
+
+describe('outboundRequest: HTTP behaviour', () => {
+  it('does not follow redirects: a 3xx is the answer', async () => {
+    handler = (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${port}/elsewhere` }).end();
+    const res = await outboundRequest({ url: `http://127.0.0.1:${port}/start`, method: 'POST', allowPrivate: true });
+    expect(res.status).toBe(302);
+    expect(hits.map((h) => h.url)).toEqual(['/start']);
+  });
+
+  it('gives up after the timeout', async () => {
+    handler = () => {}; // never answers
+    const started = Date.now();
+    const error = await refusal(
+      outboundRequest({ url: `http://127.0.0.1:${port}/slow`, method: 'POST', allowPrivate: true, timeoutMs: 200 }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('keeps at most maxResponseBytes of a long answer', async () => {
+    handler = (_req, res) => res.writeHead(200).end('x'.repeat(100_000));
+    const res = await outboundRequest({
+      url: `http://127.0.0.1:${port}/big`,
+      method: 'POST',
+      allowPrivate: true,
+      maxResponseBytes: 1000,
+    });
+    expect(res.body).toHaveLength(1000);
+    expect(res.truncated).toBe(true);
+  });
+
+  it('reports a refused connection as a network error', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const freePort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    const error = await refusal(
+      outboundRequest({ url: `http://127.0.0.1:${freePort}/`, method: 'POST', allowPrivate: true }),
+    );
+    expect(error.code).toBe('network');
+    expect(error.message).toMatch(/ECONNREFUSED/);
+  });
+});

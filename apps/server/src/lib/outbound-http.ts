@@ -1,0 +1,195 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** How long a delivery may take by default (DESIGN.md §6); the sale's inline deliveries use 3 s. */
+export const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
+/** Most of a response kept: a buyer's answer is a status line, not a download. */
+export const MAX_RESPONSE_BYTES = 256 * 1024;
+
+/** A name's addresses, as `dns.lookup(name, { all: true })` gives them. */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export type OutboundErrorCode = 'blocked' | 'timeout' | 'network' | 'invalid_url';
+
+/** Why an outbound request got no answer. */
+export class OutboundError extends Error {
+  constructor(
+    readonly code: OutboundErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+/**
+ * The range of a blocked address (loopback, private, linkLocal incl. the 169.254.169.254 metadata
+ * service, carrierGradeNat, uniqueLocal, multicast, unspecified, …), or null for a public unicast
+ * address. IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries. Anything
+ * that is not plain unicast is refused, including translation prefixes that could reach an IPv4
+ * network indirectly (NAT64, 6to4, Teredo) and unparsable text.
+ */
+export function blockedRange(address: string): string | null {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return 'invalid';
+  const range = ipaddr.process(bare).range();
+  return range === 'unicast' ? null : range;
+}
+
+export interface OutboundRequest {
+  url: string;
+  method: 'POST' | 'PUT' | 'GET';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The whole request, connect to last byte; 10 s by default. */
+  timeoutMs?: number;
+  /** Development and tests only (`ALLOW_PRIVATE_DELIVERY_TARGETS`): private targets are reachable. */
+  allowPrivate?: boolean;
+  /** The name resolver; the system's by default (tests inject one). */
+  resolve?: Resolver;
+  maxResponseBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body as text, at most `maxResponseBytes` of it. */
+  body: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+const refused = (host: string, address: string, range: string) =>
+  new OutboundError(
+    'blocked',
+    `Delivery to ${host} refused: it resolves to ${address}, a ${range} address; only public addresses are allowed`,
+  );
+
+/**
+ * A `lookup` for the socket: the name is resolved when the connection is made, and every address
+ * it answers is checked right there, so a DNS answer that changes between a check and the connect
+ * (rebinding) cannot reach a private address.
+ */
+export function guardedLookup(resolve: Resolver, allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname)
+      .then((found) => {
+        const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
+        const addresses = found.filter((a) => wanted === 0 || a.family === wanted);
+        if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
+        if (!allowPrivate) {
+          for (const a of addresses) {
+            const range = blockedRange(a.address);
+            if (range) throw refused(hostname, a.address, range);
+          }
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]?.address ?? '', addresses[0]?.family ?? 4);
+      })
+      .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
+  };
+}
+
+/**
+ * The one outbound HTTP call of every delivery (DESIGN.md §6): a timeout, redirects not followed
+ * (a 3xx is answered as it is), and no private, loopback, link-local, CGNAT, unique-local,
+ * multicast, unspecified or metadata address, checked on the address actually connected to.
+ * Resolves with any HTTP status; rejects with an OutboundError when no answer came.
+ */
+export function outboundRequest(request: OutboundRequest): Promise<OutboundResponse> {
+  const started = performance.now();
+  const timeoutMs = request.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
+  const maxBytes = request.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const allowPrivate = request.allowPrivate ?? false;
+
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return Promise.reject(new OutboundError('invalid_url', `Not a valid URL: ${request.url}`));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.reject(new OutboundError('invalid_url', 'Only http:// and https:// URLs can be delivered to'));
+  if (url.username || url.password)
+    return Promise.reject(new OutboundError('invalid_url', 'Put credentials in headers, not in the URL'));
+
+  // A literal address is connected to without a lookup: check it here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !allowPrivate) {
+    const range = blockedRange(host);
+    if (range) return Promise.reject(refused(url.hostname, host, range));
+  }
+
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<OutboundResponse>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | null, response?: OutboundResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(response as OutboundResponse);
+    };
+
+    const req = client.request(url, {
+      method: request.method,
+      headers: {
+        ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
+        ...request.headers,
+      },
+      lookup: guardedLookup(request.resolve ?? systemResolver, allowPrivate),
+      // A fresh connection each time: a pooled socket would skip the connect-time check.
+      agent: false,
+    });
+
+    const timer = setTimeout(() => {
+      const error = new OutboundError('timeout', `No answer within ${timeoutMs / 1000} s`);
+      finish(error);
+      req.destroy(error);
+    }, timeoutMs);
+
+    req.on('error', (error: Error) => {
+      if (error instanceof OutboundError) return finish(error);
+      const cause = (error as NodeJS.ErrnoException).code;
+      finish(new OutboundError('network', cause ? `${cause}: ${error.message}` : error.message));
+    });
+
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        const room = maxBytes - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          size = maxBytes;
+          truncated = true;
+          // Enough read: answer with what came and drop the rest.
+          done();
+          res.destroy();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      const done = () =>
+        finish(null, {
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          truncated,
+          durationMs: Math.round(performance.now() - started),
+        });
+      res.on('end', done);
+      res.on('error', (error) => finish(new OutboundError('network', error.message)));
+    });
+
+    req.end(request.body);
+  });
+}

@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { buildApp, createDeps } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { demoSignIns, seedDemo, seedReferenceData } from './db/seed';
+import { loadZipsIfEmpty } from './db/zips';
+import { systemClock } from './lib/clock';
+
+/** Start: config -> database -> (one process at a time: migrate -> ZIPs -> admin -> seed) -> listen. */
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : resolve(config.DATA_DIR, 'pglite'),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  const deps = createDeps(config, database.db, systemClock);
+  await database.withStartupLock(async () => {
+    await database.migrate();
+    const zipCount = await loadZipsIfEmpty(database.db);
+    if (zipCount) console.log(`Loaded ${zipCount} US ZIP codes (GeoNames, CC BY 4.0).`);
+    await seedReferenceData(deps);
+    await deps.services.users.ensureAdmin();
+    if (config.SEED_DEMO && (await seedDemo(deps))) console.log('Seeded the demo exchange (an empty database).');
+  });
+
+  const app = await buildApp(deps);
+  if (config.LEADEX_ROLE !== 'worker') {
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const where = config.DATABASE_URL ? 'PostgreSQL' : `the embedded database in ${resolve(config.DATA_DIR)}`;
+    console.log(`\nLeadex is running at ${config.PUBLIC_URL} on ${where}.`);
+    // The admin password is printed only while it is the development default.
+    const password = process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : config.ADMIN_PASSWORD;
+    console.log(`  admin:  ${config.ADMIN_EMAIL} / ${password}`);
+    if (config.SEED_DEMO) for (const line of demoSignIns()) console.log(line);
+    console.log('');
+  }
+  // Job workers run with the server (all) or alone (worker: no HTTP, only jobs).
+  if (config.LEADEX_ROLE !== 'api') {
+    await deps.jobs.start();
+    if (config.LEADEX_ROLE === 'worker') console.log('Leadex worker started: running jobs, no HTTP.');
+  }
+
+  const stop = async (signal: string) => {
+    app.log.info(`${signal}: shutting down`);
+    // Running jobs finish (or are run again by another worker after their expiry).
+    await deps.jobs.stop();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

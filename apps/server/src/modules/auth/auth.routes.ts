@@ -1,0 +1,79 @@
+import { claimsUpdateSchema } from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../lib/errors';
+import { authenticate } from '../../plugins/auth';
+import { CLIENT_IP_HEADER } from './auth';
+import { createSessionService } from './session.service';
+import { createSignInLimit } from './sign-in-limit';
+
+const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/username']);
+
+/** better-auth's routes under /api/auth/*, the per-account sign-in limit, and the session claims. */
+export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, db, clock, config }) => {
+  const signInLimit = createSignInLimit(db, clock);
+  const sessions = createSessionService(db, clock);
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/auth/*',
+    schema: { hide: true },
+    async handler(request, reply) {
+      const path = request.url.split('?')[0] ?? '';
+      const body = request.body as Record<string, unknown> | undefined;
+      const identifier = SIGN_IN_PATHS.has(path) ? String(body?.email ?? body?.username ?? '') : '';
+      if (identifier && (await signInLimit.isBlocked(identifier))) {
+        throw new AppError(
+          'too_many_requests',
+          'Too many failed sign-in attempts. Try again in an hour or reset your password.',
+        );
+      }
+
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value === undefined) continue;
+        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+      }
+      // The address Fastify resolved (honouring TRUST_PROXY), for better-auth's per-address limits.
+      headers.set(CLIENT_IP_HEADER, request.ip);
+      const response = await auth.handler(
+        new Request(new URL(request.url, config.PUBLIC_URL), {
+          method: request.method,
+          headers,
+          body: request.method === 'GET' || body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+      if (identifier && response.status === 401) await signInLimit.recordFailure(identifier);
+
+      reply.status(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) reply.header('set-cookie', cookies);
+      const text = await response.text();
+      if (response.status >= 400 && response.headers.get('content-type')?.includes('json')) {
+        // The one error shape (ok, message) around better-auth's own code.
+        const parsed = JSON.parse(text || '{}') as Record<string, unknown>;
+        return reply.send({ ok: false, message: parsed.message ?? 'Sign-in failed', code: parsed.code });
+      }
+      return reply.send(text);
+    },
+  });
+
+  const signedIn = async (request: Parameters<typeof authenticate>[1]) => {
+    const ctx = await authenticate(auth, request);
+    if (!ctx) throw new AppError('unauthenticated', 'Sign in to continue');
+    return ctx;
+  };
+
+  app.get('/session', { schema: { tags: ['session'] } }, async (request) => sessions.claims(await signedIn(request)));
+
+  app.post('/session/claims', { schema: { tags: ['session'] } }, async (request) =>
+    sessions.claims(await signedIn(request)),
+  );
+
+  app.put('/session/claims', { schema: { tags: ['session'], body: claimsUpdateSchema } }, async (request) =>
+    sessions.closeWelcome(await signedIn(request)),
+  );
+};

@@ -1,0 +1,263 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
+import { ADMIN, createTestApp, sessionCookie, type TestApp } from '../../../test/harness';
+import { outbox, signInFailures } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import { MAX_SIGN_IN_FAILURES_PER_HOUR } from './sign-in-limit';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+const session = (cookie?: string) => t.request({ method: 'GET', url: '/api/session', as: cookie });
+
+describe('sign-in', () => {
+  it('signs the admin in by email and by username', async () => {
+    for (const login of [ADMIN.email, 'admin']) {
+      const cookie = await t.signIn(login, ADMIN.password);
+      const res = await session(cookie);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ role: 'admin', role_id: null, canPostLead: false, emailVerified: true });
+    }
+  });
+
+  it('sets an HttpOnly, SameSite=Lax session cookie and also accepts a Bearer token', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: ADMIN.email, password: ADMIN.password },
+    });
+    expect(res.statusCode).toBe(200);
+    const cookie = res.cookies.find((c) => c.name.endsWith('session_token'));
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    const token = res.headers['set-auth-token'] as string;
+    const bearer = await t.request({
+      method: 'GET',
+      url: '/api/session',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(bearer.statusCode).toBe(200);
+    expect(bearer.json().role).toBe('admin');
+  });
+
+  it('refuses a wrong password with the error shape', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: ADMIN.email, password: 'wrong-password' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ ok: false, code: 'INVALID_EMAIL_OR_PASSWORD' });
+  });
+
+  it('answers a guest 401 on the session and on guarded routes', async () => {
+    expect((await session()).statusCode).toBe(401);
+    const res = await t.request({ method: 'GET', url: '/api/buyer' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ ok: false, message: 'Sign in to continue' });
+  });
+
+  it('ends the session on sign-out', async () => {
+    const cookie = await t.signIn(ADMIN.email, ADMIN.password);
+    const out = await t.request({ method: 'POST', url: '/api/auth/sign-out', as: cookie, payload: {} });
+    expect(out.statusCode).toBe(200);
+    expect((await session(cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('session claims', () => {
+  it('gives a buyer user its role and buyer id', async () => {
+    const { buyer, cookie } = await createBuyerWithLogin(t);
+    const res = await session(cookie);
+    expect(res.json()).toMatchObject({ role: 'buyer', role_id: buyer._id, canPostLead: false, welcome: false });
+    expect(res.json().user_id).toMatch(/^usr_/);
+  });
+
+  it('gives a source user its source id, canPostLead and the welcome flag', async () => {
+    const { source, cookie } = await createSourceWithLogin(t, { canPostLead: true });
+    expect((await session(cookie)).json()).toMatchObject({
+      role: 'source',
+      role_id: source.id,
+      canPostLead: true,
+      welcome: true,
+    });
+  });
+
+  it('POST /api/session/claims answers the claims; PUT closes the onboarding', async () => {
+    const { cookie } = await createSourceWithLogin(t);
+    const posted = await t.request({ method: 'POST', url: '/api/session/claims', as: cookie });
+    expect(posted.json()).toMatchObject({ role: 'source', welcome: true });
+    const put = await t.request({ method: 'PUT', url: '/api/session/claims', as: cookie, payload: { welcome: false } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().welcome).toBe(false);
+    expect((await session(cookie)).json().welcome).toBe(false);
+  });
+
+  it('lets nobody set other claims', async () => {
+    const { cookie } = await createBuyerWithLogin(t);
+    const res = await t.request({ method: 'PUT', url: '/api/session/claims', as: cookie, payload: { role: 'admin' } });
+    expect(res.statusCode).toBe(400);
+    expect((await session(cookie)).json().role).toBe('buyer');
+  });
+});
+
+describe('role guards', () => {
+  it('answers a buyer 403 on an admin-only route', async () => {
+    const { cookie } = await createBuyerWithLogin(t);
+    const res = await t.request({ method: 'GET', url: '/api/buyer', as: cookie });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ ok: false });
+    expect((await t.request({ method: 'GET', url: '/api/outbox', as: cookie })).statusCode).toBe(403);
+  });
+
+  it('answers a source 403 on admin and buyer routes', async () => {
+    const { cookie } = await createSourceWithLogin(t);
+    expect((await t.request({ method: 'GET', url: '/api/buyer', as: cookie })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/tag/match', as: cookie })).statusCode).toBe(403);
+  });
+});
+
+describe('lock and unlock', () => {
+  it('ends a locked user’s sessions at once and refuses its sign-in until unlocked', async () => {
+    const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    const { buyer, user, password, cookie } = await createBuyerWithLogin(t);
+    expect((await session(cookie)).statusCode).toBe(200);
+
+    const lock = await t.request({ method: 'PUT', url: `/api/buyer/${buyer._id}/hold/${user.id}`, as: admin });
+    expect(lock.statusCode).toBe(200);
+    expect(lock.json().hold.ts).toBeGreaterThan(0);
+    expect((await session(cookie)).statusCode).toBe(401);
+
+    const retry = await t.request({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: buyer.email, password },
+    });
+    expect(retry.statusCode).toBe(403);
+    expect(retry.json().message).toMatch(/on hold/);
+
+    const unlock = await t.request({ method: 'PUT', url: `/api/buyer/${buyer._id}/unhold/${user.id}`, as: admin });
+    expect(unlock.statusCode).toBe(200);
+    expect(unlock.json().hold).toBeUndefined();
+    expect((await session(await t.signIn(buyer.email, password))).statusCode).toBe(200);
+  });
+});
+
+describe('welcome email and password reset', () => {
+  it('mails a welcome link that sets the password (kept in the outbox without SMTP)', async () => {
+    const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/buyer',
+      as: admin,
+      payload: {
+        username: 'welcome-buyer',
+        name: 'Welcome Windows',
+        email: 'welcome@windows.example',
+        phone: '5550102000',
+        bill: { pay: 'invoice' },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const buyer = created.json();
+    const userId = buyer.users[0]._id;
+
+    const sent = await t.request({ method: 'PUT', url: `/api/buyer/${buyer._id}/welcome/${userId}`, as: admin });
+    expect(sent.statusCode).toBe(200);
+
+    const list = await t.request({ method: 'GET', url: '/api/outbox', as: admin });
+    const mail = list.json().data.find((m: { to: string }) => m.to === 'welcome@windows.example');
+    expect(mail).toMatchObject({ status: 'pending', subject: expect.stringContaining('Welcome') });
+    const link = new URL(mail.text.match(/https?:\/\/\S+/)[0]);
+    expect(link.origin + link.pathname).toBe('http://leadex.test/reset-password');
+
+    const reset = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: link.searchParams.get('token'), newPassword: 'chosen-password-9' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const cookie = await t.signIn('welcome-buyer', 'chosen-password-9');
+    expect((await session(cookie)).json()).toMatchObject({ role: 'buyer', role_id: buyer._id, emailVerified: true });
+
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: link.searchParams.get('token'), newPassword: 'another-password-9' },
+    });
+    expect(again.statusCode).toBe(400);
+  });
+
+  it('mails a password reset link that leads to the set-password page', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    const asked = await t.request({
+      method: 'POST',
+      url: '/api/auth/request-password-reset',
+      payload: { email: buyer.email, redirectTo: '/reset-password' },
+    });
+    expect(asked.statusCode).toBe(200);
+    const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.to, buyer.email));
+    const link = new URL((mail?.text.match(/https?:\/\/\S+/) ?? [''])[0]);
+    const followed = await t.request({ method: 'GET', url: link.pathname + link.search });
+    expect(followed.statusCode).toBe(302);
+    const target = new URL(followed.headers.location as string, 'http://leadex.test');
+    expect(target.pathname).toBe('/reset-password');
+    const reset = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: target.searchParams.get('token'), newPassword: 'brand-new-pass-1' },
+    });
+    expect(reset.statusCode).toBe(200);
+    await t.signIn(buyer.email, 'brand-new-pass-1');
+  });
+});
+
+describe('sign-in failure limit', () => {
+  it('records failed sign-ins against the account, by email and by username alike', async () => {
+    const { buyer, user } = await createBuyerWithLogin(t);
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: buyer.email, password: 'not-it-at-all' },
+    });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/sign-in/username',
+      payload: { username: buyer.username, password: 'nor-this-one' },
+    });
+    const rows = await t.database.db
+      .select()
+      .from(signInFailures)
+      .where(eq(signInFailures.identifier, `user:${user.id}`));
+    expect(rows).toHaveLength(2);
+  });
+
+  it(`refuses an account after ${MAX_SIGN_IN_FAILURES_PER_HOUR} failures in an hour, even with the right password`, async () => {
+    const { buyer, user, password } = await createBuyerWithLogin(t);
+    const at = t.clock.now();
+    await t.database.db.insert(signInFailures).values(
+      Array.from({ length: MAX_SIGN_IN_FAILURES_PER_HOUR - 1 }, () => ({
+        id: newId('sif'),
+        identifier: `user:${user.id}`,
+        at,
+      })),
+    );
+    const attempt = () =>
+      t.request({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: buyer.email, password } });
+    expect((await attempt()).statusCode).toBe(200);
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/sign-in/username',
+      payload: { username: buyer.username, password: 'wrong-once-more' },
+    });
+    const blocked = await attempt();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
+    // An hour later the failures have aged out.
+    t.clock.advance(60 * 60 * 1000 + 1000);
+    expect(sessionCookie(await attempt())).toMatch(/session_token=/);
+  });
+});

@@ -1,0 +1,97 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError } from 'better-auth/api';
+import { bearer, username } from 'better-auth/plugins';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { account, session, user, verification } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import type { Mailer } from '../outbox/mailer';
+import { passwordResetEmail } from './emails';
+
+export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
+/** Message better-auth answers when a locked user tries to sign in. */
+export const ON_HOLD_MESSAGE = 'Your account is on hold. Contact the exchange to have it unlocked.';
+
+/** Set by our bridge from Fastify's request.ip; any value a client sends is replaced. */
+export const CLIENT_IP_HEADER = 'x-leadex-client-ip';
+
+export interface AuthOptions {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+}
+
+/** better-auth: email+password, username sign-in, Bearer tokens, password reset through our mailer. */
+export function createAuth({ config, db, mailer }: AuthOptions) {
+  return betterAuth({
+    appName: 'Leadex',
+    logger: { disabled: config.LOG_LEVEL === 'silent' },
+    baseURL: config.PUBLIC_URL,
+    basePath: '/api/auth',
+    secret: config.LEADEX_SECRET,
+    trustedOrigins: [config.PUBLIC_URL],
+    database: drizzleAdapter(db, { provider: 'pg', schema: { user, session, account, verification } }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 99,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user: u, url }) {
+        await mailer.send(passwordResetEmail(u.email, u.name, url));
+      },
+      async onPasswordReset({ user: u }) {
+        // Following a link sent to the address proves it is the user's.
+        await db.update(user).set({ emailVerified: true }).where(eq(user.id, u.id));
+      },
+    },
+    user: {
+      additionalFields: {
+        role: { type: 'string', required: false, input: false },
+        roleId: { type: 'string', required: false, input: false },
+        welcome: { type: 'boolean', required: false, input: false, defaultValue: false },
+        holdAt: { type: 'date', required: false, input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    databaseHooks: {
+      session: {
+        create: {
+          async before(s) {
+            const [owner] = await db.select({ holdAt: user.holdAt }).from(user).where(eq(user.id, s.userId));
+            if (owner?.holdAt)
+              throw new APIError('FORBIDDEN', { message: ON_HOLD_MESSAGE, code: 'SIGN_IN_NOT_ALLOWED' });
+          },
+        },
+      },
+    },
+    rateLimit: {
+      // Per client address; the per-account limit on failed sign-ins is ours (auth.routes.ts).
+      enabled: config.NODE_ENV !== 'test',
+      window: 60,
+      max: 300,
+      customRules: {
+        '/sign-in/*': { window: 60, max: 60 },
+        '/sign-up/*': { window: 60, max: 10 },
+        '/request-password-reset': { window: 60, max: 5 },
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      database: { generateId: () => newId('usr') },
+      useSecureCookies: config.PUBLIC_URL.startsWith('https://'),
+    },
+    plugins: [
+      username({
+        minUsernameLength: 4,
+        maxUsernameLength: 64,
+        usernameValidator: (name) => USERNAME_PATTERN.test(name),
+      }),
+      bearer(),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

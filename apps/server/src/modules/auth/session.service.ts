@@ -1,0 +1,40 @@
+import type { SessionClaims } from '@leadex/domain';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { sources } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import type { AuthContext } from '../../plugins/auth';
+import { usersRepo } from '../users/users.repo';
+
+/** The session claims of DESIGN.md §4, read fresh so a change (approval, lock) shows at once. */
+export function createSessionService(db: Db, clock: Clock) {
+  async function claims(ctx: AuthContext): Promise<SessionClaims> {
+    let canPostLead = false;
+    if (ctx.role === 'source' && ctx.roleId) {
+      const [source] = await db
+        .select({ canPostLead: sources.canPostLead })
+        .from(sources)
+        .where(eq(sources.id, ctx.roleId));
+      canPostLead = source?.canPostLead ?? false;
+    }
+    return {
+      user_id: ctx.userId,
+      role: ctx.role,
+      role_id: ctx.roleId,
+      canPostLead,
+      welcome: ctx.welcome,
+      emailVerified: ctx.emailVerified,
+    };
+  }
+
+  return {
+    claims,
+    /** PUT /api/session/claims: closing the onboarding page sets welcome to false. */
+    async closeWelcome(ctx: AuthContext): Promise<SessionClaims> {
+      const updated = await usersRepo.update(db, ctx.userId, { welcome: false, updatedAt: clock.now() });
+      if (!updated) throw new AppError('unauthenticated', 'Sign in to continue');
+      return claims({ ...ctx, welcome: false });
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { Buyer, BuyerCampaign, BuyerLead, BuyerListItem, BuyerUser, CampaignStatusValue } from '@leadex/domain';
+import { statusFlags } from '@leadex/domain';
+import { toEpochSeconds } from '../../lib/clock';
+import { centsToDollars } from '../../lib/money';
+import type { UserRow } from '../users/users.repo';
+import type { BuyerCampaignRow, BuyerLeadRow, BuyerRow } from './buyers.repo';
+
+const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
+
+/** A buyer as the API answers it: `_id`, `ts` in epoch seconds, money in dollars. */
+export function toBuyer(row: BuyerRow, users?: UserRow[]): Buyer {
+  return {
+    _id: row.id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    address: orUndefined(row.address),
+    city: orUndefined(row.city),
+    state: orUndefined(row.state),
+    zip: orUndefined(row.zip),
+    notes: orUndefined(row.notes),
+    tags: row.tags,
+    notify: row.notify,
+    bill: {
+      pay: row.payMethod as Buyer['bill']['pay'],
+      prepay: centsToDollars(row.prepayCents),
+      period: row.period as Buyer['bill']['period'],
+      grace: row.graceDays,
+      threshold: centsToDollars(row.thresholdCents),
+      stripe: orUndefined(row.stripeCustomerId),
+    },
+    autoApproveReturns: row.autoApproveReturns,
+    ts: toEpochSeconds(row.createdAt),
+    users: users?.map(toBuyerUser),
+  };
+}
+
+export function toBuyerListItem(row: BuyerRow): BuyerListItem {
+  return {
+    _id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    phone: row.phone,
+    state: orUndefined(row.state),
+    zip: orUndefined(row.zip),
+    ts: toEpochSeconds(row.createdAt),
+  };
+}
+
+export function toBuyerUser(user: UserRow): BuyerUser {
+  return {
+    _id: user.id,
+    name: user.name,
+    email: user.email,
+    username: orUndefined(user.username),
+    hold: user.holdAt ? { ts: toEpochSeconds(user.holdAt) } : undefined,
+  };
+}
+
+export function toBuyerCampaign(row: BuyerCampaignRow): BuyerCampaign {
+  return {
+    _id: row.id,
+    name: row.name,
+    fixed_id: row.fixedId,
+    services: row.services,
+    location: row.location as BuyerCampaign['location'],
+    state: row.states,
+    zips: row.zips,
+    zipset: orUndefined(row.zipsetId),
+    zipset_name: orUndefined(row.zipsetName),
+    price: centsToDollars(row.priceCents),
+    exclusive: row.shared ? 0 : 1,
+    shared_price: row.sharedPriceCents === null ? undefined : centsToDollars(row.sharedPriceCents),
+    status: statusFlags(row.status as CampaignStatusValue),
+  };
+}
+
+export function toBuyerLead(row: BuyerLeadRow): BuyerLead {
+  return {
+    _id: row.id,
+    ts: toEpochSeconds(row.soldAt),
+    name: orUndefined(row.name),
+    service: row.service,
+    zip: row.zip,
+    price: centsToDollars(row.priceCents),
+  };
+}

@@ -1,0 +1,151 @@
+import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
+import { newId } from '../../lib/ids';
+
+export type BuyerRow = typeof buyers.$inferSelect;
+export type BuyerInsert = typeof buyers.$inferInsert;
+
+/** A campaign of the buyer as its Campaigns table needs it. */
+export type BuyerCampaignRow = Pick<
+  typeof campaigns.$inferSelect,
+  | 'id'
+  | 'name'
+  | 'fixedId'
+  | 'services'
+  | 'location'
+  | 'states'
+  | 'zips'
+  | 'zipsetId'
+  | 'priceCents'
+  | 'shared'
+  | 'sharedPriceCents'
+  | 'status'
+> & { zipsetName: string | null };
+
+/** A lead sold to the buyer, with the price of the buyer's own match. */
+export interface BuyerLeadRow {
+  id: string;
+  soldAt: Date;
+  name: string | null;
+  service: string;
+  zip: string;
+  priceCents: number;
+}
+
+export interface BuyerListFilter {
+  name?: string;
+  sort?: 'name' | 'ts';
+  order?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const buyersRepo = {
+  async findById(db: Db | Tx, id: string): Promise<BuyerRow | null> {
+    const [row] = await db.select().from(buyers).where(eq(buyers.id, id));
+    return row ?? null;
+  },
+
+  async list(db: Db, filter: BuyerListFilter): Promise<{ rows: BuyerRow[]; total: number }> {
+    const where = filter.name ? ilike(buyers.name, likeContains(filter.name)) : undefined;
+    const column = filter.sort === 'ts' ? buyers.createdAt : buyers.name;
+    const direction = filter.order === 'desc' ? desc : asc;
+    const [rows, totals] = await Promise.all([
+      db
+        .select()
+        .from(buyers)
+        .where(where)
+        .orderBy(direction(column), asc(buyers.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+      db.select({ n: count() }).from(buyers).where(where),
+    ]);
+    return { rows, total: totals[0]?.n ?? 0 };
+  },
+
+  async insert(db: Db | Tx, row: BuyerInsert): Promise<BuyerRow> {
+    const [inserted] = await db.insert(buyers).values(row).returning();
+    return inserted as BuyerRow;
+  },
+
+  async update(db: Db | Tx, id: string, changes: Partial<BuyerInsert>): Promise<BuyerRow | null> {
+    const [row] = await db.update(buyers).set(changes).where(eq(buyers.id, id)).returning();
+    return row ?? null;
+  },
+
+  /** The buyer's campaigns, by name. */
+  async campaignsOf(db: Db, buyerId: string): Promise<BuyerCampaignRow[]> {
+    return db
+      .select({
+        id: campaigns.id,
+        name: campaigns.name,
+        fixedId: campaigns.fixedId,
+        services: campaigns.services,
+        location: campaigns.location,
+        states: campaigns.states,
+        zips: campaigns.zips,
+        zipsetId: campaigns.zipsetId,
+        zipsetName: zipsets.name,
+        priceCents: campaigns.priceCents,
+        shared: campaigns.shared,
+        sharedPriceCents: campaigns.sharedPriceCents,
+        status: campaigns.status,
+      })
+      .from(campaigns)
+      .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
+      .where(eq(campaigns.buyerId, buyerId))
+      .orderBy(asc(campaigns.name), asc(campaigns.id));
+  },
+
+  /** The latest leads sold to the buyer (matches not rejected), newest first. */
+  async latestLeads(db: Db, buyerId: string, limit: number): Promise<BuyerLeadRow[]> {
+    return db
+      .select({
+        id: leads.id,
+        soldAt: leadMatches.createdAt,
+        name: leads.name,
+        service: leads.service,
+        zip: leads.zip,
+        priceCents: leadMatches.priceCents,
+      })
+      .from(leadMatches)
+      .innerJoin(leads, eq(leads.id, leadMatches.leadId))
+      .where(and(eq(leadMatches.buyerId, buyerId), eq(leadMatches.rejected, false)))
+      .orderBy(desc(leadMatches.createdAt), desc(leadMatches.id))
+      .limit(limit);
+  },
+
+  /**
+   * Pauses every live campaign of the buyer and records each change in the status history, in the
+   * caller's transaction. One conditional UPDATE: a campaign made live concurrently is either
+   * paused here or not seen, never half-changed. Answers the ids paused.
+   */
+  async pauseLiveCampaigns(
+    tx: Tx,
+    buyerId: string,
+    change: { reason: string; actor: string; at: Date },
+  ): Promise<string[]> {
+    const paused = await tx
+      .update(campaigns)
+      .set({ status: 'pause', updatedAt: change.at })
+      .where(and(eq(campaigns.buyerId, buyerId), eq(campaigns.status, 'live')))
+      .returning({ id: campaigns.id });
+    if (paused.length > 0) {
+      await tx.insert(campaignStatusEvents).values(
+        paused.map(({ id }) => ({
+          id: newId('cse'),
+          campaignId: id,
+          status: 'pause',
+          reason: change.reason,
+          actor: change.actor,
+          at: change.at,
+        })),
+      );
+    }
+    return paused.map(({ id }) => id);
+  },
+};

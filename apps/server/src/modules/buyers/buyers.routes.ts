@@ -1,0 +1,87 @@
+import {
+  buyerCreateSchema,
+  buyerGetQuery,
+  buyerListQuery,
+  buyerPauseSchema,
+  buyerUpdateSchema,
+  buyerUserSchema,
+} from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+
+const idParams = z.object({ id: z.string() });
+const userParams = z.object({ id: z.string(), userId: z.string() });
+
+/** /api/buyer: the reference module (routes -> service -> repo) that later modules copy. */
+export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const buyers = services.buyers;
+  const admin = app.requireRole('admin');
+
+  app.get('/buyer', { preHandler: admin, schema: { tags: ['buyers'], querystring: buyerListQuery } }, (request) =>
+    buyers.list(request.query),
+  );
+
+  app.get(
+    '/buyer/:id',
+    {
+      preHandler: app.requireRole('admin', 'buyer'),
+      schema: { tags: ['buyers'], params: idParams, querystring: buyerGetQuery },
+    },
+    (request) => buyers.get(request.viewer(), request.params.id, request.query.include),
+  );
+
+  app.post(
+    '/buyer',
+    { preHandler: admin, schema: { tags: ['buyers'], body: buyerCreateSchema } },
+    async (request, reply) => {
+      reply.code(201);
+      return buyers.create(request.body);
+    },
+  );
+
+  app.put(
+    '/buyer/:id',
+    { preHandler: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUpdateSchema } },
+    (request) => buyers.update(request.params.id, request.body),
+  );
+
+  app.put(
+    '/buyer/:id/pause',
+    { preHandler: admin, schema: { tags: ['buyers'], params: idParams, body: buyerPauseSchema } },
+    (request) => buyers.pause(request.params.id, request.body.reason, request.viewer().userId),
+  );
+
+  app.post(
+    '/buyer/:id/user',
+    { preHandler: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUserSchema } },
+    async (request, reply) => {
+      reply.code(201);
+      return buyers.addUser(request.params.id, request.body);
+    },
+  );
+
+  app.put(
+    '/buyer/:id/user/:userId',
+    { preHandler: admin, schema: { tags: ['buyers'], params: userParams, body: buyerUserSchema } },
+    (request) => buyers.updateUser(request.params.id, request.params.userId, request.body),
+  );
+
+  app.put(
+    '/buyer/:id/welcome/:userId',
+    { preHandler: admin, schema: { tags: ['buyers'], params: userParams } },
+    (request) => buyers.sendWelcome(request.params.id, request.params.userId),
+  );
+
+  app.put(
+    '/buyer/:id/hold/:userId',
+    { preHandler: admin, schema: { tags: ['buyers'], params: userParams } },
+    (request) => buyers.lockUser(request.params.id, request.params.userId),
+  );
+
+  app.put(
+    '/buyer/:id/unhold/:userId',
+    { preHandler: admin, schema: { tags: ['buyers'], params: userParams } },
+    (request) => buyers.unlockUser(request.params.id, request.params.userId),
+  );
+};

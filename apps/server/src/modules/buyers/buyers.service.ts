@@ -1,0 +1,204 @@
+import {
+  BUYER_DETAIL_LEADS,
+  type Buyer,
+  type BuyerCreate,
+  type BuyerListItem,
+  type BuyerListQuery,
+  type BuyerPauseResult,
+  type BuyerUpdate,
+  type Page,
+} from '@leadex/domain';
+import type { Db } from '../../db/client';
+import type { Engine } from '../../distribution/engine';
+import { bumpEngineVersion } from '../../distribution/index';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { dollarsToCents } from '../../lib/money';
+import { usersRepo } from '../users/users.repo';
+import type { UsersService } from '../users/users.service';
+import { toBuyer, toBuyerCampaign, toBuyerLead, toBuyerListItem, toBuyerUser } from './buyers.dto';
+import { type BuyerInsert, buyersRepo } from './buyers.repo';
+
+/** Who is asking: admins see every buyer, a buyer user only its own (DESIGN.md §8). */
+export interface Viewer {
+  role: string | null;
+  roleId: string | null;
+}
+
+export interface BuyersServiceDeps {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  /** Reloaded at once after a change the distribution engine depends on (pausing campaigns). */
+  engine: Pick<Engine, 'reload'>;
+}
+
+export function createBuyersService({ db, clock, users, engine }: BuyersServiceDeps) {
+  /** A buyer the viewer may see, or 404: another buyer's record is answered as if it did not exist. */
+  async function findVisible(viewer: Viewer, id: string) {
+    const visible = viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === id);
+    const row = visible ? await buyersRepo.findById(db, id) : null;
+    if (!row) throw AppError.notFound('Buyer');
+    return row;
+  }
+
+  return {
+    async list(query: BuyerListQuery): Promise<Page<BuyerListItem>> {
+      const { rows, total } = await buyersRepo.list(db, {
+        name: query.name,
+        sort: query.sort,
+        order: query.order,
+        offset: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
+      return { data: rows.map(toBuyerListItem), total };
+    },
+
+    /** One buyer; `include` adds its users, its campaigns (`matches`) and its latest leads. */
+    async get(viewer: Viewer, id: string, include: string[] = []): Promise<Buyer> {
+      const row = await findVisible(viewer, id);
+      const [buyerUsers, matches, leads] = await Promise.all([
+        include.includes('users') ? usersRepo.listForRole(db, 'buyer', row.id) : undefined,
+        include.includes('matches') ? buyersRepo.campaignsOf(db, row.id) : undefined,
+        include.includes('leads') ? buyersRepo.latestLeads(db, row.id, BUYER_DETAIL_LEADS) : undefined,
+      ]);
+      return {
+        ...toBuyer(row, buyerUsers),
+        ...(matches ? { matches: matches.map(toBuyerCampaign) } : {}),
+        ...(leads ? { leads: leads.map(toBuyerLead) } : {}),
+      };
+    },
+
+    /**
+     * Pauses every live campaign of the buyer (admin §4) in one transaction with its status history
+     * and the engine's version, then reloads this process's engine, so no further lead is sold to
+     * them from the next request on (other processes follow within a second).
+     */
+    async pause(id: string, reason: string, actor: string): Promise<BuyerPauseResult> {
+      const paused = await db.transaction(async (tx) => {
+        if (!(await buyersRepo.findById(tx, id))) throw AppError.notFound('Buyer');
+        const ids = await buyersRepo.pauseLiveCampaigns(tx, id, { reason, actor, at: clock.now() });
+        if (ids.length > 0) await bumpEngineVersion(tx, 'campaigns');
+        return ids.length;
+      });
+      // Committed already: if the reload fails, the engine's version poll catches up within a second.
+      if (paused > 0)
+        await engine.reload().catch((error: unknown) => console.error('engine reload after pausing campaigns:', error));
+      return { paused };
+    },
+
+    /** Creates the buyer and its primary user (the buyer's Username and Email) in one transaction. */
+    async create(input: BuyerCreate): Promise<Buyer> {
+      const now = clock.now();
+      const id = newId('buy');
+      return db.transaction(async (tx) => {
+        const primary = await users.create(tx, {
+          name: input.name,
+          email: input.email,
+          username: input.username,
+          role: 'buyer',
+          roleId: id,
+        });
+        const { username: _fixedAtCreation, ...fields } = input;
+        const row = await buyersRepo.insert(tx, {
+          ...toColumns(fields),
+          id,
+          username: input.username,
+          name: input.name,
+          email: input.email.toLowerCase(),
+          phone: input.phone,
+          createdAt: now,
+          updatedAt: now,
+        });
+        return toBuyer(row, [primary]);
+      });
+    },
+
+    /** Applies the changed fields; a new email also becomes the primary user's sign-in. */
+    async update(id: string, changes: BuyerUpdate): Promise<Buyer> {
+      return db.transaction(async (tx) => {
+        const current = await buyersRepo.findById(tx, id);
+        if (!current) throw AppError.notFound('Buyer');
+        const primary = await usersRepo.findByUsername(tx, current.username);
+        if (changes.email && primary && changes.email.toLowerCase() !== primary.email) {
+          const holder = await usersRepo.findByEmail(tx, changes.email);
+          if (holder && holder.id !== primary.id) throw AppError.field('email', 'This email already exists.');
+          await usersRepo.update(tx, primary.id, {
+            email: changes.email.toLowerCase(),
+            emailVerified: false,
+            updatedAt: clock.now(),
+          });
+        }
+        const row = await buyersRepo.update(tx, id, { ...toColumns(changes), updatedAt: clock.now() });
+        return toBuyer(row ?? current);
+      });
+    },
+
+    /** Adds a user to the buyer; it signs in after following its welcome email. */
+    async addUser(id: string, input: { name: string; email: string }) {
+      if (!(await buyersRepo.findById(db, id))) throw AppError.notFound('Buyer');
+      const added = await db.transaction((tx) => users.create(tx, { ...input, role: 'buyer', roleId: id }));
+      return toBuyerUser(added);
+    },
+
+    async updateUser(id: string, userId: string, input: { name: string; email: string }) {
+      const current = await userOfBuyer(id, userId);
+      const holder = await usersRepo.findByEmail(db, input.email);
+      if (holder && holder.id !== current.id) throw AppError.field('email', 'This email already exists.');
+      const emailChanged = input.email.toLowerCase() !== current.email;
+      const updated = await usersRepo.update(db, userId, {
+        name: input.name,
+        email: input.email.toLowerCase(),
+        ...(emailChanged ? { emailVerified: false } : {}),
+        updatedAt: clock.now(),
+      });
+      return toBuyerUser(updated ?? current);
+    },
+
+    async sendWelcome(id: string, userId: string) {
+      await userOfBuyer(id, userId);
+      return toBuyerUser(await users.sendWelcome(userId));
+    },
+
+    async lockUser(id: string, userId: string) {
+      await userOfBuyer(id, userId);
+      return toBuyerUser(await users.lock(userId));
+    },
+
+    async unlockUser(id: string, userId: string) {
+      await userOfBuyer(id, userId);
+      return toBuyerUser(await users.unlock(userId));
+    },
+  };
+
+  /** A user of this buyer, or 404 (a user of another buyer is not found here). */
+  async function userOfBuyer(buyerId: string, userId: string) {
+    const found = await usersRepo.findById(db, userId);
+    if (found?.role !== 'buyer' || found.roleId !== buyerId) throw AppError.notFound('User');
+    return found;
+  }
+}
+
+export type BuyersService = ReturnType<typeof createBuyersService>;
+
+/** Maps the API's fields onto columns; fields absent from the input stay absent (changed fields only). */
+function toColumns(input: BuyerUpdate): Partial<BuyerInsert> {
+  const columns: Partial<BuyerInsert> = {};
+  const text = ['name', 'email', 'phone', 'address', 'city', 'state', 'zip', 'notes'] as const;
+  // A key present with no value is a cleared optional field; required ones never arrive empty.
+  for (const key of text) if (key in input) (columns as Record<string, unknown>)[key] = input[key] ?? null;
+  if (input.email) columns.email = input.email.toLowerCase();
+  if (input.tags) columns.tags = input.tags;
+  if (input.notify) columns.notify = input.notify;
+  if (input.autoApproveReturns !== undefined) columns.autoApproveReturns = input.autoApproveReturns;
+  const bill = input.bill;
+  if (bill) {
+    if (bill.pay !== undefined) columns.payMethod = bill.pay;
+    if (bill.prepay !== undefined) columns.prepayCents = dollarsToCents(bill.prepay);
+    if (bill.period !== undefined) columns.period = bill.period;
+    if (bill.grace !== undefined) columns.graceDays = bill.grace;
+    if (bill.threshold !== undefined) columns.thresholdCents = dollarsToCents(bill.threshold);
+  }
+  return columns;
+}

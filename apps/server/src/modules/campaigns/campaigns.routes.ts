@@ -1,0 +1,44 @@
+import { campaignCreateSchema, campaignListQuery, campaignUpdateSchema } from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+
+const idParams = z.object({ id: z.string() });
+
+/**
+ * /api/match: campaigns (admin §7, portals §7). Admins see and change every campaign; a buyer only
+ * its own, without source restrictions. Another buyer's campaign answers 404.
+ */
+export const campaignRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const campaigns = services.campaigns;
+  const adminOrBuyer = app.requireRole('admin', 'buyer');
+  const tags = ['campaigns'];
+
+  app.get('/match', { preHandler: adminOrBuyer, schema: { tags, querystring: campaignListQuery } }, (request) =>
+    campaigns.list(request.viewer(), request.query),
+  );
+
+  // The service filter's choices: the services the viewer's campaigns buy (a bare array).
+  app.get('/match/services', { preHandler: adminOrBuyer, schema: { tags } }, (request) =>
+    campaigns.servicesInUse(request.viewer()),
+  );
+
+  app.get('/match/:id', { preHandler: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
+    campaigns.get(request.viewer(), request.params.id),
+  );
+
+  app.post(
+    '/match',
+    { preHandler: adminOrBuyer, schema: { tags, body: campaignCreateSchema } },
+    async (request, reply) => {
+      reply.code(201);
+      return campaigns.create(request.viewer(), request.body);
+    },
+  );
+
+  app.put(
+    '/match/:id',
+    { preHandler: adminOrBuyer, schema: { tags, params: idParams, body: campaignUpdateSchema } },
+    (request) => campaigns.update(request.viewer(), request.params.id, request.body),
+  );
+};

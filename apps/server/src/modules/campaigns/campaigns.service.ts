@@ -1,0 +1,359 @@
+import { randomInt } from 'node:crypto';
+import {
+  CAMPAIGN_MESSAGES,
+  type Campaign,
+  type CampaignCreate,
+  type CampaignListItem,
+  type CampaignListQuery,
+  type CampaignSourceFilterInput,
+  type CampaignUpdate,
+  campaignRuleIssues,
+  type FieldIssue,
+  hasNotifyMethod,
+  type LocationType,
+  type Page,
+} from '@leadex/domain';
+import type { Db, Tx } from '../../db/client';
+import type { NotifyConfig } from '../../db/schema';
+import type { Engine } from '../../distribution/engine';
+import { bumpEngineVersion } from '../../distribution/index';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { dollarsToCents } from '../../lib/money';
+import type { Viewer } from '../../plugins/auth';
+import { toCampaign, toCampaignListItem } from './campaigns.dto';
+import { type CampaignInsert, type CampaignRow, campaignsRepo } from './campaigns.repo';
+
+export interface CampaignsServiceDeps {
+  db: Db;
+  clock: Clock;
+  engine: Engine;
+}
+
+const BRANDED_ID_TAKEN = 'Branded Id is already in use';
+const ADMIN_ONLY_FILTERS = 'Source restrictions are set by the admin';
+/** Readable, unambiguous characters for generated Branded Ids (no 0/O, 1/I/L). */
+const ID_CHARS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/** A 400 naming every field at fault; the message is the first one (what a toast shows). */
+function fieldErrors(issues: FieldIssue[]): AppError {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) errors[issue.path] ??= issue.message;
+  return new AppError('bad_request', issues[0]?.message ?? 'Invalid campaign', errors);
+}
+
+/** PostgreSQL's unique_violation, wherever the driver put it in the error's cause chain. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === '23505') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** The location columns: only the chosen location type's values are kept (admin §7). */
+function locationColumns(
+  location: LocationType,
+  values: { state: string[]; zips: string[]; zipset: string | null },
+): Pick<CampaignInsert, 'location' | 'states' | 'zips' | 'zipsetId'> {
+  return {
+    location,
+    states: location === 'state' ? values.state : [],
+    zips: location === 'zip' ? values.zips : [],
+    zipsetId: location === 'zipset' ? values.zipset : null,
+  };
+}
+
+const centsOrNull = (dollars: number | null | undefined) =>
+  dollars === null || dollars === undefined ? null : dollarsToCents(dollars);
+
+export function createCampaignsService({ db, clock, engine }: CampaignsServiceDeps) {
+  /** The buyer whose campaigns the viewer may see: undefined for an admin (all of them). */
+  function scopeOf(viewer: Viewer): string | undefined {
+    if (viewer.role === 'admin') return undefined;
+    // A buyer user not linked to a buyer sees nothing ('' matches no campaign).
+    return viewer.roleId ?? '';
+  }
+
+  /** A campaign the viewer may see, or 404: another buyer's campaign is answered as if it did not exist. */
+  async function findVisible(viewer: Viewer, id: string, tx: Db | Tx = db): Promise<CampaignRow> {
+    const row = await campaignsRepo.findById(tx, id);
+    const scope = scopeOf(viewer);
+    if (!row || (scope !== undefined && row.buyerId !== scope)) throw AppError.notFound('Campaign');
+    return row;
+  }
+
+  async function present(viewer: Viewer, row: CampaignRow): Promise<Campaign> {
+    const [history, filters] = await Promise.all([
+      campaignsRepo.historyOf(db, row.id),
+      // Source restrictions are the admin's: a buyer never sees them (portals §3).
+      viewer.role === 'admin' ? campaignsRepo.filtersOf(db, row.id) : undefined,
+    ]);
+    return toCampaign(row, history, filters);
+  }
+
+  async function get(viewer: Viewer, id: string): Promise<Campaign> {
+    return present(viewer, await findVisible(viewer, id));
+  }
+
+  /** The engine's index follows at once in this process; others see the version bump within 2 s. */
+  async function refreshEngine() {
+    // The change is committed: a failed reload is retried by the engine's own 1 s poll.
+    await engine.reload().catch((error) => console.error('engine reload after a campaign change:', error));
+  }
+
+  /** Services, zipset and sources must exist: a 400 naming each unknown one. */
+  async function checkReferences(
+    tx: Tx,
+    buyerId: string,
+    input: { services?: string[]; zipset?: string | null; source_filter?: CampaignSourceFilterInput[] },
+  ) {
+    const issues: FieldIssue[] = [];
+    if (input.services?.length) {
+      const known = await campaignsRepo.serviceNames(tx);
+      const unknown = input.services.filter((s) => !known.has(s));
+      if (unknown.length) issues.push({ path: 'services', message: `Unknown service: ${unknown.join(', ')}` });
+    }
+    // Another buyer's region does not exist for this campaign.
+    if (input.zipset && !(await campaignsRepo.zipsetUsable(tx, input.zipset, buyerId)))
+      issues.push({ path: 'zipset', message: 'Zipset not found' });
+    if (input.source_filter?.length) {
+      const existing = await campaignsRepo.existingSources(tx, [...new Set(input.source_filter.map((f) => f.source))]);
+      input.source_filter.forEach((f, i) => {
+        if (!existing.has(f.source)) issues.push({ path: `source_filter.${i}.source`, message: 'Source not found' });
+      });
+    }
+    if (issues.length) throw fieldErrors(issues);
+  }
+
+  /** A readable Branded Id from the buyer's name: `SUMMIT-7KQ4`. */
+  async function generateFixedId(tx: Tx, buyerName: string): Promise<string> {
+    const prefix =
+      buyerName
+        .toUpperCase()
+        .split(/[^A-Z0-9]+/)
+        .find((word) => word.length > 0)
+        ?.slice(0, 12) ?? 'CMP';
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const length = attempt < 10 ? 4 : 8;
+      const suffix = Array.from({ length }, () => ID_CHARS[randomInt(ID_CHARS.length)]).join('');
+      const candidate = `${prefix}-${suffix}`;
+      if (!(await campaignsRepo.fixedIdTaken(tx, candidate))) return candidate;
+    }
+    throw new AppError('conflict', 'Could not make a free Branded Id; please enter one');
+  }
+
+  function toFilterRows(campaignId: string, filters: CampaignSourceFilterInput[]) {
+    return filters.map((f) => ({
+      id: newId('csf'),
+      campaignId,
+      sourceId: f.source,
+      channel: f.channel ?? null,
+      priceCents: centsOrNull(f.price),
+      sharedPriceCents: centsOrNull(f.shared_price),
+      pct: f.pct,
+    }));
+  }
+
+  /** Runs a write; a Branded Id taken by a concurrent write answers like one taken before. */
+  async function write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
+      throw error;
+    }
+  }
+
+  return {
+    async list(viewer: Viewer, query: CampaignListQuery): Promise<Page<CampaignListItem>> {
+      const scope = scopeOf(viewer);
+      const { rows, total } = await campaignsRepo.list(db, {
+        buyerId: scope ?? query.buyer,
+        buyerName: query.buyer_name,
+        service: query.service,
+        sort: query.sort,
+        order: query.order,
+        offset: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
+      return { data: rows.map(toCampaignListItem), total };
+    },
+
+    /** The services the viewer's campaigns buy (the list's service filter offers these). */
+    servicesInUse(viewer: Viewer): Promise<string[]> {
+      return campaignsRepo.servicesInUse(db, scopeOf(viewer));
+    },
+
+    get,
+
+    /**
+     * Creates a draft campaign. The admin names the buyer; a buyer creates for itself. Without a
+     * Branded Id one is made; without Lead Delivery the buyer's default delivery is copied.
+     */
+    async create(viewer: Viewer, input: CampaignCreate): Promise<Campaign> {
+      const isAdmin = viewer.role === 'admin';
+      if (!isAdmin && input.source_filter !== undefined) throw AppError.field('source_filter', ADMIN_ONLY_FILTERS);
+      let buyerId: string;
+      if (isAdmin) {
+        if (!input.buyer) throw AppError.field('buyer', 'Buyer is required');
+        buyerId = input.buyer;
+      } else {
+        // A buyer creates only for itself; naming another buyer is naming something it cannot see.
+        if (!viewer.roleId || (input.buyer !== undefined && input.buyer !== viewer.roleId))
+          throw AppError.notFound('Buyer');
+        buyerId = viewer.roleId;
+      }
+      const now = clock.now();
+      const id = newId('cmp');
+      await write(async (tx) => {
+        const buyerNotify = await campaignsRepo.buyerNotify(tx, buyerId);
+        const buyerName = await campaignsRepo.buyerName(tx, buyerId);
+        if (!buyerNotify || buyerName === null) throw AppError.field('buyer', 'Buyer not found');
+        const notify: NotifyConfig = input.notify ?? buyerNotify;
+        if (!hasNotifyMethod(notify)) throw AppError.field('notify', CAMPAIGN_MESSAGES.notifyRequired);
+        await checkReferences(tx, buyerId, {
+          services: input.services,
+          zipset: input.location === 'zipset' ? input.zipset : null,
+          source_filter: input.source_filter,
+        });
+        if (input.fixed_id && (await campaignsRepo.fixedIdTaken(tx, input.fixed_id)))
+          throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
+        const shared = input.exclusive !== 1;
+        await campaignsRepo.insert(tx, {
+          id,
+          buyerId,
+          name: input.name,
+          fixedId: input.fixed_id ?? (await generateFixedId(tx, buyerName)),
+          priceCents: dollarsToCents(input.price),
+          shared,
+          sharedPriceCents: centsOrNull(input.shared_price),
+          services: input.services,
+          ...locationColumns(input.location, {
+            state: input.state,
+            zips: input.zips,
+            zipset: input.zipset ?? null,
+          }),
+          maxHourly: input.max.hourly ?? null,
+          maxDaily: input.max.daily ?? null,
+          maxWeekly: input.max.weekly ?? null,
+          maxMonthly: input.max.monthly ?? null,
+          notify,
+          time: input.time ?? null,
+          // A new campaign starts as draft (DESIGN.md §8).
+          status: 'draft',
+          notes: input.notes ?? null,
+          tags: input.tags,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (input.source_filter?.length)
+          await campaignsRepo.replaceFilters(tx, id, toFilterRows(id, input.source_filter));
+        await campaignsRepo.addStatusEvent(tx, {
+          id: newId('cse'),
+          campaignId: id,
+          status: 'draft',
+          reason: 'Created',
+          actor: viewer.userId,
+          at: now,
+        });
+        await bumpEngineVersion(tx, 'campaigns');
+      });
+      await refreshEngine();
+      return get(viewer, id);
+    },
+
+    /**
+     * Applies the changed fields. A status change is recorded in the history (who, when, why); the
+     * cross-field rules are checked on the campaign as it will be, for the parts that changed.
+     */
+    async update(viewer: Viewer, id: string, changes: CampaignUpdate): Promise<Campaign> {
+      const isAdmin = viewer.role === 'admin';
+      await write(async (tx) => {
+        const current = await findVisible(viewer, id, tx);
+        if (!isAdmin && changes.source_filter !== undefined) throw AppError.field('source_filter', ADMIN_ONLY_FILTERS);
+        const now = clock.now();
+
+        const location = changes.location ?? (current.location as LocationType);
+        const sameType = location === current.location;
+        const place = locationColumns(location, {
+          state: changes.state ?? (sameType ? current.states : []),
+          zips: changes.zips ?? (sameType ? current.zips : []),
+          zipset: changes.zipset ?? (sameType ? current.zipsetId : null),
+        });
+        const exclusive = changes.exclusive ?? (current.shared ? 0 : 1);
+        const sharedPrice =
+          changes.shared_price !== undefined
+            ? changes.shared_price
+            : current.sharedPriceCents === null
+              ? null
+              : current.sharedPriceCents / 100;
+        const touched = (...keys: (keyof CampaignUpdate)[]) => keys.some((key) => key in changes);
+        const issues = campaignRuleIssues({
+          location,
+          state: place.states ?? [],
+          zips: place.zips ?? [],
+          zipset: place.zipsetId ?? null,
+          notify: changes.notify,
+          exclusive,
+          shared_price: sharedPrice,
+        }).filter((issue) =>
+          issue.path === 'notify'
+            ? true
+            : issue.path === 'shared_price'
+              ? touched('exclusive', 'shared_price')
+              : touched('location', 'state', 'zips', 'zipset'),
+        );
+        if (issues.length) throw fieldErrors(issues);
+        await checkReferences(tx, current.buyerId, {
+          services: changes.services,
+          zipset: touched('location', 'zipset') ? place.zipsetId : null,
+          source_filter: changes.source_filter,
+        });
+        if (changes.fixed_id !== undefined && (await campaignsRepo.fixedIdTaken(tx, changes.fixed_id, id)))
+          throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
+
+        const columns: Partial<CampaignInsert> = { updatedAt: now };
+        if (changes.name !== undefined) columns.name = changes.name;
+        if (changes.price !== undefined) columns.priceCents = dollarsToCents(changes.price);
+        if (changes.exclusive !== undefined) columns.shared = changes.exclusive !== 1;
+        if (changes.shared_price !== undefined) columns.sharedPriceCents = centsOrNull(changes.shared_price);
+        if (changes.fixed_id !== undefined) columns.fixedId = changes.fixed_id;
+        if (changes.services !== undefined) columns.services = changes.services;
+        if (changes.tags !== undefined) columns.tags = changes.tags;
+        // A key sent empty (or null) clears the notes.
+        if ('notes' in changes) columns.notes = changes.notes ?? null;
+        if (touched('location', 'state', 'zips', 'zipset')) Object.assign(columns, place);
+        if (changes.max !== undefined) {
+          columns.maxHourly = changes.max.hourly ?? null;
+          columns.maxDaily = changes.max.daily ?? null;
+          columns.maxWeekly = changes.max.weekly ?? null;
+          columns.maxMonthly = changes.max.monthly ?? null;
+        }
+        if (changes.notify !== undefined) columns.notify = changes.notify;
+        if (changes.time !== undefined) columns.time = changes.time;
+        const status = changes.status;
+        if (status && status.value !== current.status) {
+          columns.status = status.value;
+          await campaignsRepo.addStatusEvent(tx, {
+            id: newId('cse'),
+            campaignId: id,
+            status: status.value,
+            reason: status.reason ?? null,
+            actor: viewer.userId,
+            at: now,
+          });
+        }
+        await campaignsRepo.update(tx, id, columns);
+        if (changes.source_filter !== undefined)
+          await campaignsRepo.replaceFilters(tx, id, toFilterRows(id, changes.source_filter));
+        await bumpEngineVersion(tx, 'campaigns');
+      });
+      await refreshEngine();
+      return get(viewer, id);
+    },
+  };
+}
+
+export type CampaignsService = ReturnType<typeof createCampaignsService>;

@@ -1,0 +1,251 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type DeliveryLead,
+  type DeliveryTarget,
+  deliverCustom,
+  isRetryable,
+  parseResponse,
+  renderRequest,
+  responseField,
+  testLead,
+} from './render';
+
+let server: Server;
+let base: string;
+let received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+let answer: (res: ServerResponse) => void;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      answer(res);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((done) => server.close(() => done()));
+});
+beforeEach(() => {
+  received = [];
+  answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","id":"B-1"}');
+});
+
+const lead: DeliveryLead = {
+  lead_id: 'lead_1',
+  first_name: 'Jane',
+  last_name: 'Doe',
+  phone: '5125550100',
+  email: 'jane@example.com',
+  zip: '78701',
+  homeowner: true,
+  price: 45,
+  jornaya: null,
+};
+
+const target = (overrides: Partial<DeliveryTarget> = {}): DeliveryTarget => ({
+  url: `${base}/leads`,
+  method: 'POST',
+  headers: [],
+  accept: [],
+  send_content_type: 'json',
+  return_content_type: 'json',
+  map: [
+    { field: 'first_name', value: 'FirstName' },
+    { field: 'phone', value: 'Phone' },
+    { field: 'homeowner', value: 'Owner' },
+    { field: 'price', value: 'Price' },
+    { field: 'jornaya', value: 'LeadiD' },
+  ],
+  static: [{ field: 'Source', value: 'leadex' }],
+  ...overrides,
+});
+
+const deliver = (t: DeliveryTarget, options: Parameters<typeof deliverCustom>[2] = {}) =>
+  deliverCustom(t, lead, { allowPrivate: true, ...options });
+
+describe('rendering a lead through a delivery', () => {
+  it('JSON: mapping rows under the buyer names, hardcoded values, key and secret, typed values', async () => {
+    const result = await deliver(target({ key: 'k-123', keyname: 'ApiKey', secret: 's-456' }));
+    const sent = received[0];
+    expect(sent?.method).toBe('POST');
+    expect(sent?.headers['content-type']).toBe('application/json');
+    expect(sent?.headers.accept).toBe('application/json');
+    expect(JSON.parse(sent?.body ?? '')).toEqual({
+      FirstName: 'Jane',
+      Phone: '5125550100',
+      Owner: true,
+      Price: 45,
+      LeadiD: null,
+      Source: 'leadex',
+      ApiKey: 'k-123',
+      secret: 's-456',
+    });
+    expect(result.reqBody).toBe(sent?.body);
+    expect(result.url).toBe(`${base}/leads`);
+  });
+
+  it('the wrap key wraps the body; PUT and header rows are used; a header row replaces a default', async () => {
+    await deliver(
+      target({
+        method: 'PUT',
+        wrap_key: 'lead',
+        headers: [
+          { header: 'X-Api-Token', value: 't0k' },
+          { header: 'content-type', value: 'application/vnd.buyer+json' },
+        ],
+      }),
+    );
+    const sent = received[0];
+    expect(sent?.method).toBe('PUT');
+    expect(sent?.headers['x-api-token']).toBe('t0k');
+    expect(sent?.headers['content-type']).toBe('application/vnd.buyer+json');
+    expect(Object.keys(JSON.parse(sent?.body ?? ''))).toEqual(['lead']);
+    expect(JSON.parse(sent?.body ?? '').lead.Phone).toBe('5125550100');
+  });
+
+  it('XML: one element per field under the wrap key (or <lead>), values escaped', async () => {
+    answer = (res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end('<response><result>success</result><leadId>X-9</leadId></response>');
+    const result = await deliver(
+      target({
+        send_content_type: 'xml',
+        return_content_type: 'xml',
+        wrap_key: 'Lead',
+        static: [{ field: 'Note', value: 'A & B <ok>' }],
+        accept: [{ field: 'result', value: 'success' }],
+        return_id: 'leadId',
+      }),
+    );
+    const sent = received[0];
+    expect(sent?.headers['content-type']).toBe('application/xml');
+    expect(sent?.body.startsWith('<?xml version="1.0" encoding="UTF-8"?><Lead>')).toBe(true);
+    expect(sent?.body).toContain('A &amp; B &lt;ok&gt;');
+    const parsed = new XMLParser({ parseTagValue: false, ignoreDeclaration: true }).parse(sent?.body ?? '');
+    expect(parsed.Lead).toMatchObject({ FirstName: 'Jane', Phone: '5125550100', Owner: 'true', LeadiD: '' });
+    expect(result).toMatchObject({ accepted: true, status: 200, returnId: 'X-9' });
+    expect(result.data).toEqual({ response: { result: 'success', leadId: 'X-9' } });
+  });
+
+  it('form: url-encoded fields, wrapped as wrap[field]; a form answer is read as fields', async () => {
+    answer = (res) =>
+      res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end('result=ok&ref=F%2D7');
+    const result = await deliver(
+      target({
+        send_content_type: 'form',
+        return_content_type: 'form',
+        wrap_key: 'lead',
+        accept: [{ field: 'result', value: 'ok' }],
+        return_id: 'ref',
+      }),
+    );
+    const sent = received[0];
+    expect(sent?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const params = new URLSearchParams(sent?.body);
+    expect(params.get('lead[Phone]')).toBe('5125550100');
+    expect(params.get('lead[Owner]')).toBe('true');
+    expect(params.get('lead[Source]')).toBe('leadex');
+    expect(result).toMatchObject({ accepted: true, returnId: 'F-7', data: { result: 'ok', ref: 'F-7' } });
+  });
+});
+
+describe('accept rules and return_id', () => {
+  it('Accepted when every field/value pair matches the response', async () => {
+    const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }], return_id: 'id' }));
+    expect(result).toMatchObject({ accepted: true, status: 200, returnId: 'B-1', data: { status: 'ok', id: 'B-1' } });
+    expect(result.error).toBeUndefined();
+  });
+
+  it('Not Accepted when a pair does not match', async () => {
+    answer = (res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"rejected","reason":"duplicate"}');
+    const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }], return_id: 'id' }));
+    expect(result).toMatchObject({ accepted: false, status: 200, returnId: undefined });
+    expect(isRetryable(result)).toBe(false);
+  });
+
+  it('reads nested fields by dotted path', async () => {
+    answer = (res) => res.writeHead(201).end('{"result":{"code":1,"lead":{"id":77}}}');
+    const result = await deliver(
+      target({ accept: [{ field: 'result.code', value: '1' }], return_id: 'result.lead.id' }),
+    );
+    expect(result).toMatchObject({ accepted: true, status: 201, returnId: '77' });
+  });
+
+  it('without rules any 2xx is accepted', async () => {
+    answer = (res) => res.writeHead(204).end();
+    expect((await deliver(target())).accepted).toBe(true);
+  });
+
+  it('an answer that is not the return content type is kept as text and is not accepted by rules', async () => {
+    answer = (res) => res.writeHead(200).end('OK');
+    const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }] }));
+    expect(result).toMatchObject({ accepted: false, data: 'OK', responseBody: 'OK' });
+  });
+});
+
+describe('failures', () => {
+  it('a 5xx is not accepted and is worth retrying', async () => {
+    answer = (res) => res.writeHead(503).end('{"status":"ok"}');
+    const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }] }));
+    expect(result).toMatchObject({ accepted: false, status: 503 });
+    expect(isRetryable(result)).toBe(true);
+  });
+
+  it('a timeout answers status 0 with the error, and is worth retrying', async () => {
+    answer = () => {};
+    const result = await deliver(target(), { timeoutMs: 200 });
+    expect(result).toMatchObject({ accepted: false, status: 0, errorCode: 'timeout' });
+    expect(result.error).toMatch(/No answer within 0.2 s/);
+    expect(result.reqBody).toContain('5125550100');
+    expect(isRetryable(result)).toBe(true);
+  });
+
+  it('a private target is refused unless allowed, and that is not retried', async () => {
+    const result = await deliverCustom(target(), lead, { allowPrivate: false });
+    expect(result).toMatchObject({ accepted: false, status: 0, errorCode: 'blocked' });
+    expect(received).toHaveLength(0);
+    expect(isRetryable(result)).toBe(false);
+  });
+
+  it('sends the message id as webhook-id so a retry can be dropped', async () => {
+    await deliver(target(), { messageId: 'mat_1:custom' });
+    expect(received[0]?.headers['webhook-id']).toBe('mat_1:custom');
+  });
+});
+
+describe('helpers', () => {
+  it('parseResponse falls back to text', () => {
+    expect(parseResponse('{bad', 'json')).toBe('{bad');
+    expect(parseResponse('plain', 'xml')).toBe('plain');
+    expect(parseResponse('', 'json')).toBe('');
+  });
+
+  it('responseField finds fields under an XML root', () => {
+    expect(responseField({ response: { status: 'ok' } }, 'status')).toBe('ok');
+    expect(responseField({ a: [{ b: 1 }] }, 'a.0.b')).toBe(1);
+  });
+
+  it('testLead starts from the samples and types the test values', () => {
+    const built = testLead({ test_phone: '5125550199', test_homeowner: 'false', test_price: '12.50', other: 'x' });
+    expect(built).toMatchObject({ phone: '5125550199', homeowner: false, price: 12.5, first_name: 'Jane' });
+    expect(built.other).toBeUndefined();
+  });
+
+  it('renderRequest does not send with the default names twice', () => {
+    const request = renderRequest(target({ headers: [{ header: 'ACCEPT', value: 'text/plain' }] }), lead);
+    expect(Object.keys(request.headers).filter((h) => h.toLowerCase() === 'accept')).toEqual(['ACCEPT']);
+  });
+});

@@ -1,0 +1,321 @@
+import { type ContentType, DELIVERY_FIELDS, type FieldValueRow, type Webhook } from '@leadex/domain';
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import type { leads } from '../../db/schema';
+import { toEpochSeconds } from '../../lib/clock';
+import { centsToDollars } from '../../lib/money';
+import {
+  DEFAULT_OUTBOUND_TIMEOUT_MS,
+  OutboundError,
+  type OutboundErrorCode,
+  outboundRequest,
+  type Resolver,
+} from '../../lib/outbound-http';
+
+/** What rendering and sending a custom delivery reads of it (a Webhook as the API answers it). */
+export type DeliveryTarget = Pick<
+  Webhook,
+  | 'url'
+  | 'method'
+  | 'headers'
+  | 'accept'
+  | 'key'
+  | 'keyname'
+  | 'secret'
+  | 'secretname'
+  | 'return_id'
+  | 'send_content_type'
+  | 'return_content_type'
+  | 'wrap_key'
+  | 'map'
+  | 'static'
+>;
+
+type Scalar = string | number | boolean | null;
+
+/** A lead as a delivery sees it: the template fields (DELIVERY_FIELDS) by name. */
+export type DeliveryLead = Record<string, Scalar | undefined>;
+
+type LeadRow = typeof leads.$inferSelect;
+
+/** A stored lead as the mapping reads it; `priceCents` is what this buyer pays (its match's price). */
+export function leadForDelivery(row: LeadRow, priceCents = row.priceCents): DeliveryLead {
+  return {
+    lead_id: row.id,
+    ts: toEpochSeconds(row.createdAt),
+    service: row.service,
+    name: row.name,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    phone: row.phone,
+    email: row.email,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    homeowner: row.homeowner,
+    tcpa_consent: row.tcpaConsent,
+    tcpa_language: row.tcpaLanguage,
+    trusted_form: row.trustedForm,
+    jornaya: row.jornaya,
+    ip: row.ip,
+    user_agent: row.userAgent,
+    pub_id: row.pubId,
+    sub_id: row.subId,
+    channel: row.channel,
+    price: centsToDollars(priceCents),
+    test: row.test,
+  };
+}
+
+const BOOLEAN_FIELDS = new Set(['homeowner', 'tcpa_consent', 'test']);
+const NUMBER_FIELDS = new Set(['price', 'ts']);
+
+/**
+ * The Test modal's lead (POST /api/webhook/{id}/test): the template's samples, with the values typed
+ * for `test_<field>`, typed as a real lead's would be (booleans, numbers).
+ */
+export function testLead(values: Record<string, unknown>): DeliveryLead {
+  const lead: DeliveryLead = {};
+  for (const { field, sample } of DELIVERY_FIELDS) lead[field] = sample;
+  for (const [name, value] of Object.entries(values)) {
+    if (!name.startsWith('test_')) continue;
+    lead[name.slice('test_'.length)] = value === null || value === undefined ? null : (value as Scalar);
+  }
+  for (const [field, value] of Object.entries(lead)) {
+    if (typeof value !== 'string') continue;
+    const text = value.trim().toLowerCase();
+    if (BOOLEAN_FIELDS.has(field) && (text === 'true' || text === 'false')) lead[field] = text === 'true';
+    if (NUMBER_FIELDS.has(field) && /^-?\d+(\.\d+)?$/.test(text)) lead[field] = Number(text);
+  }
+  return lead;
+}
+
+/** A request as it will be sent (and as the Test modal and the delivery logs show it). */
+export interface RenderedRequest {
+  url: string;
+  method: 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body: string;
+}
+
+const CONTENT_TYPE_HEADER: Record<ContentType, string> = {
+  json: 'application/json',
+  xml: 'application/xml',
+  form: 'application/x-www-form-urlencoded',
+};
+const ACCEPT_HEADER: Record<ContentType, string> = {
+  json: 'application/json',
+  xml: 'application/xml, text/xml',
+  form: 'application/x-www-form-urlencoded',
+};
+
+const xmlBuilder = new XMLBuilder({ format: false });
+const xmlParser = new XMLParser({
+  ignoreDeclaration: true,
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: true,
+});
+
+/**
+ * The fields sent, in order: each mapping row sends the lead's `field` under the buyer's name
+ * (`value`), each hardcoded row sends `value` under `field`, then the credentials (key and secret
+ * under their names, `key` and `secret` by default). A later row of the same name wins.
+ */
+export function renderFields(target: DeliveryTarget, lead: DeliveryLead): Record<string, Scalar> {
+  const fields: Record<string, Scalar> = {};
+  for (const row of target.map) fields[row.value] = lead[row.field] ?? null;
+  for (const row of target.static) fields[row.field] = row.value;
+  if (target.key) fields[target.keyname || 'key'] = target.key;
+  if (target.secret) fields[target.secretname || 'secret'] = target.secret;
+  return fields;
+}
+
+const asText = (value: Scalar) => (value === null ? '' : String(value));
+
+/** The body in the send content type; the wrap key wraps the fields (root element in XML). */
+export function renderBody(target: DeliveryTarget, fields: Record<string, Scalar>): string {
+  const wrap = target.wrap_key?.trim() || undefined;
+  switch (target.send_content_type) {
+    case 'xml': {
+      const text = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, asText(v)]));
+      return `<?xml version="1.0" encoding="UTF-8"?>${xmlBuilder.build({ [wrap ?? 'lead']: text })}`;
+    }
+    case 'form': {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(fields))
+        params.append(wrap ? `${wrap}[${name}]` : name, asText(value));
+      return params.toString();
+    }
+    default:
+      return JSON.stringify(wrap ? { [wrap]: fields } : fields);
+  }
+}
+
+/** Renders the whole request: URL, method, headers (the rows win over the defaults) and body. */
+export function renderRequest(
+  target: DeliveryTarget,
+  lead: DeliveryLead,
+  options: { messageId?: string } = {},
+): RenderedRequest {
+  const headers: Record<string, string> = {
+    'Content-Type': CONTENT_TYPE_HEADER[target.send_content_type],
+    Accept: ACCEPT_HEADER[target.return_content_type],
+    'User-Agent': 'Leadex-Delivery/1.0',
+    // Lets the buyer drop a retried delivery it already has (DESIGN.md §6).
+    ...(options.messageId ? { 'webhook-id': options.messageId } : {}),
+  };
+  for (const row of target.headers) {
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === row.header.toLowerCase()) delete headers[name];
+    headers[row.header] = row.value;
+  }
+  return {
+    url: target.url,
+    method: target.method,
+    headers,
+    body: renderBody(target, renderFields(target, lead)),
+  };
+}
+
+/** The response body read as the return content type says; text when it is not that. */
+export function parseResponse(text: string, type: ContentType): unknown {
+  if (text.trim() === '') return '';
+  try {
+    if (type === 'json') return JSON.parse(text);
+    if (type === 'xml') {
+      if (!text.trimStart().startsWith('<')) return text;
+      return xmlParser.parse(text);
+    }
+    return Object.fromEntries(new URLSearchParams(text.trim()));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A field of the response by dotted path (`result.status`, `errors.0.code`). An XML answer's root
+ * element may be left out: `status` finds `<response><status>` too.
+ */
+export function responseField(data: unknown, path: string): unknown {
+  const walk = (from: unknown): unknown => {
+    let at = from;
+    for (const part of path.split('.')) {
+      if (at === null || typeof at !== 'object') return undefined;
+      at = (at as Record<string, unknown>)[part];
+    }
+    return at;
+  };
+  const found = walk(data);
+  if (found !== undefined) return found;
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    const keys = Object.keys(data);
+    const only = keys.length === 1 ? (data as Record<string, unknown>)[keys[0] as string] : undefined;
+    if (only && typeof only === 'object') return walk(only);
+  }
+  return undefined;
+}
+
+const scalarText = (value: unknown): string | undefined =>
+  value === null || value === undefined || typeof value === 'object' ? undefined : String(value).trim();
+
+/**
+ * Accepted when the answer is a 2xx and every accept rule's field holds its value (compared as text).
+ * Without rules, any 2xx is accepted.
+ */
+export function isAccepted(status: number, data: unknown, accept: readonly FieldValueRow[]): boolean {
+  if (status < 200 || status >= 300) return false;
+  return accept.every((rule) => scalarText(responseField(data, rule.field)) === rule.value.trim());
+}
+
+/** The buyer's id of the lead: the response field named by `return_id`. */
+export function returnIdOf(data: unknown, returnId: string | undefined): string | undefined {
+  if (!returnId) return undefined;
+  const value = scalarText(responseField(data, returnId));
+  return value === '' ? undefined : value;
+}
+
+/** What one delivery attempt did; the Test modal, the sale and the delivery logs read it. */
+export interface DeliveryResult {
+  accepted: boolean;
+  /** The HTTP status; 0 when no answer came. */
+  status: number;
+  url: string;
+  reqHeaders: Record<string, string>;
+  reqBody: string;
+  /** The response, parsed per the return content type, or its text. */
+  data: unknown;
+  /** The response text (at most 256 KB). */
+  responseBody: string;
+  /** The buyer's id of the lead (`return_id`), when the answer has one. */
+  returnId?: string;
+  durationMs: number;
+  /** Why no answer came (refused target, timeout, network). */
+  error?: string;
+  errorCode?: OutboundErrorCode;
+}
+
+export interface DeliverOptions {
+  /** 10 s by default; the sale's inline deliveries use 3 s (DESIGN.md §6). */
+  timeoutMs?: number;
+  /** `ALLOW_PRIVATE_DELIVERY_TARGETS`: development and tests only. */
+  allowPrivate?: boolean;
+  /** Sent as `webhook-id`, the same on every retry, so the buyer can drop duplicates. */
+  messageId?: string;
+  /** The name resolver (tests). */
+  resolve?: Resolver;
+}
+
+/**
+ * Renders the lead through the delivery and sends it: the one call the Test modal, the sale's
+ * inline deliveries and the retry jobs make. Never throws for the buyer's failures: a refused
+ * target, a timeout or a network error answer `status: 0` with `error`.
+ */
+export async function deliverCustom(
+  target: DeliveryTarget,
+  lead: DeliveryLead,
+  options: DeliverOptions = {},
+): Promise<DeliveryResult> {
+  const request = renderRequest(target, lead, { messageId: options.messageId });
+  const sent = { url: request.url, reqHeaders: request.headers, reqBody: request.body };
+  const started = performance.now();
+  try {
+    const response = await outboundRequest({
+      ...request,
+      timeoutMs: options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
+      allowPrivate: options.allowPrivate ?? false,
+      resolve: options.resolve,
+    });
+    const data = parseResponse(response.body, target.return_content_type);
+    return {
+      ...sent,
+      accepted: isAccepted(response.status, data, target.accept),
+      status: response.status,
+      data,
+      responseBody: response.body,
+      returnId: returnIdOf(data, target.return_id),
+      durationMs: response.durationMs,
+    };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    return {
+      ...sent,
+      accepted: false,
+      status: 0,
+      data: null,
+      responseBody: '',
+      durationMs: Math.round(performance.now() - started),
+      error: error.message,
+      errorCode: error.code,
+    };
+  }
+}
+
+/**
+ * Whether a failed attempt is worth retrying as a job (DESIGN.md §6): no answer (timeout, network),
+ * a 5xx or a 429. A refused target, a 4xx or a Not Accepted answer will not change by retrying.
+ */
+export function isRetryable(result: Pick<DeliveryResult, 'accepted' | 'status' | 'errorCode'>): boolean {
+  if (result.accepted) return false;
+  if (result.errorCode) return result.errorCode === 'timeout' || result.errorCode === 'network';
+  return result.status >= 500 || result.status === 429;
+}

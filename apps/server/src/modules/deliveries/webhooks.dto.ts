@@ -1,0 +1,88 @@
+import {
+  type ContentType,
+  DELIVERY_FIELDS,
+  DIRECT_DELIVERY,
+  type Webhook,
+  type WebhookDraft,
+  type WebhookListItem,
+  type WebhookMethod,
+  type WebhookStatusValue,
+  type WebhookTemplate,
+  webhookStatusFlags,
+} from '@leadex/domain';
+import { toEpochSeconds } from '../../lib/clock';
+import type { WebhookRow } from './webhooks.repo';
+
+const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
+
+const asStatus = (value: string): WebhookStatusValue => (value === 'live' || value === 'pause' ? value : 'draft');
+const asMethod = (value: string): WebhookMethod => (value === 'PUT' ? 'PUT' : 'POST');
+const asContentType = (value: string): ContentType => (value === 'xml' || value === 'form' ? value : 'json');
+
+/** A custom delivery as the API answers it: `_id`, `ts` in epoch seconds, status as flags. */
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    _id: row.id,
+    buyer: row.buyerId,
+    buyer_name: row.buyerName,
+    name: row.name,
+    url: row.url,
+    method: asMethod(row.method),
+    headers: row.headers,
+    accept: row.accept,
+    key: orUndefined(row.key),
+    keyname: orUndefined(row.keyName),
+    secret: orUndefined(row.secret),
+    secretname: orUndefined(row.secretName),
+    return_id: orUndefined(row.returnId),
+    send_content_type: asContentType(row.sendContentType),
+    return_content_type: asContentType(row.returnContentType),
+    wrap_key: orUndefined(row.wrapKey),
+    status: webhookStatusFlags(asStatus(row.status)),
+    map: row.map,
+    static: row.static,
+    tags: row.tags,
+    ping_id: row.pingId,
+    ts: toEpochSeconds(row.createdAt),
+    tsdate: row.createdAt.toISOString(),
+  };
+}
+
+export function toWebhookListItem(row: WebhookRow): WebhookListItem {
+  return {
+    _id: row.id,
+    buyer: row.buyerId,
+    buyer_name: row.buyerName,
+    name: row.name,
+    url: row.url,
+    method: asMethod(row.method),
+    tags: row.tags,
+    status: webhookStatusFlags(asStatus(row.status)),
+    ts: toEpochSeconds(row.createdAt),
+  };
+}
+
+/** GET /api/webhook/new: a draft whose map lists every template field with an empty value. */
+export function webhookTemplate(): WebhookTemplate {
+  return {
+    name: '',
+    url: '',
+    method: 'POST',
+    headers: [],
+    accept: [],
+    send_content_type: 'json',
+    return_content_type: 'json',
+    status: webhookStatusFlags('draft'),
+    map: DELIVERY_FIELDS.map(({ field }) => ({ field, value: '' })),
+    static: [],
+    tags: [],
+    ping_id: DIRECT_DELIVERY,
+    fields: DELIVERY_FIELDS.map(({ field, sample }) => ({ field, sample })),
+  };
+}
+
+/** GET /api/webhook/{id}/copy: the delivery as a new, unsaved draft named '… (copy)'. */
+export function toCopy(row: WebhookRow): WebhookDraft {
+  const { _id: _unsaved, ts: _ts, tsdate: _tsdate, ...rest } = toWebhook(row);
+  return { ...rest, name: `${row.name} (copy)`, status: webhookStatusFlags('draft') };
+}

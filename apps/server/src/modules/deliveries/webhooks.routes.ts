@@ -1,0 +1,53 @@
+import { webhookCreateSchema, webhookListQuery, webhookTestSchema, webhookUpdateSchema } from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+
+const idParams = z.object({ id: z.string() });
+const actionParams = z.object({ id: z.string(), action: z.string() });
+
+/**
+ * /api/webhook: custom deliveries (admin §7 Deliveries, portals §7). Admins see and change every
+ * buyer's; a buyer only its own, and another buyer's delivery answers 404 on every route.
+ */
+export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const webhooks = services.webhooks;
+  const adminOrBuyer = app.requireRole('admin', 'buyer');
+  const tags = ['deliveries'];
+
+  app.get('/webhook', { preHandler: adminOrBuyer, schema: { tags, querystring: webhookListQuery } }, (request) =>
+    webhooks.list(request.viewer(), request.query),
+  );
+
+  // The template with the mapping field names (registered before /webhook/:id, and wins over it).
+  app.get('/webhook/new', { preHandler: adminOrBuyer, schema: { tags } }, () => webhooks.template());
+
+  app.get('/webhook/:id', { preHandler: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
+    webhooks.get(request.viewer(), request.params.id),
+  );
+
+  app.get('/webhook/:id/:action', { preHandler: adminOrBuyer, schema: { tags, params: actionParams } }, (request) =>
+    webhooks.action(request.viewer(), request.params.id, request.params.action),
+  );
+
+  app.post(
+    '/webhook',
+    { preHandler: adminOrBuyer, schema: { tags, body: webhookCreateSchema } },
+    async (request, reply) => {
+      reply.code(201);
+      return webhooks.create(request.viewer(), request.body);
+    },
+  );
+
+  app.put(
+    '/webhook/:id',
+    { preHandler: adminOrBuyer, schema: { tags, params: idParams, body: webhookUpdateSchema } },
+    (request) => webhooks.update(request.viewer(), request.params.id, request.body),
+  );
+
+  app.post(
+    '/webhook/:id/test',
+    { preHandler: adminOrBuyer, schema: { tags, params: idParams, body: webhookTestSchema } },
+    (request) => webhooks.test(request.viewer(), request.params.id, request.body),
+  );
+};

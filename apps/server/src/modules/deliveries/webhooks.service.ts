@@ -1,0 +1,220 @@
+import { isIP } from 'node:net';
+import {
+  type Page,
+  WEBHOOK_ACTIONS,
+  WEBHOOK_MESSAGES,
+  type Webhook,
+  type WebhookCreate,
+  type WebhookDraft,
+  type WebhookListItem,
+  type WebhookListQuery,
+  type WebhookTemplate,
+  type WebhookTestInput,
+  type WebhookTestResult,
+  type WebhookUpdate,
+} from '@leadex/domain';
+import type { Config } from '../../config';
+import type { Db, Tx } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { blockedRange } from '../../lib/outbound-http';
+import type { Viewer } from '../../plugins/auth';
+import { type DeliverOptions, type DeliveryTarget, deliverCustom, testLead } from './render';
+import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
+import { type WebhookInsert, type WebhookRow, webhooksRepo } from './webhooks.repo';
+
+export interface WebhooksServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** Read at each call: `ALLOW_PRIVATE_DELIVERY_TARGETS`. */
+  config: Pick<Config, 'ALLOW_PRIVATE_DELIVERY_TARGETS'>;
+}
+
+const PRIVATE_URL = 'URL must be a public address: private, loopback and link-local addresses are not allowed';
+
+/** The optional text columns and their API names; '' or null in an update clears them. */
+const OPTIONAL_COLUMNS = [
+  ['key', 'key'],
+  ['keyname', 'keyName'],
+  ['secret', 'secret'],
+  ['secretname', 'secretName'],
+  ['return_id', 'returnId'],
+  ['wrap_key', 'wrapKey'],
+] as const;
+
+/**
+ * Custom deliveries (admin §2 Deliveries, portals §2 buyer deliveries): admins see and change every
+ * buyer's; a buyer only its own, and another buyer's answers 404 on every route.
+ */
+export function createWebhooksService({ db, clock, config }: WebhooksServiceDeps) {
+  /** The buyer whose deliveries the viewer may see: undefined for an admin (all of them). */
+  function scopeOf(viewer: Viewer): string | undefined {
+    if (viewer.role === 'admin') return undefined;
+    // A buyer user not linked to a buyer sees nothing ('' matches no delivery).
+    return viewer.roleId ?? '';
+  }
+
+  async function findVisible(viewer: Viewer, id: string, tx: Db | Tx = db): Promise<WebhookRow> {
+    const row = await webhooksRepo.findById(tx, id);
+    const scope = scopeOf(viewer);
+    if (!row || (scope !== undefined && row.buyerId !== scope)) throw AppError.notFound('Delivery');
+    return row;
+  }
+
+  /**
+   * A URL naming a private address outright (a literal IP or localhost) is refused when saved, on
+   * the field. Names are checked where it counts: on the address connected to, at every delivery.
+   */
+  function checkUrl(url: string | undefined) {
+    if (url === undefined || config.ALLOW_PRIVATE_DELIVERY_TARGETS) return;
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const local = host === 'localhost' || host.endsWith('.localhost');
+    if (local || (isIP(host) && blockedRange(host))) throw AppError.field('url', PRIVATE_URL);
+  }
+
+  function optionalColumns(input: Partial<WebhookCreate>): Partial<WebhookInsert> {
+    const columns: Record<string, string | null> = {};
+    for (const [api, column] of OPTIONAL_COLUMNS) if (api in input) columns[column] = input[api] ?? null;
+    return columns as Partial<WebhookInsert>;
+  }
+
+  async function get(viewer: Viewer, id: string): Promise<Webhook> {
+    return toWebhook(await findVisible(viewer, id));
+  }
+
+  return {
+    async list(viewer: Viewer, query: WebhookListQuery): Promise<Page<WebhookListItem>> {
+      const scope = scopeOf(viewer);
+      const { rows, total } = await webhooksRepo.list(db, {
+        buyerId: scope ?? query.buyer,
+        name: query.name,
+        buyerName: query.buyer_name,
+        tag: query.tag,
+        sort: query.sort,
+        order: query.order,
+        offset: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
+      return { data: rows.map(toWebhookListItem), total };
+    },
+
+    /** GET /api/webhook/new: the blank delivery and the template field list. */
+    template(): WebhookTemplate {
+      return webhookTemplate();
+    },
+
+    get,
+
+    /** GET /api/webhook/{id}/{action}: `copy` answers an unsaved draft copy of the delivery. */
+    async action(viewer: Viewer, id: string, action: string): Promise<WebhookDraft> {
+      const row = await findVisible(viewer, id);
+      if (!(WEBHOOK_ACTIONS as readonly string[]).includes(action)) throw AppError.notFound('Action');
+      return toCopy(row);
+    },
+
+    /** Creates a delivery (draft unless a status is given). The admin names the buyer; a buyer creates for itself. */
+    async create(viewer: Viewer, input: WebhookCreate): Promise<Webhook> {
+      let buyerId: string;
+      if (viewer.role === 'admin') {
+        if (!input.buyer) throw AppError.field('buyer', WEBHOOK_MESSAGES.buyer);
+        buyerId = input.buyer;
+      } else {
+        // Naming another buyer is naming something this buyer cannot see.
+        if (!viewer.roleId || (input.buyer !== undefined && input.buyer !== viewer.roleId))
+          throw AppError.notFound('Buyer');
+        buyerId = viewer.roleId;
+      }
+      checkUrl(input.url);
+      const id = newId('whk');
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        if ((await webhooksRepo.buyerName(tx, buyerId)) === null) throw AppError.field('buyer', 'Buyer not found');
+        await webhooksRepo.insert(tx, {
+          id,
+          buyerId,
+          name: input.name,
+          url: input.url,
+          method: input.method,
+          headers: input.headers,
+          accept: input.accept,
+          map: input.map,
+          static: input.static,
+          ...optionalColumns(input),
+          sendContentType: input.send_content_type,
+          returnContentType: input.return_content_type,
+          pingId: input.ping_id,
+          status: input.status,
+          tags: input.tags,
+          createdAt: now,
+          updatedAt: now,
+        });
+      });
+      return get(viewer, id);
+    },
+
+    /** Applies the changed fields; lists are replaced whole. */
+    async update(viewer: Viewer, id: string, changes: WebhookUpdate): Promise<Webhook> {
+      checkUrl(changes.url);
+      await db.transaction(async (tx) => {
+        await findVisible(viewer, id, tx);
+        const columns: Partial<WebhookInsert> = { ...optionalColumns(changes), updatedAt: clock.now() };
+        if (changes.name !== undefined) columns.name = changes.name;
+        if (changes.url !== undefined) columns.url = changes.url;
+        if (changes.method !== undefined) columns.method = changes.method;
+        if (changes.headers !== undefined) columns.headers = changes.headers;
+        if (changes.accept !== undefined) columns.accept = changes.accept;
+        if (changes.map !== undefined) columns.map = changes.map;
+        if (changes.static !== undefined) columns.static = changes.static;
+        if (changes.send_content_type !== undefined) columns.sendContentType = changes.send_content_type;
+        if (changes.return_content_type !== undefined) columns.returnContentType = changes.return_content_type;
+        if (changes.status !== undefined) columns.status = changes.status;
+        if (changes.tags !== undefined) columns.tags = changes.tags;
+        if (changes.ping_id !== undefined) columns.pingId = changes.ping_id;
+        await webhooksRepo.update(tx, id, columns);
+      });
+      return get(viewer, id);
+    },
+
+    /**
+     * POST /api/webhook/{id}/test: sends the sample lead, with the `test_<field>` values typed in
+     * the Test modal, through the stored delivery, and answers what was sent and what came back.
+     */
+    async test(viewer: Viewer, id: string, values: WebhookTestInput): Promise<WebhookTestResult> {
+      const webhook = toWebhook(await findVisible(viewer, id));
+      const result = await deliverCustom(webhook, testLead(values), {
+        allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+      });
+      return {
+        status: result.status,
+        accept: result.accepted,
+        url: result.url,
+        reqHeaders: result.reqHeaders,
+        reqBody: result.reqBody,
+        data: result.data,
+        body: result.responseBody,
+        ...(result.returnId !== undefined ? { returnId: result.returnId } : {}),
+        ...(result.error !== undefined ? { error: result.error } : {}),
+        durationMs: result.durationMs,
+      };
+    },
+
+    /**
+     * A buyer's live custom deliveries, ready for deliverCustom: what a sale to the buyer runs
+     * (DESIGN.md §6). `tx` lets the sale read them in its own transaction.
+     */
+    async liveDeliveriesOf(
+      buyerId: string,
+      tx: Db | Tx = db,
+    ): Promise<(DeliveryTarget & { _id: string; name: string })[]> {
+      return (await webhooksRepo.liveOfBuyer(tx, buyerId)).map(toWebhook);
+    },
+
+    /** The options every delivery of this exchange runs with (the sale adds its 3 s timeout). */
+    deliverOptions(options: Omit<DeliverOptions, 'allowPrivate'> = {}): DeliverOptions {
+      return { ...options, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

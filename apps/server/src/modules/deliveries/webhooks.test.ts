@@ -1,0 +1,451 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { webhooks } from '../../db/schema';
+
+let t: TestApp;
+let admin: string;
+
+/** A buyer's system: a local receiver answering as each test says. */
+let receiver: Server;
+let receiverUrl: string;
+let received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+let answer: (res: ServerResponse) => void;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signIn(ADMIN.email, ADMIN.password);
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      answer(res);
+    });
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leads`;
+});
+afterAll(async () => {
+  receiver?.closeAllConnections();
+  await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
+  await t?.close();
+});
+beforeEach(() => {
+  received = [];
+  answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","id":"B-1"}');
+  t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = false;
+});
+
+const post = (payload: object, as = admin) => t.request({ method: 'POST', url: '/api/webhook', as, payload });
+const put = (id: string, payload: object, as = admin) =>
+  t.request({ method: 'PUT', url: `/api/webhook/${id}`, as, payload });
+const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const count = async () => (await t.database.db.select().from(webhooks)).length;
+
+/** A valid delivery for `buyer` (as the web form sends it); override any field. */
+const input = (buyer: string, overrides: object = {}) => ({
+  name: `Summit CRM ${Math.random().toString(36).slice(2, 7)}`,
+  buyer,
+  url: 'https://crm.example.com/api/leads',
+  method: 'POST',
+  headers: [{ header: 'X-Api-Token', value: 't0k' }],
+  accept: [{ field: 'status', value: 'ok' }],
+  map: [
+    { field: 'first_name', value: 'FirstName' },
+    { field: 'phone', value: 'Phone' },
+  ],
+  static: [{ field: 'Vendor', value: 'leadex' }],
+  send_content_type: 'json',
+  return_content_type: 'json',
+  tags: ['crm'],
+  ...overrides,
+});
+
+async function createDelivery(buyer: string, overrides: object = {}, as = admin) {
+  const res = await post(input(buyer, overrides), as);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { _id: string; name: string; buyer: string };
+}
+
+describe('POST /api/webhook', () => {
+  it('creates a draft delivery and answers it with its _id', async () => {
+    const buyer = await createBuyer(t);
+    const res = await post(
+      input(buyer._id, { key: 'k1', keyname: 'ApiKey', return_id: 'id', wrap_key: 'lead', _id: 'ignored', ts: 1 }),
+    );
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({
+      _id: expect.stringMatching(/^whk_/),
+      buyer: buyer._id,
+      buyer_name: buyer.name,
+      url: 'https://crm.example.com/api/leads',
+      method: 'POST',
+      headers: [{ header: 'X-Api-Token', value: 't0k' }],
+      accept: [{ field: 'status', value: 'ok' }],
+      map: [
+        { field: 'first_name', value: 'FirstName' },
+        { field: 'phone', value: 'Phone' },
+      ],
+      static: [{ field: 'Vendor', value: 'leadex' }],
+      key: 'k1',
+      keyname: 'ApiKey',
+      return_id: 'id',
+      wrap_key: 'lead',
+      send_content_type: 'json',
+      return_content_type: 'json',
+      status: { live: false, draft: true, pause: false },
+      tags: ['crm'],
+      ping_id: 'no_ping',
+      ts: Math.floor(t.clock.now().getTime() / 1000),
+    });
+    expect(body._id).not.toBe('ignored');
+    expect(body.tsdate).toBe(t.clock.now().toISOString());
+    expect((await get(`/api/webhook/${body._id}`)).json()).toEqual(body);
+  });
+
+  it('a buyer creates for itself only; naming another buyer answers 404', async () => {
+    const own = await createBuyerWithLogin(t);
+    const other = await createBuyer(t);
+    const { buyer: _none, ...withoutBuyer } = input('');
+    const res = await post(withoutBuyer, own.cookie);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().buyer).toBe(own.buyer._id);
+    const before = await count();
+    expect((await post(input(other._id), own.cookie)).statusCode).toBe(404);
+    expect(await count()).toBe(before);
+  });
+
+  it("answers 400 naming each field with the spec's messages, and writes nothing", async () => {
+    const buyer = await createBuyer(t);
+    const before = await count();
+    const cases: [object, string, string][] = [
+      [{ name: '' }, 'name', 'Name is required'],
+      [{ url: '' }, 'url', 'URL is required'],
+      [{ url: 'ftp://x.example' }, 'url', 'URL must be a valid http:// or https:// address'],
+      [{ method: 'GET' }, 'method', 'Method must be POST or PUT'],
+      [{ send_content_type: 'yaml' }, 'send_content_type', 'Send content type must be json, xml or form'],
+      [{ headers: [{ header: '', value: 'v' }] }, 'headers.0.header', 'Header is required'],
+      [{ headers: [{ header: 'X-A', value: '' }] }, 'headers.0.value', 'Value is required'],
+      [{ accept: [{ field: '', value: 'ok' }] }, 'accept.0.field', 'Field is required'],
+      [{ map: [{ field: 'phone' }] }, 'map.0.value', 'Value is required'],
+      [{ static: [{ value: 'x' }] }, 'static.0.field', 'Field is required'],
+      [{ tags: 'crm' }, 'tags', expect.any(String) as unknown as string],
+    ];
+    for (const [override, field, message] of cases) {
+      const res = await post(input(buyer._id, override));
+      expect(res.statusCode, JSON.stringify(override)).toBe(400);
+      expect(res.json().errors[field], JSON.stringify(res.json())).toEqual(message);
+    }
+    const noBuyer = await post({ ...input(''), buyer: undefined });
+    expect(noBuyer.statusCode).toBe(400);
+    expect(noBuyer.json()).toMatchObject({ message: 'Buyer is required', errors: { buyer: 'Buyer is required' } });
+    const unknown = await post(input('buy_nobody'));
+    expect(unknown.json()).toMatchObject({ errors: { buyer: 'Buyer not found' } });
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a URL naming a private address unless ALLOW_PRIVATE_DELIVERY_TARGETS is on', async () => {
+    const buyer = await createBuyer(t);
+    for (const url of [
+      'http://127.0.0.1/x',
+      'http://10.0.0.5/x',
+      'http://169.254.169.254/',
+      'http://[::1]/',
+      'http://localhost:8080/',
+    ]) {
+      const res = await post(input(buyer._id, { url }));
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().errors.url).toMatch(/^URL must be a public address/);
+    }
+    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
+    expect((await post(input(buyer._id, { url: 'http://127.0.0.1/x' }))).statusCode).toBe(201);
+  });
+
+  it('needs a session of an admin or a buyer', async () => {
+    const buyer = await createBuyer(t);
+    expect((await t.request({ method: 'POST', url: '/api/webhook', payload: input(buyer._id) })).statusCode).toBe(401);
+    const source = await createSourceWithLogin(t);
+    expect((await post(input(buyer._id), source.cookie)).statusCode).toBe(403);
+    expect((await get('/api/webhook', source.cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/webhook', () => {
+  it('pages by 25 and filters by name, buyer name and tag; a buyer sees only its own', async () => {
+    const own = await createBuyerWithLogin(t, { name: 'Zephyr Gutters' });
+    const other = await createBuyer(t);
+    for (let i = 0; i < 27; i++)
+      await createDelivery(own.buyer._id, {
+        name: `Zephyr hook ${String(i).padStart(2, '0')}`,
+        tags: i === 0 ? [] : ['tx'],
+      });
+    await createDelivery(other._id, { name: 'Zephyr hook other', tags: ['tx'] });
+
+    const first = (await get('/api/webhook?buyer_name=zephyr%20gutters')).json();
+    expect(first.total).toBe(27);
+    expect(first.data).toHaveLength(25);
+    expect(first.data[0]).toMatchObject({
+      name: 'Zephyr hook 00',
+      buyer_name: 'Zephyr Gutters',
+      tags: [],
+      status: { live: false, draft: true, pause: false },
+    });
+    const second = (await get('/api/webhook?buyer_name=zephyr%20gutters&page=2')).json();
+    expect(second.data.map((d: { name: string }) => d.name)).toEqual(['Zephyr hook 25', 'Zephyr hook 26']);
+
+    expect((await get('/api/webhook?name=zephyr%20HOOK')).json().total).toBe(28);
+    expect((await get('/api/webhook?name=zephyr&tag=tx')).json().total).toBe(27);
+    expect((await get('/api/webhook?name=hook%2001')).json().data.map((d: { name: string }) => d.name)).toEqual([
+      'Zephyr hook 01',
+    ]);
+    const desc = (await get('/api/webhook?name=zephyr&sort=name&order=desc&pageSize=1')).json();
+    expect(desc.data[0].name).toBe('Zephyr hook other');
+
+    const mine = (await get('/api/webhook?name=zephyr&pageSize=100', own.cookie)).json();
+    expect(mine.total).toBe(27);
+    expect(mine.data.every((d: { buyer: string }) => d.buyer === own.buyer._id)).toBe(true);
+    // A buyer's filters cannot widen its scope.
+    expect(
+      (await get(`/api/webhook?buyer=${other._id}`, own.cookie))
+        .json()
+        .data.every((d: { buyer: string }) => d.buyer === own.buyer._id),
+    ).toBe(true);
+  });
+
+  it('answers 400 naming a bad query parameter', async () => {
+    const res = await get('/api/webhook?page=0');
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().errors)).toContain('page');
+  });
+});
+
+describe('GET /api/webhook/new and /api/webhook/{id}/{action}', () => {
+  it('answers the template: a draft with every mapping field name and its sample', async () => {
+    const buyer = await createBuyerWithLogin(t);
+    for (const who of [admin, buyer.cookie]) {
+      const res = await get('/api/webhook/new', who);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({
+        name: '',
+        url: '',
+        method: 'POST',
+        send_content_type: 'json',
+        return_content_type: 'json',
+        status: { draft: true },
+        ping_id: 'no_ping',
+      });
+      expect(body.map.map((r: { field: string }) => r.field)).toEqual(DELIVERY_FIELD_NAMES);
+      expect(body.map.every((r: { value: string }) => r.value === '')).toBe(true);
+      expect(body.fields.map((f: { field: string }) => f.field)).toEqual(
+        expect.arrayContaining([
+          'first_name',
+          'last_name',
+          'phone',
+          'email',
+          'zip',
+          'tcpa_consent',
+          'trusted_form',
+          'jornaya',
+          'lead_id',
+          'price',
+        ]),
+      );
+    }
+  });
+
+  it('copy answers an unsaved draft named "(copy)" of the same buyer', async () => {
+    const buyer = await createBuyer(t);
+    const original = await createDelivery(buyer._id, { name: 'Summit CRM' });
+    await put(original._id, { status: 'live' });
+    const before = await count();
+    const res = await get(`/api/webhook/${original._id}/copy`);
+    expect(res.statusCode).toBe(200);
+    const copy = res.json();
+    expect(copy).toMatchObject({
+      name: 'Summit CRM (copy)',
+      buyer: buyer._id,
+      buyer_name: buyer.name,
+      url: 'https://crm.example.com/api/leads',
+      map: [
+        { field: 'first_name', value: 'FirstName' },
+        { field: 'phone', value: 'Phone' },
+      ],
+      status: { live: false, draft: true, pause: false },
+    });
+    expect(copy._id).toBeUndefined();
+    expect(copy.ts).toBeUndefined();
+    expect(await count()).toBe(before);
+    expect((await get(`/api/webhook/${original._id}/explode`)).statusCode).toBe(404);
+  });
+});
+
+describe('PUT /api/webhook/{id}', () => {
+  it('applies the changed fields, replaces lists whole and clears an emptied optional text', async () => {
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id, { wrap_key: 'lead', key: 'k1' });
+    t.clock.advance(60_000);
+    const res = await put(created._id, {
+      name: 'Renamed',
+      status: { live: true, draft: false, pause: false },
+      method: 'PUT',
+      accept: [{ field: 'result', value: 'success' }],
+      wrap_key: '',
+      return_content_type: 'xml',
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      name: 'Renamed',
+      status: { live: true, draft: false, pause: false },
+      method: 'PUT',
+      accept: [{ field: 'result', value: 'success' }],
+      key: 'k1',
+      return_content_type: 'xml',
+      headers: [{ header: 'X-Api-Token', value: 't0k' }],
+    });
+    expect(body.wrap_key).toBeUndefined();
+    const stored = (await get(`/api/webhook/${created._id}`)).json();
+    expect(stored).toEqual(body);
+  });
+
+  it('answers 400 naming the field and changes nothing; the buyer cannot change', async () => {
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id);
+    const before = (await get(`/api/webhook/${created._id}`)).json();
+    for (const [payload, field, message] of [
+      [{ name: ' ' }, 'name', 'Name is required'],
+      [{ url: '' }, 'url', 'URL is required'],
+      [{ map: [{ field: '', value: 'x' }] }, 'map.0.field', 'Field is required'],
+      [{ buyer: 'buy_x' }, 'buyer', 'Buyer cannot be changed'],
+      [{ status: 'deleted' }, 'status', 'Status must be Live, Draft or Paused'],
+      [
+        { url: 'http://192.168.1.1/' },
+        'url',
+        'URL must be a public address: private, loopback and link-local addresses are not allowed',
+      ],
+    ] as const) {
+      const res = await put(created._id, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().errors[field]).toBe(message);
+    }
+    expect((await get(`/api/webhook/${created._id}`)).json()).toEqual(before);
+  });
+});
+
+describe("another buyer's delivery answers 404 on every route", () => {
+  it('GET, copy, PUT and test', async () => {
+    const own = await createBuyerWithLogin(t);
+    const other = await createBuyer(t);
+    const theirs = await createDelivery(other._id, { name: 'Secret hook' });
+    const mine = await createDelivery(own.buyer._id, { name: 'My hook' });
+    const as = own.cookie;
+    expect((await get(`/api/webhook/${mine._id}`, as)).statusCode).toBe(200);
+    const answers = [
+      await get(`/api/webhook/${theirs._id}`, as),
+      await get(`/api/webhook/${theirs._id}/copy`, as),
+      await put(theirs._id, { name: 'Taken over' }, as),
+      await t.request({ method: 'POST', url: `/api/webhook/${theirs._id}/test`, as, payload: {} }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('Secret hook');
+    }
+    expect((await get(`/api/webhook/${theirs._id}`)).json().name).toBe('Secret hook');
+    expect(received).toHaveLength(0);
+    expect((await get('/api/webhook/whk_missing')).statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/webhook/{id}/test', () => {
+  const test = (id: string, payload: object, as = admin) =>
+    t.request({ method: 'POST', url: `/api/webhook/${id}/test`, as, payload });
+
+  it('sends the test values through the delivery and answers status, accept, url, request and response', async () => {
+    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
+    const buyer = await createBuyerWithLogin(t);
+    const created = await createDelivery(buyer.buyer._id, { url: receiverUrl, return_id: 'id' }, buyer.cookie);
+    const res = await test(created._id, { test_first_name: 'Testy', test_phone: '5125550199' }, buyer.cookie);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      status: 200,
+      accept: true,
+      url: receiverUrl,
+      reqHeaders: { 'Content-Type': 'application/json', 'X-Api-Token': 't0k' },
+      data: { status: 'ok', id: 'B-1' },
+      returnId: 'B-1',
+    });
+    expect(JSON.parse(body.reqBody)).toEqual({ FirstName: 'Testy', Phone: '5125550199', Vendor: 'leadex' });
+    expect(received).toHaveLength(1);
+    expect(received[0]?.body).toBe(body.reqBody);
+    expect(received[0]?.headers['x-api-token']).toBe('t0k');
+  });
+
+  it('answers Not Accepted when the accept rules do not match, and the status of an error', async () => {
+    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id, { url: receiverUrl });
+    answer = (res) => res.writeHead(200).end('{"status":"duplicate"}');
+    expect((await test(created._id, {})).json()).toMatchObject({ status: 200, accept: false });
+    answer = (res) => res.writeHead(500).end('boom');
+    expect((await test(created._id, {})).json()).toMatchObject({ status: 500, accept: false, data: 'boom' });
+  });
+
+  it('XML both ways, with the wrap key as the root element', async () => {
+    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id, {
+      url: receiverUrl,
+      send_content_type: 'xml',
+      return_content_type: 'xml',
+      wrap_key: 'Lead',
+      accept: [{ field: 'result', value: 'success' }],
+      return_id: 'leadId',
+    });
+    answer = (res) => res.writeHead(200).end('<response><result>success</result><leadId>X9</leadId></response>');
+    const body = (await test(created._id, { test_phone: '5125550100' })).json();
+    expect(body).toMatchObject({ status: 200, accept: true, returnId: 'X9' });
+    expect(received[0]?.body).toContain(
+      '<Lead><FirstName>Jane</FirstName><Phone>5125550100</Phone><Vendor>leadex</Vendor></Lead>',
+    );
+  });
+
+  it('refuses a target resolving to a private address when the development flag is off', async () => {
+    const buyer = await createBuyer(t);
+    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
+    const created = await createDelivery(buyer._id, { url: receiverUrl });
+    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = false;
+    const body = (await test(created._id, {})).json();
+    expect(body).toMatchObject({ status: 0, accept: false, url: receiverUrl });
+    expect(body.error).toMatch(/only public addresses are allowed/);
+    expect(received).toHaveLength(0);
+  });
+
+  it('answers 400 naming a test value that is not text', async () => {
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id);
+    const res = await test(created._id, { test_phone: { a: 1 } });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().errors)).toContain('test_phone');
+  });
+});
+
+describe('liveDeliveriesOf (for the sale)', () => {
+  it("answers the buyer's live deliveries only", async () => {
+    const buyer = await createBuyer(t);
+    const live = await createDelivery(buyer._id, { name: 'Live one', status: 'live' });
+    await createDelivery(buyer._id, { name: 'Draft one' });
+    await createDelivery(buyer._id, { name: 'Paused one', status: 'pause' });
+    const found = await t.deps.services.webhooks.liveDeliveriesOf(buyer._id);
+    expect(found.map((d) => d._id)).toEqual([live._id]);
+    expect(found[0]).toMatchObject({ url: 'https://crm.example.com/api/leads', map: expect.any(Array) });
+  });
+});

@@ -1,0 +1,28 @@
+import { and, count, desc, eq, gte, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { messages } from '../../db/schema';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+export const messagesRepo = {
+  /** Visible messages since `since`, newest first. */
+  async page(db: Db, since: Date, offset: number, limit: number): Promise<{ rows: MessageRow[]; total: number }> {
+    const where = and(isNull(messages.hiddenAt), gte(messages.createdAt, since));
+    const [rows, totals] = await Promise.all([
+      db
+        .select()
+        .from(messages)
+        .where(where)
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(limit)
+        .offset(offset),
+      db.select({ n: count() }).from(messages).where(where),
+    ]);
+    return { rows, total: totals[0]?.n ?? 0 };
+  },
+
+  async hide(db: Db, id: string, at: Date | null): Promise<MessageRow | null> {
+    const [row] = await db.update(messages).set({ hiddenAt: at }).where(eq(messages.id, id)).returning();
+    return row ?? null;
+  },
+};

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { campaigns } from '../../db/schema';
+import { newId } from '../../lib/ids';
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signIn(ADMIN.email, ADMIN.password);
+});
+afterAll(() => t?.close());
+
+const addCampaign = async (buyerId: string, tags: string[]) => {
+  const now = t.clock.now();
+  await t.database.db.insert(campaigns).values({
+    id: newId('cmp'),
+    buyerId,
+    name: 'C',
+    fixedId: newId('cmp'),
+    priceCents: 2500,
+    tags,
+    createdAt: now,
+    updatedAt: now,
+  });
+};
+
+describe('GET /api/services', () => {
+  it('lists the service names to every role', async () => {
+    const source = await createSourceWithLogin(t);
+    for (const cookie of [admin, source.cookie]) {
+      const res = await t.request({ method: 'GET', url: '/api/services', as: cookie });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(expect.arrayContaining(['roofing', 'solar', 'hvac', 'windows', 'plumbing']));
+    }
+    expect((await t.request({ method: 'GET', url: '/api/services' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/tag/{kind}', () => {
+  it('lists the distinct tags in use, sorted', async () => {
+    await t.deps.services.buyers.create(buyerInput({ tags: ['vip', 'net-30'] }));
+    await t.deps.services.buyers.create(buyerInput({ tags: ['vip'] }));
+    const res = await t.request({ method: 'GET', url: '/api/tag/buyer', as: admin });
+    expect(res.json()).toEqual(['net-30', 'vip']);
+    for (const kind of ['match', 'webhook', 'lead', 'source']) {
+      expect((await t.request({ method: 'GET', url: `/api/tag/${kind}`, as: admin })).statusCode).toBe(200);
+    }
+  });
+
+  it('answers 400 for an unknown kind', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/tag/planets', as: admin });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ kind: 'Unknown tag kind' });
+  });
+
+  it("shows a buyer only its own campaigns' tags, and no buyer tags", async () => {
+    const mine = await createBuyerWithLogin(t);
+    const other = await createBuyerWithLogin(t);
+    await addCampaign(mine.buyer._id, ['mine']);
+    await addCampaign(other.buyer._id, ['secret-of-other']);
+    const res = await t.request({ method: 'GET', url: '/api/tag/match', as: mine.cookie });
+    expect(res.json()).toEqual(['mine']);
+    expect((await t.request({ method: 'GET', url: '/api/tag/buyer', as: mine.cookie })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/tag/match', as: admin })).json()).toEqual([
+      'mine',
+      'secret-of-other',
+    ]);
+  });
+});

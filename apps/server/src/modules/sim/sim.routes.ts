@@ -1,0 +1,87 @@
+import { randomInt } from 'node:crypto';
+import { simLeadSchema, simPingPostSchema } from '@leadex/domain';
+import { eq } from 'drizzle-orm';
+import type { FastifyError } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app';
+import { leads } from '../../db/schema';
+import { SourceApiError } from '../../distribution/engine';
+import { toEpochSeconds } from '../../lib/clock';
+import { toErrorReply } from '../../plugins/errors';
+import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
+
+const FIRST = ['Avery', 'Jordan', 'Morgan', 'Riley', 'Casey', 'Taylor', 'Jamie', 'Quinn'];
+const LAST = ['Nguyen', 'Garcia', 'Smith', 'Johnson', 'Patel', 'Brown', 'Lopez', 'Kim'];
+
+/** A made-up consumer for simulated leads: a valid, random US phone and email. */
+export function simulatedContact() {
+  const first = FIRST[randomInt(FIRST.length)] as string;
+  const last = LAST[randomInt(LAST.length)] as string;
+  const phone = `${randomInt(2, 10)}${randomInt(0, 10)}${randomInt(0, 10)}${randomInt(2, 10)}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+  return {
+    name: `${first} ${last}`,
+    phone,
+    email: `${first}.${last}.${randomInt(1_000_000)}@example.com`.toLowerCase(),
+    tcpa_consent: true,
+    homeowner: true,
+  };
+}
+
+/**
+ * The simulator's calls (admin spec §7): a ping-post or a direct lead through the real engine, as a
+ * chosen source, answered with every campaign considered. Only outside production.
+ */
+export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, services, engine, config, clock }) => {
+  const admin = app.requireRole('admin');
+  const meta = { ip: '127.0.0.1', userAgent: 'Leadex simulator' };
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof SourceApiError) {
+      return reply
+        .status(error.status)
+        .send({ ok: false, message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+    }
+    const { status, body } = toErrorReply(error, request);
+    return reply.status(status).send(body);
+  });
+
+  const explanationOf = async (leadId: unknown) => {
+    if (typeof leadId !== 'string') return [];
+    const [row] = await db.select({ explanation: leads.explanation }).from(leads).where(eq(leads.id, leadId));
+    return row?.explanation ?? [];
+  };
+
+  app.post(
+    '/sim/pingpost',
+    { preHandler: admin, schema: { tags: ['sim'], body: simPingPostSchema } },
+    async (request) => {
+      const { Project, Source, Zip, minprice } = request.body;
+      const caller = engine.callerFor(Source);
+      const ping = services.sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
+      if (!ping.body.ok) return { ok: true, ping: ping.body, explanation: ping.explanation };
+      const post = await services.sourceApi.postAs(
+        caller,
+        postSchema.parse({ ping_id: ping.body.ping_id, ...simulatedContact() }),
+        meta,
+      );
+      return { ok: true, ping: ping.body, post: post.body, explanation: await explanationOf(post.body.lead_id) };
+    },
+  );
+
+  app.post('/sim/lead', { preHandler: admin, schema: { tags: ['sim'], body: simLeadSchema } }, async (request) => {
+    const { Project, Source, Zip } = request.body;
+    const lead = await services.sourceApi.leadAs(
+      engine.callerFor(Source),
+      leadSchema.parse({ service: Project, zip: Zip, ...simulatedContact() }),
+      meta,
+    );
+    return { ok: true, lead: lead.body, explanation: await explanationOf(lead.body.lead_id) };
+  });
+
+  app.get('/env', { preHandler: admin, schema: { tags: ['sim'] } }, async () => ({
+    ok: true,
+    node_env: config.NODE_ENV,
+    db: config.DATABASE_URL ? 'postgres' : 'pglite',
+    date: toEpochSeconds(clock.now()),
+  }));
+};

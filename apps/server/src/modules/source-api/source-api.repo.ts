@@ -1,0 +1,289 @@
+import type { NamedStatement, SqlRunner } from '../../db/raw';
+import { sqlError } from '../../db/raw';
+import type { CapSlot } from '../../distribution/caps';
+
+/** A lead as stored, with the answer its source got (replayed on a repeated post). */
+export interface LeadRecord {
+  id: string;
+  sourceId: string;
+  apiKeyId: string;
+  channel: string | null;
+  service: string;
+  zip: string;
+  state: string | null;
+  city: string | null;
+  name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  tcpaConsent: boolean | null;
+  tcpaLanguage: string | null;
+  trustedForm: string | null;
+  jornaya: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  pubId: string | null;
+  subId: string | null;
+  homeowner: boolean | null;
+  metadata: Record<string, unknown> | null;
+  pingId: string;
+  test: boolean;
+  answer: Record<string, unknown>;
+  explanation: unknown[];
+  priceCents: number;
+  costCents: number;
+  createdAt: Date;
+}
+
+/** One sold match of the lead. */
+export interface MatchRecord {
+  id: string;
+  campaignId: string;
+  buyerId: string;
+  priceCents: number;
+}
+
+/** Why a sale statement stored nothing. */
+export type NotStored = 'cap_full' | 'prior_sale' | 'replay';
+
+const CAP_FULL = 'leadex:cap_full';
+const REPLAY = 'leadex:replay';
+const PRIOR_SALE = 'leadex:prior_sale';
+
+/**
+ * The source's own lead with this phone or email since `repostSince` (a re-post, DESIGN.md §5 rule
+ * 9), and the buyers that bought this phone or email since `boughtSince`: one round trip.
+ */
+const PRIOR_SALES: NamedStatement = {
+  name: 'leadex_prior_sales',
+  // The leads with this phone or email come first, from their own indexes, and only then are
+  // filtered by source and time: a plan that started from the source's recent leads would read
+  // every lead the source sent in the window, on every post.
+  text: `
+    with same as materialized (
+      select id, source_id, created_at, test from leads where phone = $2
+      union
+      select id, source_id, created_at, test from leads where email = $3
+    )
+    (select 'repost' as kind, id as value from same
+      where source_id = $1 and created_at > $4::timestamptz and not test
+      limit 1)
+    union all
+    (select distinct 'buyer', m.buyer_id from same join lead_matches m on m.lead_id = same.id
+      where m.created_at > $5::timestamptz and not m.rejected)`,
+};
+
+export async function priorSales(
+  db: SqlRunner,
+  q: { sourceId: string; phone: string | null; email: string | null; repostSince: Date; boughtSince: Date },
+): Promise<{ repostOf: string | null; buyerIds: Set<string> }> {
+  if (!q.phone && !q.email) return { repostOf: null, buyerIds: new Set() };
+  const rows = await db.query<{ kind: string; value: string }>(PRIOR_SALES, [
+    q.sourceId,
+    q.phone,
+    q.email,
+    q.repostSince.toISOString(),
+    q.boughtSince.toISOString(),
+  ]);
+  return {
+    repostOf: rows.find((r) => r.kind === 'repost')?.value ?? null,
+    buyerIds: new Set(rows.filter((r) => r.kind === 'buyer').map((r) => r.value)),
+  };
+}
+
+/**
+ * The whole sale in ONE statement, so it is atomic without a transaction and costs one round trip:
+ * re-check the database for a re-post of this lead by its source or a sale of this phone or email
+ * to a winning buyer (what the auction's memory may not have seen yet), take every cap slot (a
+ * conditional increment no concurrent sale can push past the limit), store the lead with its
+ * answer, store its matches. If a check fails, a slot is full or the ping was already posted,
+ * `leadex_assert` raises and PostgreSQL undoes all of it; the caller learns which from the message.
+ * Without the check's times ($41, $42 null) the prior sales are not looked at (the caller did).
+ */
+const STORE_SALE: NamedStatement = {
+  name: 'leadex_store_sale',
+  text: `
+    with same as materialized (
+      select id, source_id, created_at, test from leads where phone = $13 and $41::timestamptz is not null
+      union
+      select id, source_id, created_at, test from leads where email = $14 and $41::timestamptz is not null
+    ), prior_ok as (
+      select leadex_assert(
+        not exists (select 1 from same where source_id = $2 and created_at > $41::timestamptz and not test)
+        and not exists (select 1 from same join lead_matches m on m.lead_id = same.id
+          where m.buyer_id = any($38::text[]) and m.created_at > $42::timestamptz and not m.rejected),
+        '${PRIOR_SALE}') as ok
+    ), wanted as (
+      select * from unnest($32::text[], $33::text[], $34::timestamptz[], $35::int[])
+        as w(campaign_id, period, period_start, lim)
+    ), taken as (
+      insert into cap_counters as c (campaign_id, period, period_start, n)
+      select campaign_id, period, period_start, 1 from wanted
+      on conflict (campaign_id, period, period_start) do update set n = c.n + 1
+      where c.n < (select w.lim from wanted w where w.campaign_id = excluded.campaign_id
+        and w.period = excluded.period and w.period_start = excluded.period_start)
+      returning 1
+    ), caps_ok as (
+      select prior_ok.ok and leadex_assert((select count(*) from taken) = cardinality($32::text[]), '${CAP_FULL}') as ok
+      from prior_ok
+    ), lead as (
+      insert into leads (id, source_id, api_key_id, channel, service, zip, state, city, name, first_name,
+        last_name, address, phone, email, tcpa_consent, tcpa_language, trusted_form, jornaya, ip, user_agent,
+        pub_id, sub_id, homeowner, metadata, ping_id, test, answer, explanation, price_cents, cost_cents, created_at)
+      select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+        $23, $24::jsonb, $25, $26, $27::jsonb, $28::jsonb, $29, $30, $31::timestamptz
+      from caps_ok where ok
+      on conflict (ping_id) where ping_id <> 'no_ping' do nothing
+      returning id
+    ), matched as (
+      insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, created_at)
+      select m.id, lead.id, m.campaign_id, m.buyer_id, $40, m.price_cents, $31::timestamptz
+      from lead, unnest($36::text[], $37::text[], $38::text[], $39::int[]) as m(id, campaign_id, buyer_id, price_cents)
+      returning 1
+    )
+    select leadex_assert(exists (select 1 from lead), '${REPLAY}') as stored, (select count(*) from matched) as matches`,
+};
+
+/**
+ * Stores a lead, its matches and cap slots atomically; answers what stopped it, if anything.
+ * `check` asks the statement to refuse a re-post or a duplicate sale it finds in the database.
+ */
+export async function storeSale(
+  db: SqlRunner,
+  lead: LeadRecord,
+  sale: { kind: string; matches: MatchRecord[]; caps: CapSlot[] } | null,
+  check: { repostSince: Date; boughtSince: Date } | null,
+): Promise<NotStored | null> {
+  const caps = sale?.caps ?? [];
+  const matches = sale?.matches ?? [];
+  try {
+    await db.query(STORE_SALE, [
+      lead.id,
+      lead.sourceId,
+      lead.apiKeyId,
+      lead.channel,
+      lead.service,
+      lead.zip,
+      lead.state,
+      lead.city,
+      lead.name,
+      lead.firstName,
+      lead.lastName,
+      lead.address,
+      lead.phone,
+      lead.email,
+      lead.tcpaConsent,
+      lead.tcpaLanguage,
+      lead.trustedForm,
+      lead.jornaya,
+      lead.ip,
+      lead.userAgent,
+      lead.pubId,
+      lead.subId,
+      lead.homeowner,
+      lead.metadata === null ? null : JSON.stringify(lead.metadata),
+      lead.pingId,
+      lead.test,
+      JSON.stringify(lead.answer),
+      JSON.stringify(lead.explanation),
+      lead.priceCents,
+      lead.costCents,
+      lead.createdAt.toISOString(),
+      caps.map((c) => c.campaignId),
+      caps.map((c) => c.period),
+      caps.map((c) => c.periodStart.toISOString()),
+      caps.map((c) => c.limit),
+      matches.map((m) => m.id),
+      matches.map((m) => m.campaignId),
+      matches.map((m) => m.buyerId),
+      matches.map((m) => m.priceCents),
+      sale?.kind ?? 'exclusive',
+      check?.repostSince.toISOString() ?? null,
+      check?.boughtSince.toISOString() ?? null,
+    ]);
+    return null;
+  } catch (error) {
+    const { message } = sqlError(error);
+    if (message.includes(CAP_FULL)) return 'cap_full';
+    if (message.includes(PRIOR_SALE)) return 'prior_sale';
+    if (message.includes(REPLAY)) return 'replay';
+    throw error;
+  }
+}
+
+const TAKE_CAPS: NamedStatement = {
+  name: 'leadex_take_caps',
+  text: `
+    with wanted as (
+      select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[])
+        as w(campaign_id, period, period_start, lim)
+    )
+    insert into cap_counters as c (campaign_id, period, period_start, n)
+    select campaign_id, period, period_start, 1 from wanted
+    on conflict (campaign_id, period, period_start) do update set n = c.n + 1
+    where c.n < (select w.lim from wanted w where w.campaign_id = excluded.campaign_id
+      and w.period = excluded.period and w.period_start = excluded.period_start)
+    returning c.period`,
+};
+
+const RELEASE_CAPS: NamedStatement = {
+  name: 'leadex_release_caps',
+  text: `
+    update cap_counters c set n = c.n - 1
+    from unnest($1::text[], $2::text[], $3::timestamptz[]) as w(campaign_id, period, period_start)
+    where c.campaign_id = w.campaign_id and c.period = w.period and c.period_start = w.period_start`,
+};
+
+const slotValues = (slots: CapSlot[]) => [
+  slots.map((s) => s.campaignId),
+  slots.map((s) => s.period),
+  slots.map((s) => s.periodStart.toISOString()),
+];
+
+/**
+ * Takes the slots of ONE campaign inside a transaction, all or nothing: slots taken in some periods
+ * are given back when another period is full. Answers whether the campaign may sell.
+ */
+export async function takeCampaignCaps(tx: SqlRunner, slots: CapSlot[]): Promise<boolean> {
+  if (slots.length === 0) return true;
+  const taken = await tx.query<{ period: string }>(TAKE_CAPS, [...slotValues(slots), slots.map((s) => s.limit)]);
+  if (taken.length === slots.length) return true;
+  const periods = new Set(taken.map((t) => t.period));
+  await releaseCaps(
+    tx,
+    slots.filter((s) => periods.has(s.period)),
+  );
+  return false;
+}
+
+/** Gives back slots taken in this transaction by a sale that does not stand. */
+export async function releaseCaps(tx: SqlRunner, slots: CapSlot[]): Promise<void> {
+  if (slots.length > 0) await tx.query(RELEASE_CAPS, slotValues(slots));
+}
+
+const CLAIM_IDEMPOTENCY: NamedStatement = {
+  name: 'leadex_claim_idempotency',
+  text: `insert into idempotency_keys (api_key_id, key, status_code, body, created_at)
+    values ($1, $2, 0, '{}'::jsonb, $3::timestamptz) on conflict do nothing returning key`,
+};
+
+const ANSWER_IDEMPOTENCY: NamedStatement = {
+  name: 'leadex_answer_idempotency',
+  text: `update idempotency_keys set status_code = $3, body = $4::jsonb where api_key_id = $1 and key = $2`,
+};
+
+/** Claims an Idempotency-Key for this request; false when an earlier request holds it. */
+export async function claimIdempotencyKey(tx: SqlRunner, apiKeyId: string, key: string, at: Date): Promise<boolean> {
+  return (await tx.query(CLAIM_IDEMPOTENCY, [apiKeyId, key, at.toISOString()])).length > 0;
+}
+
+export async function answerIdempotencyKey(
+  tx: SqlRunner,
+  apiKeyId: string,
+  key: string,
+  answer: { status: number; body: Record<string, unknown> },
+): Promise<void> {
+  await tx.query(ANSWER_IDEMPOTENCY, [apiKeyId, key, answer.status, JSON.stringify(answer.body)]);
+}

@@ -1,0 +1,133 @@
+import formBody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import { XMLParser } from 'fast-xml-parser';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app';
+import { SourceApiError } from '../../distribution/engine';
+import { toErrorReply } from '../../plugins/errors';
+import { leadSchema, pingSchema, postSchema } from './source-api.schema';
+import type { RequestMeta } from './source-api.service';
+
+const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The public API key of the call, read before validation strips the body's `apikey`. */
+    sourceApiKey?: string;
+  }
+}
+
+/** The API key: `Authorization: Bearer <key>`, else an `apikey` field of the body (DESIGN.md §4). */
+function readApiKey(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim();
+  const body = request.body as Record<string, unknown> | undefined;
+  return typeof body?.apikey === 'string' ? body.apikey : undefined;
+}
+
+const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;
+
+function metaOf(request: FastifyRequest): RequestMeta {
+  const key = request.headers['idempotency-key'];
+  return {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    idempotencyKey: typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : undefined,
+  };
+}
+
+/**
+ * The public source API: POST /api/ping, /api/post, /api/lead with JSON, form or XML bodies.
+ * Answers are JSON: `{ ok: true, … }` or `{ ok: false, reason, message?, errors? }`.
+ */
+export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
+  const api = services.sourceApi;
+  await app.register(formBody);
+  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, payload, done) => {
+    try {
+      const parsed = xml.parse(payload as string) as Record<string, unknown>;
+      // The fields are the children of the root element, whatever it is called (<lead>, <ping>, …).
+      const root = Object.values(parsed).find((v) => v && typeof v === 'object');
+      done(null, root ?? {});
+    } catch {
+      done(Object.assign(new Error('The XML body could not be parsed'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  app.decorateRequest('sourceApiKey', undefined);
+  app.addHook('preValidation', async (request) => {
+    request.sourceApiKey = readApiKey(request);
+  });
+
+  if (config.PUBLIC_API_RATE_LIMIT > 0) {
+    await app.register(rateLimit, {
+      max: config.PUBLIC_API_RATE_LIMIT,
+      timeWindow: 1000,
+      hook: 'preHandler',
+      keyGenerator: (request) => apiKeyOf(request) ?? request.ip,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        ok: false,
+        reason: 'rate_limited',
+        message: `At most ${context.max} requests a second per API key; retry after ${context.after}`,
+      }),
+    });
+  }
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof SourceApiError) {
+      return reply.status(error.status).send({
+        ok: false,
+        reason: error.reason,
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      });
+    }
+    if (error.statusCode === 429)
+      return reply.status(429).send({ ok: false, reason: 'rate_limited', message: error.message });
+    const { status, body } = toErrorReply(error, request);
+    return reply.status(status).send({
+      ok: false,
+      reason: status >= 500 ? 'error' : 'invalid',
+      message: body.message,
+      ...(body.errors ? { errors: body.errors } : {}),
+    });
+  });
+
+  const security = [{ bearer: [] }];
+
+  app.post(
+    '/ping',
+    { schema: { tags: ['public'], summary: 'Ask a price for a lead (no contact data)', security, body: pingSchema } },
+    async (request, reply) => {
+      const answer = api.ping(request.body, apiKeyOf(request));
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/post',
+    { schema: { tags: ['public'], summary: 'Send the lead of a ping; it sells once', security, body: postSchema } },
+    async (request, reply) => {
+      const answer = await api.post(request.body, apiKeyOf(request), metaOf(request));
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/lead',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Ping and post in one call (sources approved to post directly)',
+        security,
+        body: leadSchema,
+      },
+    },
+    async (request, reply) => {
+      const answer = await api.lead(request.body, apiKeyOf(request), metaOf(request));
+      return reply.status(answer.status).send(answer.body);
+    },
+  );
+};

@@ -1,0 +1,290 @@
+import {
+  type ApiKeyCreate,
+  type Page,
+  SOURCE_DETAIL_LEADS,
+  type Source,
+  type SourceApiKey,
+  type SourceCreate,
+  type SourceListItem,
+  type SourceListQuery,
+  type SourceUpdate,
+  type SourceUser,
+  type SourceUserInput,
+} from '@leadex/domain';
+import type { Db, Tx } from '../../db/client';
+import type { Engine } from '../../distribution/engine';
+import { bumpEngineVersion } from '../../distribution/index';
+import { createApiKeyVault } from '../../lib/api-keys';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { dollarsToCents } from '../../lib/money';
+import type { Viewer } from '../../plugins/auth';
+import { usersRepo } from '../users/users.repo';
+import type { UsersService } from '../users/users.service';
+import { toApiKey, toSource, toSourceLead, toSourceListItem, toSourceUser } from './sources.dto';
+import { type ApiKeyRow, type SourceInsert, type SourceRow, sourcesRepo } from './sources.repo';
+
+export interface SourcesServiceDeps {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  engine: Engine;
+  /** LEADEX_SECRET: API keys are stored encrypted with a key derived from it. */
+  secret: string;
+}
+
+/** Sources (lead suppliers): records, channels, API keys and users (admin spec §2-§7). */
+export function createSourcesService({ db, clock, users, engine, secret }: SourcesServiceDeps) {
+  const vault = createApiKeyVault(secret);
+
+  /** A source the viewer may see, or 404: another source's record is answered as if it did not exist. */
+  async function findVisible(viewer: Viewer, id: string): Promise<SourceRow> {
+    const visible = viewer.role === 'admin' || (viewer.role === 'source' && viewer.roleId === id);
+    const row = visible ? await sourcesRepo.findById(db, id) : null;
+    if (!row) throw AppError.notFound('Source');
+    return row;
+  }
+
+  async function mustExist(db: Db | Tx, id: string): Promise<SourceRow> {
+    const row = await sourcesRepo.findById(db, id);
+    if (!row) throw AppError.notFound('Source');
+    return row;
+  }
+
+  const showKey = (row: ApiKeyRow): SourceApiKey => toApiKey(row, vault.reveal(row.keyEncrypted), clock.now());
+
+  /**
+   * Writes a change the distribution engine depends on: the engine version moves in the same
+   * transaction (every process reloads), and this process reloads at once, so a hold refuses the
+   * next ping and a new key works for the next one.
+   */
+  async function engineChange<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await db.transaction(async (tx) => {
+      const out = await work(tx);
+      await bumpEngineVersion(tx, 'sources');
+      return out;
+    });
+    // Committed already: if the reload fails, the engine's version poll catches up within a second.
+    await engine.reload().catch((error: unknown) => console.error('engine reload after a source change:', error));
+    return result;
+  }
+
+  async function detail(row: SourceRow, forAdmin: boolean, include: string[] = []): Promise<Source> {
+    const [channels, keys, sourceUsers, leads] = await Promise.all([
+      sourcesRepo.channelsOf(db, [row.id]),
+      sourcesRepo.apiKeysOf(db, row.id),
+      include.includes('users') ? usersRepo.listForRole(db, 'source', row.id) : undefined,
+      include.includes('leads') ? sourcesRepo.latestLeads(db, row.id, SOURCE_DETAIL_LEADS) : undefined,
+    ]);
+    return toSource(row, {
+      channels,
+      apikeys: keys.map(showKey),
+      users: sourceUsers,
+      leads: leads?.map((lead) => toSourceLead(lead, forAdmin)),
+      forAdmin,
+    });
+  }
+
+  /** A user of this source, or 404 (a user of another source is not found here). */
+  async function userOfSource(sourceId: string, userId: string) {
+    const found = await usersRepo.findById(db, userId);
+    if (found?.role !== 'source' || found.roleId !== sourceId) throw AppError.notFound('User');
+    return found;
+  }
+
+  return {
+    async list(query: SourceListQuery): Promise<Page<SourceListItem>> {
+      const { rows, total } = await sourcesRepo.list(db, {
+        name: query.name,
+        sort: query.sort,
+        order: query.order,
+        offset: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
+      const channels = await sourcesRepo.channelsOf(
+        db,
+        rows.map((r) => r.id),
+      );
+      return {
+        data: rows.map((row) =>
+          toSourceListItem(
+            row,
+            channels.filter((c) => c.sourceId === row.id),
+          ),
+        ),
+        total,
+      };
+    },
+
+    async get(viewer: Viewer, id: string, include: string[] = []): Promise<Source> {
+      const row = await findVisible(viewer, id);
+      return detail(row, viewer.role === 'admin', include);
+    },
+
+    /** Creates the source and its channels; an admin's source is approved to sell at once. */
+    async create(input: SourceCreate): Promise<Source> {
+      const now = clock.now();
+      const id = newId('src');
+      const row = await engineChange(async (tx) => {
+        const { channels, ...fields } = input;
+        const inserted = await sourcesRepo.insert(tx, {
+          ...toColumns(fields),
+          id,
+          name: input.name,
+          email: input.email.toLowerCase(),
+          phone: input.phone,
+          approvedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await sourcesRepo.replaceChannels(tx, id, toChannelRows(channels));
+        return inserted;
+      });
+      return detail(row, true, ['users']);
+    },
+
+    /** Applies the changed fields; `channels`, when sent, replaces the source's channels. */
+    async update(id: string, changes: SourceUpdate): Promise<Source> {
+      const row = await engineChange(async (tx) => {
+        const current = await mustExist(tx, id);
+        const { channels, ...fields } = changes;
+        if (channels) await sourcesRepo.replaceChannels(tx, id, toChannelRows(channels));
+        return (await sourcesRepo.update(tx, id, { ...toColumns(fields), updatedAt: clock.now() })) ?? current;
+      });
+      return detail(row, true);
+    },
+
+    /** Puts the source on hold: the public API refuses it from the next call. Holding again keeps the first hold. */
+    async hold(id: string, reason?: string): Promise<Source> {
+      const row = await engineChange(async (tx) => {
+        const current = await mustExist(tx, id);
+        if (current.heldAt) return current;
+        return (await sourcesRepo.update(tx, id, {
+          heldAt: clock.now(),
+          holdReason: reason ?? null,
+          updatedAt: clock.now(),
+        })) as SourceRow;
+      });
+      return detail(row, true);
+    },
+
+    async unhold(id: string): Promise<Source> {
+      const row = await engineChange(async (tx) => {
+        await mustExist(tx, id);
+        return (await sourcesRepo.update(tx, id, {
+          heldAt: null,
+          holdReason: null,
+          updatedAt: clock.now(),
+        })) as SourceRow;
+      });
+      return detail(row, true);
+    },
+
+    /** Issues a new API key (usable at once); answers it with the key to show and copy. */
+    async newApiKey(id: string, input: ApiKeyCreate = {}): Promise<SourceApiKey> {
+      const now = clock.now();
+      if (input.expiration !== undefined && input.expiration * 1000 <= now.getTime()) {
+        throw AppError.field('expiration', 'Expiration must be in the future');
+      }
+      const row = await engineChange(async (tx) => {
+        const source = await mustExist(tx, id);
+        const taken = new Set((await sourcesRepo.apiKeysOf(tx, id)).map((k) => k.name.toLowerCase()));
+        // Keys are held by name, so a source's key names are unique.
+        if (input.name && taken.has(input.name.toLowerCase())) {
+          throw AppError.field('name', 'An API key with this name already exists');
+        }
+        let name = input.name;
+        for (let n = taken.size + 1; !name; n++) if (!taken.has(`api key ${n}`)) name = `API Key ${n}`;
+        const issued = vault.issue();
+        return sourcesRepo.insertApiKey(tx, {
+          id: newId('key'),
+          sourceId: source.id,
+          name,
+          prefix: issued.prefix,
+          keyHash: issued.keyHash,
+          keyEncrypted: issued.keyEncrypted,
+          canPostLead: input.canPostLead ?? source.canPostLead,
+          expiresAt: input.expiration === undefined ? null : new Date(input.expiration * 1000),
+          createdAt: now,
+        });
+      });
+      return showKey(row);
+    },
+
+    /** Puts the named key on hold; a key already on hold cannot be held again (admin §4). */
+    async holdApiKey(id: string, name: string): Promise<SourceApiKey> {
+      const row = await engineChange(async (tx) => {
+        await mustExist(tx, id);
+        const key = (await sourcesRepo.apiKeysOf(tx, id)).find((k) => k.name.toLowerCase() === name.toLowerCase());
+        if (!key) throw AppError.notFound('API key');
+        if (key.heldAt) throw AppError.field('name', 'This API key is already on hold');
+        return (await sourcesRepo.updateApiKey(tx, key.id, { heldAt: clock.now() })) as ApiKeyRow;
+      });
+      return showKey(row);
+    },
+
+    /** Adds a user to the source; it signs in after following its welcome email, onto the welcome page. */
+    async addUser(id: string, input: SourceUserInput): Promise<SourceUser> {
+      await mustExist(db, id);
+      const added = await db.transaction(async (tx) => {
+        const created = await users.create(tx, { ...input, role: 'source', roleId: id });
+        return (await usersRepo.update(tx, created.id, { welcome: true })) ?? created;
+      });
+      return toSourceUser(added);
+    },
+
+    async updateUser(id: string, userId: string, input: SourceUserInput): Promise<SourceUser> {
+      const current = await userOfSource(id, userId);
+      const holder = await usersRepo.findByEmail(db, input.email);
+      if (holder && holder.id !== current.id) throw AppError.field('email', 'This email already exists.');
+      const emailChanged = input.email.toLowerCase() !== current.email;
+      const updated = await usersRepo.update(db, userId, {
+        name: input.name,
+        email: input.email.toLowerCase(),
+        ...(emailChanged ? { emailVerified: false } : {}),
+        updatedAt: clock.now(),
+      });
+      return toSourceUser(updated ?? current);
+    },
+
+    async sendWelcome(id: string, userId: string): Promise<SourceUser> {
+      await userOfSource(id, userId);
+      return toSourceUser(await users.sendWelcome(userId));
+    },
+
+    /** Locks the user: on hold, and every session it has ends at once (DESIGN.md §8). */
+    async lockUser(id: string, userId: string): Promise<SourceUser> {
+      await userOfSource(id, userId);
+      return toSourceUser(await users.lock(userId));
+    },
+
+    async unlockUser(id: string, userId: string): Promise<SourceUser> {
+      await userOfSource(id, userId);
+      return toSourceUser(await users.unlock(userId));
+    },
+  };
+}
+
+export type SourcesService = ReturnType<typeof createSourcesService>;
+
+const cents = (dollars: number | null | undefined) =>
+  dollars === null || dollars === undefined ? null : dollarsToCents(dollars);
+
+function toChannelRows(channels: { name: string; max_cost: number }[]) {
+  return channels.map((c) => ({ id: newId('chn'), name: c.name, maxCostCents: cents(c.max_cost) }));
+}
+
+/** Maps the API's fields onto columns; fields absent from the input stay absent (changed fields only). */
+function toColumns(input: Omit<SourceUpdate, 'channels'>): Partial<SourceInsert> {
+  const columns: Partial<SourceInsert> = {};
+  const text = ['name', 'phone', 'contactName', 'address', 'city', 'state', 'zip', 'website', 'notes'] as const;
+  // A key present with no value is a cleared optional field; required ones never arrive empty.
+  for (const key of text) if (key in input) (columns as Record<string, unknown>)[key] = input[key] ?? null;
+  if (input.email) columns.email = input.email.toLowerCase();
+  if (input.tags) columns.tags = input.tags;
+  if ('tier' in input) columns.tier = input.tier ?? null;
+  if (input.canPostLead !== undefined) columns.canPostLead = input.canPostLead;
+  if ('max_cost' in input) columns.maxCostCents = cents(input.max_cost);
+  return columns;
+}

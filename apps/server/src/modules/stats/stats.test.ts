@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBuyer,
+  createBuyerWithLogin,
+  createCampaign,
+  createSourceWithKey,
+  uniquePhone,
+} from '../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+});
+afterAll(() => t?.close());
+
+describe('GET /api/stats/', () => {
+  it('sums quota, revenue, cost and the top unmatched pings of this month', async () => {
+    const buyer = await createBuyer(t);
+    await createCampaign(t, buyer._id, { price: 40, services: ['solar'], states: ['CA'], max: { monthly: 100 } });
+    await createCampaign(t, buyer._id, {
+      price: 30,
+      services: ['hvac'],
+      states: ['CA'],
+      max: { monthly: 50 },
+      status: 'pause',
+    });
+    const { apiKey } = await createSourceWithKey(t, { maxCost: 15 });
+    const headers = { authorization: `Bearer ${apiKey}` };
+    for (let i = 0; i < 2; i++) {
+      await t.request({
+        method: 'POST',
+        url: '/api/lead',
+        headers,
+        payload: { service: 'solar', zip: '90210', name: 'Sol', phone: uniquePhone() },
+      });
+    }
+    for (let i = 0; i < 3; i++)
+      await t.request({ method: 'POST', url: '/api/ping', headers, payload: { service: 'windows', zip: '10001' } });
+    await t.request({ method: 'POST', url: '/api/ping', headers, payload: { service: 'roofing', zip: '10001' } });
+    await t.deps.engine.flush();
+
+    const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    const res = await t.request({ method: 'GET', url: '/api/stats/', as: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      totalQuota: 100,
+      totalQuotaValue: 4000,
+      totalLeads: 2,
+      leadRevenue: 80,
+      leadCost: 30,
+      topUnmatchedPings: [
+        { _id: { zip: '10001', service: 'windows' }, count: 3 },
+        { _id: { zip: '10001', service: 'roofing' }, count: 1 },
+      ],
+    });
+  });
+
+  it('is for admins only', async () => {
+    const { cookie } = await createBuyerWithLogin(t);
+    expect((await t.request({ method: 'GET', url: '/api/stats/', as: cookie })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+describe('the app', () => {
+  it('answers /api/health with a request id', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true });
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('keeps a request id the caller sent', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'trace-123' } });
+    expect(res.headers['x-request-id']).toBe('trace-123');
+  });
+
+  it('answers an unknown API path with the error shape, not the SPA', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ ok: false, message: 'No route GET /api/nothing-here' });
+  });
+
+  it('answers malformed JSON with a 400 in the error shape', async () => {
+    const cookie = await t.signIn(ADMIN.email, ADMIN.password);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/buyer',
+      as: cookie,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ ok: false });
+  });
+
+  it('serves the OpenAPI document to admins only', async () => {
+    expect((await t.request({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(401);
+    const cookie = await t.signIn(ADMIN.email, ADMIN.password);
+    const res = await t.request({ method: 'GET', url: '/api/openapi.json', as: cookie });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/buyer', '/api/buyer/{id}', '/api/session']));
+    expect(doc.paths['/api/buyer'].post.requestBody).toBeDefined();
+  });
+});
+
+describe('public API documentation', () => {
+  it('serves the OpenAPI document of ping, post and lead to anyone', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/openapi/public.json' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths).sort()).toEqual(['/api/lead', '/api/ping', '/api/post']);
+  });
+});

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '@leadex/domain';
+import { hashPassword } from 'better-auth/crypto';
+import type { Config } from '../../config';
+import type { Db, Tx } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { welcomeEmail } from '../auth/emails';
+import type { Mailer } from '../outbox/mailer';
+import { type UserRow, usersRepo } from './users.repo';
+
+/** How long a welcome email's set-password link works. */
+export const WELCOME_LINK_DAYS = 7;
+
+export interface NewUser {
+  name: string;
+  email: string;
+  username?: string;
+  role: Role;
+  roleId: string | null;
+}
+
+export interface UsersServiceDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  config: Config;
+}
+
+/** Users of the exchange: creation for buyers and sources, welcome emails, lock and unlock. */
+export function createUsersService({ db, clock, mailer, config }: UsersServiceDeps) {
+  return {
+    /**
+     * Adds a user inside the caller's transaction, so a buyer and its user are written together.
+     * The user has no password until they follow a welcome email's link.
+     */
+    async create(tx: Tx, input: NewUser): Promise<UserRow> {
+      if (await usersRepo.findByEmail(tx, input.email)) throw AppError.field('email', 'This email already exists.');
+      if (input.username && (await usersRepo.findByUsername(tx, input.username))) {
+        throw AppError.field('username', 'Username is already taken.');
+      }
+      const now = clock.now();
+      return usersRepo.insert(tx, {
+        id: newId('usr'),
+        name: input.name,
+        email: input.email.toLowerCase(),
+        username: input.username?.toLowerCase() ?? null,
+        displayUsername: input.username ?? null,
+        role: input.role,
+        roleId: input.roleId,
+        createdAt: now,
+        updatedAt: now,
+      });
+    },
+
+    /** Emails the user a link to set a password (the same page as a password reset). */
+    async sendWelcome(userId: string): Promise<UserRow> {
+      const found = await usersRepo.findById(db, userId);
+      if (!found) throw AppError.notFound('User');
+      const token = randomBytes(24).toString('base64url');
+      const now = clock.now();
+      // better-auth's reset-password token record, with a longer life than a reset link's hour.
+      await usersRepo.insertVerification(db, {
+        id: newId('usr'),
+        identifier: `reset-password:${token}`,
+        value: found.id,
+        expiresAt: new Date(now.getTime() + WELCOME_LINK_DAYS * 86_400_000),
+        createdAt: now,
+        updatedAt: now,
+      });
+      const link = `${config.PUBLIC_URL}/reset-password?token=${encodeURIComponent(token)}&welcome=1`;
+      const sent = await mailer.send(welcomeEmail(found.email, found.name, link, WELCOME_LINK_DAYS));
+      if (sent.status === 'failed') {
+        throw new AppError('unavailable', `The welcome email to ${found.email} could not be sent: ${sent.error}`);
+      }
+      return found;
+    },
+
+    /** Puts the user on hold and ends every session it has, at once. */
+    async lock(userId: string): Promise<UserRow> {
+      return db.transaction(async (tx) => {
+        const locked = await usersRepo.update(tx, userId, { holdAt: clock.now(), updatedAt: clock.now() });
+        if (!locked) throw AppError.notFound('User');
+        await usersRepo.deleteSessions(tx, userId);
+        return locked;
+      });
+    },
+
+    async unlock(userId: string): Promise<UserRow> {
+      const unlocked = await usersRepo.update(db, userId, { holdAt: null, updatedAt: clock.now() });
+      if (!unlocked) throw AppError.notFound('User');
+      return unlocked;
+    },
+
+    /** Creates the admin of ADMIN_EMAIL / ADMIN_PASSWORD if no user has that email. */
+    async ensureAdmin(): Promise<UserRow> {
+      const existing = await usersRepo.findByEmail(db, config.ADMIN_EMAIL);
+      if (existing) return existing;
+      const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
+      return db.transaction(async (tx) => {
+        const taken = await usersRepo.findByUsername(tx, 'admin');
+        const admin = await this.create(tx, {
+          name: 'Administrator',
+          email: config.ADMIN_EMAIL,
+          username: taken ? undefined : 'admin',
+          role: 'admin',
+          roleId: null,
+        });
+        await usersRepo.update(tx, admin.id, { emailVerified: true });
+        await usersRepo.insertPassword(tx, admin.id, passwordHash, clock.now());
+        return admin;
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,41 @@
+import { zipSearchQuery, zipSuggestionsQuery, zipsetCreateSchema, zipsetListQuery } from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+
+const tags = ['reference'];
+
+/** ZIP reference data and regions (admin §7 Reference data): the campaign Location's region builder. */
+export const zipRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const zips = services.zips;
+  const adminOrBuyer = app.requireRole('admin', 'buyer');
+
+  app.get(
+    '/zip/suggestions',
+    { preHandler: adminOrBuyer, schema: { tags, querystring: zipSuggestionsQuery } },
+    (request) => zips.suggestions(request.query.q),
+  );
+
+  app.get('/zip/search', { preHandler: adminOrBuyer, schema: { tags, querystring: zipSearchQuery } }, (request) =>
+    zips.search(request.query),
+  );
+
+  app.get('/zipset', { preHandler: adminOrBuyer, schema: { tags, querystring: zipsetListQuery } }, (request) =>
+    zips.list(request.viewer(), request.query),
+  );
+
+  app.get(
+    '/zipset/:id',
+    { preHandler: adminOrBuyer, schema: { tags, params: z.object({ id: z.string() }) } },
+    (request) => zips.get(request.viewer(), request.params.id),
+  );
+
+  app.post(
+    '/zipset',
+    { preHandler: adminOrBuyer, schema: { tags, body: zipsetCreateSchema } },
+    async (request, reply) => {
+      reply.code(201);
+      return zips.create(request.viewer(), request.body);
+    },
+  );
+};

@@ -1,0 +1,52 @@
+import type { ApiError } from '@leadex/domain';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, STATUS_OF } from '../lib/errors';
+
+/** PostgreSQL's unique_violation: two requests raced past a service's own check. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The one error handler: every failure answers `{ ok: false, message, errors? }` (DESIGN.md §4).
+ * Validation failures name their fields; a 500 never shows internals, only the request id.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = toErrorReply(error, request);
+    return reply.status(status).send(body);
+  });
+}
+
+/** The status and body for any error; route scopes with their own answer shape (the source API) build on it. */
+export function toErrorReply(error: FastifyError, request: FastifyRequest): { status: number; body: ApiError } {
+  if (error instanceof AppError) return { status: STATUS_OF[error.code], body: body(error.message, error.errors) };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors: Record<string, string> = {};
+    for (const issue of error.validation) {
+      const field: string =
+        issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
+      errors[field] ??= issue.message ?? 'Invalid value';
+    }
+    const [field, message] = Object.entries(errors)[0] ?? ['body', 'Invalid request'];
+    return { status: 400, body: body(field === 'body' ? 'A request body is required' : message, errors) };
+  }
+  if (pgCode(error) === UNIQUE_VIOLATION) return { status: 409, body: body('This record already exists') };
+  if (error.statusCode && error.statusCode < 500) return { status: error.statusCode, body: body(error.message) };
+  request.log.error({ err: error }, 'request failed');
+  return { status: 500, body: body(`Something went wrong on our side (request ${request.id})`) };
+}
+
+function body(message: string, errors?: Record<string, string>): ApiError {
+  return errors ? { ok: false, message, errors } : { ok: false, message };
+}
+
+function pgCode(error: unknown): string | undefined {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}

@@ -1,0 +1,204 @@
+import type { BuyerCreate } from '@leadex/domain';
+import {
+  apiKeys,
+  type CampaignTime,
+  campaignSourceFilters,
+  campaigns,
+  sourceChannels,
+  sources,
+} from '../src/db/schema';
+import { createApiKeyVault } from '../src/lib/api-keys';
+import { newId } from '../src/lib/ids';
+import { usersRepo } from '../src/modules/users/users.repo';
+import type { TestApp } from './harness';
+
+let counter = 0;
+const unique = () => `${++counter}${Math.random().toString(36).slice(2, 7)}`;
+
+/** A valid buyer form, unique per call; override any field. */
+export function buyerInput(overrides: Partial<BuyerCreate> = {}): BuyerCreate {
+  const n = unique();
+  return {
+    username: `buyer-${n}`,
+    name: `Acme Roofing ${n}`,
+    email: `buyer.${n}@example.com`,
+    phone: '(555) 010-2000',
+    tags: [],
+    notify: { email: [], sms: [], broadcast_webhooks: [] },
+    bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
+    autoApproveReturns: 0,
+    ...overrides,
+  };
+}
+
+/** Creates a buyer through the service, gives its primary user a password and signs it in. */
+export async function createBuyerWithLogin(
+  t: TestApp,
+  overrides: Partial<BuyerCreate> = {},
+  password = 'buyer-password-1',
+) {
+  const buyer = await t.deps.services.buyers.create(buyerInput(overrides));
+  const user = await usersRepo.findByUsername(t.database.db, buyer.username);
+  if (!user) throw new Error('primary user missing');
+  await t.setPassword(user.id, password);
+  return { buyer, user, password, cookie: await t.signIn(buyer.email, password) };
+}
+
+/** A source with one signed-in user (the sources module arrives later: rows are written directly). */
+export async function createSourceWithLogin(
+  t: TestApp,
+  options: { canPostLead?: boolean } = {},
+  password = 'source-password-1',
+) {
+  const n = unique();
+  const now = t.clock.now();
+  const [source] = await t.database.db
+    .insert(sources)
+    .values({
+      id: newId('src'),
+      name: `Lead Source ${n}`,
+      email: `source.${n}@example.com`,
+      phone: '5550100000',
+      canPostLead: options.canPostLead ?? false,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!source) throw new Error('source not written');
+  const user = await t.database.db.transaction((tx) =>
+    t.deps.services.users.create(tx, {
+      name: 'Source User',
+      email: `user.${n}@example.com`,
+      username: `source-${n}`,
+      role: 'source',
+      roleId: source.id,
+    }),
+  );
+  await usersRepo.update(t.database.db, user.id, { welcome: true });
+  await t.setPassword(user.id, password);
+  return { source, user, password, cookie: await t.signIn(user.email, password) };
+}
+
+/** A source with an API key (and optional channels), written directly; the engine is reloaded. */
+export async function createSourceWithKey(
+  t: TestApp,
+  options: {
+    maxCost?: number | null;
+    canPostLead?: boolean;
+    approved?: boolean;
+    channels?: { name: string; maxCost: number | null }[];
+    held?: boolean;
+  } = {},
+) {
+  const n = unique();
+  const now = t.clock.now();
+  const id = newId('src');
+  await t.database.db.insert(sources).values({
+    id,
+    name: `Supplier ${n}`,
+    email: `supplier.${n}@example.com`,
+    phone: '5550100000',
+    maxCostCents: options.maxCost === null ? null : Math.round((options.maxCost ?? 10) * 100),
+    canPostLead: options.canPostLead ?? true,
+    approvedAt: options.approved === false ? null : now,
+    heldAt: options.held ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (const c of options.channels ?? []) {
+    await t.database.db.insert(sourceChannels).values({
+      id: newId('chn'),
+      sourceId: id,
+      name: c.name,
+      maxCostCents: c.maxCost === null ? null : Math.round(c.maxCost * 100),
+    });
+  }
+  const issued = createApiKeyVault(t.deps.config.LEADEX_SECRET).issue();
+  const keyId = newId('key');
+  await t.database.db.insert(apiKeys).values({
+    id: keyId,
+    sourceId: id,
+    name: 'Test key',
+    prefix: issued.prefix,
+    keyHash: issued.keyHash,
+    keyEncrypted: issued.keyEncrypted,
+    canPostLead: options.canPostLead ?? true,
+    createdAt: now,
+  });
+  await t.deps.engine.reload();
+  return { sourceId: id, keyId, apiKey: issued.key };
+}
+
+export interface CampaignOptions {
+  price?: number;
+  shared?: number;
+  services?: string[];
+  location?: 'state' | 'zip' | 'zipset';
+  states?: string[];
+  zips?: string[];
+  zipsetId?: string;
+  status?: 'live' | 'draft' | 'pause';
+  max?: { hourly?: number; daily?: number; weekly?: number; monthly?: number };
+  time?: CampaignTime | null;
+  fixedId?: string;
+  filters?: {
+    sourceId: string;
+    channel?: string | null;
+    price?: number | null;
+    shared?: number | null;
+    pct?: number;
+  }[];
+}
+
+/** A campaign written directly (the campaigns module arrives later); the engine is reloaded. */
+export async function createCampaign(t: TestApp, buyerId: string, o: CampaignOptions = {}) {
+  const now = t.clock.now();
+  const id = newId('cmp');
+  await t.database.db.insert(campaigns).values({
+    id,
+    buyerId,
+    name: `Campaign ${unique()}`,
+    fixedId: o.fixedId ?? `BR-${unique()}`,
+    priceCents: Math.round((o.price ?? 40) * 100),
+    shared: o.shared !== undefined,
+    sharedPriceCents: o.shared !== undefined ? Math.round(o.shared * 100) : null,
+    services: o.services ?? ['roofing'],
+    location: o.location ?? 'state',
+    states: o.states ?? ['TX'],
+    zips: o.zips ?? [],
+    zipsetId: o.zipsetId ?? null,
+    maxHourly: o.max?.hourly ?? null,
+    maxDaily: o.max?.daily ?? null,
+    maxWeekly: o.max?.weekly ?? null,
+    maxMonthly: o.max?.monthly ?? null,
+    time: o.time ?? null,
+    status: o.status ?? 'live',
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (const f of o.filters ?? []) {
+    await t.database.db.insert(campaignSourceFilters).values({
+      id: newId('csf'),
+      campaignId: id,
+      sourceId: f.sourceId,
+      channel: f.channel ?? null,
+      priceCents: f.price === undefined || f.price === null ? null : Math.round(f.price * 100),
+      sharedPriceCents: f.shared === undefined || f.shared === null ? null : Math.round(f.shared * 100),
+      pct: f.pct ?? 1,
+    });
+  }
+  await t.deps.engine.reload();
+  return id;
+}
+
+/** A buyer with no login, for campaigns. */
+export async function createBuyer(t: TestApp) {
+  return t.deps.services.buyers.create(buyerInput());
+}
+
+let phoneCounter = 0;
+/** A valid, unique US phone number. */
+export function uniquePhone(): string {
+  phoneCounter += 1;
+  return `512${String(2000000 + ((phoneCounter * 7919 + Math.floor(Math.random() * 1000)) % 7999999)).padStart(7, '0')}`;
+}

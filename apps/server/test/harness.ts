@@ -1,0 +1,81 @@
+import { hashPassword } from 'better-auth/crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { type AppDeps, buildApp, createDeps } from '../src/app';
+import { type Config, loadConfig } from '../src/config';
+import type { Database } from '../src/db/client';
+import { seedReferenceData } from '../src/db/seed';
+import { FixedClock } from '../src/lib/clock';
+import { usersRepo } from '../src/modules/users/users.repo';
+import { openTestDatabase } from './database';
+
+export const ADMIN = { email: 'admin@test.leadex', password: 'admin-password-1' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  database: Database;
+  clock: FixedClock;
+  /** Sends a request; `as` signs it with a session cookie from `signIn`. */
+  request(options: InjectOptions & { as?: string }): Promise<LightMyRequestResponse>;
+  /** Signs in (by email, or by username when there is no @) and answers the session cookie. */
+  signIn(login: string, password: string): Promise<string>;
+  /** Gives an existing user a password, as following a welcome email would. */
+  setPassword(userId: string, password: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the app on a fresh database of the test file's own, with a clock the test controls. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const clock = new FixedClock(new Date());
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      PUBLIC_URL: 'http://leadex.test',
+    }),
+    ...overrides,
+  };
+  const deps = createDeps(config, database.db, clock);
+  await seedReferenceData(deps);
+  await deps.services.users.ensureAdmin();
+  const app = await buildApp(deps);
+  await app.ready();
+
+  const request = ({ as, headers, ...options }: InjectOptions & { as?: string }) =>
+    app.inject({ ...options, headers: { origin: config.PUBLIC_URL, ...(as ? { cookie: as } : {}), ...headers } });
+
+  return {
+    app,
+    deps,
+    database,
+    clock,
+    request,
+    async signIn(login, password) {
+      const byEmail = login.includes('@');
+      const res = await request({
+        method: 'POST',
+        url: byEmail ? '/api/auth/sign-in/email' : '/api/auth/sign-in/username',
+        payload: byEmail ? { email: login, password } : { username: login, password },
+      });
+      if (res.statusCode !== 200) throw new Error(`sign-in of ${login} answered ${res.statusCode}: ${res.body}`);
+      return sessionCookie(res);
+    },
+    async setPassword(userId, password) {
+      await usersRepo.insertPassword(database.db, userId, await hashPassword(password), clock.now());
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** The `name=value` of the session cookie a response set. */
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name.endsWith('session_token'));
+  if (!cookie) throw new Error(`no session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);
+  return `${cookie.name}=${cookie.value}`;
+}

@@ -1,0 +1,77 @@
+import type { Role } from '@leadex/domain';
+import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Brand } from '../components/Brand';
+import { MENUS, ROLE_LABELS } from './navigation';
+
+/**
+ * The signed-in frame of every role (spec §2): header 60 high with the product and the role, side
+ * navigation 300 wide with the role's menu, collapsed behind a burger on small screens.
+ */
+/** `area`: whose area this frame shows (the signed-in user's role). */
+export function AppLayout({ area }: { area: Role }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname, search } = useLocation();
+  const params = new URLSearchParams(search);
+  const menu = MENUS[area];
+  const main = menu.slice(0, -1);
+  const logout = menu[menu.length - 1];
+
+  const link = (item: (typeof menu)[number]) => (
+    <NavLink
+      key={item.label}
+      component={Link}
+      to={item.to}
+      label={item.label}
+      leftSection={<item.icon size={20} stroke={1.6} />}
+      active={item.isActive(pathname, params)}
+      onClick={close}
+      variant="light"
+      py={10}
+      style={{ borderRadius: 'var(--mantine-radius-md)' }}
+    />
+  );
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 300, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'md', sm: 'xl' }}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Brand />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Text fz="sm" c="dimmed" visibleFrom="xs">
+              Signed in as
+            </Text>
+            <Badge size="lg" variant="light" radius="sm" data-testid="user-role">
+              {ROLE_LABELS[area]}
+            </Badge>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <AppShell.Section grow component={ScrollArea}>
+          {main.map(link)}
+        </AppShell.Section>
+        {logout && (
+          <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+            {link(logout)}
+          </AppShell.Section>
+        )}
+      </AppShell.Navbar>
+
+      <AppShell.Main bg="gray.0">
+        <Box maw={1400} mx="auto">
+          <Outlet />
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

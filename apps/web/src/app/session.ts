@@ -1,0 +1,29 @@
+import type { SessionClaims } from '@leadex/domain';
+import { useQuery } from '@tanstack/react-query';
+import { ApiRequestError, api } from '../lib/api';
+import { showError } from '../lib/notify';
+import { queryKeys } from '../lib/queryKeys';
+
+/** GET /api/session: the claims of the signed-in user, or null for a guest (the API answers 401). */
+export async function fetchSession(): Promise<SessionClaims | null> {
+  try {
+    return await api.get<SessionClaims>('/api/session', { toast: false });
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) return null;
+    // Being a guest is not a failure; anything else (the server unreachable) is, and says so.
+    if (error instanceof Error) showError(error.message);
+    throw error;
+  }
+}
+
+/** The session claims; every screen below the router can rely on them being loaded. */
+export function useSession() {
+  return useQuery({ queryKey: queryKeys.session, queryFn: fetchSession, staleTime: 5 * 60_000 });
+}
+
+/** The claims of a signed-in user with a role, for screens that only exist inside a role's area. */
+export function useClaims(): SessionClaims {
+  const { data } = useSession();
+  if (!data) throw new Error('useClaims is used outside a signed-in area');
+  return data;
+}

@@ -1,0 +1,141 @@
+import type { Page } from '@leadex/domain';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type DataTableColumn, type DataTableSortStatus, DataTable as MantineDataTable } from 'mantine-datatable';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api } from '../lib/api';
+
+export type { DataTableColumn };
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface DataTableProps<T> {
+  /** The list route; it answers `{ data, total }` and takes page, pageSize, sort and order. */
+  path: string;
+  /** The entity's query key (`queryKeys.buyers.all`), so its mutations refresh the table. */
+  queryKey: readonly unknown[];
+  columns: DataTableColumn<T>[];
+  /** Rows per page, fixed by the spec per list (PAGE_SIZE). */
+  pageSize: number;
+  /** URL search params passed on to the API as filters; the page edits them (see useUrlFilter). */
+  filterParams?: readonly string[];
+  /** The sort before the user picks one; the column must be `sortable` and known to the API. */
+  defaultSort?: { column: string; order: SortOrder };
+  /** What an empty list says ('No results', 'No bills found'). */
+  noRecordsText?: string;
+  onRowClick?: (record: T) => void;
+  /** The record's key; `_id` by default, as every API record has one. */
+  idAccessor?: string;
+}
+
+/**
+ * A server-side paged list (DESIGN.md §4: lists never load whole). Page, sort and the filters live in
+ * the URL, so a reload, the back button or a shared link shows the same rows.
+ */
+export function DataTable<T>({
+  path,
+  queryKey,
+  columns,
+  pageSize,
+  filterParams = [],
+  defaultSort,
+  noRecordsText = 'No results',
+  onRowClick,
+  idAccessor = '_id',
+}: DataTableProps<T>) {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const sort = params.get('sort') ?? defaultSort?.column;
+  const order = (params.get('order') as SortOrder | null) ?? defaultSort?.order;
+  const filters = Object.fromEntries(filterParams.map((name) => [name, params.get(name) ?? undefined]));
+  const query = { ...filters, page, pageSize, sort, order };
+
+  const result = useQuery({
+    queryKey: [...queryKey, 'list', path, query],
+    queryFn: ({ signal }) => api.get<Page<T>>(path, { query, signal }),
+    // Keep the current rows on screen while the next page or filter loads.
+    placeholderData: keepPreviousData,
+  });
+  const records = result.data?.data ?? [];
+
+  const update = (changes: Record<string, string | undefined>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      return next;
+    });
+
+  // With no sort yet, no column is marked; the API's own order applies.
+  const sortStatus: DataTableSortStatus<T> = {
+    columnAccessor: sort ?? '',
+    direction: order === 'desc' ? 'desc' : 'asc',
+  };
+
+  return (
+    <MantineDataTable<T>
+      records={records}
+      columns={columns}
+      idAccessor={idAccessor as keyof T}
+      totalRecords={result.data?.total ?? 0}
+      recordsPerPage={pageSize}
+      page={page}
+      onPageChange={(next) => update({ page: next === 1 ? undefined : String(next) })}
+      sortStatus={sortStatus}
+      onSortStatusChange={(status) =>
+        update({ sort: String(status.columnAccessor), order: status.direction, page: undefined })
+      }
+      fetching={result.isFetching}
+      noRecordsText={result.isPending ? 'Loading...' : noRecordsText}
+      loadingText="Loading..."
+      minHeight={records.length ? undefined : 200}
+      onRowClick={onRowClick ? ({ record }) => onRowClick(record) : undefined}
+      highlightOnHover
+      verticalSpacing="sm"
+      horizontalSpacing="md"
+      fz="sm"
+      borderRadius="md"
+      withTableBorder
+      paginationText={({ from, to, totalRecords }) => `${from}–${to} of ${totalRecords}`}
+    />
+  );
+}
+
+/**
+ * A list filter kept in the URL search param `name`. The input updates at once; the URL (and so the
+ * query) follows after `debounceMs`, and going back to page 1, since the old page may no longer exist.
+ */
+export function useUrlFilter(name: string, debounceMs = 0): [string, (value: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const fromUrl = params.get(name) ?? '';
+  const [value, setValue] = useState(fromUrl);
+  const [debounced] = useDebouncedValue(value, debounceMs);
+  // What this hook last wrote, to tell our own URL updates from back/forward navigation.
+  const written = useRef(fromUrl);
+
+  useEffect(() => {
+    if (debounced === written.current) return;
+    written.current = debounced;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (debounced) next.set(name, debounced);
+        else next.delete(name);
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [debounced, name, setParams]);
+
+  useEffect(() => {
+    if (fromUrl === written.current) return;
+    written.current = fromUrl;
+    setValue(fromUrl);
+  }, [fromUrl]);
+
+  return [value, setValue];
+}

@@ -1,0 +1,46 @@
+import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Brand } from '../../components/Brand';
+
+/** The logged-out frame: the brand above one card on a soft background. */
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      mih="100vh"
+      style={{
+        background:
+          'radial-gradient(circle at 20% 10%, var(--mantine-color-brand-1), transparent 45%), var(--mantine-color-gray-0)',
+      }}
+    >
+      <Center mih="100vh" p="md">
+        <Stack w="100%" maw={420} gap="lg">
+          <Center>
+            <Brand size="lg" />
+          </Center>
+          <Paper withBorder shadow="md" p="xl" radius="lg">
+            <Title order={3} mb={4}>
+              {title}
+            </Title>
+            {subtitle && (
+              <Text c="dimmed" fz="sm" mb="lg">
+                {subtitle}
+              </Text>
+            )}
+            {children}
+          </Paper>
+          <Text c="dimmed" fz="xs" ta="center">
+            Leadex lead exchange
+          </Text>
+        </Stack>
+      </Center>
+    </Box>
+  );
+}

@@ -1,0 +1,48 @@
+import { ApiRequestError, api, NETWORK_ERROR } from '../../lib/api';
+
+/** Portals spec §8: the authentication texts the forms show. */
+export const AUTH_TEXTS = {
+  wrongCredentials: 'Incorrect email and password combination',
+  invalidResetToken: 'Invalid password reset token',
+  somethingWentWrong: 'Something went wrong',
+} as const;
+
+/**
+ * better-auth's sign-in: by email when the identifier has an '@', else by username. The forms show
+ * the failure themselves (mapped to the spec's texts), so these calls raise no toast.
+ */
+export function signIn(identifier: string, password: string) {
+  return identifier.includes('@')
+    ? api.post('/api/auth/sign-in/email', { email: identifier, password }, { toast: false })
+    : api.post('/api/auth/sign-in/username', { username: identifier, password }, { toast: false });
+}
+
+export function signOut() {
+  return api.post('/api/auth/sign-out', {});
+}
+
+/** Emails a reset link; better-auth sends the user on to /reset-password?token=… from it. */
+export function requestPasswordReset(email: string) {
+  return api.post('/api/auth/request-password-reset', { email, redirectTo: '/reset-password' }, { toast: false });
+}
+
+export function resetPassword(token: string, newPassword: string) {
+  return api.post('/api/auth/reset-password', { newPassword, token }, { toast: false });
+}
+
+/** A sign-in failure as the form says it: wrong credentials in the spec's words, else the server's reason. */
+export function signInErrorText(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return AUTH_TEXTS.somethingWentWrong;
+  if (error.status === 0) return NETWORK_ERROR;
+  // better-auth answers 401 for an unknown account and for a wrong password alike (so does username
+  // sign-in); a locked account is a 403 whose message says why.
+  if (error.status === 401) return AUTH_TEXTS.wrongCredentials;
+  return error.message;
+}
+
+export function resetErrorText(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return AUTH_TEXTS.somethingWentWrong;
+  if (error.status === 0) return NETWORK_ERROR;
+  if (error.code === 'INVALID_TOKEN' || /token/i.test(error.message)) return AUTH_TEXTS.invalidResetToken;
+  return error.message;
+}

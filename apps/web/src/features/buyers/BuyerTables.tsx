@@ -1,0 +1,143 @@
+import { type BillSummary, type BuyerCampaign, type BuyerLead, NEXT_BILL_ID } from '@leadex/domain';
+import { Badge, Group, Text } from '@mantine/core';
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import { useNavigate } from 'react-router';
+import { StatusBadge } from '../../components/StatusBadge';
+import { formatTimestamp } from '../../lib/format';
+import { formatBillDate, formatMoney, locationSummary } from './buyerFormat';
+
+const tableProps = {
+  withTableBorder: true,
+  borderRadius: 'md',
+  verticalSpacing: 'sm',
+  fz: 'sm',
+  highlightOnHover: true,
+} as const;
+
+/** Campaigns (admin §2, Buyer detail): services, zips, price, exclusive, status; a row opens the campaign. */
+export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] | undefined }) {
+  const navigate = useNavigate();
+  const columns: DataTableColumn<BuyerCampaign>[] = [
+    {
+      accessor: 'name',
+      title: 'Name',
+      render: (c) => (
+        <Text fz="sm" fw={600}>
+          {c.name}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'services',
+      title: 'Services',
+      render: (c) => (
+        <Group gap={4}>
+          {c.services.map((service) => (
+            <Badge key={service} variant="light" color="blue" tt="none">
+              {service}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    { accessor: 'zips', title: 'Zips', render: locationSummary },
+    { accessor: 'price', title: 'Price', textAlign: 'right', render: (c) => formatMoney(c.price) },
+    {
+      accessor: 'exclusive',
+      title: 'Exclusive',
+      render: (c) => (c.exclusive === 1 ? 'Yes' : `No (shared ${formatMoney(c.shared_price)})`),
+    },
+    { accessor: 'status', title: 'Status', render: (c) => <StatusBadge status={c.status} /> },
+  ];
+  return (
+    <DataTable<BuyerCampaign>
+      {...tableProps}
+      records={campaigns ?? []}
+      idAccessor="_id"
+      columns={columns}
+      minHeight={campaigns?.length ? undefined : 150}
+      noRecordsText={campaigns ? 'No results' : 'Loading...'}
+      onRowClick={({ record }) => navigate(`/campaign/${record._id}`)}
+    />
+  );
+}
+
+/**
+ * Bills (admin §2, Buyer detail): a row opens the bill; the accruing bill opens
+ * /bill/next/buyer/{buyerId}. Empty text 'No bills found'.
+ */
+export function BuyerBillsTable({ buyerId, bills }: { buyerId: string; bills: BillSummary[] | undefined }) {
+  const navigate = useNavigate();
+  const columns: DataTableColumn<BillSummary>[] = [
+    {
+      accessor: 'end',
+      title: 'Date',
+      render: (bill) =>
+        bill._id === NEXT_BILL_ID ? (
+          <Group gap="xs">
+            <Text fz="sm">{formatBillDate(bill.end)}</Text>
+            <Badge variant="light" color="yellow">
+              Next Bill
+            </Badge>
+          </Group>
+        ) : (
+          formatBillDate(bill.end)
+        ),
+    },
+    {
+      accessor: 'start',
+      title: 'Billing Period',
+      render: (bill) =>
+        `${bill.start === 0 ? 'Initial Bill' : formatBillDate(bill.start)} – ${formatBillDate(bill.end)}`,
+    },
+    { accessor: 'total.charges', title: 'Charges', textAlign: 'right', render: (b) => formatMoney(b.total.charges) },
+    { accessor: 'total.returns', title: 'Returns', textAlign: 'right', render: (b) => formatMoney(b.total.returns) },
+    {
+      accessor: 'total.net',
+      title: 'Total',
+      textAlign: 'right',
+      render: (b) => (
+        <Text fz="sm" fw={600}>
+          {formatMoney(b.total.net)}
+        </Text>
+      ),
+    },
+  ];
+  return (
+    <DataTable<BillSummary>
+      {...tableProps}
+      records={bills ?? []}
+      idAccessor="_id"
+      columns={columns}
+      minHeight={bills?.length ? undefined : 150}
+      noRecordsText={bills ? 'No bills found' : 'Loading...'}
+      onRowClick={({ record }) =>
+        navigate(record._id === NEXT_BILL_ID ? `/bill/${NEXT_BILL_ID}/buyer/${buyerId}` : `/bill/${record._id}`)
+      }
+    />
+  );
+}
+
+/** The latest leads sold to the buyer, newest first; a row opens the lead. */
+export function BuyerLeadsTable({ leads }: { leads: BuyerLead[] | undefined }) {
+  const navigate = useNavigate();
+  const columns: DataTableColumn<BuyerLead>[] = [
+    { accessor: 'ts', title: 'Date', noWrap: true, render: (lead) => formatTimestamp(lead.ts) },
+    { accessor: 'name', title: 'Name' },
+    { accessor: 'service', title: 'Service' },
+    { accessor: 'zip', title: 'Zip' },
+    { accessor: 'price', title: 'Price', textAlign: 'right', render: (lead) => formatMoney(lead.price) },
+  ];
+  return (
+    <DataTable<BuyerLead>
+      {...tableProps}
+      records={leads ?? []}
+      idAccessor="_id"
+      columns={columns}
+      height={leads && leads.length > 8 ? 420 : undefined}
+      minHeight={leads?.length ? undefined : 150}
+      noRecordsText={leads ? 'No results' : 'Loading...'}
+      onRowClick={({ record }) => navigate(`/lead/${record._id}`)}
+    />
+  );
+}

@@ -1,0 +1,100 @@
+import {
+  BILL_PERIODS,
+  type Buyer,
+  buyerCreateSchema,
+  buyerUpdateSchema,
+  GRACE_DAYS,
+  PAY_METHOD_LABELS,
+  PAY_METHODS,
+  US_STATES,
+} from '@leadex/domain';
+
+/** The buyer form as its inputs hold it: text as strings ('' when empty), selects as strings. */
+export interface BuyerFormValues {
+  username: string;
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  notes: string;
+  tags: string[];
+  /** Lead Delivery: the default delivery copied onto the buyer's new campaigns. */
+  notify: { email: string[]; sms: string[]; webhook: string; broadcast_webhooks: string[] };
+  /** Share of a bill's leads returned without an admin, 0 to 1 (the slider shows percent). */
+  autoApproveReturns: number;
+  bill: {
+    pay: string;
+    prepay: number | string;
+    period: string;
+    grace: string;
+    threshold: number | string;
+  };
+}
+
+/** Admin spec §9: a new buyer is billed by invoice, monthly, with 3 days' grace. */
+export const NEW_BUYER: BuyerFormValues = {
+  username: '',
+  name: '',
+  email: '',
+  phone: '',
+  address: '',
+  city: '',
+  state: '',
+  zip: '',
+  notes: '',
+  tags: [],
+  notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
+  autoApproveReturns: 0,
+  bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: '3', threshold: 0 },
+};
+
+/** Top-level fields the API replaces whole: a change to one list sends the whole delivery. */
+export const WHOLE_FIELDS = ['notify'] as const;
+
+export function toFormValues(buyer: Buyer): BuyerFormValues {
+  return {
+    username: buyer.username,
+    name: buyer.name,
+    email: buyer.email,
+    phone: buyer.phone,
+    address: buyer.address ?? '',
+    city: buyer.city ?? '',
+    state: buyer.state ?? '',
+    zip: buyer.zip ?? '',
+    notes: buyer.notes ?? '',
+    tags: buyer.tags ?? [],
+    notify: {
+      email: buyer.notify?.email ?? [],
+      sms: buyer.notify?.sms ?? [],
+      webhook: buyer.notify?.webhook ?? '',
+      broadcast_webhooks: buyer.notify?.broadcast_webhooks ?? [],
+    },
+    autoApproveReturns: buyer.autoApproveReturns ?? 0,
+    bill: {
+      pay: buyer.bill.pay,
+      prepay: buyer.bill.prepay,
+      period: buyer.bill.period,
+      grace: String(buyer.bill.grace),
+      threshold: buyer.bill.threshold,
+    },
+  };
+}
+
+/** The shared schemas, so the form shows the spec's messages word for word. */
+export const createSchema = buyerCreateSchema;
+// The username is shown on an existing buyer but is not part of an update (the API refuses it).
+export const updateSchema = buyerUpdateSchema.omit({ username: true });
+
+export const STATE_OPTIONS = [...US_STATES];
+export const PAY_METHOD_OPTIONS = PAY_METHODS.map((value) => ({ value, label: PAY_METHOD_LABELS[value] }));
+export const PERIOD_OPTIONS = BILL_PERIODS.map((value) => ({
+  value,
+  label: value === 'weekly' ? 'Weekly' : 'Monthly',
+}));
+export const GRACE_OPTIONS = GRACE_DAYS.map((days) => ({
+  value: String(days),
+  label: days === 0 ? 'No grace period' : `${days} days`,
+}));

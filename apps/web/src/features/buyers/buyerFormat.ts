@@ -1,0 +1,26 @@
+import type { BuyerCampaign } from '@leadex/domain';
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/** Dollars as the screens show money: $1,234.50. */
+export const formatMoney = (dollars: number | null | undefined) =>
+  dollars === null || dollars === undefined ? '' : money.format(dollars);
+
+/** Bill periods are New York days (DESIGN.md §7): show their dates there, wherever the browser is. */
+const billDay = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  month: '2-digit',
+  day: '2-digit',
+  year: 'numeric',
+});
+export const formatBillDate = (ts: number) => billDay.format(new Date(ts * 1000));
+
+/** How many ZIPs the Campaigns table spells out before it counts the rest. */
+const ZIPS_SHOWN = 3;
+
+/** The "zips" cell: the states, the region's name, or the first ZIPs and how many more. */
+export function locationSummary(c: Pick<BuyerCampaign, 'location' | 'state' | 'zips' | 'zipset_name'>): string {
+  if (c.location === 'state') return c.state.join(', ');
+  if (c.location === 'zipset') return c.zipset_name ? `Region: ${c.zipset_name}` : 'Region';
+  const shown = c.zips.slice(0, ZIPS_SHOWN).join(', ');
+  return c.zips.length > ZIPS_SHOWN ? `${shown} +${c.zips.length - ZIPS_SHOWN} more` : shown;
+}

@@ -1,0 +1,476 @@
+import {
+  type Campaign,
+  type CampaignFormValues,
+  campaignChanges,
+  campaignFormSchema,
+  campaignFormValues,
+  DEFAULT_CAMPAIGN_TIME,
+  hasNotifyMethod,
+  newCampaignFormValues,
+  timeFormValues,
+  toCampaignPayload,
+} from '@leadex/domain';
+import { Alert, Anchor, Center, Grid, Loader, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm, useFormContext, useWatch } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useClaims } from '../../app/session';
+import { EditableForm, type SaveRequest, useEditing } from '../../components/EditableForm';
+import {
+  DisplayField,
+  NumberField,
+  SelectField,
+  TagsFormField,
+  TextareaField,
+  TextField,
+} from '../../components/FormFields';
+import { Section } from '../../components/Section';
+import { StatusBadge } from '../../components/StatusBadge';
+import { formatTimestamp } from '../../lib/format';
+import { schemaResolver } from '../../lib/forms';
+import { showSuccess } from '../../lib/notify';
+import { useBuyer } from '../buyers/buyers.api';
+import { RegionBuilder } from '../zips/RegionBuilder';
+import { useZipsets } from '../zips/zips.api';
+import { ListField, MultiSelectField, RadioField, ZipTagsField } from './CampaignFields';
+import {
+  HOUR_OPTIONS,
+  LOCATION_OPTIONS,
+  SHARED_OPTIONS,
+  STATE_OPTIONS,
+  STATUS_OPTIONS,
+  serviceOptions,
+  ZONE_OPTIONS,
+} from './campaignForm';
+import { useBuyerOptions, useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
+import { SourceRestrictions } from './SourceRestrictions';
+
+/** /campaign/{id} for the admin and the buyer; /campaign/new creates. */
+export function CampaignDetailPage() {
+  const { id = 'new' } = useParams();
+  // A fresh form per record: after a create the page moves from /campaign/new to the new id.
+  return <CampaignDetail key={id} id={id} />;
+}
+
+/**
+ * The campaign screen shared by the admin and the buyer (admin §2 Campaign detail, portals §2
+ * Buyer campaign detail). The buyer works on its own campaigns only and never sees Source
+ * Restrictions; the admin picks the buyer of a new campaign.
+ */
+function CampaignDetail({ id }: { id: string }) {
+  const claims = useClaims();
+  const isAdmin = claims.role === 'admin';
+  const isNew = id === 'new';
+  const navigate = useNavigate();
+  const campaign = useCampaign(isNew ? null : id);
+  const create = useCreateCampaign();
+  const update = useUpdateCampaign(id);
+  const record = campaign.data;
+  const blank = useMemo(() => newCampaignFormValues(isAdmin ? '' : (claims.role_id ?? '')), [isAdmin, claims.role_id]);
+  const values = useMemo(() => (isNew ? blank : record && campaignFormValues(record)), [isNew, blank, record]);
+  const form = useForm<CampaignFormValues>({
+    resolver: schemaResolver(campaignFormSchema),
+    defaultValues: blank,
+  });
+
+  if (!isNew && campaign.isPending) {
+    return (
+      <Center py={80}>
+        <Loader />
+      </Center>
+    );
+  }
+  if (!isNew && !record) {
+    return (
+      <Alert color="red" icon={<IconInfoCircle />} title="Campaign not found">
+        This campaign does not exist, or you cannot see it.{' '}
+        <Anchor component={Link} to="/campaigns" fz="sm">
+          Back to Campaigns
+        </Anchor>
+      </Alert>
+    );
+  }
+
+  const save = async ({ values: all }: SaveRequest<CampaignFormValues>) => {
+    const options = { withSourceFilter: isAdmin };
+    let saved: Campaign;
+    if (isNew) {
+      // A new campaign starts as draft: the server decides its status.
+      const { status: _draft, ...payload } = toCampaignPayload(all, options);
+      saved = await create.mutateAsync(payload);
+    } else {
+      const before = form.formState.defaultValues as CampaignFormValues;
+      saved = await update.mutateAsync(campaignChanges(before, all, options));
+    }
+    showSuccess(`${saved.name} updated successfully`);
+    if (isNew) navigate(`/campaign/${saved._id}`, { replace: true });
+  };
+
+  const title = isNew ? 'New Campaign' : (record?.name ?? 'Campaign');
+  return (
+    <EditableForm<CampaignFormValues>
+      form={form}
+      values={values}
+      isNew={isNew}
+      onSave={save}
+      title={title}
+      description={isNew ? 'A new campaign starts as a draft: set it live once it is ready.' : undefined}
+      breadcrumbs={[{ label: 'Campaigns', to: '/campaigns' }, { label: title }]}
+    >
+      <DetailsSection record={record} isAdmin={isAdmin} isNew={isNew} />
+      <LocationSection record={record} isAdmin={isAdmin} />
+      <LimitsSection />
+      <LeadDeliverySection isNew={isNew} />
+      {isAdmin && <SourceRestrictions />}
+      <TimeSection />
+    </EditableForm>
+  );
+}
+
+interface SectionProps {
+  record: Campaign | undefined;
+  isAdmin: boolean;
+}
+
+/** Campaign Details: Name, Buyer, Price on create; status, Branded Id and the rest on a saved campaign. */
+function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: boolean }) {
+  const editing = useEditing();
+  const shared = useWatch({ name: 'shared' }) === 'yes';
+  const services = useServices();
+
+  if (isNew || !record) {
+    return (
+      <Section title="Campaign Details">
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, md: isAdmin ? 5 : 8 }}>
+            <TextField name="name" label="Name" required placeholder="Roofing - North Texas" />
+          </Grid.Col>
+          {isAdmin && (
+            <Grid.Col span={{ base: 12, sm: 8, md: 4 }}>
+              <BuyerPicker />
+            </Grid.Col>
+          )}
+          <Grid.Col span={{ base: 12, sm: 4, md: isAdmin ? 3 : 4 }}>
+            <NumberField
+              name="price"
+              label="Price"
+              required
+              prefix="$"
+              min={0}
+              max={5000}
+              decimalScale={2}
+              fixedDecimalScale
+            />
+          </Grid.Col>
+        </Grid>
+      </Section>
+    );
+  }
+
+  return (
+    <Section title="Campaign Details">
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          {editing ? (
+            <RadioField name="status" label="Status" options={STATUS_OPTIONS} />
+          ) : (
+            <StatusLine record={record} />
+          )}
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+          <TextField name="fixed_id" label="Branded Id" required />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+          <DisplayField label="Timestamp" value={formatTimestamp(record.ts)} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <TextField name="name" label="Name" required />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <DisplayField label="Buyer" value={record.buyer_name} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 4 }}>
+          <NumberField
+            name="price"
+            label="Price"
+            required
+            prefix="$"
+            min={0}
+            max={5000}
+            decimalScale={2}
+            fixedDecimalScale
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 4 }}>
+          <SelectField name="shared" label="Shared Leads" data={SHARED_OPTIONS} allowDeselect={false} />
+        </Grid.Col>
+        {shared && (
+          <Grid.Col span={{ base: 12, sm: 4 }}>
+            <NumberField
+              name="shared_price"
+              label="Shared Price"
+              required
+              prefix="$"
+              min={0}
+              max={5000}
+              decimalScale={2}
+              fixedDecimalScale
+            />
+          </Grid.Col>
+        )}
+        <Grid.Col span={12}>
+          <MultiSelectField
+            name="services"
+            label="Services"
+            placeholder="Choose the services this campaign buys"
+            data={serviceOptions(services.data ?? record.services)}
+            searchable
+            clearable
+          />
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <TagsFormField name="tags" kind="match" label="Tags" placeholder="Add a tag and press Enter" />
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <TextareaField name="notes" label="Notes" />
+        </Grid.Col>
+      </Grid>
+    </Section>
+  );
+}
+
+/** The status badge with its last change: when, by whom and why. */
+function StatusLine({ record }: { record: Campaign }) {
+  const { status } = record;
+  const last = status.history[0];
+  return (
+    <Stack gap={6}>
+      <Text fz="sm" fw={500}>
+        Status
+      </Text>
+      <div>
+        <StatusBadge status={status} size="lg" />
+      </div>
+      {last && (
+        <Text fz="xs" c="dimmed">
+          Since {formatTimestamp(last.ts)}
+          {last.operator_name ? ` by ${last.operator_name}` : ''}
+          {last.reason ? ` (${last.reason})` : ''}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The admin's Buyer picker for a new campaign: buyers found by name on the server. */
+function BuyerPicker() {
+  const { control } = useFormContext<CampaignFormValues>();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const options = useBuyerOptions(debounced, true);
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
+  const data = useMemo(() => {
+    const found = (options.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
+    return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
+  }, [options.data, chosen]);
+  return (
+    <Controller
+      name="buyer"
+      control={control}
+      render={({ field, fieldState }) => (
+        <Select
+          label="Buyer"
+          required
+          placeholder="Search buyers by name"
+          searchable
+          data={data}
+          searchValue={search}
+          onSearchChange={setSearch}
+          nothingFoundMessage={options.isFetching ? 'Loading...' : 'No buyers found'}
+          ref={field.ref}
+          name={field.name}
+          value={field.value || null}
+          onChange={(value, option) => {
+            setChosen(option ? { value: option.value, label: option.label } : null);
+            field.onChange(value ?? '');
+          }}
+          onBlur={field.onBlur}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
+
+/** Location: State, Region (a named zipset) or Zip, with the chosen type's values. */
+function LocationSection({ record, isAdmin }: SectionProps) {
+  const editing = useEditing();
+  const location = useWatch<CampaignFormValues, 'location'>({ name: 'location' });
+  const buyer = useWatch<CampaignFormValues, 'buyer'>({ name: 'buyer' });
+  // An admin sees the regions this campaign's buyer may use; a buyer's own list is scoped by the server.
+  const zipsets = useZipsets(isAdmin ? buyer || undefined : undefined);
+  const { setValue } = useFormContext<CampaignFormValues>();
+  const zipsetOptions = useMemo(() => {
+    const list = (zipsets.data ?? []).map((z) => ({ value: z._id, label: `${z.name} (${z.zips.length} ZIPs)` }));
+    if (record?.zipset && !list.some((o) => o.value === record.zipset))
+      list.unshift({ value: record.zipset, label: record.zipset_name ?? record.zipset });
+    return list;
+  }, [zipsets.data, record]);
+
+  return (
+    <Section title="Location" description="Where the campaign buys leads.">
+      <Stack gap="md">
+        <SelectField name="location" label="Location" data={LOCATION_OPTIONS} allowDeselect={false} maw={320} />
+        {location === 'state' && (
+          <MultiSelectField
+            name="state"
+            label="States"
+            placeholder="Choose states"
+            data={STATE_OPTIONS}
+            searchable
+            clearable
+            hidePickedOptions
+          />
+        )}
+        {location === 'zipset' && (
+          <>
+            <SelectField
+              name="zipset"
+              label="Region"
+              placeholder="Choose a region"
+              data={zipsetOptions}
+              searchable
+              clearable
+              nothingFoundMessage={zipsets.isFetching ? 'Loading...' : 'No regions yet: create one below'}
+              maw={520}
+            />
+            {editing && (
+              <RegionBuilder
+                onCreated={(zipset) => setValue('zipset', zipset._id, { shouldDirty: true, shouldValidate: true })}
+              />
+            )}
+          </>
+        )}
+        {location === 'zip' && <ZipTagsField name="zips" label="Zip codes" placeholder="75201, 75202…" />}
+      </Stack>
+    </Section>
+  );
+}
+
+/** Limits: Hourly, Daily, Weekly, Monthly; empty means no limit. */
+function LimitsSection() {
+  return (
+    <Section title="Limits" description="Most leads per period; leave a limit empty for none.">
+      <SimpleGrid cols={{ base: 2, md: 4 }}>
+        <NumberField name="max.hourly" label="Hourly" min={1} allowDecimal={false} placeholder="No limit" />
+        <NumberField name="max.daily" label="Daily" min={1} allowDecimal={false} placeholder="No limit" />
+        <NumberField name="max.weekly" label="Weekly" min={1} allowDecimal={false} placeholder="No limit" />
+        <NumberField
+          name="max.monthly"
+          label="Monthly"
+          min={0}
+          max={1000}
+          allowDecimal={false}
+          placeholder="No limit"
+        />
+      </SimpleGrid>
+    </Section>
+  );
+}
+
+/** Lead Delivery: email list, SMS list, webhook, broadcast webhooks; a new campaign copies the buyer's. */
+function LeadDeliverySection({ isNew }: { isNew: boolean }) {
+  const editing = useEditing();
+  const { formState, getValues, setValue } = useFormContext<CampaignFormValues>();
+  const buyerId = useWatch<CampaignFormValues, 'buyer'>({ name: 'buyer' });
+  const buyer = useBuyer(isNew && buyerId ? buyerId : null);
+  const notifyError = (formState.errors.notify as { message?: string } | undefined)?.message;
+
+  // The buyer's default lead delivery fills a new campaign's, unless someone already typed one.
+  useEffect(() => {
+    const notify = buyer.data?.notify;
+    if (!isNew || !notify || hasNotifyMethod(getValues('notify'))) return;
+    setValue('notify', {
+      email: notify.email ?? [],
+      sms: notify.sms ?? [],
+      webhook: notify.webhook ?? '',
+      broadcast_webhooks: notify.broadcast_webhooks ?? [],
+    });
+  }, [isNew, buyer.data, getValues, setValue]);
+
+  return (
+    <Section title="Lead Delivery" description="How the buyer receives each lead this campaign buys.">
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <ListField name="notify.email" label="Email" placeholder="Add an address and press Enter" />
+          <ListField
+            name="notify.sms"
+            label="SMS"
+            placeholder="Add a phone number and press Enter"
+            splitChars={[',']}
+          />
+          <TextField name="notify.webhook" label="Webhook" placeholder={editing ? 'https://' : undefined} />
+          <ListField
+            name="notify.broadcast_webhooks"
+            label="Broadcast Webhooks"
+            placeholder="Add a URL and press Enter"
+          />
+        </SimpleGrid>
+        {notifyError && (
+          <Text c="red" fz="sm" role="alert">
+            {notifyError}
+          </Text>
+        )}
+      </Stack>
+    </Section>
+  );
+}
+
+/** Time Restrictions: the toggle fills the defaults (on) or removes the hours (off). */
+function TimeSection() {
+  const editing = useEditing();
+  const { control, setValue } = useFormContext<CampaignFormValues>();
+  const on = useWatch<CampaignFormValues, 'timeOn'>({ name: 'timeOn' });
+  return (
+    <Section
+      title="Time Restrictions"
+      description="Hours the campaign takes leads, in its time zone; the same start and end mean all day."
+      actions={
+        <Controller
+          name="timeOn"
+          control={control}
+          render={({ field }) => (
+            <Switch
+              label={on ? 'On' : 'Off'}
+              aria-label="Time Restrictions"
+              checked={field.value}
+              disabled={!editing}
+              onChange={(event) => {
+                const checked = event.currentTarget.checked;
+                // On fills the defaults; off removes them (the payload sends time as a delete flag).
+                setValue('time', timeFormValues(DEFAULT_CAMPAIGN_TIME), { shouldDirty: true });
+                field.onChange(checked);
+              }}
+            />
+          )}
+        />
+      }
+    >
+      {on ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 5 }}>
+          <SelectField name="time.zone" label="Time Zone" data={ZONE_OPTIONS} allowDeselect={false} />
+          <SelectField name="time.weekday.start" label="Weekday Start" data={HOUR_OPTIONS} allowDeselect={false} />
+          <SelectField name="time.weekday.end" label="Weekday End" data={HOUR_OPTIONS} allowDeselect={false} />
+          <SelectField name="time.weekend.start" label="Weekend Start" data={HOUR_OPTIONS} allowDeselect={false} />
+          <SelectField name="time.weekend.end" label="Weekend End" data={HOUR_OPTIONS} allowDeselect={false} />
+        </SimpleGrid>
+      ) : (
+        <Text c="dimmed" fz="sm">
+          No time restrictions: the campaign takes leads at any hour.
+        </Text>
+      )}
+    </Section>
+  );
+}

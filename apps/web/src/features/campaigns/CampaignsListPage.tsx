@@ -1,0 +1,146 @@
+import { type CampaignListItem, PAGE_SIZE } from '@leadex/domain';
+import { Badge, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconFilter, IconPlus, IconSearch } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useClaims } from '../../app/session';
+import { DataTable, type DataTableColumn, useUrlFilter } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { StatusBadge } from '../../components/StatusBadge';
+import { queryKeys } from '../../lib/queryKeys';
+import { serviceLabel, serviceOptions } from './campaignForm';
+import { useCampaignServices } from './campaigns.api';
+
+const money = (dollars: number) =>
+  dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+
+function ServiceBadges({ services }: { services: string[] }) {
+  if (services.length === 0)
+    return (
+      <Text fz="sm" c="dimmed">
+        N/A
+      </Text>
+    );
+  return (
+    <Group gap={4}>
+      {services.map((service) => (
+        <Badge key={service} variant="light" color="blue" radius="sm" tt="none">
+          {serviceLabel(service)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+const nameColumn: DataTableColumn<CampaignListItem> = {
+  accessor: 'name',
+  title: 'Name',
+  sortable: true,
+  render: (c) => (
+    <div>
+      <Text fz="sm" fw={600}>
+        {c.name}
+      </Text>
+      <Text fz="xs" c="dimmed">
+        {c.fixed_id}
+      </Text>
+    </div>
+  ),
+};
+const servicesColumn: DataTableColumn<CampaignListItem> = {
+  accessor: 'services',
+  title: 'Services',
+  render: (c) => <ServiceBadges services={c.services} />,
+};
+const statusColumn: DataTableColumn<CampaignListItem> = {
+  accessor: 'status',
+  title: 'Status',
+  sortable: true,
+  width: 110,
+  render: (c) => <StatusBadge status={c.status} />,
+};
+const priceColumn: DataTableColumn<CampaignListItem> = {
+  accessor: 'price',
+  title: 'Price',
+  sortable: true,
+  textAlign: 'right',
+  width: 110,
+  render: (c) => money(c.price),
+};
+
+/** Admin §2 Campaigns list: search by buyer name, filter by service; Name, Buyer, Services, Status. */
+const ADMIN_COLUMNS: DataTableColumn<CampaignListItem>[] = [
+  nameColumn,
+  { accessor: 'buyer_name', title: 'Buyer', sortable: true },
+  servicesColumn,
+  statusColumn,
+];
+
+/** Portals §2 Buyer campaigns list: services as badges and a status badge (its own campaigns only). */
+const BUYER_COLUMNS: DataTableColumn<CampaignListItem>[] = [nameColumn, servicesColumn, priceColumn, statusColumn];
+
+/** /campaigns for the admin (every buyer's) and the buyer (its own), page size 25. */
+export function CampaignsListPage() {
+  const { role } = useClaims();
+  const isAdmin = role === 'admin';
+  const navigate = useNavigate();
+  const [buyerName, setBuyerName] = useUrlFilter('buyer_name', 200);
+  const [service, setService] = useUrlFilter('service');
+  const services = useCampaignServices();
+  const options = useMemo(() => serviceOptions(services.data ?? []), [services.data]);
+
+  return (
+    <>
+      <PageHeader
+        title="Campaigns"
+        description={
+          isAdmin
+            ? 'What each buyer buys: services, locations, limits, prices and hours.'
+            : 'The services, places and hours you buy leads for.'
+        }
+        actions={
+          <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={18} />}>
+            Create New Campaign
+          </Button>
+        }
+      />
+      <Paper withBorder p="md" shadow="xs">
+        <Stack gap="md">
+          <Group gap="sm" wrap="wrap">
+            {isAdmin && (
+              <TextInput
+                placeholder="Search by buyer name"
+                aria-label="Search by buyer name"
+                leftSection={<IconSearch size={16} />}
+                value={buyerName}
+                onChange={(event) => setBuyerName(event.currentTarget.value)}
+                w={320}
+              />
+            )}
+            <Select
+              placeholder="Filter by service"
+              aria-label="Filter by service"
+              leftSection={<IconFilter size={16} />}
+              data={options}
+              value={service || null}
+              onChange={(value) => setService(value ?? '')}
+              clearable
+              searchable
+              w={240}
+            />
+          </Group>
+          <DataTable<CampaignListItem>
+            path="/api/match"
+            queryKey={queryKeys.campaigns.all}
+            columns={isAdmin ? ADMIN_COLUMNS : BUYER_COLUMNS}
+            pageSize={PAGE_SIZE.campaigns}
+            filterParams={['buyer_name', 'service']}
+            defaultSort={{ column: 'name', order: 'asc' }}
+            noRecordsText="No results"
+            onRowClick={(campaign) => navigate(`/campaign/${campaign._id}`)}
+          />
+        </Stack>
+      </Paper>
+    </>
+  );
+}

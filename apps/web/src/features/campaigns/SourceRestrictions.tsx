@@ -1,0 +1,145 @@
+import type { CampaignFormValues } from '@leadex/domain';
+import { ActionIcon, Button, Grid, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useEffect, useMemo } from 'react';
+import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
+import { useEditing } from '../../components/EditableForm';
+import { NumberField, SelectField } from '../../components/FormFields';
+import { Section } from '../../components/Section';
+import { NEW_SOURCE_FILTER } from './campaignForm';
+import { type SourceOption, useSourceOptions } from './campaigns.api';
+
+/**
+ * Source Restrictions (admin only): rows of source, channel, price, shared price and percent.
+ * With rows, only the listed sources (and channels) sell to the campaign, at the row's prices,
+ * and only the row's percent of their leads.
+ */
+export function SourceRestrictions() {
+  const editing = useEditing();
+  const { control } = useFormContext<CampaignFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: 'source_filter' });
+  const sources = useSourceOptions(true);
+  const list = sources.data?.data ?? [];
+
+  return (
+    <Section
+      title="Source Restrictions"
+      description="Empty: every source may sell to the campaign. With rows, only those sources (and channels) may, at the row's prices, for the row's share of their leads."
+    >
+      <Stack gap="sm">
+        {fields.length === 0 && (
+          <Text c="dimmed" fz="sm">
+            None
+          </Text>
+        )}
+        {fields.map((field, index) => (
+          <Paper key={field.id} withBorder p="sm" radius="md" bg="var(--mantine-color-gray-0)">
+            <FilterRow index={index} sources={list} onRemove={editing ? () => remove(index) : undefined} />
+          </Paper>
+        ))}
+        {editing && (
+          <div>
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => append({ ...NEW_SOURCE_FILTER })}
+            >
+              Add Restriction
+            </Button>
+          </div>
+        )}
+      </Stack>
+    </Section>
+  );
+}
+
+function FilterRow({ index, sources, onRemove }: { index: number; sources: SourceOption[]; onRemove?: () => void }) {
+  const { getValues, setValue } = useFormContext<CampaignFormValues>();
+  const sourceId = useWatch<CampaignFormValues, `source_filter.${number}.source`>({
+    name: `source_filter.${index}.source`,
+  });
+  const sourceOptions = useMemo(() => sources.map((s) => ({ value: s._id, label: s.name })), [sources]);
+  const channelOptions = useMemo(
+    () => (sources.find((s) => s._id === sourceId)?.channels ?? []).map((c) => c.name),
+    [sources, sourceId],
+  );
+  const at = (field: string) => `source_filter.${index}.${field}`;
+
+  // A channel belongs to one source: choosing another source clears a channel it does not have.
+  useEffect(() => {
+    const source = sources.find((s) => s._id === sourceId);
+    const channel = getValues(`source_filter.${index}.channel`);
+    if (source && channel && !source.channels.some((c) => c.name === channel))
+      setValue(`source_filter.${index}.channel`, '', { shouldDirty: true });
+  }, [sources, sourceId, index, getValues, setValue]);
+
+  return (
+    <Grid gap="sm" align="flex-start">
+      <Grid.Col span={{ base: 12, md: 3 }}>
+        <SelectField
+          name={at('source')}
+          label="Source"
+          required
+          placeholder="Choose a source"
+          data={sourceOptions}
+          searchable
+          allowDeselect={false}
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, sm: 6, md: 2 }}>
+        <SelectField
+          name={at('channel')}
+          label="Channel"
+          placeholder="Any channel"
+          data={channelOptions}
+          clearable
+          nothingFoundMessage="This source has no channels"
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 6, sm: 3, md: 2 }}>
+        <NumberField
+          name={at('price')}
+          label="Price"
+          prefix="$"
+          min={0}
+          max={5000}
+          decimalScale={2}
+          fixedDecimalScale
+          placeholder="Campaign's"
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 6, sm: 3, md: 2 }}>
+        <NumberField
+          name={at('shared_price')}
+          label="Shared Price"
+          prefix="$"
+          min={0}
+          max={5000}
+          decimalScale={2}
+          fixedDecimalScale
+          placeholder="Campaign's"
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 8, md: 2 }}>
+        <NumberField name={at('pct')} label="Percent" required suffix="%" min={0} max={100} decimalScale={2} />
+      </Grid.Col>
+      <Grid.Col span={{ base: 4, md: 1 }}>
+        {onRemove && (
+          <Tooltip label="Remove this restriction">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              mt={26}
+              size="lg"
+              onClick={onRemove}
+              aria-label={`Remove restriction ${index + 1}`}
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Grid.Col>
+    </Grid>
+  );
+}

@@ -1,0 +1,86 @@
+import type { BuyerListItem, Campaign, CampaignPayload, Page } from '@leadex/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+
+const path = (id: string) => `/api/match/${encodeURIComponent(id)}`;
+
+/** GET /api/match/{id}: one campaign (a buyer may read only its own; others answer 404). */
+export function useCampaign(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.campaigns.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<Campaign>(path(id ?? ''), { signal }),
+    enabled: Boolean(id),
+    // A 404 stays a 404: asking again only repeats the toast.
+    retry: false,
+  });
+}
+
+/** POST /api/match: the payload of admin §7; answers the campaign with its `_id`. */
+export function useCreateCampaign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: Partial<CampaignPayload>) => api.post<Campaign>('/api/match', payload),
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(queryKeys.campaigns.detail(campaign._id), campaign);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.campaigns.all });
+    },
+  });
+}
+
+/** PUT /api/match/{id}: only the changed fields. */
+export function useUpdateCampaign(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: object) => api.put<Campaign>(path(id), changes),
+    onSuccess: (campaign) => {
+      queryClient.setQueryData(queryKeys.campaigns.detail(id), campaign);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.campaigns.all });
+    },
+  });
+}
+
+/** GET /api/services: every service a campaign may buy. */
+export function useServices() {
+  return useQuery({
+    queryKey: queryKeys.services,
+    queryFn: ({ signal }) => api.get<string[]>('/api/services', { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** GET /api/match/services: the services the viewer's campaigns buy (the list's "values present"). */
+export function useCampaignServices() {
+  return useQuery({
+    queryKey: queryKeys.campaigns.services,
+    queryFn: ({ signal }) => api.get<string[]>('/api/match/services', { signal }),
+  });
+}
+
+export interface SourceOption {
+  _id: string;
+  name: string;
+  channels: { name: string; max_cost?: number | null }[];
+}
+
+/** GET /api/source?pageSize=200: sources and their channels, for Source Restrictions (admin only). */
+export function useSourceOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: [...queryKeys.sources.all, 'options'],
+    queryFn: ({ signal }) =>
+      api.get<Page<SourceOption>>('/api/source', { query: { pageSize: 200, sort: 'name' }, signal }),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** GET /api/buyer?name=: buyers matching the text typed in the Buyer picker (admin). */
+export function useBuyerOptions(search: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...queryKeys.buyers.all, 'options', search],
+    queryFn: ({ signal }) =>
+      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: search, pageSize: 50, sort: 'name' }, signal }),
+    enabled,
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,435 @@
+import {
+  CONTENT_TYPES,
+  toWebhookPayload,
+  WEBHOOK_METHODS,
+  WEBHOOK_STATUS_LABELS,
+  WEBHOOK_STATUSES,
+  type Webhook,
+  type WebhookFormValues,
+  type WebhookStatusValue,
+  webhookChanges,
+  webhookFormSchema,
+  webhookFormValues,
+} from '@leadex/domain';
+import { Alert, Anchor, Badge, Button, Center, Divider, Grid, Loader, Select, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconInfoCircle, IconPlayerPlay } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { Controller, useForm, useFormContext, useWatch } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useClaims } from '../../app/session';
+import { EditableForm, type SaveRequest, useEditing } from '../../components/EditableForm';
+import { DisplayField, SelectField, TagsFormField, TextField } from '../../components/FormFields';
+import { Section } from '../../components/Section';
+import { statusKey } from '../../components/StatusBadge';
+import { formatTimestamp } from '../../lib/format';
+import { schemaResolver } from '../../lib/forms';
+import { showSuccess } from '../../lib/notify';
+import { RadioField } from '../campaigns/CampaignFields';
+import { useBuyerOptions } from '../campaigns/campaigns.api';
+import { RowsField } from './DeliveryRows';
+import { DeliveryTestModal } from './DeliveryTestModal';
+import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
+
+/** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
+export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
+
+interface BuyerChoice {
+  value: string;
+  label: string;
+}
+
+/** The remembered buyer: its id (and name, to show it before the buyer list loads). */
+function readDefaultBuyer(): BuyerChoice | null {
+  try {
+    const raw = localStorage.getItem(DEFAULT_BUYER_KEY);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as { _id?: unknown; name?: unknown };
+    return typeof parsed._id === 'string' && parsed._id
+      ? { value: parsed._id, label: typeof parsed.name === 'string' ? parsed.name : parsed._id }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberBuyer(choice: BuyerChoice | null) {
+  try {
+    if (choice) localStorage.setItem(DEFAULT_BUYER_KEY, JSON.stringify({ _id: choice.value, name: choice.label }));
+  } catch {
+    // Storage full or blocked: the picker simply starts empty next time.
+  }
+}
+
+const STATUS_OPTIONS = WEBHOOK_STATUSES.map((value) => ({ value, label: WEBHOOK_STATUS_LABELS[value] }));
+const METHOD_OPTIONS = WEBHOOK_METHODS.map((value) => ({ value, label: value }));
+const CONTENT_TYPE_OPTIONS = CONTENT_TYPES.map((value) => ({ value, label: value }));
+const BADGE_COLOR: Record<WebhookStatusValue, string> = { live: 'green', draft: 'yellow', pause: 'red' };
+/** Read-only, the badge says Live, Draft or Pause (admin §2 Delivery detail). */
+const BADGE_LABEL: Record<WebhookStatusValue, string> = { live: 'Live', draft: 'Draft', pause: 'Pause' };
+
+/** /delivery/{id}, /delivery/new and /delivery/{id}/copy, for the admin and the buyer. */
+export function DeliveryDetailPage() {
+  const { id = 'new', action } = useParams();
+  // A fresh form per record: after a create the page moves from /delivery/new to the new id.
+  return <DeliveryDetail key={`${id}/${action ?? ''}`} id={id} action={action} />;
+}
+
+function NotFound() {
+  return (
+    <Alert color="red" icon={<IconInfoCircle />} title="Custom delivery not found">
+      This delivery does not exist, or you cannot see it.{' '}
+      <Anchor component={Link} to="/deliveries" fz="sm">
+        Back to Custom Deliveries
+      </Anchor>
+    </Alert>
+  );
+}
+
+const loading = (
+  <Center py={80}>
+    <Loader />
+  </Center>
+);
+
+/** Loads what the form starts from: the record, its copy, or the template of a new delivery. */
+function DeliveryDetail({ id, action }: { id: string; action: string | undefined }) {
+  const claims = useClaims();
+  const isAdmin = claims.role === 'admin';
+  const isCopy = action === 'copy';
+  const isNew = id === 'new' || isCopy;
+  const record = useWebhook(isNew ? null : id);
+  const copy = useWebhookCopy(isCopy ? id : null);
+  const template = useWebhookTemplate();
+  const [initialBuyer] = useState(() => (isAdmin && id === 'new' ? readDefaultBuyer() : null));
+
+  const start = useMemo(() => {
+    if (isCopy) {
+      if (!copy.data) return undefined;
+      return webhookFormValues(copy.data);
+    }
+    if (id !== 'new' || !template.data) return undefined;
+    return webhookFormValues(template.data, {
+      buyer: isAdmin ? (initialBuyer?.value ?? '') : (claims.role_id ?? ''),
+      fromTemplate: true,
+    });
+  }, [isCopy, copy.data, id, template.data, isAdmin, initialBuyer, claims.role_id]);
+
+  if (action !== undefined && !isCopy) return <NotFound />;
+  if (isCopy && copy.isError) return <NotFound />;
+  if (!isNew && record.isError) return <NotFound />;
+  if (isNew ? !start : record.isPending) return loading;
+
+  const buyerChoice =
+    isCopy && copy.data?.buyer
+      ? { value: copy.data.buyer, label: copy.data.buyer_name ?? copy.data.buyer }
+      : initialBuyer;
+  return (
+    <DeliveryForm
+      id={id}
+      isNew={isNew}
+      isAdmin={isAdmin}
+      record={record.data}
+      start={start}
+      buyerChoice={buyerChoice}
+      fieldNames={(template.data?.fields ?? []).map((f) => f.field)}
+    />
+  );
+}
+
+interface DeliveryFormProps {
+  id: string;
+  isNew: boolean;
+  isAdmin: boolean;
+  record: Webhook | undefined;
+  /** A new delivery's first values (template or copy). */
+  start: WebhookFormValues | undefined;
+  buyerChoice: BuyerChoice | null;
+  /** The template field list: the mapping's field choices. */
+  fieldNames: string[];
+}
+
+/**
+ * The delivery screen shared by the admin and the buyer (admin §2 Delivery detail, portals §2 Buyer
+ * delivery detail): read-only with Edit and Test, or in edit mode; a new one starts in edit mode.
+ */
+function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNames }: DeliveryFormProps) {
+  const navigate = useNavigate();
+  const create = useCreateWebhook();
+  const update = useUpdateWebhook(id);
+  const values = useMemo(() => (isNew ? start : record && webhookFormValues(record)), [isNew, start, record]);
+  const form = useForm<WebhookFormValues>({
+    resolver: schemaResolver(webhookFormSchema),
+    defaultValues: values,
+  });
+  const [testing, setTesting] = useState(false);
+
+  const save = async ({ values: all }: SaveRequest<WebhookFormValues>) => {
+    if (isNew) {
+      const saved = await create.mutateAsync(toWebhookPayload(all));
+      showSuccess(`${saved.name} updated successfully`);
+      navigate(`/delivery/${saved._id}`, { replace: true });
+      return;
+    }
+    const changes = webhookChanges(form.formState.defaultValues as WebhookFormValues, all);
+    // Only blanks or spaces changed: nothing to save.
+    if (Object.keys(changes).length === 0) return;
+    const saved = await update.mutateAsync(changes);
+    showSuccess(`${saved.name} updated successfully`);
+  };
+
+  const title = isNew ? start?.name || 'New Custom Delivery' : (record?.name ?? 'Custom Delivery');
+  return (
+    <>
+      <EditableForm<WebhookFormValues>
+        form={form}
+        values={values}
+        isNew={isNew}
+        onSave={save}
+        title={title}
+        description={isNew ? 'A new delivery starts as a draft: set it live once a test is accepted.' : undefined}
+        breadcrumbs={[{ label: 'Custom Deliveries', to: '/deliveries' }, { label: title }]}
+        actions={record && !isNew ? <TestButton onClick={() => setTesting(true)} /> : undefined}
+      >
+        <DetailsSection record={isNew ? undefined : record} isAdmin={isAdmin} isNew={isNew} buyerChoice={buyerChoice} />
+        <ParametersSection />
+        <Section
+          title="Delivery Mapping"
+          description="Each lead field is sent under the name your system expects. Rows left without a name are not sent."
+        >
+          <RowsField
+            name="map"
+            title="Mapping"
+            columns={[
+              {
+                key: 'field',
+                label: 'Field',
+                placeholder: 'Search lead fields',
+                options: fieldNames.map((f) => ({ value: f, label: f })),
+              },
+              { key: 'value', label: 'Value', placeholder: 'Name in your system' },
+            ]}
+            addLabel="Add Mapping"
+            newRow={{ field: '', value: '' }}
+          />
+        </Section>
+        <Section title="Delivery Hardcoded Values" description="The same value sent with every lead.">
+          <RowsField
+            name="static"
+            title="Hardcoded value"
+            columns={[
+              { key: 'field', label: 'Field', placeholder: 'vendor' },
+              { key: 'value', label: 'Value', placeholder: 'leadex' },
+            ]}
+            addLabel="Add Hardcoded Value"
+            newRow={{ field: '', value: '' }}
+          />
+        </Section>
+      </EditableForm>
+      {record && !isNew && <DeliveryTestModal webhook={record} opened={testing} onClose={() => setTesting(false)} />}
+    </>
+  );
+}
+
+/** Test runs the stored delivery: it shows only while the delivery is read-only. */
+function TestButton({ onClick }: { onClick: () => void }) {
+  const editing = useEditing();
+  if (editing) return null;
+  return (
+    <Button variant="default" leftSection={<IconPlayerPlay size={18} />} onClick={onClick}>
+      Test
+    </Button>
+  );
+}
+
+function StatusField() {
+  const editing = useEditing();
+  const current = useWatch<WebhookFormValues, 'status'>({ name: 'status' });
+  if (editing) return <RadioField name="status" label="Status" options={STATUS_OPTIONS} />;
+  const status = statusKey(current);
+  const value: WebhookStatusValue = status === 'unknown' ? 'draft' : status;
+  return (
+    <Stack gap={6}>
+      <Text fz="sm" fw={500}>
+        Status
+      </Text>
+      <div>
+        <Badge color={BADGE_COLOR[value]} variant="light" size="lg">
+          {BADGE_LABEL[value]}
+        </Badge>
+      </div>
+    </Stack>
+  );
+}
+
+/** Delivery Details: status, ID, timestamp, buyer (a picker for a new one), name, tags. */
+function DetailsSection({
+  record,
+  isAdmin,
+  isNew,
+  buyerChoice,
+}: {
+  record: Webhook | undefined;
+  isAdmin: boolean;
+  isNew: boolean;
+  buyerChoice: BuyerChoice | null;
+}) {
+  return (
+    <Section title="Delivery Details">
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <StatusField />
+        </Grid.Col>
+        {record && (
+          <>
+            <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+              <DisplayField label="ID" value={record._id} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+              <DisplayField label="Timestamp" value={formatTimestamp(record.ts)} />
+            </Grid.Col>
+          </>
+        )}
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <TextField name="name" label="Name" required placeholder="Summit CRM" />
+        </Grid.Col>
+        {record ? (
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <DisplayField label="Buyer" value={record.buyer_name} />
+          </Grid.Col>
+        ) : (
+          isNew &&
+          isAdmin && (
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <BuyerPicker initial={buyerChoice} />
+            </Grid.Col>
+          )
+        )}
+        <Grid.Col span={12}>
+          <TagsFormField name="tags" kind="webhook" label="Tags" placeholder="Add a tag and press Enter" />
+        </Grid.Col>
+      </Grid>
+    </Section>
+  );
+}
+
+/** The admin's Buyer picker for a new delivery; the choice is remembered for the next one. */
+function BuyerPicker({ initial }: { initial: BuyerChoice | null }) {
+  const { control } = useFormContext<WebhookFormValues>();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const options = useBuyerOptions(debounced, true);
+  const [chosen, setChosen] = useState<BuyerChoice | null>(initial);
+  const data = useMemo(() => {
+    const found = (options.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
+    return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
+  }, [options.data, chosen]);
+  return (
+    <Controller
+      name="buyer"
+      control={control}
+      render={({ field, fieldState }) => (
+        <Select
+          label="Buyer"
+          required
+          placeholder="Search buyers by name"
+          searchable
+          data={data}
+          searchValue={search}
+          onSearchChange={setSearch}
+          nothingFoundMessage={options.isFetching ? 'Loading...' : 'No buyers found'}
+          ref={field.ref}
+          name={field.name}
+          value={field.value || null}
+          onChange={(value, option) => {
+            const next = option ? { value: option.value, label: option.label } : null;
+            setChosen(next);
+            rememberBuyer(next);
+            field.onChange(value ?? '');
+          }}
+          onBlur={field.onBlur}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
+
+/** Delivery Parameters: where and how the lead is sent, and what answer counts as accepted. */
+function ParametersSection() {
+  // Placeholders are hints for typing: read-only, they would read as values.
+  const hint = useEditing() ? (text: string) => text : () => undefined;
+  return (
+    <Section title="Delivery Parameters" description="Where and how each lead is sent, and which answer accepts it.">
+      <Stack gap="md">
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, md: 9 }}>
+            <TextField name="url" label="URL" required placeholder={hint('https://crm.example.com/api/leads')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <SelectField name="method" label="Method" data={METHOD_OPTIONS} allowDeselect={false} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <SelectField
+              name="send_content_type"
+              label="Send Content Type"
+              data={CONTENT_TYPE_OPTIONS}
+              allowDeselect={false}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <SelectField
+              name="return_content_type"
+              label="Return Content Type"
+              data={CONTENT_TYPE_OPTIONS}
+              allowDeselect={false}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextField name="wrap_key" label="Wrap Key" placeholder={hint('lead')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextField name="return_id" label="Return ID" placeholder={hint('id')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextField name="key" label="Key" />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextField name="keyname" label="Key Name" placeholder={hint('key')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextField name="secret" label="Secret" />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextField name="secretname" label="Secret Name" placeholder={hint('secret')} />
+          </Grid.Col>
+        </Grid>
+        <Divider label="Headers" labelPosition="left" />
+        <RowsField
+          name="headers"
+          title="Header"
+          columns={[
+            { key: 'header', label: 'Header', placeholder: 'X-Api-Key' },
+            { key: 'value', label: 'Value' },
+          ]}
+          addLabel="Add Header"
+          newRow={{ header: '', value: '' }}
+        />
+        <Divider label="Accept" labelPosition="left" />
+        <Text fz="xs" c="dimmed" mt={-8}>
+          Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields).
+        </Text>
+        <RowsField
+          name="accept"
+          title="Accept"
+          columns={[
+            { key: 'field', label: 'Field', placeholder: 'status' },
+            { key: 'value', label: 'Value', placeholder: 'ok' },
+          ]}
+          addLabel="Add Accept Rule"
+          newRow={{ field: '', value: '' }}
+        />
+      </Stack>
+    </Section>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Webhook, WebhookDraft, WebhookPayload, WebhookTemplate, WebhookTestResult } from '@leadex/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+
+const path = (id: string) => `/api/webhook/${encodeURIComponent(id)}`;
+
+/** GET /api/webhook/{id}: one delivery (a buyer may read only its own; others answer 404). */
+export function useWebhook(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.webhooks.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<Webhook>(path(id ?? ''), { signal }),
+    enabled: Boolean(id),
+    // A 404 stays a 404: asking again only repeats the toast.
+    retry: false,
+  });
+}
+
+/** GET /api/webhook/{id}/copy: the delivery as an unsaved draft named '… (copy)'. */
+export function useWebhookCopy(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.webhooks.copy(id ?? ''),
+    queryFn: ({ signal }) => api.get<WebhookDraft>(`${path(id ?? '')}/copy`, { signal }),
+    enabled: Boolean(id),
+    retry: false,
+    // A copy is taken once, when the page opens.
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+}
+
+/** GET /api/webhook/new: the blank delivery and the template field list (mapping choices). */
+export function useWebhookTemplate() {
+  return useQuery({
+    queryKey: queryKeys.webhooks.template,
+    queryFn: ({ signal }) => api.get<WebhookTemplate>('/api/webhook/new', { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** POST /api/webhook: answers the delivery with its `_id`. */
+export function useCreateWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: WebhookPayload) => api.post<Webhook>('/api/webhook', payload),
+    onSuccess: (webhook) => {
+      queryClient.setQueryData(queryKeys.webhooks.detail(webhook._id), webhook);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.all });
+    },
+  });
+}
+
+/** PUT /api/webhook/{id}: only the changed fields, lists whole. */
+export function useUpdateWebhook(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: Partial<WebhookPayload>) => api.put<Webhook>(path(id), changes),
+    onSuccess: (webhook) => {
+      queryClient.setQueryData(queryKeys.webhooks.detail(id), webhook);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.all });
+    },
+  });
+}
+
+/** POST /api/webhook/{id}/test: `test_<field>` values; answers what was sent and what came back. */
+export function useTestWebhook(id: string) {
+  return useMutation({
+    mutationFn: (values: Record<string, string>) => api.post<WebhookTestResult>(`${path(id)}/test`, values),
+  });
+}

@@ -1,0 +1,173 @@
+import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { apiRequest } from '../../lib/api';
+
+interface FieldSchema {
+  type?: string;
+  description?: string;
+}
+
+interface Operation {
+  summary?: string;
+  requestBody?: {
+    content?: Record<string, { schema?: { properties?: Record<string, FieldSchema>; required?: string[] } }>;
+  };
+}
+
+interface OpenApiDocument {
+  paths: Record<string, { post?: Operation }>;
+}
+
+/** The three calls in the order a source uses them, with what each answers. */
+const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) => string }[] = [
+  {
+    path: '/api/ping',
+    answers: [
+      '{ "ok": true, "ping_id": "eyJpZCI6…", "price": 18.00, "expires": 1795315300 }',
+      '{ "ok": false, "reason": "no_match" }',
+    ],
+    example: (origin) =>
+      `curl -s ${origin}/api/ping -H "Authorization: Bearer $KEY" \\\n  -H 'Content-Type: application/json' -d '{"service":"roofing","zip":"75201"}'`,
+  },
+  {
+    path: '/api/post',
+    answers: [
+      '{ "ok": true, "lead_id": "lead_01…", "price": 18.00, "status": "sold" }',
+      '{ "ok": false, "lead_id": "lead_01…", "reason": "no_match" }',
+    ],
+    example: (origin) =>
+      `curl -s ${origin}/api/post -H "Authorization: Bearer $KEY" -H 'Idempotency-Key: order-1234' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"ping_id":"<ping_id>","name":"Pat Lee","phone":"(214) 555-0142","tcpa_consent":true}'`,
+  },
+  {
+    path: '/api/lead',
+    answers: [
+      '{ "ok": true, "lead_id": "lead_01…", "price": 18.00, "status": "sold" }',
+      '{ "ok": false, "lead_id": "lead_01…", "reason": "no_match" }',
+    ],
+    example: (origin) =>
+      `curl -s ${origin}/api/lead -H "Authorization: Bearer $KEY" \\\n  -d service=solar -d zip=85004 -d name='Pat Lee' -d phone=6025550177`,
+  },
+];
+
+const REASONS: [status: number, reason: string, meaning: string][] = [
+  [200, 'no_match', 'No buyer takes this lead now (service, location, hours, caps, price).'],
+  [200, 'duplicate', 'You sent the same phone or email within the last 5 minutes.'],
+  [400, 'invalid', 'A field is missing or malformed; errors names each field. Also a tampered or foreign ping_id.'],
+  [400, 'expired', 'The ping_id has expired: ping again.'],
+  [401, 'unauthorized', 'No API key, or an unknown one.'],
+  [403, 'held', 'The API key or the source is on hold.'],
+  [403, 'expired', 'The API key has expired.'],
+  [403, 'forbidden', '/api/lead by a source not approved to post directly.'],
+  [403, 'not_approved', 'A new source may send test leads only until an admin approves it.'],
+  [409, 'conflict', 'A request with the same Idempotency-Key is still being processed.'],
+  [429, 'rate_limited', 'Too many requests for this key; see the Retry-After header.'],
+];
+
+/** The public source API (ping, post, lead), rendered from its OpenAPI document (DESIGN.md §4). */
+export default function ApiDocPage() {
+  const doc = useQuery({
+    queryKey: ['openapi', 'public'],
+    queryFn: () => apiRequest<OpenApiDocument>('GET', '/api/openapi/public.json'),
+  });
+  const origin = window.location.origin;
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="API Documentation"
+        description="Sell leads to the exchange: ping for a price, then post the lead — or both in one call."
+      />
+      <Section title="Authentication and formats">
+        <Stack gap="xs">
+          <Text>
+            Send your API key in the <Code>Authorization: Bearer &lt;key&gt;</Code> header (or as an <Code>apikey</Code>{' '}
+            field). Bodies may be JSON, form-encoded or XML; answers are JSON. <Code>POST /api/post</Code> and{' '}
+            <Code>/api/lead</Code> honour an <Code>Idempotency-Key</Code> header for 24 hours, and posting the same{' '}
+            <Code>ping_id</Code> twice returns the first answer without selling twice. Send <Code>"test": true</Code> to
+            try the calls without selling (test pings use ZIP 99999).
+          </Text>
+        </Stack>
+      </Section>
+      {doc.isPending && <Loader />}
+      {ENDPOINTS.map(({ path, answers, example }) => {
+        const operation = doc.data?.paths[path]?.post;
+        const schema = operation?.requestBody?.content?.['application/json']?.schema;
+        const required = new Set(schema?.required ?? []);
+        return (
+          <Section
+            key={path}
+            title={
+              <Group gap="xs">
+                <Badge variant="light">POST</Badge>
+                <Code fz="md">{path}</Code>
+              </Group>
+            }
+            description={operation?.summary}
+          >
+            <Stack gap="md">
+              {schema?.properties && (
+                <Table striped withTableBorder>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Field</Table.Th>
+                      <Table.Th>Type</Table.Th>
+                      <Table.Th>Required</Table.Th>
+                      <Table.Th>Description</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {Object.entries(schema.properties).map(([name, field]) => (
+                      <Table.Tr key={name}>
+                        <Table.Td>
+                          <Code>{name}</Code>
+                        </Table.Td>
+                        <Table.Td>{field.type ?? 'boolean'}</Table.Td>
+                        <Table.Td>{required.has(name) ? 'Yes' : 'No'}</Table.Td>
+                        <Table.Td>{field.description}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+              <div>
+                <Text fw={600} fz="sm" mb={4}>
+                  Answers
+                </Text>
+                <Code block>{answers.join('\n')}</Code>
+              </div>
+              <div>
+                <Text fw={600} fz="sm" mb={4}>
+                  Example
+                </Text>
+                <Code block>{example(origin)}</Code>
+              </div>
+            </Stack>
+          </Section>
+        );
+      })}
+      <Section title="Reason codes" description="Failures answer { ok: false, reason, message, errors? }.">
+        <Table striped withTableBorder>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>HTTP</Table.Th>
+              <Table.Th>reason</Table.Th>
+              <Table.Th>Meaning</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {REASONS.map(([status, reason, meaning]) => (
+              <Table.Tr key={`${status}-${reason}`}>
+                <Table.Td>{status}</Table.Td>
+                <Table.Td>
+                  <Code>{reason}</Code>
+                </Table.Td>
+                <Table.Td>{meaning}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Section>
+    </Stack>
+  );
+}

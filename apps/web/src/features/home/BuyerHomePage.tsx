@@ -1,0 +1,51 @@
+import { Card, Center, Loader, SimpleGrid, Text, Title } from '@mantine/core';
+import { useClaims } from '../../app/session';
+import { PageHeader } from '../../components/PageHeader';
+import { formatPhone } from '../../lib/format';
+import { useBuyer } from '../buyers/buyers.api';
+
+/** '/' for a buyer: its own area; Payment Information, Message Us and Stats come with later issues. */
+export function BuyerHomePage() {
+  const { role_id } = useClaims();
+  const buyer = useBuyer(role_id);
+  if (buyer.isPending && role_id) {
+    return (
+      <Center py={80}>
+        <Loader />
+      </Center>
+    );
+  }
+  const record = buyer.data;
+  return (
+    <>
+      <PageHeader
+        title={record?.name ?? 'Buyer portal'}
+        description="Your leads, campaigns and bills with the exchange."
+      />
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card p="lg" shadow="xs">
+          <Title order={4} mb="xs">
+            Payment Information
+          </Title>
+          <Text c="dimmed" fz="sm">
+            Your payment cards and billing details will show here.
+          </Text>
+        </Card>
+        {record && (
+          <Card p="lg" shadow="xs">
+            <Title order={4} mb="xs">
+              Contact
+            </Title>
+            <Text fz="sm">{record.email}</Text>
+            <Text fz="sm">{formatPhone(record.phone)}</Text>
+            {record.city && record.state && (
+              <Text fz="sm" c="dimmed">
+                {record.city}, {record.state} {record.zip}
+              </Text>
+            )}
+          </Card>
+        )}
+      </SimpleGrid>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import { MAX_SOURCE_COST } from '@leadex/domain';
+import { ActionIcon, Button, Grid, Stack, Text, Tooltip } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useFieldArray, useFormContext } from 'react-hook-form';
+import { useEditing } from '../../components/EditableForm';
+import { NumberField, TextField } from '../../components/FormFields';
+import { NEW_CHANNEL, type SourceFormValues } from './sourceForm';
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** $1,234.50 */
+export const formatDollars = (value: number): string => dollars.format(value);
+
+/**
+ * The source's channels (name, max cost), edited as rows inside the Source form and sent whole.
+ * A channel's max cost replaces the source's lead cost for leads sent on it.
+ */
+export function SourceChannels() {
+  const editing = useEditing();
+  const { control } = useFormContext<SourceFormValues>();
+  const { fields, append, remove } = useFieldArray({ control, name: 'channels' });
+
+  return (
+    <Stack gap="sm">
+      {fields.length === 0 && (
+        <Text c="dimmed" fz="sm">
+          No channels. Leads sent without a channel, or on a channel not listed, are paid the source’s lead cost.
+        </Text>
+      )}
+      {fields.map((field, index) => (
+        <Grid key={field.id} gap="sm" align="flex-start">
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextField name={`channels.${index}.name`} label="Channel name" required />
+          </Grid.Col>
+          <Grid.Col span={{ base: 10, sm: 5 }}>
+            <NumberField
+              name={`channels.${index}.max_cost`}
+              label="Max cost"
+              required
+              prefix="$"
+              min={0}
+              max={MAX_SOURCE_COST}
+              decimalScale={2}
+              allowNegative={false}
+              clampBehavior="none"
+              thousandSeparator=","
+            />
+          </Grid.Col>
+          {editing && (
+            <Grid.Col span={{ base: 2, sm: 1 }} pt={30}>
+              <Tooltip label="Remove channel">
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  size="lg"
+                  aria-label={`Remove channel ${index + 1}`}
+                  onClick={() => remove(index)}
+                >
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </Tooltip>
+            </Grid.Col>
+          )}
+        </Grid>
+      ))}
+      {editing && (
+        <div>
+          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => append({ ...NEW_CHANNEL })}>
+            Add Channel
+          </Button>
+        </div>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,58 @@
+import { SOURCE_DETAIL_LEADS, type SourceLead } from '@leadex/domain';
+import { Badge, Group } from '@mantine/core';
+import { DataTable } from 'mantine-datatable';
+import { useNavigate } from 'react-router';
+import { Section } from '../../components/Section';
+import { formatTimestamp } from '../../lib/format';
+import { formatDollars } from './SourceChannels';
+
+/** The source's latest leads (include=leads): date, name, service, zip, cost, price, sold or not. */
+export function SourceLeads({ leads }: { leads: SourceLead[] }) {
+  const navigate = useNavigate();
+  return (
+    <Section title="Leads" description={`The latest ${SOURCE_DETAIL_LEADS} leads this source sent.`}>
+      <DataTable<SourceLead>
+        records={leads}
+        idAccessor="_id"
+        withTableBorder
+        borderRadius="md"
+        verticalSpacing="sm"
+        fz="sm"
+        highlightOnHover
+        minHeight={leads.length ? undefined : 150}
+        noRecordsText="No results"
+        onRowClick={({ record }) => navigate(`/lead/${record._id}`)}
+        columns={[
+          { accessor: 'ts', title: 'Date', noWrap: true, render: (lead) => formatTimestamp(lead.ts) },
+          { accessor: 'name', title: 'Name' },
+          { accessor: 'service', title: 'Service' },
+          { accessor: 'zip', title: 'Zip' },
+          { accessor: 'channel', title: 'Channel' },
+          { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (lead) => formatDollars(lead.cost) },
+          {
+            accessor: 'price',
+            title: 'Price',
+            textAlign: 'right',
+            render: (lead) => (lead.price === undefined ? '' : formatDollars(lead.price)),
+          },
+          {
+            accessor: 'sold',
+            title: 'Status',
+            render: (lead) => (
+              <Group gap={4} wrap="nowrap">
+                <Badge color={lead.sold ? 'green' : 'gray'} variant="light">
+                  {lead.sold ? 'Sold' : 'Not sold'}
+                </Badge>
+                {lead.test && (
+                  <Badge color="blue" variant="outline">
+                    Test
+                  </Badge>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
+    </Section>
+  );
+}

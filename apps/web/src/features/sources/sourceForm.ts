@@ -1,0 +1,76 @@
+import { type Source, sourceCreateSchema, sourceUpdateSchema, US_STATES } from '@leadex/domain';
+
+/** One channel row as its inputs hold it. */
+export interface ChannelFormValues {
+  name: string;
+  max_cost: number | string;
+}
+
+/** The Source form as its inputs hold it: text as strings ('' when empty), yes/no as 'true' / 'false'. */
+export interface SourceFormValues {
+  name: string;
+  contactName: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  website: string;
+  notes: string;
+  tags: string[];
+  tier: number | string;
+  canPostLead: string;
+  max_cost: number | string;
+  channels: ChannelFormValues[];
+}
+
+export const NEW_SOURCE: SourceFormValues = {
+  name: '',
+  contactName: '',
+  email: '',
+  phone: '',
+  address: '',
+  city: '',
+  state: '',
+  zip: '',
+  website: '',
+  notes: '',
+  tags: [],
+  tier: '',
+  canPostLead: 'false',
+  max_cost: '',
+  channels: [],
+};
+
+export const NEW_CHANNEL: ChannelFormValues = { name: '', max_cost: '' };
+
+export function toFormValues(source: Source): SourceFormValues {
+  return {
+    name: source.name,
+    contactName: source.contactName ?? '',
+    email: source.email,
+    phone: source.phone,
+    address: source.address ?? '',
+    city: source.city ?? '',
+    state: source.state ?? '',
+    zip: source.zip ?? '',
+    website: source.website ?? '',
+    notes: source.notes ?? '',
+    tags: source.tags ?? [],
+    tier: source.tier ?? '',
+    canPostLead: String(source.canPostLead),
+    max_cost: source.max_cost ?? '',
+    channels: source.channels.map((c) => ({ name: c.name, max_cost: c.max_cost ?? '' })),
+  };
+}
+
+/** The shared schemas, so the form shows the spec's messages word for word. */
+export const createSchema = sourceCreateSchema;
+export const updateSchema = sourceUpdateSchema;
+
+export const STATE_OPTIONS = [...US_STATES];
+export const YES_NO_OPTIONS = [
+  { value: 'true', label: 'Yes' },
+  { value: 'false', label: 'No' },
+];

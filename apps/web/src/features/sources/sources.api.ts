@@ -1,0 +1,102 @@
+import type { Source, SourceApiKey, SourceUser, SourceUserInput } from '@leadex/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import type { SourceFormValues } from './sourceForm';
+
+const path = (id: string, rest = '') => `/api/source/${encodeURIComponent(id)}${rest}`;
+
+/** GET /api/source/{id}?include=users&include=leads: the source with its keys, users and latest leads. */
+export function useSource(id: string | null | undefined) {
+  return useQuery({
+    queryKey: queryKeys.sources.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<Source>(`${path(id ?? '')}?include=users&include=leads`, { signal }),
+    enabled: Boolean(id),
+  });
+}
+
+/** After any change to a source: its detail and the lists are read again. */
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.sources.all });
+}
+
+/** POST /api/source: the whole form; answers the source with its `_id`. */
+export function useCreateSource() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: SourceFormValues) => api.post<Source>('/api/source', values),
+    onSuccess: (source) => {
+      queryClient.setQueryData(queryKeys.sources.detail(source._id), { ...source, leads: [] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.sources.all });
+    },
+  });
+}
+
+/** PUT /api/source/{id}: only the changed fields; channels are sent whole. */
+export function useUpdateSource(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (changes: Partial<SourceFormValues>) => api.put<Source>(path(id), changes),
+    onSuccess: refresh,
+  });
+}
+
+/** PUT /api/source/{id}/hold (reason) and /unhold. */
+export function useSourceHold(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ hold, reason }: { hold: boolean; reason?: string }) =>
+      hold ? api.put<Source>(path(id, '/hold'), { reason }) : api.put<Source>(path(id, '/unhold')),
+    onSuccess: refresh,
+  });
+}
+
+export interface NewApiKey {
+  name?: string;
+  canPostLead?: boolean;
+  /** Epoch seconds. */
+  expiration?: number;
+}
+
+/** PUT /api/source/{id}/apikey/new: answers the new key. */
+export function useCreateApiKey(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: NewApiKey) => api.put<SourceApiKey>(path(id, '/apikey/new'), input),
+    onSuccess: refresh,
+  });
+}
+
+/** PUT /api/source/{id}/apikey/hold (name). */
+export function useHoldApiKey(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (name: string) => api.put<SourceApiKey>(path(id, '/apikey/hold'), { name }),
+    onSuccess: refresh,
+  });
+}
+
+/** POST /api/source/{id}/user, or PUT /api/source/{id}/user/{userId} when editing. */
+export function useSaveSourceUser(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ userId, ...input }: SourceUserInput & { userId?: string }) =>
+      userId
+        ? api.put<SourceUser>(path(id, `/user/${encodeURIComponent(userId)}`), input)
+        : api.post<SourceUser>(path(id, '/user'), input),
+    onSuccess: refresh,
+  });
+}
+
+export type UserAction = 'welcome' | 'hold' | 'unhold';
+
+/** PUT /api/source/{id}/{welcome|hold|unhold}/{userId}. */
+export function useSourceUserAction(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ action, userId }: { action: UserAction; userId: string }) =>
+      api.put<SourceUser>(path(id, `/${action}/${encodeURIComponent(userId)}`)),
+    onSuccess: refresh,
+  });
+}

@@ -1,0 +1,111 @@
+import type { ApiError } from '@leadex/domain';
+import { showError } from './notify';
+
+/** Spec §8: the toast text when a failure carries no message, and when the server cannot be reached. */
+export const GENERIC_ERROR = 'An error occurred.';
+export const NETWORK_ERROR = 'An unknown error occurred';
+
+/** A failed API call: the HTTP status (0 when the server could not be reached) and the server's error shape. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Per-field messages keyed by dotted path (`bill.pay`), from a 400. */
+    readonly errors: Record<string, string> = {},
+    /** better-auth's own error code (`INVALID_TOKEN`, …) on /api/auth/* answers. */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  /** Query parameters; empty values are left out. */
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Set false when the caller shows the failure itself (the sign-in forms map it to the spec's texts). */
+  toast?: boolean;
+  signal?: AbortSignal;
+}
+
+let onUnauthenticated: () => void = () => {};
+
+/** Called when an API call answers 401: the session has ended, so the app drops its claims and shows /auth. */
+export function setUnauthenticatedHandler(handler: () => void): void {
+  onUnauthenticated = handler;
+}
+
+/**
+ * Calls the API with the session cookie. Any non-2xx answer throws an ApiRequestError built from the
+ * `{ ok: false, message, errors? }` shape and, unless `toast: false`, raises the spec's error toast.
+ * A 2xx answer is never an error, even with `ok: false`: the availability checks answer that way.
+ */
+export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const { query, body, toast = true, signal } = options;
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, query), {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (cause) {
+    // A query TanStack cancelled (the user moved on) is not a failure worth a toast.
+    if (signal?.aborted) throw cause;
+    throw fail(new ApiRequestError(0, NETWORK_ERROR), toast);
+  }
+
+  const payload = await readBody(response);
+  if (!response.ok) {
+    if (response.status === 401) onUnauthenticated();
+    const shape = (isRecord(payload) ? payload : {}) as Partial<ApiError> & { code?: unknown };
+    const message = typeof shape.message === 'string' && shape.message.trim() ? shape.message : GENERIC_ERROR;
+    const errors = isRecord(shape.errors) ? (shape.errors as Record<string, string>) : {};
+    const code = typeof shape.code === 'string' ? shape.code : undefined;
+    throw fail(new ApiRequestError(response.status, message, errors, code), toast);
+  }
+  return payload as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => apiRequest<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('POST', path, { ...options, body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('PUT', path, { ...options, body: body ?? {} }),
+  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, options),
+};
+
+function fail(error: ApiRequestError, toast: boolean): ApiRequestError {
+  if (toast) showError(error.message);
+  return error;
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}${path.includes('?') ? '&' : '?'}${search}` : path;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,50 @@
+import type { TagKind } from '@leadex/domain';
+
+/**
+ * Every TanStack Query key in one place. An entity's keys share its first element, so a mutation
+ * invalidates the lists and the details of that entity with one call.
+ */
+export const queryKeys = {
+  session: ['session'] as const,
+  buyers: {
+    all: ['buyers'] as const,
+    detail: (id: string) => ['buyers', 'detail', id] as const,
+  },
+  bills: {
+    all: ['bills'] as const,
+    /** GET /api/bill/buyer/{buyerId}: one buyer's bills. */
+    ofBuyer: (buyerId: string) => ['bills', 'buyer', buyerId] as const,
+  },
+  sources: {
+    all: ['sources'] as const,
+    detail: (id: string) => ['sources', 'detail', id] as const,
+  },
+  campaigns: {
+    all: ['campaigns'] as const,
+    detail: (id: string) => ['campaigns', 'detail', id] as const,
+    /** The services the viewer's campaigns buy (the list's service filter). */
+    services: ['campaigns', 'services'] as const,
+  },
+  /** Custom deliveries (GET /api/webhook…). */
+  webhooks: {
+    all: ['webhooks'] as const,
+    detail: (id: string) => ['webhooks', 'detail', id] as const,
+    /** GET /api/webhook/{id}/copy: an unsaved copy. */
+    copy: (id: string) => ['webhooks', 'copy', id] as const,
+    /** GET /api/webhook/new: the blank delivery and the mapping field list. */
+    template: ['webhooks', 'template'] as const,
+  },
+  /** GET /api/zip/…: ZIP suggestions and searches (reference data: they never change). */
+  zips: {
+    suggestions: (q: string) => ['zips', 'suggestions', q] as const,
+    search: (params: Record<string, string | number>) => ['zips', 'search', params] as const,
+  },
+  /** GET /api/zipset: the regions; `list(buyer)` narrows an admin's list to what one buyer may use. */
+  zipsets: {
+    all: ['zipsets'] as const,
+    list: (buyer?: string) => ['zipsets', 'list', buyer ?? ''] as const,
+  },
+  /** GET /api/services: every service name. */
+  services: ['services'] as const,
+  tags: (kind: TagKind) => ['tags', kind] as const,
+};

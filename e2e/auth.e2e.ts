@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { DEMO_BUYER_NAME, expectPath, MENUS, menuTexts, navigation, signIn, submitSignIn, USERS } from './support';
+
+const e2e = useBrowser();
+
+/** Issue 3, Must show: each role signs in at /auth and sees exactly its menu; /logout ends the session. */
+describe('sign-in at /auth', () => {
+  it('signs the admin in by username and shows exactly the admin menu, in the spec order', async () => {
+    const { context, page } = await e2e.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+
+    await signIn(page, USERS.admin.username, USERS.admin.password);
+
+    await expectPath(page, '/');
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS.admin);
+    await page.getByRole('heading', { name: 'Admin dashboard' }).waitFor();
+    expect(await page.getByTestId('user-role').textContent()).toBe('Admin');
+    // The Home entry is the current page.
+    expect(await navigation(page).getByRole('link', { name: 'Home' }).getAttribute('data-active')).toBe('true');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('signs the buyer in by email and shows exactly the buyer menu, in the spec order', async () => {
+    const { context, page } = await e2e.newPage();
+
+    await signIn(page, USERS.buyer.email, USERS.buyer.password);
+
+    await expectPath(page, '/');
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS.buyer);
+    await page.getByRole('heading', { name: DEMO_BUYER_NAME }).waitFor();
+    expect(await page.getByTestId('user-role').textContent()).toBe('Buyer');
+    await context.close();
+  });
+
+  it('signs the buyer in by username too', async () => {
+    const { context, page } = await e2e.newPage();
+
+    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+
+    await expectPath(page, '/');
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS.buyer);
+    await context.close();
+  });
+
+  it('signs the source in by username and shows exactly the source menu, in the spec order', async () => {
+    const { context, page } = await e2e.newPage();
+
+    await signIn(page, USERS.source.username, USERS.source.password);
+
+    await expectPath(page, '/source');
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS.source);
+    expect(await page.getByTestId('user-role').textContent()).toBe('Source');
+    await context.close();
+  });
+
+  it('signs the admin in by email too', async () => {
+    const { context, page } = await e2e.newPage();
+
+    await signIn(page, USERS.admin.email, USERS.admin.password);
+
+    await expectPath(page, '/');
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS.admin);
+    await context.close();
+  });
+
+  it('says "Incorrect email and password combination" for a wrong password, by email and by username', async () => {
+    const { context, page } = await e2e.newPage();
+
+    for (const identifier of [USERS.admin.email, USERS.buyer.username]) {
+      await submitSignIn(page, identifier, 'not-the-password-1');
+      const failure = page.getByRole('alert').filter({ hasText: 'Incorrect email and password combination' });
+      await failure.waitFor();
+      expect(await failure.textContent()).toBe('Incorrect email and password combination');
+      // Still a guest, still on the form.
+      expect(await page.evaluate(() => fetch('/api/session').then((r) => r.status))).toBe(401);
+      await expectPath(page, '/auth');
+      expect(await navigation(page).count()).toBe(0);
+    }
+    await context.close();
+  });
+
+  it("marks empty fields with 'Field is not optional' and sends nothing", async () => {
+    const { context, page } = await e2e.newPage();
+    const signIns: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/sign-in')) signIns.push(request.url());
+    });
+    await page.goto('/auth');
+
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect.poll(() => page.getByText('Field is not optional', { exact: true }).count()).toBe(2);
+    expect(signIns).toEqual([]);
+    await context.close();
+  });
+
+  it('says the same for an account that does not exist', async () => {
+    const { context, page } = await e2e.newPage();
+
+    await submitSignIn(page, 'nobody-here', 'not-the-password-1');
+
+    await page.getByRole('alert').filter({ hasText: 'Incorrect email and password combination' }).waitFor();
+    await expectPath(page, '/auth');
+    await context.close();
+  });
+});
+
+describe('/logout', () => {
+  it('ends the session: the user lands on /auth, the API answers 401 and / leads back to /auth', async () => {
+    const { context, page } = await e2e.newPage();
+    await signIn(page, USERS.admin.username, USERS.admin.password);
+    expect(await page.evaluate(() => fetch('/api/session').then((r) => r.status))).toBe(200);
+
+    await page.goto('/logout');
+
+    await expectPath(page, '/auth');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => fetch('/api/session').then((r) => r.status))).toBe(401);
+    // The server ended the session: the browser holds no cookie that still signs in.
+    const session = await page.request.get('/api/session');
+    expect(session.status()).toBe(401);
+
+    await page.goto('/');
+    await expectPath(page, '/auth');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await navigation(page).count()).toBe(0);
+
+    // Nor does a deep link into the admin's area.
+    await page.goto('/buyers');
+    await expectPath(page, '/auth');
+    await context.close();
+  });
+
+  it('is the Logout entry of the menu, for a buyer too', async () => {
+    const { context, page } = await e2e.newPage();
+    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+
+    await navigation(page).getByRole('link', { name: 'Logout' }).click();
+
+    await expectPath(page, '/auth');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => fetch('/api/session').then((r) => r.status))).toBe(401);
+    await page.goBack();
+    await expectPath(page, '/auth');
+    await context.close();
+  });
+
+  it('lets the next user of the same tab see only their own area', async () => {
+    const { context, page } = await e2e.newPage();
+    await signIn(page, USERS.admin.username, USERS.admin.password);
+    await navigation(page).getByRole('link', { name: 'Buyers' }).click();
+    await page.getByRole('link', { name: 'Create New Buyer' }).waitFor();
+
+    await navigation(page).getByRole('link', { name: 'Logout' }).click();
+    await expectPath(page, '/auth');
+    await page.getByLabel('Email or username').fill(USERS.buyer.username);
+    await page.getByLabel('Password', { exact: true }).fill(USERS.buyer.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expectPath(page, '/');
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS.buyer);
+    await page.getByRole('heading', { name: DEMO_BUYER_NAME }).waitFor();
+    expect(await page.getByTestId('user-role').textContent()).toBe('Buyer');
+    await context.close();
+  });
+
+  it('takes a guest who visits /logout to /auth without an error', async () => {
+    const { context, page } = await e2e.newPage();
+
+    await page.goto('/logout');
+
+    await expectPath(page, '/auth');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.locator('[data-position="top-center"]').getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a session that ends while the app is open sends the user to /auth on the next call', async () => {
+    const { context, page } = await e2e.newPage();
+    await signIn(page, USERS.admin.username, USERS.admin.password);
+
+    await context.clearCookies(); // the session is gone (expired, or ended elsewhere)
+    await navigation(page).getByRole('link', { name: 'Buyers' }).click();
+
+    await expectPath(page, '/auth');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await navigation(page).count()).toBe(0);
+    await context.close();
+  });
+});

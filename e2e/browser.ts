@@ -1,0 +1,39 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+/** Debian's Chromium, started as this machine allows (no sandbox as root, no background networking). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface E2E {
+  browser: Browser;
+  baseURL: string;
+  /** A fresh browser context (no cookies) and page. */
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/** Starts Chromium for one test file and closes it after. */
+export function useBrowser(): E2E {
+  const e2e = { baseURL: inject('baseURL') } as E2E;
+  beforeAll(async () => {
+    e2e.browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    e2e.newPage = async () => {
+      const context = await e2e.browser.newContext({ baseURL: e2e.baseURL, viewport: { width: 1280, height: 800 } });
+      return { context, page: await context.newPage() };
+    };
+  });
+  afterAll(async () => {
+    await e2e.browser?.close();
+  });
+  return e2e;
+}

@@ -1,0 +1,69 @@
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the built exchange under test answers. */
+    baseURL: string;
+  }
+}
+
+export const E2E_ADMIN = { email: 'admin@e2e.leadex', password: 'e2e-admin-pass-1' };
+
+const root = resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Builds the exchange and starts it on a fresh embedded database, as `npm start` does. */
+export default async function setup(project: TestProject) {
+  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
+  const baseURL = `http://127.0.0.1:${port}`;
+  // The exchange under test always runs on its own embedded database, whatever the shell says.
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseURL,
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      LOG_LEVEL: 'warn',
+      // The deliveries e2e tests deliver to a receiver on 127.0.0.1.
+      ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  while (true) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    const up = await fetch(`${baseURL}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('the server did not answer /api/health within 60 s');
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  project.provide('baseURL', baseURL);
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((done) => server.once('exit', done));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

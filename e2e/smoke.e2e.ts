@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+
+const e2e = useBrowser();
+
+describe('smoke', () => {
+  it('loads the SPA', async () => {
+    const { context, page } = await e2e.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.title()).toBe('Leadex');
+    await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('serves the SPA on a deep link, so a refresh does not 404', async () => {
+    const { context, page } = await e2e.newPage();
+    const response = await page.goto('/buyer/some-id?tab=users');
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toContain('text/html');
+    const api = await page.request.get('/api/no-such-route');
+    expect(api.status()).toBe(404);
+    expect(await api.json()).toMatchObject({ ok: false });
+    await context.close();
+  });
+});

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { type CampaignStatusValue, campaignNotifySchema, type LocationType } from './campaign';
+import { emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
+import { BILL_PERIODS, GRACE_DAYS, MAX_BILLING_DOLLARS, PAGE_SIZE, PAY_METHODS } from './constants';
+
+export const USERNAME_MESSAGES = {
+  required: 'Username is required',
+  tooShort: 'Usernames must be at least 4 characters long.',
+  badCharacters: 'Username must contain only alphanumeric, underscore or hyphen characters.',
+} as const;
+
+/** Sign-in name rules shared by the buyer form, user invitations and sign-up (spec §5). */
+export const username = z
+  .string({ error: USERNAME_MESSAGES.required })
+  .trim()
+  .min(1, USERNAME_MESSAGES.required)
+  .min(4, USERNAME_MESSAGES.tooShort)
+  .max(64)
+  .regex(/^[a-z0-9_-]+$/, USERNAME_MESSAGES.badCharacters);
+
+/** Whole dollars from 0 to 100000 (prepay balance, credit threshold). */
+const wholeDollars = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number of dollars`)
+    .min(0, `${label} must be at least 0`)
+    .max(MAX_BILLING_DOLLARS, `${label} must be less than or equal to ${MAX_BILLING_DOLLARS}`);
+
+const billFields = {
+  pay: z.enum(PAY_METHODS, { error: 'Payment method is required' }),
+  prepay: wholeDollars('Prepay'),
+  period: z.enum(BILL_PERIODS, { error: 'Billing period must be weekly or monthly' }),
+  grace: z.coerce
+    .number({ error: 'Grace period must be 0, 3, 5 or 7 days' })
+    .refine((d) => (GRACE_DAYS as readonly number[]).includes(d), 'Grace period must be 0, 3, 5 or 7 days'),
+  threshold: wholeDollars('Credit threshold'),
+};
+
+/** Billing of a new buyer: the pay method is required, the rest defaults (invoice, monthly, 3 days' grace). */
+export const buyerBillSchema = z.object(
+  {
+    pay: billFields.pay,
+    prepay: billFields.prepay.default(0),
+    period: billFields.period.default('monthly'),
+    grace: billFields.grace.default(3),
+    threshold: billFields.threshold.default(0),
+  },
+  { error: 'Billing information is required' },
+);
+export type BuyerBill = z.infer<typeof buyerBillSchema>;
+
+/**
+ * Default lead delivery of a buyer (email list, SMS list, webhook, broadcast webhooks), copied onto
+ * its new campaigns: the campaign's Lead Delivery rules and messages, so a bad entry marks its whole
+ * list as the form shows it. Unlike a campaign, a buyer may have no default delivery at all.
+ */
+export const notifySchema = campaignNotifySchema;
+export type Notify = z.infer<typeof notifySchema>;
+
+/** Share of a bill's leads returned without an admin, 0 to 1 (the form's slider shows 0 to 100%). */
+const autoApproveReturns = z.coerce
+  .number({ error: 'Auto Approve Returns must be a number' })
+  .min(0, 'Auto Approve Returns must be at least 0')
+  .max(1, 'Auto Approve Returns must be at most 100%');
+
+const buyerFields = {
+  name: requiredText('Name is required', 200),
+  email: emailAddress('Email is required'),
+  phone: requiredText('Phone is required', 40),
+  address: optionalText(200),
+  city: optionalText(100),
+  state: usState,
+  zip: zipCode,
+  notes: optionalText(5000),
+  tags: tagList.default([]),
+  notify: notifySchema.default({ email: [], sms: [], broadcast_webhooks: [] }),
+  bill: buyerBillSchema,
+  autoApproveReturns: autoApproveReturns.default(0),
+};
+
+/** POST /api/buyer: the buyer and its primary user's sign-in (Username, Email). */
+export const buyerCreateSchema = z.object({ username, ...buyerFields });
+export type BuyerCreate = z.infer<typeof buyerCreateSchema>;
+
+/**
+ * PUT /api/buyer/{id}: only the changed fields. The username is the primary user's sign-in and
+ * cannot change after creation.
+ */
+export const buyerUpdateSchema = z
+  .object({
+    name: buyerFields.name,
+    email: buyerFields.email,
+    phone: buyerFields.phone,
+    address: buyerFields.address,
+    city: buyerFields.city,
+    state: buyerFields.state,
+    zip: buyerFields.zip,
+    notes: buyerFields.notes,
+    tags: tagList,
+    notify: notifySchema,
+    // No defaults here: a field not sent is a field not changed.
+    bill: z.object(billFields).partial(),
+    autoApproveReturns,
+    username: z.never({ error: 'Username cannot be changed' }),
+  })
+  .partial();
+export type BuyerUpdate = z.infer<typeof buyerUpdateSchema>;
+
+/** A buyer as the API answers it (DESIGN.md §4: `ts` in epoch seconds, money in dollars). */
+export interface Buyer {
+  _id: string;
+  username: string;
+  name: string;
+  email: string;
+  phone: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  notes?: string;
+  tags: string[];
+  notify: Notify;
+  bill: BuyerBill & { stripe?: string };
+  autoApproveReturns: number;
+  ts: number;
+  users?: BuyerUser[];
+  /** The buyer's campaigns, on `include=matches`. */
+  matches?: BuyerCampaign[];
+  /** The latest leads sold to the buyer, newest first, on `include=leads`. */
+  leads?: BuyerLead[];
+}
+
+/** A campaign in the buyer's Campaigns table (admin §2: services, zips, price, exclusive, status). */
+export interface BuyerCampaign {
+  _id: string;
+  name: string;
+  fixed_id: string;
+  services: string[];
+  location: LocationType;
+  state: string[];
+  zips: string[];
+  zipset?: string;
+  zipset_name?: string;
+  price: number;
+  /** 1 exclusive, 0 shared. */
+  exclusive: number;
+  shared_price?: number;
+  status: Record<CampaignStatusValue, boolean>;
+}
+
+/** A lead sold to the buyer; `price` is what this buyer paid for it. */
+export interface BuyerLead {
+  _id: string;
+  ts: number;
+  name?: string;
+  service: string;
+  zip: string;
+  price: number;
+}
+
+/** How many of the latest leads GET /api/buyer/{id}?include=leads answers. */
+export const BUYER_DETAIL_LEADS = 50;
+
+/** Admin §4: the reason sent when the admin pauses all campaigns of a buyer. */
+export const PAUSE_ALL_REASON = 'Admin paused all campaigns';
+
+/** PUT /api/buyer/{id}/pause: pauses every live campaign of the buyer, with the reason recorded. */
+export const buyerPauseSchema = z.object(
+  { reason: requiredText('Reason is required', 500) },
+  { error: 'Reason is required' },
+);
+export type BuyerPause = z.infer<typeof buyerPauseSchema>;
+
+/** The answer of PUT /api/buyer/{id}/pause: how many campaigns were live and are paused now. */
+export interface BuyerPauseResult {
+  paused: number;
+}
+
+export interface BuyerUser {
+  _id: string;
+  name: string;
+  email: string;
+  username?: string;
+  hold?: { ts: number };
+}
+
+/** The buyers list row (admin §2 Buyers list: Buyer, User, email, phone, state, zip). */
+export type BuyerListItem = Pick<Buyer, '_id' | 'name' | 'username' | 'email' | 'phone' | 'state' | 'zip' | 'ts'>;
+
+export const buyerListQuery = pageQuery(PAGE_SIZE.buyers).extend({
+  name: z.string().trim().max(200).optional(),
+  sort: z.enum(['name', 'ts']).optional(),
+});
+export type BuyerListQuery = z.infer<typeof buyerListQuery>;
+
+export const BUYER_INCLUDES = ['users', 'matches', 'leads'] as const;
+export const buyerGetQuery = z.object({
+  include: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')))),
+});
+
+/** The Buyer User Details modal: name and email are required (admin §5). */
+export const buyerUserSchema = z.object({
+  name: requiredText('Name is required', 200),
+  email: emailAddress('Email is required'),
+});

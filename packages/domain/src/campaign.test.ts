@@ -1,0 +1,378 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  type Campaign,
+  type CampaignFormValues,
+  campaignChanges,
+  campaignCreateSchema,
+  campaignFormSchema,
+  campaignFormValues,
+  campaignRuleIssues,
+  campaignUpdateSchema,
+  DEFAULT_CAMPAIGN_TIME,
+  newCampaignFormValues,
+  parseZipTags,
+  toCampaignPayload,
+} from './campaign';
+
+/** The first message for each field, as the form shows it. */
+function messages(schema: z.ZodType, input: unknown): Record<string, string> {
+  const result = schema.safeParse(input);
+  if (result.success) return {};
+  const out: Record<string, string> = {};
+  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message;
+  return out;
+}
+
+/** A valid Campaign form; override any field. */
+function form(overrides: Partial<CampaignFormValues> = {}): CampaignFormValues {
+  return {
+    ...newCampaignFormValues('buy_1'),
+    name: 'Roofing TX',
+    price: 45,
+    state: ['TX'],
+    notify: { email: ['leads@acme.example'], sms: [], webhook: '', broadcast_webhooks: [] },
+    ...overrides,
+  };
+}
+
+const validApi = { name: 'Roofing TX', buyer: 'buy_1', price: 45, state: ['TX'], notify: { email: ['a@b.example'] } };
+
+describe('parseZipTags (admin §2, Location ZIP tags)', () => {
+  it('splits on commas, whitespace and newlines', () => {
+    expect(parseZipTags('75201, 75202\n75203\t75204  75205,,')).toEqual({
+      zips: ['75201', '75202', '75203', '75204', '75205'],
+      invalid: [],
+    });
+  });
+
+  it('pads entries of 3 or 4 digits to 5 with leading zeros', () => {
+    expect(parseZipTags('501 2108 544').zips).toEqual(['00501', '02108', '00544']);
+  });
+
+  it('takes the first 5-digit group of longer text', () => {
+    expect(parseZipTags(['75201-1234', 'ZIP:10001', 'abc123456']).zips).toEqual(['75201', '10001', '12345']);
+  });
+
+  it('reports what it cannot read, and keeps each ZIP once', () => {
+    expect(parseZipTags(['12', 'abc', '75201', '75201', '12a4', 'abcdefg', 'abc'])).toEqual({
+      zips: ['75201'],
+      invalid: ['12', 'abc', '12a4', 'abcdefg'],
+    });
+  });
+
+  it('answers nothing for empty input', () => {
+    expect(parseZipTags('')).toEqual({ zips: [], invalid: [] });
+    expect(parseZipTags([])).toEqual({ zips: [], invalid: [] });
+  });
+});
+
+describe('Campaign validation (admin §5), on the form', () => {
+  it('accepts a complete form', () => {
+    expect(messages(campaignFormSchema, form())).toEqual({});
+  });
+
+  it("needs a state: 'At least one state is required when location is set to state'", () => {
+    expect(messages(campaignFormSchema, form({ state: [] })).state).toBe(
+      'At least one state is required when location is set to state',
+    );
+  });
+
+  it("needs a zipset: 'Zipset is required when location is set to zipset'", () => {
+    expect(messages(campaignFormSchema, form({ location: 'zipset', zipset: '' })).zipset).toBe(
+      'Zipset is required when location is set to zipset',
+    );
+    expect(messages(campaignFormSchema, form({ location: 'zipset', zipset: 'zst_1' }))).toEqual({});
+  });
+
+  it("needs a zip: 'At least one zip code is required when location is set to zip'", () => {
+    expect(messages(campaignFormSchema, form({ location: 'zip', zips: [] })).zips).toBe(
+      'At least one zip code is required when location is set to zip',
+    );
+    expect(messages(campaignFormSchema, form({ location: 'zip', zips: ['75201'] }))).toEqual({});
+  });
+
+  it("checks notify emails: 'Please enter valid email addresses'", () => {
+    const notify = { email: ['ok@acme.example', 'not-an-email'], sms: [], webhook: '', broadcast_webhooks: [] };
+    expect(messages(campaignFormSchema, form({ notify }))['notify.email']).toBe('Please enter valid email addresses');
+  });
+
+  it("checks SMS numbers: 'Please enter valid phone numbers'", () => {
+    const notify = (sms: string[]) => ({ email: [], sms, webhook: '', broadcast_webhooks: [] });
+    expect(messages(campaignFormSchema, form({ notify: notify(['call me']) }))['notify.sms']).toBe(
+      'Please enter valid phone numbers',
+    );
+    expect(messages(campaignFormSchema, form({ notify: notify(['+1 (512) 555-0142', '512-555-0143']) }))).toEqual({});
+  });
+
+  it("needs one notification method: 'At least one notification method must be configured'", () => {
+    const none = { email: [], sms: [], webhook: '', broadcast_webhooks: [] };
+    expect(messages(campaignFormSchema, form({ notify: none })).notify).toBe(
+      'At least one notification method must be configured',
+    );
+    for (const one of [
+      { ...none, sms: ['5125550142'] },
+      { ...none, webhook: 'https://hooks.acme.example/leads' },
+      { ...none, broadcast_webhooks: ['https://hooks.acme.example/all'] },
+    ])
+      expect(messages(campaignFormSchema, form({ notify: one }))).toEqual({});
+  });
+
+  it('shows the location and notification messages together with other field errors', () => {
+    const none = { email: [], sms: [], webhook: '', broadcast_webhooks: [] };
+    expect(messages(campaignFormSchema, form({ name: '', price: '', state: [], notify: none }))).toEqual({
+      name: 'Name is required',
+      price: 'Price is required',
+      state: 'At least one state is required when location is set to state',
+      notify: 'At least one notification method must be configured',
+    });
+  });
+
+  describe('Source Restrictions rows', () => {
+    const row = (overrides: object = {}) => ({
+      source: 'src_1',
+      channel: '',
+      price: '',
+      shared_price: '',
+      pct: 100,
+      ...overrides,
+    });
+    const errors = (overrides: object) => messages(campaignFormSchema, form({ source_filter: [row(overrides)] }));
+
+    it('accepts a row with only a source and a percent', () => {
+      expect(errors({})).toEqual({});
+    });
+
+    it("needs a source: 'Source is required'", () => {
+      expect(errors({ source: '' })['source_filter.0.source']).toBe('Source is required');
+    });
+
+    it.each([
+      ['price', 'Price'],
+      ['shared_price', 'Shared Price'],
+    ])('checks %s from 0 to 5000', (field, label) => {
+      expect(errors({ [field]: 'abc' })[`source_filter.0.${field}`]).toBe(`${label} must be a number`);
+      expect(errors({ [field]: -1 })[`source_filter.0.${field}`]).toBe(`${label} must be at least 0`);
+      expect(errors({ [field]: 5000.01 })[`source_filter.0.${field}`]).toBe(
+        `${label} must be less than or equal to 5000`,
+      );
+      expect(errors({ [field]: 5000 })).toEqual({});
+      expect(errors({ [field]: 0 })).toEqual({});
+    });
+
+    it('needs a percent from 0 to 100', () => {
+      expect(errors({ pct: '' })['source_filter.0.pct']).toBe('Percent must be a number');
+      expect(errors({ pct: 'half' })['source_filter.0.pct']).toBe('Percent must be a number');
+      expect(errors({ pct: -1 })['source_filter.0.pct']).toBe('Percent must be at least 0');
+      expect(errors({ pct: 101 })['source_filter.0.pct']).toBe('Percent must be less than or equal to 100');
+      expect(errors({ pct: 0 })).toEqual({});
+    });
+  });
+
+  describe('price and limits', () => {
+    it('takes a price up to 5000, not negative, with 2 decimals at most', () => {
+      expect(messages(campaignFormSchema, form({ price: 5000 }))).toEqual({});
+      expect(messages(campaignFormSchema, form({ price: 12.34 }))).toEqual({});
+      expect(messages(campaignFormSchema, form({ price: 5001 })).price).toBe(
+        'Price must be less than or equal to 5000',
+      );
+      expect(messages(campaignFormSchema, form({ price: -1 })).price).toBe('Price must be at least 0');
+      expect(messages(campaignFormSchema, form({ price: 1.234 })).price).toBe('Price must have at most 2 decimals');
+      expect(messages(campaignFormSchema, form({ shared: 'yes', shared_price: 6000 })).shared_price).toBe(
+        'Shared Price must be less than or equal to 5000',
+      );
+    });
+
+    it('needs a shared price when leads are shared', () => {
+      expect(messages(campaignFormSchema, form({ shared: 'yes', shared_price: '' })).shared_price).toBe(
+        'Shared Price is required when leads are shared',
+      );
+      expect(messages(campaignFormSchema, form({ shared: 'yes', shared_price: 20 }))).toEqual({});
+    });
+
+    it('takes hourly, daily and weekly limits from 1, monthly from 0 to 1000; empty means no cap', () => {
+      const max = (m: Partial<CampaignFormValues['max']>) =>
+        messages(campaignFormSchema, form({ max: { hourly: '', daily: '', weekly: '', monthly: '', ...m } }));
+      expect(max({})).toEqual({});
+      expect(max({ hourly: 1, daily: 1, weekly: 1, monthly: 0 })).toEqual({});
+      expect(max({ hourly: 0 })['max.hourly']).toBe('Hourly limit must be at least 1');
+      expect(max({ daily: 0 })['max.daily']).toBe('Daily limit must be at least 1');
+      expect(max({ weekly: 0 })['max.weekly']).toBe('Weekly limit must be at least 1');
+      expect(max({ monthly: -1 })['max.monthly']).toBe('Monthly limit must be at least 0');
+      expect(max({ monthly: 1001 })['max.monthly']).toBe('Monthly limit must be less than or equal to 1000');
+      expect(max({ monthly: 1000 })).toEqual({});
+      expect(max({ daily: 2.5 })['max.daily']).toBe('Daily limit must be a whole number');
+    });
+  });
+
+  it('checks the hours only while Time Restrictions are on', () => {
+    const time = { zone: 'America/New_York', weekday: { start: '7', end: '24' }, weekend: { start: '7', end: '19' } };
+    expect(messages(campaignFormSchema, form({ timeOn: false, time }))).toEqual({});
+    expect(messages(campaignFormSchema, form({ timeOn: true, time }))['time.weekday.end']).toBe(
+      'Weekday end hour must be from 0 to 23',
+    );
+    expect(
+      messages(
+        campaignFormSchema,
+        form({ timeOn: true, time: { ...time, zone: 'Europe/Paris', weekday: { start: '7', end: '19' } } }),
+      )['time.zone'],
+    ).toBe('Time zone must be Eastern, Central, Mountain or Pacific');
+  });
+});
+
+describe('the API schemas', () => {
+  it('creates with the defaults: exclusive, state location, no caps', () => {
+    const parsed = campaignCreateSchema.parse(validApi);
+    expect(parsed).toMatchObject({ exclusive: 1, location: 'state', services: [], tags: [], zips: [], max: {} });
+    expect(parsed.fixed_id).toBeUndefined();
+  });
+
+  it('applies the location rules and the source row messages to an API create', () => {
+    expect(messages(campaignCreateSchema, { ...validApi, location: 'zip' }).zips).toBe(
+      'At least one zip code is required when location is set to zip',
+    );
+    expect(messages(campaignCreateSchema, { ...validApi, notify: { email: [] } }).notify).toBe(
+      'At least one notification method must be configured',
+    );
+    expect(messages(campaignCreateSchema, { ...validApi, source_filter: [{ pct: 1.5 }] })).toEqual({
+      'source_filter.0.source': 'Source is required',
+      'source_filter.0.pct': 'Percent must be less than or equal to 100',
+    });
+  });
+
+  it('reads time { delete: true } as no time restrictions', () => {
+    expect(campaignCreateSchema.parse({ ...validApi, time: { delete: true } }).time).toBeNull();
+    expect(campaignUpdateSchema.parse({ time: { delete: true } })).toEqual({ time: null });
+  });
+
+  it('takes status as flags or a word, exactly one', () => {
+    expect(campaignUpdateSchema.parse({ status: { live: true, draft: false, pause: false } }).status).toEqual({
+      value: 'live',
+      reason: undefined,
+    });
+    expect(campaignUpdateSchema.parse({ status: 'paused' }).status?.value).toBe('pause');
+    expect(messages(campaignUpdateSchema, { status: { live: true, pause: true } }).status).toBe(
+      'Status must be exactly one of Live, Draft or Paused',
+    );
+  });
+
+  it('refuses to move a campaign to another buyer', () => {
+    expect(messages(campaignUpdateSchema, { buyer: 'buy_2' }).buyer).toBe('Buyer cannot be changed');
+  });
+
+  it('checks the Branded Id', () => {
+    expect(messages(campaignUpdateSchema, { fixed_id: 'has space' }).fixed_id).toBe(
+      'Branded Id may contain only letters, digits, underscore or hyphen',
+    );
+    expect(messages(campaignUpdateSchema, { fixed_id: '' }).fixed_id).toBe('Branded Id is required');
+  });
+
+  it('exposes the rules for merged updates', () => {
+    expect(campaignRuleIssues({ location: 'zipset', zipset: null })).toEqual([
+      { path: 'zipset', message: 'Zipset is required when location is set to zipset' },
+    ]);
+  });
+});
+
+describe('the payload rules (admin §7)', () => {
+  it('sends exclusive as a number, pct / 100, hours as numbers, the chosen location only', () => {
+    const payload = toCampaignPayload(
+      form({
+        shared: 'yes',
+        shared_price: '18.5',
+        location: 'zip',
+        zips: ['75201'],
+        state: ['TX'],
+        zipset: 'zst_1',
+        notes: '   ',
+        timeOn: true,
+        time: { zone: 'America/Chicago', weekday: { start: '8', end: '20' }, weekend: { start: '0', end: '0' } },
+        source_filter: [
+          { source: 'src_1', channel: '', price: '', shared_price: '', pct: 12.5 },
+          { source: 'src_2', channel: 'facebook', price: 30, shared_price: 10, pct: '100' },
+        ],
+      }),
+      { withSourceFilter: true },
+    );
+    expect(payload).toEqual({
+      name: 'Roofing TX',
+      buyer: 'buy_1',
+      price: 45,
+      exclusive: 0,
+      shared_price: 18.5,
+      status: { live: false, draft: true, pause: false },
+      services: [],
+      tags: [],
+      location: 'zip',
+      zips: ['75201'],
+      max: { hourly: null, daily: null, weekly: null, monthly: null },
+      notify: { email: ['leads@acme.example'], sms: [], broadcast_webhooks: [] },
+      source_filter: [
+        { source: 'src_1', pct: 0.125 },
+        { source: 'src_2', channel: 'facebook', price: 30, shared_price: 10, pct: 1 },
+      ],
+      time: { zone: 'America/Chicago', weekday: { start: 8, end: 20 }, weekend: { start: 0, end: 0 } },
+    });
+  });
+
+  it('sends time as a delete flag when Time Restrictions are off, and no source restrictions for a buyer', () => {
+    const payload = toCampaignPayload(
+      form({ source_filter: [{ source: 's', channel: '', price: '', shared_price: '', pct: 5 }] }),
+      {
+        withSourceFilter: false,
+      },
+    );
+    expect(payload.time).toEqual({ delete: true });
+    expect(payload.exclusive).toBe(1);
+    expect('source_filter' in payload).toBe(false);
+    expect('shared_price' in payload).toBe(false);
+    expect(payload.state).toEqual(['TX']);
+  });
+
+  it('round-trips a stored campaign and sends only what changed', () => {
+    const stored: Campaign = {
+      _id: 'cmp_1',
+      name: 'Roofing TX',
+      buyer: 'buy_1',
+      buyer_name: 'Acme',
+      fixed_id: 'ACME-1',
+      price: 45,
+      exclusive: 1,
+      services: ['roofing'],
+      tags: [],
+      notes: 'Call first',
+      location: 'state',
+      state: ['TX'],
+      zips: [],
+      max: { hourly: null, daily: 10, weekly: null, monthly: null },
+      notify: { email: ['a@acme.example'], sms: [], broadcast_webhooks: [] },
+      time: DEFAULT_CAMPAIGN_TIME,
+      source_filter: [{ source: 'src_1', pct: 0.125 }],
+      status: { live: false, draft: true, pause: false, history: [] },
+      ts: 1,
+      tsdate: '1970-01-01T00:00:01.000Z',
+    };
+    const before = campaignFormValues(stored);
+    expect(before.source_filter[0]?.pct).toBe(12.5);
+    expect(before.timeOn).toBe(true);
+    const opts = { withSourceFilter: true };
+    expect(campaignChanges(before, before, opts)).toEqual({});
+    expect(campaignChanges(before, { ...before, status: 'live', state: ['TX', 'OK'] }, opts)).toEqual({
+      status: { live: true, draft: false, pause: false },
+      location: 'state',
+      state: ['TX', 'OK'],
+    });
+    expect(campaignChanges(before, { ...before, location: 'zip', zips: ['75201'] }, opts)).toEqual({
+      location: 'zip',
+      zips: ['75201'],
+    });
+    expect(campaignChanges(before, { ...before, notes: '', timeOn: false }, opts)).toEqual({
+      notes: null,
+      time: { delete: true },
+    });
+    expect(campaignChanges(before, { ...before, fixed_id: ' ' }, opts)).toEqual({ fixed_id: '' });
+    expect(campaignChanges(before, { ...before, max: { ...before.max, daily: '' } }, opts)).toEqual({
+      max: { hourly: null, daily: null, weekly: null, monthly: null },
+    });
+  });
+});

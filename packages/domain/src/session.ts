@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { Role } from './constants';
+
+/** GET /api/session: the claims of DESIGN.md §4. */
+export interface SessionClaims {
+  user_id: string;
+  role: Role | null;
+  role_id: string | null;
+  canPostLead: boolean;
+  welcome: boolean;
+  emailVerified: boolean;
+}
+
+/** PUT /api/session/claims: the onboarding flag is the only claim a user may change. */
+export const claimsUpdateSchema = z.object({
+  welcome: z.literal(false, { error: 'welcome can only be set to false' }),
+});

@@ -1,0 +1,267 @@
+import { z } from 'zod';
+import { emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
+import { PAGE_SIZE } from './constants';
+
+/** Largest lead cost and channel max cost, in dollars (admin §9). */
+export const MAX_SOURCE_COST = 5000;
+
+/** Numeric text from a form becomes a number; anything else stays as sent (and fails as "not a number"). */
+const numericText = (value: unknown) =>
+  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+
+const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+/** Dollars from 0 to 5000 with at most 2 decimals, with messages naming the field (`Max cost …`). */
+const dollars = (label: string) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) })
+    .min(0, `${label} must be at least 0`)
+    .max(MAX_SOURCE_COST, `${label} must be less than or equal to ${MAX_SOURCE_COST}`)
+    .refine(hasAtMostTwoDecimals, `${label} must have at most 2 decimals`);
+
+/** A channel's max cost is required (admin §5): empty input counts as missing. */
+const channelMaxCost = z.preprocess(
+  (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : numericText(v)),
+  dollars('Max cost'),
+);
+
+/** The source's lead cost: optional; empty means none (an internal source, paid nothing). */
+const leadCost = z.preprocess(
+  (v) =>
+    v === undefined ? undefined : v === null || (typeof v === 'string' && v.trim() === '') ? null : numericText(v),
+  dollars('Lead cost').nullable().optional(),
+);
+
+/** Yes/no flags as forms and older clients send them: booleans, '1'/'0', 'true'/'false'. */
+const yesNo = (label: string) =>
+  z.preprocess(
+    (v) => (v === 1 || v === '1' || v === 'true' ? true : v === 0 || v === '0' || v === 'false' ? false : v),
+    z.boolean({ error: `${label} must be yes or no` }),
+  );
+
+/** One channel row of the Source form (admin §5). */
+export const sourceChannelSchema = z.object({
+  name: requiredText('Channel name is required', 100),
+  max_cost: channelMaxCost,
+});
+export type SourceChannelInput = z.infer<typeof sourceChannelSchema>;
+
+/** The channels of a source, sent whole; names are unique within the source. */
+const channelList = z
+  .array(sourceChannelSchema)
+  .max(100, 'At most 100 channels')
+  .superRefine((channels, ctx) => {
+    const seen = new Set<string>();
+    channels.forEach((channel, i) => {
+      const key = channel.name.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'Channel names must be unique' });
+      seen.add(key);
+    });
+  });
+
+const tier = z.preprocess(
+  (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? null : numericText(v)),
+  z
+    .number({ error: 'Tier must be a number' })
+    .int('Tier must be a whole number')
+    .min(0, 'Tier must be at least 0')
+    .max(100, 'Tier must be less than or equal to 100')
+    .nullable(),
+);
+
+const sourceFields = {
+  name: requiredText('Name is required', 200),
+  email: emailAddress('Email is required'),
+  phone: requiredText('Phone is required', 40),
+  contactName: optionalText(200),
+  address: optionalText(200),
+  city: optionalText(100),
+  state: usState,
+  zip: zipCode,
+  website: optionalText(300),
+  notes: optionalText(5000),
+  tags: tagList,
+  tier: tier.optional(),
+  canPostLead: yesNo('Can Post Direct'),
+  max_cost: leadCost,
+  channels: channelList,
+};
+
+/** POST /api/source: the Source form (admin §5). */
+export const sourceCreateSchema = z.object({
+  ...sourceFields,
+  tags: sourceFields.tags.default([]),
+  canPostLead: sourceFields.canPostLead.default(false),
+  channels: sourceFields.channels.default([]),
+});
+export type SourceCreate = z.infer<typeof sourceCreateSchema>;
+
+/** PUT /api/source/{id}: only the changed fields; `channels`, when sent, replaces them all. */
+export const sourceUpdateSchema = z.object(sourceFields).partial();
+export type SourceUpdate = z.infer<typeof sourceUpdateSchema>;
+
+/** The Source User Details modal: name and email are required (admin §5). */
+export const sourceUserSchema = z.object({
+  name: requiredText('Name is required', 200),
+  email: emailAddress('Email is required'),
+});
+export type SourceUserInput = z.infer<typeof sourceUserSchema>;
+
+/** PUT /api/source/{id}/hold: an optional reason, kept with the hold (no body at all is fine). */
+export const sourceHoldSchema = z.object({ reason: optionalText(500) }).nullish();
+
+/** An expiration as epoch seconds, or a date text ('2026-12-31'); empty means none. */
+const expiration = z.preprocess((v) => {
+  if (v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
+  if (typeof v === 'string' && !/^\d+$/.test(v.trim())) {
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? v : Math.floor(ms / 1000);
+  }
+  return numericText(v);
+}, z.number({ error: 'Expiration must be a date' }).int('Expiration must be a date').positive().optional());
+
+/** PUT /api/source/{id}/apikey/new: everything optional (a name is chosen, the source's direct posting applies). */
+export const apiKeyCreateSchema = z
+  .object({
+    name: optionalText(100),
+    canPostLead: yesNo('Can Post Lead').optional(),
+    expiration,
+  })
+  .nullish();
+export type ApiKeyCreate = NonNullable<z.infer<typeof apiKeyCreateSchema>>;
+
+/** PUT /api/source/{id}/apikey/hold: the key is named. */
+export const apiKeyHoldSchema = z.object({ name: requiredText('API key name is required', 100) });
+
+export const sourceListQuery = pageQuery(PAGE_SIZE.sources).extend({
+  name: z.string().trim().max(200).optional(),
+  sort: z.enum(['name', 'ts']).optional(),
+});
+export type SourceListQuery = z.infer<typeof sourceListQuery>;
+
+export const SOURCE_INCLUDES = ['users', 'leads'] as const;
+/** `?include=users&include=leads` or `?include=users,leads`. */
+export const sourceGetQuery = z.object({
+  include: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')))),
+});
+
+/** The derived source status (admin §4). */
+export const SOURCE_STATUSES = ['Active', 'On Hold', 'Test Sent', 'No Activity'] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+/** What the source status is derived from: its hold and the last (test) lead and ping, as epoch seconds. */
+export interface SourceActivity {
+  hold?: { ts: number } | null;
+  lastLeadSent?: number | null;
+  lastPingSent?: number | null;
+  lastTestLeadSent?: number | null;
+  lastTestPingSent?: number | null;
+}
+
+/**
+ * Admin §4: On Hold when held; Active when a real lead or ping was sent; Test Sent when only test
+ * leads or pings were; otherwise No Activity.
+ */
+export function sourceStatus(source: SourceActivity): SourceStatus {
+  if (source.hold) return 'On Hold';
+  if (source.lastLeadSent || source.lastPingSent) return 'Active';
+  if (source.lastTestLeadSent || source.lastTestPingSent) return 'Test Sent';
+  return 'No Activity';
+}
+
+export const API_KEY_STATUSES = ['Active', 'On hold', 'Expired'] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+/**
+ * Admin §4: On hold when it has a hold timestamp, Expired once its expiration (epoch seconds) has
+ * passed, else Active. DESIGN.md §8: the spec's seconds-vs-milliseconds quirk is not kept.
+ */
+export function apiKeyStatus(key: { hold?: number | null; exp?: number | null }, nowSeconds: number): ApiKeyStatus {
+  if (key.hold) return 'On hold';
+  if (key.exp !== undefined && key.exp !== null && key.exp <= nowSeconds) return 'Expired';
+  return 'Active';
+}
+
+export interface SourceChannel {
+  name: string;
+  /** Dollars; null means the source's lead cost applies. */
+  max_cost: number | null;
+}
+
+/** An API key as the admin and the source's own portal see it: the key is shown so it can be copied. */
+export interface SourceApiKey {
+  _id: string;
+  name: string;
+  key: string;
+  /** Epoch seconds when put on hold. */
+  hold?: number;
+  /** Expiration, epoch seconds. */
+  exp?: number;
+  canPostLead: boolean;
+  status: ApiKeyStatus;
+  ts: number;
+}
+
+export interface SourceUser {
+  _id: string;
+  name: string;
+  email: string;
+  hold?: { ts: number };
+}
+
+/** One of the source's latest leads (include=leads); `price` (the buyers' revenue) only for admins. */
+export interface SourceLead {
+  _id: string;
+  ts: number;
+  name?: string;
+  service: string;
+  zip: string;
+  channel?: string;
+  /** What the source is paid, dollars. */
+  cost: number;
+  price?: number;
+  sold: boolean;
+  test: boolean;
+}
+
+export interface Source {
+  _id: string;
+  name: string;
+  contactName?: string;
+  email: string;
+  phone: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  website?: string;
+  notes?: string;
+  tags: string[];
+  tier?: number;
+  canPostLead: boolean;
+  /** Lead cost in dollars; absent for an internal source. */
+  max_cost?: number;
+  channels: SourceChannel[];
+  hold?: { ts: number; reason?: string };
+  lastLeadSent?: number;
+  lastPingSent?: number;
+  lastTestLeadSent?: number;
+  lastTestPingSent?: number;
+  status: SourceStatus;
+  ts: number;
+  apikeys: SourceApiKey[];
+  users?: SourceUser[];
+  leads?: SourceLead[];
+}
+
+/** The sources list row (admin §2: name, email, phone, status), with channels for the campaign screens. */
+export type SourceListItem = Pick<
+  Source,
+  '_id' | 'name' | 'email' | 'phone' | 'status' | 'channels' | 'hold' | 'canPostLead' | 'max_cost' | 'ts'
+>;
+
+/** How many of a source's latest leads its detail page shows. */
+export const SOURCE_DETAIL_LEADS = 25;

@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  DELIVERY_FIELD_NAMES,
+  testFields,
+  testOutcome,
+  toWebhookPayload,
+  type WebhookDraft,
+  type WebhookFormValues,
+  webhookChanges,
+  webhookCreateSchema,
+  webhookFormSchema,
+  webhookFormValues,
+  webhookListQuery,
+  webhookTestSchema,
+  webhookUpdateSchema,
+} from './webhook';
+
+/** The first message for each field, as the form shows it. */
+function messages(schema: z.ZodType, input: unknown): Record<string, string> {
+  const result = schema.safeParse(input);
+  if (result.success) return {};
+  const out: Record<string, string> = {};
+  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message;
+  return out;
+}
+
+const valid = { name: 'Summit CRM', buyer: 'buy_1', url: 'https://crm.example.com/leads' };
+
+const template: WebhookDraft = {
+  name: '',
+  url: '',
+  method: 'POST',
+  headers: [],
+  accept: [],
+  send_content_type: 'json',
+  return_content_type: 'json',
+  status: { live: false, draft: true, pause: false },
+  map: DELIVERY_FIELD_NAMES.map((field) => ({ field, value: '' })),
+  static: [],
+  tags: [],
+  ping_id: 'no_ping',
+};
+
+/** A new delivery's form from the template, filled in; override any field. */
+function form(overrides: Partial<WebhookFormValues> = {}): WebhookFormValues {
+  return {
+    ...webhookFormValues(template, { buyer: 'buy_1', fromTemplate: true }),
+    name: 'Summit CRM',
+    url: 'https://crm.example.com/leads',
+    ...overrides,
+  };
+}
+
+describe('delivery validation (admin spec §5 Delivery, portals §5 Delivery form)', () => {
+  it('accepts a minimal delivery and fills the defaults: POST, json both ways, draft', () => {
+    const parsed = webhookCreateSchema.parse(valid);
+    expect(parsed).toMatchObject({
+      method: 'POST',
+      send_content_type: 'json',
+      return_content_type: 'json',
+      status: 'draft',
+      headers: [],
+      accept: [],
+      map: [],
+      static: [],
+      tags: [],
+      ping_id: 'no_ping',
+    });
+  });
+
+  it("requires a name: 'Name is required'", () => {
+    expect(messages(webhookCreateSchema, { ...valid, name: undefined }).name).toBe('Name is required');
+    expect(messages(webhookCreateSchema, { ...valid, name: '  ' }).name).toBe('Name is required');
+  });
+
+  it("requires a buyer in the form: 'Buyer is required'", () => {
+    expect(messages(webhookFormSchema, form({ buyer: '' })).buyer).toBe('Buyer is required');
+  });
+
+  it("requires a URL: 'URL is required', and a web address", () => {
+    expect(messages(webhookCreateSchema, { ...valid, url: undefined }).url).toBe('URL is required');
+    expect(messages(webhookCreateSchema, { ...valid, url: '' }).url).toBe('URL is required');
+    expect(messages(webhookCreateSchema, { ...valid, url: 'ftp://crm.example.com' }).url).toBe(
+      'URL must be a valid http:// or https:// address',
+    );
+    expect(messages(webhookCreateSchema, { ...valid, url: 'not a url' }).url).toBe(
+      'URL must be a valid http:// or https:// address',
+    );
+  });
+
+  it('takes POST or PUT only, in any case', () => {
+    expect(webhookCreateSchema.parse({ ...valid, method: 'put' }).method).toBe('PUT');
+    expect(messages(webhookCreateSchema, { ...valid, method: 'GET' }).method).toBe('Method must be POST or PUT');
+  });
+
+  it('takes json, xml or form as send and return content types', () => {
+    const parsed = webhookCreateSchema.parse({ ...valid, send_content_type: 'XML', return_content_type: 'form' });
+    expect([parsed.send_content_type, parsed.return_content_type]).toEqual(['xml', 'form']);
+    expect(messages(webhookCreateSchema, { ...valid, send_content_type: 'yaml' }).send_content_type).toBe(
+      'Send content type must be json, xml or form',
+    );
+    expect(messages(webhookCreateSchema, { ...valid, return_content_type: 'csv' }).return_content_type).toBe(
+      'Return content type must be json, xml or form',
+    );
+  });
+
+  it("needs a header and a value on each header row: 'Header is required', 'Value is required'", () => {
+    const out = messages(webhookCreateSchema, {
+      ...valid,
+      headers: [{ header: '', value: 'x' }, { header: 'X-Api-Key' }, { header: 'X-Ok', value: 'yes' }],
+    });
+    expect(out['headers.0.header']).toBe('Header is required');
+    expect(out['headers.1.value']).toBe('Value is required');
+    expect(out['headers.2.header']).toBeUndefined();
+  });
+
+  it('refuses malformed header names and the headers the exchange sets itself', () => {
+    const out = messages(webhookCreateSchema, {
+      ...valid,
+      headers: [
+        { header: 'Bad Header', value: 'x' },
+        { header: 'Content-Length', value: '1' },
+        { header: 'X-A', value: 'line\nbreak' },
+      ],
+    });
+    expect(out['headers.0.header']).toBe('Header must be a valid header name');
+    expect(out['headers.1.header']).toBe('This header is set by the exchange');
+    expect(out['headers.2.value']).toBe('Value must be on one line');
+  });
+
+  it.each(['accept', 'map', 'static'])(
+    "needs a field and a value on each %s row: 'Field is required', 'Value is required'",
+    (list) => {
+      const out = messages(webhookCreateSchema, {
+        ...valid,
+        [list]: [{ field: '', value: 'ok' }, { field: 'status' }],
+      });
+      expect(out[`${list}.0.field`]).toBe('Field is required');
+      expect(out[`${list}.1.value`]).toBe('Value is required');
+    },
+  );
+
+  it('takes tags as a list of strings', () => {
+    expect(webhookCreateSchema.parse({ ...valid, tags: ['crm', 'tx'] }).tags).toEqual(['crm', 'tx']);
+    expect(messages(webhookCreateSchema, { ...valid, tags: 'crm' }).tags).toBeDefined();
+  });
+
+  it('takes the status as a word or as the flags, one of live, draft, pause', () => {
+    expect(webhookCreateSchema.parse({ ...valid, status: 'live' }).status).toBe('live');
+    expect(webhookCreateSchema.parse({ ...valid, status: 'Paused' }).status).toBe('pause');
+    expect(webhookCreateSchema.parse({ ...valid, status: { live: false, draft: false, pause: true } }).status).toBe(
+      'pause',
+    );
+    expect(messages(webhookCreateSchema, { ...valid, status: { live: true, pause: true } }).status).toBe(
+      'Status must be Live, Draft or Paused',
+    );
+  });
+
+  it('updates take only the changed fields; the buyer cannot change; an empty optional text clears it', () => {
+    expect(webhookUpdateSchema.parse({ name: 'New name' })).toEqual({ name: 'New name' });
+    expect(messages(webhookUpdateSchema, { buyer: 'buy_2' }).buyer).toBe('Buyer cannot be changed');
+    expect(messages(webhookUpdateSchema, { name: '' }).name).toBe('Name is required');
+    expect(messages(webhookUpdateSchema, { url: '' }).url).toBe('URL is required');
+    const cleared = webhookUpdateSchema.parse({ wrap_key: '' });
+    expect('wrap_key' in cleared && cleared.wrap_key === undefined).toBe(true);
+  });
+
+  it('lists 25 a page, filtered by name, buyer name and tag', () => {
+    expect(webhookListQuery.parse({})).toMatchObject({ page: 1, pageSize: 25 });
+    expect(webhookListQuery.parse({ name: 'crm', buyer_name: 'summit', tag: 'tx' })).toMatchObject({
+      name: 'crm',
+      buyer_name: 'summit',
+      tag: 'tx',
+    });
+  });
+
+  it('takes test values as text', () => {
+    expect(webhookTestSchema.parse({ test_phone: '5125550100', test_price: 45 })).toEqual({
+      test_phone: '5125550100',
+      test_price: 45,
+    });
+    expect(webhookTestSchema.safeParse({ test_phone: { nested: true } }).success).toBe(false);
+  });
+});
+
+describe('the Delivery form and its payload', () => {
+  it('a new delivery starts as a draft with the template fields in the map', () => {
+    const values = form();
+    expect(values.status).toBe('draft');
+    expect(values.map.map((r) => r.field)).toEqual(DELIVERY_FIELD_NAMES);
+    expect(messages(webhookFormSchema, values)).toEqual({});
+  });
+
+  it('on a new delivery the map is emptied if no mapping row has a value', () => {
+    expect(toWebhookPayload(form()).map).toEqual([]);
+  });
+
+  it('drops the template rows left without a value, keeps the filled ones', () => {
+    const values = form();
+    values.map = values.map.map((r) =>
+      r.field === 'phone' ? { ...r, value: 'PhoneNumber' } : r.field === 'zip' ? { ...r, value: 'Zip' } : r,
+    );
+    expect(toWebhookPayload(values).map).toEqual([
+      { field: 'phone', value: 'PhoneNumber' },
+      { field: 'zip', value: 'Zip' },
+    ]);
+  });
+
+  it("checks a mapping row added by hand: 'Field is required', 'Value is required'", () => {
+    const out = messages(
+      webhookFormSchema,
+      form({
+        map: [
+          { field: '', value: 'X' },
+          { field: 'phone', value: '' },
+        ],
+      }),
+    );
+    expect(out['map.0.field']).toBe('Field is required');
+    expect(out['map.1.value']).toBe('Value is required');
+  });
+
+  it("shows every spec message of a blank form at once: 'Name is required', 'URL is required'", () => {
+    const out = messages(webhookFormSchema, form({ name: '', url: '' }));
+    expect(out).toMatchObject({ name: 'Name is required', url: 'URL is required' });
+  });
+
+  it('drops empty optional texts and trims rows', () => {
+    const payload = toWebhookPayload(
+      form({ key: ' k1 ', keyname: '', static: [{ field: ' source ', value: ' leadex ' }] }),
+    );
+    expect(payload.key).toBe('k1');
+    expect('keyname' in payload).toBe(false);
+    expect(payload.static).toEqual([{ field: 'source', value: 'leadex' }]);
+  });
+
+  it('an edit sends only what changed, lists whole, and a cleared optional text as empty', () => {
+    const before = form({ wrap_key: 'lead', accept: [{ field: 'status', value: 'ok' }] });
+    const after = {
+      ...before,
+      name: 'Renamed',
+      wrap_key: '',
+      accept: [...before.accept, { field: 'code', value: '1' }],
+    };
+    expect(webhookChanges(before, after)).toEqual({
+      name: 'Renamed',
+      wrap_key: '',
+      accept: [
+        { field: 'status', value: 'ok' },
+        { field: 'code', value: '1' },
+      ],
+    });
+    expect(webhookChanges(before, { ...before })).toEqual({});
+  });
+
+  it('the Test modal asks for each mapped field with a value, once', () => {
+    expect(
+      testFields([
+        { field: 'phone', value: 'Phone' },
+        { field: 'zip', value: '' },
+        { field: 'phone', value: 'Phone2' },
+        { field: 'email', value: 'Email' },
+      ]),
+    ).toEqual(['phone', 'email']);
+  });
+
+  it('the test badge: Error at status 400 or higher or without an answer, else Accepted or Not Accepted', () => {
+    expect(testOutcome({ status: 500, accept: false })).toBe('Error');
+    expect(testOutcome({ status: 400, accept: true })).toBe('Error');
+    expect(testOutcome({ status: 0, accept: false, error: 'timeout' })).toBe('Error');
+    expect(testOutcome({ status: 200, accept: true })).toBe('Accepted');
+    expect(testOutcome({ status: 200, accept: false })).toBe('Not Accepted');
+  });
+});

@@ -1,0 +1,488 @@
+import { z } from 'zod';
+import { type CampaignStatusValue, statusFlags } from './campaign';
+import { optionalText, pageQuery, requiredText, tagList } from './common';
+import { PAGE_SIZE } from './constants';
+
+// Custom deliveries (the `webhook` entity, admin §3 Delivery, portals §3): a buyer's outbound
+// HTTP call that pushes each lead sold to it into the buyer's own system.
+
+/** The spec's validation messages (admin §5 Delivery, portals §5 Delivery form), word for word. */
+export const WEBHOOK_MESSAGES = {
+  name: 'Name is required',
+  buyer: 'Buyer is required',
+  url: 'URL is required',
+  header: 'Header is required',
+  value: 'Value is required',
+  field: 'Field is required',
+  /** Ours: the spec gives no text for a malformed URL. */
+  urlInvalid: 'URL must be a valid http:// or https:// address',
+} as const;
+
+/** Delivery status (admin §4): draft, live or pause; a new delivery starts as draft. */
+export const WEBHOOK_STATUSES = ['live', 'draft', 'pause'] as const;
+export type WebhookStatusValue = CampaignStatusValue;
+/** The status radio's labels while editing (admin §2 Delivery detail). */
+export const WEBHOOK_STATUS_LABELS: Record<WebhookStatusValue, string> = {
+  live: 'Live',
+  draft: 'Draft',
+  pause: 'Paused',
+};
+
+/** Delivery methods and content types (admin §9). */
+export const WEBHOOK_METHODS = ['POST', 'PUT'] as const;
+export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
+export const CONTENT_TYPES = ['json', 'xml', 'form'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/** A custom delivery of type Direct; any other `ping_id` is a Ping/Post delivery (later). */
+export const DIRECT_DELIVERY = 'no_ping';
+
+/**
+ * The template field list: the lead fields a mapping row can send (GET /api/webhook/new), each with
+ * the sample the Test modal starts from. The buyer's system never learns the lead's source.
+ */
+export const DELIVERY_FIELDS = [
+  { field: 'lead_id', sample: 'lead_01test' },
+  { field: 'ts', sample: '1767225600' },
+  { field: 'service', sample: 'roofing' },
+  { field: 'name', sample: 'Jane Doe' },
+  { field: 'first_name', sample: 'Jane' },
+  { field: 'last_name', sample: 'Doe' },
+  { field: 'phone', sample: '5125550100' },
+  { field: 'email', sample: 'jane.doe@example.com' },
+  { field: 'address', sample: '100 Congress Ave' },
+  { field: 'city', sample: 'Austin' },
+  { field: 'state', sample: 'TX' },
+  { field: 'zip', sample: '78701' },
+  { field: 'homeowner', sample: 'true' },
+  { field: 'tcpa_consent', sample: 'true' },
+  { field: 'tcpa_language', sample: 'By clicking Submit I agree to be contacted.' },
+  { field: 'trusted_form', sample: 'https://cert.trustedform.com/0123456789abcdef' },
+  { field: 'jornaya', sample: 'LEADID-0123-4567-89AB' },
+  { field: 'ip', sample: '203.0.113.10' },
+  { field: 'user_agent', sample: 'Mozilla/5.0' },
+  { field: 'pub_id', sample: 'pub-1' },
+  { field: 'sub_id', sample: 'sub-1' },
+  { field: 'channel', sample: 'web' },
+  { field: 'price', sample: '45.00' },
+  { field: 'test', sample: 'true' },
+] as const;
+export type DeliveryField = (typeof DELIVERY_FIELDS)[number]['field'];
+export const DELIVERY_FIELD_NAMES: readonly string[] = DELIVERY_FIELDS.map((f) => f.field);
+
+/** The Test modal's input for a mapped field is named `test_` plus the field (admin §7). */
+export const TEST_FIELD_PREFIX = 'test_';
+
+// ---------------------------------------------------------------------------------------------
+// Field rules
+
+const isBlank = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
+
+const isHttpUrl = (text: string) => {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the exchange sets itself: overriding them would break the request. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+const url = z
+  .string({ error: WEBHOOK_MESSAGES.url })
+  .trim()
+  .min(1, WEBHOOK_MESSAGES.url)
+  .max(2000, 'URL must be at most 2000 characters')
+  .refine(isHttpUrl, WEBHOOK_MESSAGES.urlInvalid);
+
+/** A row's text; a missing value (or null) gets the row's required message. */
+const rowText = (message: string, max: number) =>
+  z.preprocess((v) => (v === null ? undefined : v), requiredText(message, max));
+
+export const webhookHeaderSchema = z.object({
+  header: rowText(WEBHOOK_MESSAGES.header, 200)
+    .refine((h) => HEADER_NAME.test(h), 'Header must be a valid header name')
+    .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'This header is set by the exchange'),
+  value: rowText(WEBHOOK_MESSAGES.value, 4000).refine((v) => !/[\r\n]/.test(v), 'Value must be on one line'),
+});
+
+/** An accept, map or static row: both field and value are required. */
+export const fieldValueSchema = z.object({
+  field: rowText(WEBHOOK_MESSAGES.field, 200),
+  value: rowText(WEBHOOK_MESSAGES.value, 4000),
+});
+export type FieldValueRow = z.infer<typeof fieldValueSchema>;
+export type HeaderRow = z.infer<typeof webhookHeaderSchema>;
+
+const upper = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : v);
+const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
+
+const method = z.preprocess(upper, z.enum(WEBHOOK_METHODS, { error: 'Method must be POST or PUT' }));
+const contentType = (label: string) =>
+  z.preprocess(lower, z.enum(CONTENT_TYPES, { error: `${label} must be json, xml or form` }));
+
+/** Status as a word (`live`, `paused`) or the flags `{ live, draft, pause }` with one set. */
+const statusInput = z.preprocess(
+  (v) => {
+    if (typeof v === 'string') {
+      const word = v.trim().toLowerCase();
+      return word === 'paused' ? 'pause' : word;
+    }
+    if (v && typeof v === 'object') {
+      const flags = v as Record<string, unknown>;
+      const set = WEBHOOK_STATUSES.filter((s) => flags[s] === true);
+      return set.length === 1 ? set[0] : 'invalid';
+    }
+    return v;
+  },
+  z.enum(WEBHOOK_STATUSES, { error: 'Status must be Live, Draft or Paused' }),
+);
+
+/** A nullable optional text: null or '' clears it. */
+const clearable = (max: number) => z.preprocess((v) => (v === null ? undefined : v), optionalText(max));
+
+const webhookFields = {
+  name: requiredText(WEBHOOK_MESSAGES.name, 200),
+  buyer: z.preprocess((v) => (v === null ? undefined : v), requiredText(WEBHOOK_MESSAGES.buyer, 100)),
+  url,
+  method,
+  headers: z.array(webhookHeaderSchema).max(50, 'At most 50 headers'),
+  accept: z.array(fieldValueSchema).max(50, 'At most 50 accept rules'),
+  key: clearable(2000),
+  keyname: clearable(200),
+  secret: clearable(2000),
+  secretname: clearable(200),
+  return_id: clearable(200),
+  send_content_type: contentType('Send content type'),
+  return_content_type: contentType('Return content type'),
+  wrap_key: clearable(200),
+  status: statusInput,
+  map: z.array(fieldValueSchema).max(200, 'At most 200 mapping rows'),
+  static: z.array(fieldValueSchema).max(200, 'At most 200 hardcoded values'),
+  tags: tagList,
+  ping_id: z.preprocess((v) => (isBlank(v) ? undefined : v), z.string().trim().max(100).default(DIRECT_DELIVERY)),
+};
+
+/**
+ * POST /api/webhook: the delivery without `_id`, `id`, `ts` (dropped if sent). A buyer creates for
+ * itself (`buyer` may be left out); the admin names the buyer. A new delivery defaults to draft.
+ */
+export const webhookCreateSchema = z.object({
+  ...webhookFields,
+  buyer: webhookFields.buyer.optional(),
+  method: method.default('POST'),
+  headers: webhookFields.headers.default([]),
+  accept: webhookFields.accept.default([]),
+  send_content_type: webhookFields.send_content_type.default('json'),
+  return_content_type: webhookFields.return_content_type.default('json'),
+  status: statusInput.default('draft'),
+  map: webhookFields.map.default([]),
+  static: webhookFields.static.default([]),
+  tags: tagList.default([]),
+});
+export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
+
+/** PUT /api/webhook/{id}: only the changed fields, list fields whole; the buyer cannot change. */
+export const webhookUpdateSchema = z
+  .object({
+    ...webhookFields,
+    ping_id: z.string().trim().min(1).max(100),
+    buyer: z.never({ error: 'Buyer cannot be changed' }),
+  })
+  .partial();
+export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
+
+export const WEBHOOK_SORTS = ['name', 'buyer_name', 'status', 'ts'] as const;
+
+/** GET /api/webhook: page size 25; filters name, buyer name and tag (and buyer id). */
+export const webhookListQuery = pageQuery(PAGE_SIZE.deliveries).extend({
+  name: z.string().trim().max(200).optional(),
+  buyer_name: z.string().trim().max(200).optional(),
+  buyer: z.string().trim().max(100).optional(),
+  tag: z.string().trim().max(100).optional(),
+  sort: z.enum(WEBHOOK_SORTS).optional(),
+});
+export type WebhookListQuery = z.infer<typeof webhookListQuery>;
+
+/** GET /api/webhook/{id}/{action}: copy is the one the screens use. */
+export const WEBHOOK_ACTIONS = ['copy'] as const;
+
+/** POST /api/webhook/{id}/test: one value per mapped field, named `test_` plus the field. */
+export const webhookTestSchema = z
+  .record(
+    z.string().max(220),
+    z.union([z.string().max(4000), z.number(), z.boolean(), z.null()], {
+      error: 'Test values must be text',
+    }),
+  )
+  .refine((body) => Object.keys(body).length <= 250, 'Too many test values')
+  .default({});
+export type WebhookTestInput = z.infer<typeof webhookTestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// API answers
+
+export type WebhookStatusFlags = Record<WebhookStatusValue, boolean>;
+
+/** A custom delivery as the API answers it (admin §3 Delivery). */
+export interface Webhook {
+  _id: string;
+  buyer: string;
+  buyer_name: string;
+  name: string;
+  url: string;
+  method: WebhookMethod;
+  headers: HeaderRow[];
+  accept: FieldValueRow[];
+  key?: string;
+  keyname?: string;
+  secret?: string;
+  secretname?: string;
+  return_id?: string;
+  send_content_type: ContentType;
+  return_content_type: ContentType;
+  wrap_key?: string;
+  status: WebhookStatusFlags;
+  map: FieldValueRow[];
+  static: FieldValueRow[];
+  tags: string[];
+  /** `no_ping`: Direct; otherwise Ping/Post. */
+  ping_id: string;
+  ts: number;
+  /** `ts` as an ISO date-time. */
+  tsdate: string;
+}
+
+/** A delivery not saved yet: the template (GET /api/webhook/new) or a copy (GET /api/webhook/{id}/copy). */
+export type WebhookDraft = Omit<Webhook, '_id' | 'ts' | 'tsdate' | 'buyer' | 'buyer_name'> & {
+  buyer?: string;
+  buyer_name?: string;
+};
+
+/** GET /api/webhook/new: a blank delivery whose map lists every template field, and the field list. */
+export interface WebhookTemplate extends WebhookDraft {
+  fields: { field: string; sample: string }[];
+}
+
+/** A row of GET /api/webhook. */
+export type WebhookListItem = Pick<
+  Webhook,
+  '_id' | 'buyer' | 'buyer_name' | 'name' | 'url' | 'method' | 'tags' | 'status' | 'ts'
+>;
+
+/** The answer of POST /api/webhook/{id}/test (admin §7). */
+export interface WebhookTestResult {
+  /** The HTTP status the buyer's system answered; 0 when no answer came (network, timeout, refused). */
+  status: number;
+  accept: boolean;
+  url: string;
+  reqHeaders: Record<string, string>;
+  reqBody: string;
+  /** The response body: parsed (json, xml or form, as the return content type says) or as text. */
+  data: unknown;
+  /** The response body as it came (at most 256 KB). */
+  body: string;
+  /** The buyer's id of the lead, read from the `return_id` field of the response. */
+  returnId?: string;
+  /** Why no answer came. */
+  error?: string;
+  durationMs: number;
+}
+
+/** The Test modal's badge (admin §8, portals §8): Error at status 400 or higher (or no answer). */
+export function testOutcome(result: Pick<WebhookTestResult, 'status' | 'accept' | 'error'>) {
+  if (result.error || result.status >= 400 || result.status === 0) return 'Error' as const;
+  return result.accept ? ('Accepted' as const) : ('Not Accepted' as const);
+}
+
+export const webhookStatusFlags = (status: WebhookStatusValue): WebhookStatusFlags => statusFlags(status);
+
+// ---------------------------------------------------------------------------------------------
+// The Delivery form (web) and its payload rules
+
+/** A mapping row in the form; `template` marks the rows the template filled in. */
+export interface MapFormRow extends FieldValueRow {
+  template?: boolean;
+}
+
+/** The Delivery form as its inputs hold it ('' for empty). */
+export interface WebhookFormValues {
+  name: string;
+  buyer: string;
+  url: string;
+  method: WebhookMethod;
+  headers: HeaderRow[];
+  accept: FieldValueRow[];
+  key: string;
+  keyname: string;
+  secret: string;
+  secretname: string;
+  return_id: string;
+  send_content_type: ContentType;
+  return_content_type: ContentType;
+  wrap_key: string;
+  status: WebhookStatusValue;
+  map: MapFormRow[];
+  static: FieldValueRow[];
+  tags: string[];
+}
+
+const statusOf = (flags: Partial<WebhookStatusFlags> | undefined): WebhookStatusValue =>
+  flags?.live ? 'live' : flags?.pause ? 'pause' : 'draft';
+
+/**
+ * A delivery (or a template or copy) as form values. The template's map rows, every field with an
+ * empty value, are marked: left without a value, they map nothing and are not sent.
+ */
+export function webhookFormValues(
+  d: WebhookDraft | Webhook,
+  options: { buyer?: string; fromTemplate?: boolean } = {},
+): WebhookFormValues {
+  return {
+    name: d.name,
+    buyer: d.buyer ?? options.buyer ?? '',
+    url: d.url,
+    method: d.method,
+    headers: d.headers.map((h) => ({ header: h.header, value: h.value })),
+    accept: d.accept.map((r) => ({ field: r.field, value: r.value })),
+    key: d.key ?? '',
+    keyname: d.keyname ?? '',
+    secret: d.secret ?? '',
+    secretname: d.secretname ?? '',
+    return_id: d.return_id ?? '',
+    send_content_type: d.send_content_type,
+    return_content_type: d.return_content_type,
+    wrap_key: d.wrap_key ?? '',
+    status: statusOf(d.status),
+    map: d.map.map((r) =>
+      options.fromTemplate && isBlank(r.value)
+        ? { field: r.field, value: '', template: true }
+        : { field: r.field, value: r.value },
+    ),
+    static: d.static.map((r) => ({ field: r.field, value: r.value })),
+    tags: d.tags,
+  };
+}
+
+/** A template row still without a value: it maps nothing, so it is neither checked nor sent. */
+const unusedTemplateRow = (row: Partial<MapFormRow>) => row.template === true && isBlank(row.value);
+
+/**
+ * The Delivery form's schema: the API's rules and messages, where a template mapping row left
+ * without a value is skipped (admin §5: on a new delivery the map is emptied if no row has a value).
+ */
+export const webhookFormSchema = z
+  .object({
+    name: webhookFields.name,
+    buyer: webhookFields.buyer,
+    url: webhookFields.url,
+    method: webhookFields.method,
+    headers: webhookFields.headers,
+    accept: webhookFields.accept,
+    key: webhookFields.key,
+    keyname: webhookFields.keyname,
+    secret: webhookFields.secret,
+    secretname: webhookFields.secretname,
+    return_id: webhookFields.return_id,
+    send_content_type: webhookFields.send_content_type,
+    return_content_type: webhookFields.return_content_type,
+    wrap_key: webhookFields.wrap_key,
+    status: webhookFields.status,
+    map: z.array(z.unknown()),
+    static: webhookFields.static,
+    tags: tagList,
+  })
+  .superRefine((v, ctx) => {
+    v.map.forEach((raw, index) => {
+      const row = (raw ?? {}) as Partial<MapFormRow>;
+      if (unusedTemplateRow(row)) return;
+      const parsed = fieldValueSchema.safeParse(row);
+      if (!parsed.success)
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: 'custom', path: ['map', index, ...issue.path.map(String)], message: issue.message });
+    });
+  });
+
+/** What POST /api/webhook takes, as built from the form. */
+export interface WebhookPayload {
+  name: string;
+  buyer?: string;
+  url: string;
+  method: WebhookMethod;
+  headers: HeaderRow[];
+  accept: FieldValueRow[];
+  key?: string;
+  keyname?: string;
+  secret?: string;
+  secretname?: string;
+  return_id?: string;
+  send_content_type: ContentType;
+  return_content_type: ContentType;
+  wrap_key?: string;
+  status: WebhookStatusValue;
+  map: FieldValueRow[];
+  static: FieldValueRow[];
+  tags: string[];
+}
+
+const OPTIONAL_TEXTS = ['key', 'keyname', 'secret', 'secretname', 'return_id', 'wrap_key'] as const;
+
+const trimRows = <T extends Record<string, string>>(rows: T[]): T[] =>
+  rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v).trim()])) as T);
+
+/**
+ * The form's values as the API takes them: trimmed, empty optional texts dropped, list rows without
+ * client keys, and the template's unused mapping rows dropped (so a new delivery whose map has no
+ * value sends an empty map).
+ */
+export function toWebhookPayload(v: WebhookFormValues): WebhookPayload {
+  const payload: WebhookPayload = {
+    name: v.name.trim(),
+    ...(v.buyer ? { buyer: v.buyer } : {}),
+    url: v.url.trim(),
+    method: v.method,
+    headers: trimRows(v.headers.map((h) => ({ header: h.header, value: h.value }))),
+    accept: trimRows(v.accept.map((r) => ({ field: r.field, value: r.value }))),
+    send_content_type: v.send_content_type,
+    return_content_type: v.return_content_type,
+    status: v.status,
+    map: trimRows(v.map.filter((row) => !unusedTemplateRow(row)).map((r) => ({ field: r.field, value: r.value }))),
+    static: trimRows(v.static.map((r) => ({ field: r.field, value: r.value }))),
+    tags: v.tags,
+  };
+  for (const key of OPTIONAL_TEXTS) {
+    const text = v[key].trim();
+    if (text) payload[key] = text;
+  }
+  return payload;
+}
+
+/**
+ * The PUT body for an edit: the payload fields that differ from the record's (lists whole), and a
+ * cleared optional text as '' (which the API reads as "remove it").
+ */
+export function webhookChanges(before: WebhookFormValues, after: WebhookFormValues): Partial<WebhookPayload> {
+  const old = toWebhookPayload(before) as unknown as Record<string, unknown>;
+  const next = toWebhookPayload(after) as unknown as Record<string, unknown>;
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(next)) {
+    if (key === 'buyer') continue;
+    if (JSON.stringify(old[key]) !== JSON.stringify(value)) changes[key] = value;
+  }
+  for (const key of OPTIONAL_TEXTS) if (old[key] !== undefined && next[key] === undefined) changes[key] = '';
+  return changes as Partial<WebhookPayload>;
+}
+
+/** The Test modal's inputs: each mapped field with a non-empty value, once, in mapping order. */
+export function testFields(map: readonly FieldValueRow[]): string[] {
+  const fields: string[] = [];
+  for (const row of map) {
+    const field = row.field.trim();
+    if (field && !isBlank(row.value) && !fields.includes(field)) fields.push(field);
+  }
+  return fields;
+}
