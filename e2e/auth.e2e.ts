@@ -156,8 +156,16 @@ describe('/logout', () => {
 
     await navigation(page).getByRole('link', { name: 'Logout' }).click();
     await expectPath(page, '/auth');
-    await page.getByLabel('Email or username').fill(USERS.buyer.username);
-    await page.getByLabel('Password', { exact: true }).fill(USERS.buyer.password);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // The sign-in form settles once the ended session is re-read: type into the form that stays.
+    await expect
+      .poll(async () => {
+        await page.getByLabel('Email or username').fill(USERS.buyer.username);
+        await page.getByLabel('Password', { exact: true }).fill(USERS.buyer.password);
+        await page.waitForTimeout(200);
+        return page.getByLabel('Email or username').inputValue();
+      })
+      .toBe(USERS.buyer.username);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
     await expectPath(page, '/');

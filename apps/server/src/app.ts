@@ -21,6 +21,7 @@ import { buyerRoutes } from './modules/buyers/buyers.routes';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
+import { createInlineDeliveries } from './modules/deliveries/inline';
 import { webhookRoutes } from './modules/deliveries/webhooks.routes';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/webhooks.service';
 import { leadRoutes } from './modules/leads/leads.routes';
@@ -72,16 +73,17 @@ export function createDeps(config: Config, db: Db, clock: Clock): AppDeps {
   const buyers = createBuyersService({ db, clock, users, engine });
   const campaigns = createCampaignsService({ db, clock, engine });
   const jobs = createJobs({ db, clock, config, mailer });
+  const webhooks = createWebhooksService({ db, clock, config, engine });
   const sourceApi = createSourceApiService({
     db,
     clock,
     engine,
     secret: config.LEADEX_SECRET,
     onSale: () => jobs.kick(),
+    inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
   });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
-  const webhooks = createWebhooksService({ db, clock, config });
   return {
     config,
     db,

@@ -9,8 +9,11 @@ export interface Received {
   body: string;
 }
 
-/** What the receiver answers a request on a path: a status, or `hang` (never answers). */
-export type Reply = number | 'hang';
+/**
+ * What the receiver answers a request on a path: a status (with `{"ok": status < 300}`), a status
+ * and body of its own, or `hang` (never answers).
+ */
+export type Reply = number | 'hang' | { status: number; body: string; contentType?: string };
 
 /** A local HTTP server standing in for a buyer's endpoint; `replies[path]` scripts its answers. */
 export async function startHttpReceiver() {
@@ -25,6 +28,11 @@ export async function startHttpReceiver() {
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const reply = scripts.get(path)?.shift() ?? fallback.get(path) ?? 200;
       if (reply === 'hang') return;
+      if (typeof reply === 'object') {
+        res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json' });
+        res.end(reply.body);
+        return;
+      }
       res.writeHead(reply, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: reply < 300 }));
     });

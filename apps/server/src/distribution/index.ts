@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
   apiKeys,
@@ -9,6 +9,7 @@ import {
   settings,
   sourceChannels,
   sources,
+  webhooks,
   zips,
   zipsets,
 } from '../db/schema';
@@ -66,6 +67,8 @@ export class EngineSnapshot {
     readonly keysByHash: ReadonlyMap<string, IndexedApiKey>,
     readonly services: ReadonlySet<string>,
     readonly settings: EngineSettings = DEFAULT_ENGINE_SETTINGS,
+    /** Buyers with a live custom delivery: a sale to one runs it inline (DESIGN.md §6). */
+    readonly liveDeliveryBuyers: ReadonlySet<string> = new Set(),
   ) {
     for (const c of campaigns) {
       for (const service of c.services) {
@@ -112,7 +115,7 @@ const ms = (d: Date | null) => (d ? d.getTime() : null);
 
 /** Reads the engine's picture from the database (a few hundred campaigns: milliseconds). */
 export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
-  const [campaignRows, filterRows, zipsetRows, sourceRows, channelRows, keyRows, serviceRows, settingRows] =
+  const [campaignRows, filterRows, zipsetRows, sourceRows, channelRows, keyRows, serviceRows, settingRows, liveRows] =
     await Promise.all([
       db.select().from(campaigns),
       db.select().from(campaignSourceFilters),
@@ -125,6 +128,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         .select()
         .from(settings)
         .where(inArray(settings.key, ['shared_buyers', 'duplicate_window_days'])),
+      db.selectDistinct({ buyerId: webhooks.buyerId }).from(webhooks).where(eq(webhooks.status, 'live')),
     ]);
   const setting = (key: string, fallback: number) => {
     const value = Number(settingRows.find((r) => r.key === key)?.value);
@@ -196,10 +200,17 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
       },
     ]),
   );
-  return new EngineSnapshot(indexed, sourceMap, keyMap, new Set(serviceRows.map((r) => r.name)), {
-    sharedBuyers: setting('shared_buyers', DEFAULT_ENGINE_SETTINGS.sharedBuyers),
-    duplicateWindowDays: setting('duplicate_window_days', DEFAULT_ENGINE_SETTINGS.duplicateWindowDays),
-  });
+  return new EngineSnapshot(
+    indexed,
+    sourceMap,
+    keyMap,
+    new Set(serviceRows.map((r) => r.name)),
+    {
+      sharedBuyers: setting('shared_buyers', DEFAULT_ENGINE_SETTINGS.sharedBuyers),
+      duplicateWindowDays: setting('duplicate_window_days', DEFAULT_ENGINE_SETTINGS.duplicateWindowDays),
+    },
+    new Set(liveRows.map((r) => r.buyerId)),
+  );
 }
 
 /** ZIP -> state, held in memory for the ping path (about 41,000 entries; ZIPs do not change). */
@@ -209,7 +220,7 @@ export async function loadZipStates(db: Db): Promise<Map<string, string>> {
 }
 
 /** What changed, so every process reloads its index: call inside the changing transaction. */
-export type EngineInput = 'campaigns' | 'buyers' | 'sources' | 'zipsets' | 'settings' | 'services';
+export type EngineInput = 'campaigns' | 'buyers' | 'sources' | 'zipsets' | 'settings' | 'services' | 'webhooks';
 
 export async function bumpEngineVersion(tx: Db | Tx, name: EngineInput): Promise<void> {
   await tx

@@ -64,8 +64,11 @@ export interface CapCounts {
   get(campaignId: string): Partial<Record<CapPeriod, number>> | undefined;
 }
 
-/** The rules in the order they are checked; an excluded campaign names the first it failed. */
-export type Rule = 'status' | 'branded' | 'service' | 'location' | 'time' | 'cap' | 'source' | 'duplicate';
+/**
+ * The rules in the order they are checked; an excluded campaign names the first it failed. `cap`
+ * and `delivery` may also come from the sale itself (a cap filled, a live delivery said Not Accepted).
+ */
+export type Rule = 'status' | 'branded' | 'service' | 'location' | 'time' | 'cap' | 'source' | 'duplicate' | 'delivery';
 
 export type Eligibility =
   | { eligible: true; priceCents: number; sharedPriceCents: number | null }

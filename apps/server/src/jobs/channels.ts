@@ -6,12 +6,16 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { OutboundError, outboundRequest } from '../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../lib/webhook-signature';
+import { attemptOf, customMessageId } from '../modules/deliveries/inline';
+import { deliverCustom, isRetryable, leadForDelivery } from '../modules/deliveries/render';
+import { toWebhook } from '../modules/deliveries/webhooks.dto';
+import { webhooksRepo } from '../modules/deliveries/webhooks.repo';
 import type { Mailer } from '../modules/outbox/mailer';
 import { outboxRepo } from '../modules/outbox/outbox.repo';
-import type { NotifyLead } from './notify.repo';
+import { type NotifyLead, notifyRepo } from './notify.repo';
 
-/** The notify channels of DESIGN.md §6. */
-export type NotifyChannel = 'email' | 'sms' | 'webhook' | 'broadcast';
+/** The notify channels of DESIGN.md §6, and `custom`: a buyer's live custom delivery, retried as a job. */
+export type NotifyChannel = 'email' | 'sms' | 'webhook' | 'broadcast' | 'custom';
 
 /** What one attempt did, as the delivery logs keep it. */
 export interface AttemptResult {
@@ -22,6 +26,8 @@ export interface AttemptResult {
   error: string | null;
   providerId: string | null;
   durationMs: number;
+  /** The target said no in a way a retry will not change (a custom delivery's Not Accepted). */
+  final?: boolean;
 }
 
 const EXCERPT = 2000;
@@ -225,12 +231,46 @@ export function createChannels({ db, clock, config, mailer }: ChannelDeps) {
     }
   }
 
+  /** A custom delivery retried after the sale: 10 s to answer; the buyer's lead id kept on the match. */
+  async function custom(lead: NotifyLead, deliveryId: string): Promise<AttemptResult> {
+    const [delivery, row] = await Promise.all([webhooksRepo.findById(db, deliveryId), notifyRepo.leadRow(db, lead.id)]);
+    if (!delivery || !row)
+      return {
+        accepted: false,
+        statusCode: null,
+        request: null,
+        response: null,
+        error: 'The custom delivery no longer exists',
+        providerId: null,
+        durationMs: 0,
+        final: true,
+      };
+    const result = await deliverCustom(toWebhook(delivery), leadForDelivery(row, lead.priceCents), {
+      allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+      messageId: customMessageId(lead.matchId, deliveryId),
+    });
+    const attempt = attemptOf(lead.matchId, deliveryId, result, clock.now());
+    await webhooksRepo.noteOutcome(db, deliveryId, attempt.error, attempt.at);
+    if (result.returnId !== undefined) await notifyRepo.setBuyerLeadId(db, lead.matchId, result.returnId);
+    return {
+      accepted: attempt.accepted,
+      statusCode: attempt.statusCode,
+      request: attempt.request,
+      response: attempt.response,
+      error: attempt.error,
+      providerId: attempt.providerId,
+      durationMs: attempt.durationMs,
+      final: !attempt.accepted && !isRetryable(result),
+    };
+  }
+
   return {
     /** Whether an accepted SMS waits for Twilio's callback to be "delivered". */
     smsByCallback: sms !== null,
     send(channel: NotifyChannel, lead: NotifyLead, target: string): Promise<AttemptResult> {
       if (channel === 'email') return email(lead, target);
       if (channel === 'sms') return text(lead, target);
+      if (channel === 'custom') return custom(lead, target);
       return webhook(lead, target);
     },
   };

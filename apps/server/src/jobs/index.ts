@@ -34,11 +34,28 @@ export function createJobs({ db, clock, config, mailer }: JobsDeps) {
   let running: Promise<number> | null = null;
   let again = false;
 
-  function jobsOf(matchId: string, targets: ReturnType<typeof targetsOf>, chain: string): PgBoss.JobInsert[] {
-    return targets.map((t) => {
-      const data: NotifyJob = { matchId, ...t, targets: targets.length, step: 0, chain };
-      return { id: jobId(data), name: NOTIFY_QUEUE, data };
-    });
+  /**
+   * One job per target. A custom delivery the sale already tried (inline, DESIGN.md §6) continues
+   * its chain at the first retry, after the first backoff delay.
+   */
+  async function jobsOf(
+    matchId: string,
+    targets: ReturnType<typeof targetsOf>,
+    chain: string,
+  ): Promise<PgBoss.JobInsert[]> {
+    const jobs: PgBoss.JobInsert[] = [];
+    for (const t of targets) {
+      const tried = t.channel === 'custom' ? await notifyRepo.targetState(db, matchId, t.channel, t.target) : null;
+      const step = tried && tried.attempts > 0 && chain === 'sale' ? 1 : 0;
+      const data: NotifyJob = { matchId, ...t, targets: targets.length, step, chain };
+      jobs.push({
+        id: jobId(data),
+        name: NOTIFY_QUEUE,
+        data,
+        ...(step > 0 ? { startAfter: `${config.DELIVERY_RETRY_DELAYS_MS[0] ?? 0} milliseconds` } : {}),
+      });
+    }
+    return jobs;
   }
 
   /** One dispatcher round: claims pending (and stale queued) matches and sends their jobs. */
@@ -50,11 +67,11 @@ export function createJobs({ db, clock, config, mailer }: JobsDeps) {
       const claimed = await notifyRepo.claim(db, DISPATCH_BATCH, config.DELIVERY_STALE_SECONDS);
       const jobs: PgBoss.JobInsert[] = [];
       for (const m of claimed) {
-        const targets = targetsOf(m.campaignNotify, m.buyerNotify);
+        const targets = targetsOf(m.campaignNotify, m.buyerNotify, m.customIds);
         // No channel configured: the buyer reads the lead in its portal; nothing can fail.
         if (targets.length === 0) await notifyRepo.setStatus(db, m.id, 'delivered');
         // Fixed job ids: a stale match queued again inserts only the jobs that are not there yet.
-        else jobs.push(...jobsOf(m.id, targets, 'sale'));
+        else jobs.push(...(await jobsOf(m.id, targets, 'sale')));
       }
       if (jobs.length > 0) await b.insert(jobs);
       total += claimed.length;
@@ -142,7 +159,7 @@ export function createJobs({ db, clock, config, mailer }: JobsDeps) {
       if (match.rejected) throw new AppError('bad_request', 'A rejected match is not delivered');
       const b = boss;
       if (!b) throw new AppError('bad_request', 'Deliveries do not run in this process');
-      const targets = targetsOf(match.campaignNotify, match.buyerNotify);
+      const targets = targetsOf(match.campaignNotify, match.buyerNotify, match.customIds);
       const failed = [];
       for (const t of targets) {
         if (!(await notifyRepo.targetState(db, matchId, t.channel, t.target)).accepted) failed.push(t);
@@ -172,7 +189,11 @@ export function createJobs({ db, clock, config, mailer }: JobsDeps) {
         const match = await notifyRepo.lead(db, attempt.matchId);
         if (match) {
           const row = await notifyRepo.match(db, match.id, attempt.matchId);
-          if (row) await notify.undelivered(attempt.matchId, targetsOf(row.campaignNotify, row.buyerNotify).length);
+          if (row)
+            await notify.undelivered(
+              attempt.matchId,
+              targetsOf(row.campaignNotify, row.buyerNotify, row.customIds).length,
+            );
         }
       } else {
         await notifyRepo.updateAttempt(db, attempt.id, { response: `twilio: ${status}` });

@@ -37,7 +37,13 @@ export interface ClaimedMatch {
   id: string;
   campaignNotify: NotifyConfig | null;
   buyerNotify: NotifyConfig;
+  /** The buyer's live custom deliveries. */
+  customIds: string[];
 }
+
+/** The live custom deliveries of a match's buyer, oldest first (SQL over `lead_matches m`). */
+const CUSTOM_IDS = sql`(select coalesce(array_agg(w.id order by w.created_at, w.id), '{}') from webhooks w
+  where w.buyer_id = m.buyer_id and w.status = 'live')`;
 
 export type AttemptRow = typeof deliveryAttempts.$inferSelect;
 
@@ -64,14 +70,18 @@ export const notifyRepo = {
       update lead_matches m set delivery_status = 'queued', delivery_queued_at = now()
       from claimed, campaigns c, buyers b
       where m.id = claimed.id and c.id = m.campaign_id and b.id = m.buyer_id
-      returning m.id, c.notify as campaign_notify, b.notify as buyer_notify`);
-    return rowsOf<{ id: string; campaign_notify: NotifyConfig | null; buyer_notify: NotifyConfig }>(result).map(
-      (r) => ({
-        id: r.id,
-        campaignNotify: r.campaign_notify,
-        buyerNotify: r.buyer_notify,
-      }),
-    );
+      returning m.id, c.notify as campaign_notify, b.notify as buyer_notify, ${CUSTOM_IDS} as custom_ids`);
+    return rowsOf<{
+      id: string;
+      campaign_notify: NotifyConfig | null;
+      buyer_notify: NotifyConfig;
+      custom_ids: string[];
+    }>(result).map((r) => ({
+      id: r.id,
+      campaignNotify: r.campaign_notify,
+      buyerNotify: r.buyer_notify,
+      customIds: r.custom_ids ?? [],
+    }));
   },
 
   async lead(db: Db, matchId: string): Promise<NotifyLead | null> {
@@ -197,12 +207,38 @@ export const notifyRepo = {
         deliveryStatus: leadMatches.deliveryStatus,
         campaignNotify: campaigns.notify,
         buyerNotify: buyers.notify,
+        customIds: sql<string[]>`(select coalesce(array_agg(w.id order by w.created_at, w.id), '{}') from webhooks w
+          where w.buyer_id = ${leadMatches.buyerId} and w.status = 'live')`,
       })
       .from(leadMatches)
       .innerJoin(campaigns, eq(campaigns.id, leadMatches.campaignId))
       .innerJoin(buyers, eq(buyers.id, leadMatches.buyerId))
       .where(and(eq(leadMatches.id, matchId), eq(leadMatches.leadId, leadId)));
     return row ?? null;
+  },
+
+  /** The stored lead, as a custom delivery renders it. */
+  async leadRow(db: Db, leadId: string) {
+    const [row] = await db.select().from(leads).where(eq(leads.id, leadId));
+    return row ?? null;
+  },
+
+  async setBuyerLeadId(db: Db, matchId: string, buyerLeadId: string) {
+    await db.update(leadMatches).set({ buyerLeadId }).where(eq(leadMatches.id, matchId));
+  },
+
+  /** A late Not Accepted (DESIGN.md §6): the match becomes an approved return, unless already decided. */
+  async approveReturn(db: Db, matchId: string, comment: string, at: Date) {
+    await db
+      .update(leadMatches)
+      .set({
+        returnStatus: 'approved',
+        returnReason: "Not Accepted by the buyer's custom delivery",
+        returnComment: comment.slice(0, 500),
+        returnRequestedAt: at,
+        returnDecidedAt: at,
+      })
+      .where(and(eq(leadMatches.id, matchId), sql`${leadMatches.returnStatus} is distinct from 'approved'`));
   },
 
   async insertMessage(db: Db, row: typeof messages.$inferInsert) {

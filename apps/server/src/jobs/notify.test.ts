@@ -81,8 +81,13 @@ async function sell(state: string) {
 
 const statusOf = async (matchId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
+// In the order they were made: the test clock stands still, so by attempt number, not time.
 const attemptsOf = (matchId: string) =>
-  t.database.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.matchId, matchId));
+  t.database.db
+    .select()
+    .from(deliveryAttempts)
+    .where(eq(deliveryAttempts.matchId, matchId))
+    .orderBy(deliveryAttempts.attempt, deliveryAttempts.id);
 
 describe('notify channels', () => {
   it('delivers a sold lead to two emails and a signed webhook, and logs each attempt', async () => {

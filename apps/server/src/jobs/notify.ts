@@ -22,10 +22,14 @@ export interface NotifyJob {
   chain: string;
 }
 
-/** The targets of a match: the campaign's channels when it has any, else the buyer's defaults. */
+/**
+ * The targets of a match: the campaign's channels when it has any, else the buyer's defaults; and
+ * the buyer's live custom deliveries (by id), which the sale has tried once already.
+ */
 export function targetsOf(
   campaign: NotifyConfig | null,
   buyer: NotifyConfig,
+  customIds: readonly string[] = [],
 ): { channel: NotifyChannel; target: string }[] {
   const list = (n: NotifyConfig | null) => [
     ...(n?.email ?? []).map((target) => ({ channel: 'email' as const, target })),
@@ -34,7 +38,10 @@ export function targetsOf(
     ...(n?.broadcast_webhooks ?? []).map((target) => ({ channel: 'broadcast' as const, target })),
   ];
   const own = list(campaign);
-  const chosen = own.length > 0 ? own : list(buyer);
+  const chosen = [
+    ...(own.length > 0 ? own : list(buyer)),
+    ...customIds.map((target) => ({ channel: 'custom' as const, target })),
+  ];
   const seen = new Set<string>();
   return chosen.filter((t) => !seen.has(`${t.channel} ${t.target}`) && seen.add(`${t.channel} ${t.target}`));
 }
@@ -87,7 +94,7 @@ export function createNotifyHandler({ db, clock, config, channels }: NotifyDeps)
     }
     const result = await channels.send(job.channel, lead, job.target);
     const awaitingCallback = job.channel === 'sms' && channels.smsByCallback && result.statusCode === 201;
-    const last = !result.accepted && !awaitingCallback && job.step >= delays.length;
+    const last = !result.accepted && !awaitingCallback && (result.final === true || job.step >= delays.length);
     await notifyRepo.insertAttempt(db, {
       id: newId('att'),
       matchId: job.matchId,
@@ -102,6 +109,9 @@ export function createNotifyHandler({ db, clock, config, channels }: NotifyDeps)
       await notifyRepo.markDelivered(db, job.matchId);
       return;
     }
+    // The buyer's system refused a lead it was sold: a return it has already won, never a re-sale (DESIGN.md §6).
+    if (job.channel === 'custom' && result.final)
+      await notifyRepo.approveReturn(db, job.matchId, result.error ?? 'Not Accepted', clock.now());
     // Twilio took the text: its status callback decides delivered or failed.
     if (awaitingCallback) return;
     if (last) return undelivered(job.matchId, job.targets);

@@ -32,6 +32,9 @@ export const webhooks = pgTable(
     pingId: text('ping_id').notNull().default('no_ping'),
     status: text('status').notNull().default('draft'),
     tags: text('tags').array().notNull().default([]),
+    /** The last failed delivery of a lead (DESIGN.md §6: shown in red on the buyer's campaigns); cleared by a success. */
+    lastFailure: text('last_failure'),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

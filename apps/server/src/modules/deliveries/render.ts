@@ -35,10 +35,37 @@ type Scalar = string | number | boolean | null;
 /** A lead as a delivery sees it: the template fields (DELIVERY_FIELDS) by name. */
 export type DeliveryLead = Record<string, Scalar | undefined>;
 
-type LeadRow = typeof leads.$inferSelect;
+/** The lead's fields a delivery reads: a stored lead, or the one a sale is about to store. */
+export type DeliverableLead = Pick<
+  typeof leads.$inferSelect,
+  | 'id'
+  | 'createdAt'
+  | 'service'
+  | 'name'
+  | 'firstName'
+  | 'lastName'
+  | 'phone'
+  | 'email'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'zip'
+  | 'homeowner'
+  | 'tcpaConsent'
+  | 'tcpaLanguage'
+  | 'trustedForm'
+  | 'jornaya'
+  | 'ip'
+  | 'userAgent'
+  | 'pubId'
+  | 'subId'
+  | 'channel'
+  | 'test'
+  | 'priceCents'
+>;
 
-/** A stored lead as the mapping reads it; `priceCents` is what this buyer pays (its match's price). */
-export function leadForDelivery(row: LeadRow, priceCents = row.priceCents): DeliveryLead {
+/** A lead as the mapping reads it; `priceCents` is what this buyer pays (its match's price). */
+export function leadForDelivery(row: DeliverableLead, priceCents = row.priceCents): DeliveryLead {
   return {
     lead_id: row.id,
     ts: toEpochSeconds(row.createdAt),

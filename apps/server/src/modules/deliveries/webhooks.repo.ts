@@ -83,4 +83,17 @@ export const webhooksRepo = {
   async update(db: Db | Tx, id: string, changes: Partial<WebhookInsert>): Promise<void> {
     await db.update(webhooks).set(changes).where(eq(webhooks.id, id));
   },
+
+  /** Keeps a delivery's last failure, or clears it after a success; an older outcome never overwrites a newer failure. */
+  async noteOutcome(db: Db, id: string, failure: string | null, at: Date): Promise<void> {
+    await db
+      .update(webhooks)
+      .set({ lastFailure: failure, lastFailureAt: failure === null ? null : at })
+      .where(
+        and(
+          eq(webhooks.id, id),
+          sql`(${webhooks.lastFailureAt} is null or ${webhooks.lastFailureAt} <= ${at.toISOString()}::timestamptz)`,
+        ),
+      );
+  },
 };

@@ -15,6 +15,8 @@ import {
 } from '@leadex/domain';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
+import type { Engine } from '../../distribution/engine';
+import { bumpEngineVersion } from '../../distribution/index';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -29,6 +31,8 @@ export interface WebhooksServiceDeps {
   clock: Clock;
   /** Read at each call: `ALLOW_PRIVATE_DELIVERY_TARGETS`. */
   config: Pick<Config, 'ALLOW_PRIVATE_DELIVERY_TARGETS'>;
+  /** The engine knows which buyers have live deliveries: a sale to one runs them inline. */
+  engine?: Pick<Engine, 'reload'>;
 }
 
 const PRIVATE_URL = 'URL must be a public address: private, loopback and link-local addresses are not allowed';
@@ -47,7 +51,12 @@ const OPTIONAL_COLUMNS = [
  * Custom deliveries (admin §2 Deliveries, portals §2 buyer deliveries): admins see and change every
  * buyer's; a buyer only its own, and another buyer's answers 404 on every route.
  */
-export function createWebhooksService({ db, clock, config }: WebhooksServiceDeps) {
+export function createWebhooksService({ db, clock, config, engine }: WebhooksServiceDeps) {
+  /** This process's engine follows at once; others see the version bump within 2 s. */
+  async function refreshEngine() {
+    await engine?.reload().catch((error) => console.error('engine reload after a delivery change:', error));
+  }
+
   /** The buyer whose deliveries the viewer may see: undefined for an admin (all of them). */
   function scopeOf(viewer: Viewer): string | undefined {
     if (viewer.role === 'admin') return undefined;
@@ -149,7 +158,9 @@ export function createWebhooksService({ db, clock, config }: WebhooksServiceDeps
           createdAt: now,
           updatedAt: now,
         });
+        await bumpEngineVersion(tx, 'webhooks');
       });
+      await refreshEngine();
       return get(viewer, id);
     },
 
@@ -172,7 +183,9 @@ export function createWebhooksService({ db, clock, config }: WebhooksServiceDeps
         if (changes.tags !== undefined) columns.tags = changes.tags;
         if (changes.ping_id !== undefined) columns.pingId = changes.ping_id;
         await webhooksRepo.update(tx, id, columns);
+        await bumpEngineVersion(tx, 'webhooks');
       });
+      await refreshEngine();
       return get(viewer, id);
     },
 
@@ -208,6 +221,11 @@ export function createWebhooksService({ db, clock, config }: WebhooksServiceDeps
       tx: Db | Tx = db,
     ): Promise<(DeliveryTarget & { _id: string; name: string })[]> {
       return (await webhooksRepo.liveOfBuyer(tx, buyerId)).map(toWebhook);
+    },
+
+    /** Keeps a delivery's last failure for the buyer's campaigns (DESIGN.md §6); a success clears it. */
+    noteOutcome(id: string, failure: string | null, at: Date): Promise<void> {
+      return webhooksRepo.noteOutcome(db, id, failure, at);
     },
 
     /** The options every delivery of this exchange runs with (the sale adds its 3 s timeout). */

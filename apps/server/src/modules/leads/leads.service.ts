@@ -52,7 +52,14 @@ function logEntry(a: AttemptRow) {
 function withNotifyLogs<M extends { _id: string }>(matches: M[], attempts: AttemptRow[]) {
   return matches.map((m) => {
     const of = (channel: string) => attempts.filter((a) => a.matchId === m._id && a.channel === channel).map(logEntry);
-    return { ...m, webhook: of('webhook'), broadcast_webhooks: of('broadcast'), email: of('email'), sms: of('sms') };
+    return {
+      ...m,
+      webhook: of('webhook'),
+      broadcast_webhooks: of('broadcast'),
+      email: of('email'),
+      sms: of('sms'),
+      custom: of('custom'),
+    };
   });
 }
 

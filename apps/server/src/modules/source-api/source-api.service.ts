@@ -13,6 +13,8 @@ import type { Clock } from '../../lib/clock';
 import { toEpochSeconds } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
+import { type InlineAttempt, type InlineDeliveries, recordInline } from '../deliveries/inline';
+import { leadForDelivery } from '../deliveries/render';
 import {
   answerIdempotencyKey,
   claimIdempotencyKey,
@@ -26,10 +28,16 @@ import {
 import type { ContactInput, LeadInput, PingInput, PostInput } from './source-api.schema';
 
 /** What a sale ended in: an answer (with the matches it sold), or a replay of an earlier answer. */
-type Outcome = { answer: Answer; matches: MatchRecord[] } | { replay: 'ping' | 'idempotency' };
+type Outcome =
+  | { answer: Answer; matches: MatchRecord[]; attempts?: InlineAttempt[] }
+  | { replay: 'ping' | 'idempotency' };
+
+type Winner = AuctionResult['winners'][number];
 
 /** A sale met a lead already stored for its ping id: the transaction is undone and the first answer replayed. */
 class ReplayPing extends Error {}
+
+const NO_INLINE = { matchIds: new Map<string, string>(), refused: new Map<string, string>() };
 
 /** A source re-posting the same lead within this window is refused as a duplicate (DESIGN.md §5 rule 9). */
 const REPOST_WINDOW_MS = 5 * 60_000;
@@ -91,6 +99,7 @@ export function createSourceApiService({
   engine,
   secret,
   onSale,
+  inline,
 }: {
   db: Db;
   clock: Clock;
@@ -98,6 +107,8 @@ export function createSourceApiService({
   secret: string;
   /** Called after a sale is stored: the job dispatcher starts delivering it at once. */
   onSale?: () => void;
+  /** Buyers' live custom deliveries, run during the sale (DESIGN.md §6). */
+  inline?: InlineDeliveries;
 }) {
   const raw = rawDb(db);
 
@@ -183,13 +194,20 @@ export function createSourceApiService({
     considered: ExplanationEntry[],
     result: AuctionResult | null,
     capFilled: ReadonlySet<string>,
+    inlineSale: { matchIds: ReadonlyMap<string, string>; refused: ReadonlyMap<string, string> } = NO_INLINE,
   ) {
     const explanation = explanationOf(
-      considered.map((entry) =>
-        capFilled.has(entry.campaignId)
+      considered.map((entry) => {
+        const refusedBy = inlineSale.refused.get(entry.campaignId);
+        if (refusedBy !== undefined)
+          return {
+            ...entry,
+            eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
+          };
+        return capFilled.has(entry.campaignId)
           ? { ...entry, eligibility: { eligible: false, rule: 'cap', detail: 'cap filled during the sale' } }
-          : entry,
-      ),
+          : entry;
+      }),
       result,
     );
     if (!result) {
@@ -206,7 +224,7 @@ export function createSourceApiService({
     if (req.test) return { row: { ...lead, explanation, answer }, sale: null };
     const row = { ...lead, explanation, answer, priceCents: result.revenueCents, costCents: req.payoutCents };
     const matches = result.winners.map((w) => ({
-      id: newId('mat'),
+      id: inlineSale.matchIds.get(w.campaignId) ?? newId('mat'),
       campaignId: w.campaignId,
       buyerId: w.buyerId,
       priceCents: w.priceCents,
@@ -251,12 +269,17 @@ export function createSourceApiService({
         window.boughtSince,
       );
       const { result, considered } = auction(req, lead, known);
-      const { row, sale } = decide(req, lead, considered, result, new Set());
-      const stopped = await storeSale(raw, row, sale, window);
-      if (stopped === null) outcome = { answer: { status: 200, body: row.answer }, matches: sale?.matches ?? [] };
-      else if (stopped === 'replay') outcome = { replay: 'ping' };
+      // A sale to a buyer with live deliveries waits for their answers: the careful path runs them.
+      if (!result?.winners.some((w) => inline?.runsFor(w.buyerId))) {
+        const { row, sale } = decide(req, lead, considered, result, new Set());
+        const stopped = await storeSale(raw, row, sale, window);
+        if (stopped === null) outcome = { answer: { status: 200, body: row.answer }, matches: sale?.matches ?? [] };
+        else if (stopped === 'replay') outcome = { replay: 'ping' };
+      }
     }
     outcome ??= await sellCarefully(req, lead, window);
+    if ('attempts' in outcome && outcome.attempts?.length)
+      await inline?.noteOutcomes(outcome.attempts).catch((error) => console.error('delivery outcomes:', error));
 
     engine.recorder.mark(req.caller.source.id, req.test ? 'lastTestLeadSentAt' : 'lastLeadSentAt', now);
     if ('replay' in outcome) return replay(outcome.replay, req);
@@ -311,7 +334,13 @@ export function createSourceApiService({
     return { answer, matches: sale?.matches ?? [] };
   }
 
-  /** The careful path (see `sell`): prior sales from the database, then one transaction. */
+  /**
+   * The careful path (see `sell`): prior sales from the database, then one transaction. The winners'
+   * cap slots are taken in turn; a full cap moves the sale to the next bidders while the revenue
+   * still covers the payout. A winner whose buyer has live custom deliveries gets the lead there and
+   * then (DESIGN.md §6): Not Accepted rejects its match and the auction runs again without that
+   * buyer, before the source is answered. A winner that took the lead stays in the sale.
+   */
   async function sellCarefully(
     req: SaleRequest,
     lead: LeadRecord,
@@ -324,6 +353,8 @@ export function createSourceApiService({
       ...window,
     });
     const { result: first, considered, run } = auction(req, lead, prior.buyerIds);
+    // Read before the transaction: on PGlite a read outside it would wait for it to end.
+    const live = inline && !req.test ? await inline.of(considered.map((c) => c.buyerId)) : new Map();
     return inTransaction(async (tx) => {
       const idempotencyKey = req.meta.idempotencyKey;
       if (idempotencyKey && !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, lead.createdAt)))
@@ -332,22 +363,106 @@ export function createSourceApiService({
         const answer = { ok: false, lead_id: lead.id, reason: 'duplicate', duplicate_of: prior.repostOf };
         return store(tx, req, { ...lead, answer }, null);
       }
-      let result = first;
       const full = new Set<string>();
-      while (result && !req.test) {
-        const taken: CapSlot[] = [];
-        for (const w of result.winners) {
-          const slots = slotsOf(w.campaignId, lead.createdAt);
-          if (await takeCampaignCaps(tx, slots)) taken.push(...slots);
-          else full.add(w.campaignId);
+      /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery. */
+      const refused = new Map<string, string>();
+      /** Cap slots held by campaigns of the current winners. */
+      const held = new Map<string, CapSlot[]>();
+      /** Winners that have the lead through a live delivery: they stay in the sale whatever follows. */
+      const kept = new Map<string, Winner>();
+      const matchIds = new Map<string, string>();
+      const matchIdOf = (w: Winner) =>
+        matchIds.get(w.campaignId) ?? (matchIds.set(w.campaignId, newId('mat')).get(w.campaignId) as string);
+      const rejected: MatchRecord[] = [];
+      const attempts: InlineAttempt[] = [];
+      const buyerLeadIds: { matchId: string; buyerLeadId: string }[] = [];
+      let kind = first?.kind ?? 'exclusive';
+
+      const rerun = (): AuctionResult | null => {
+        const next = run(new Set([...full, ...refused.keys()]));
+        const keptWinners = [...kept.values()];
+        if (
+          keptWinners.length === 0 ||
+          keptWinners.every((k) => next?.winners.some((w) => w.campaignId === k.campaignId))
+        )
+          return next;
+        // The next auction would leave out a buyer that already has the lead: the sale is what stands.
+        return {
+          kind: kind as AuctionResult['kind'],
+          winners: keptWinners,
+          revenueCents: keptWinners.reduce((n, w) => n + w.priceCents, 0),
+        };
+      };
+      const releaseLosers = async (result: AuctionResult | null) => {
+        for (const [campaignId, slots] of held) {
+          if (result?.winners.some((w) => w.campaignId === campaignId)) continue;
+          await releaseCaps(tx, slots);
+          held.delete(campaignId);
         }
-        if (!result.winners.some((w) => full.has(w.campaignId))) break;
-        // This set of winners cannot stand: give back the slots it took and run the auction again.
-        await releaseCaps(tx, taken);
-        result = run(full);
+      };
+
+      let result = first;
+      while (result && !req.test) {
+        kind = result.kind;
+        let capFull = false;
+        for (const w of result.winners) {
+          if (held.has(w.campaignId)) continue;
+          const slots = slotsOf(w.campaignId, lead.createdAt);
+          if (await takeCampaignCaps(tx, slots)) held.set(w.campaignId, slots);
+          else {
+            full.add(w.campaignId);
+            capFull = true;
+          }
+        }
+        if (!capFull) {
+          const asked = result.winners.filter((w) => !kept.has(w.campaignId) && live.get(w.buyerId)?.length);
+          if (asked.length === 0) break;
+          const outcomes = await Promise.all(
+            asked.map((w) =>
+              (inline as InlineDeliveries).deliver(
+                live.get(w.buyerId) ?? [],
+                leadForDelivery(lead, w.priceCents),
+                matchIdOf(w),
+              ),
+            ),
+          );
+          let anyRefused = false;
+          outcomes.forEach((outcome, i) => {
+            const w = asked[i] as Winner;
+            attempts.push(...outcome.attempts);
+            if (outcome.buyerLeadId !== undefined)
+              buyerLeadIds.push({ matchId: matchIdOf(w), buyerLeadId: outcome.buyerLeadId });
+            if (outcome.verdict === 'rejected') {
+              anyRefused = true;
+              rejected.push({
+                id: matchIdOf(w),
+                campaignId: w.campaignId,
+                buyerId: w.buyerId,
+                priceCents: w.priceCents,
+              });
+              // The buyer said no to this lead: none of its campaigns buys it.
+              for (const c of considered)
+                if (c.buyerId === w.buyerId) refused.set(c.campaignId, outcome.refusedBy ?? 'a custom delivery');
+            } else kept.set(w.campaignId, w);
+          });
+          if (!anyRefused) break;
+        }
+        result = rerun();
+        await releaseLosers(result);
       }
-      const { row, sale } = decide(req, lead, considered, result, full);
-      return store(tx, req, row, sale);
+      if (!result) await releaseLosers(null);
+      const { row, sale } = decide(req, lead, considered, result, full, { matchIds, refused });
+      const outcome = await store(tx, req, row, sale);
+      await recordInline(
+        tx,
+        lead.id,
+        kind,
+        lead.createdAt,
+        attempts,
+        rejected,
+        buyerLeadIds.filter((b) => !rejected.some((m) => m.id === b.matchId)),
+      );
+      return { ...outcome, attempts } as Outcome;
     });
   }
 

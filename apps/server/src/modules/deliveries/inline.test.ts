@@ -1,0 +1,357 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { eventually, type Reply, startHttpReceiver, startSmtpReceiver } from '../../../test/receivers';
+import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../db/schema';
+import { billsRepo } from '../bills/bills.repo';
+
+/**
+ * Live custom deliveries decide the sale (DESIGN.md §6), with real peers: a local HTTP server
+ * plays the buyers' systems and a local SMTP server takes the emails. Retries wait milliseconds.
+ */
+
+let t: TestApp;
+let admin: string;
+let http: Awaited<ReturnType<typeof startHttpReceiver>>;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let source: Awaited<ReturnType<typeof createSourceWithKey>>;
+
+beforeAll(async () => {
+  http = await startHttpReceiver();
+  smtp = await startSmtpReceiver();
+  t = await createTestApp({
+    PUBLIC_API_RATE_LIMIT: 0,
+    SMTP_URL: smtp.url,
+    ALLOW_PRIVATE_DELIVERY_TARGETS: true,
+    DELIVERY_RETRY_DELAYS_MS: [50, 50],
+    JOB_POLL_SECONDS: 0.5,
+    DISPATCH_INTERVAL_MS: 100,
+  });
+  await t.deps.jobs.start();
+  admin = await t.signIn(ADMIN.email, ADMIN.password);
+  source = await createSourceWithKey(t, { maxCost: 10 });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await http?.close();
+  await smtp?.close();
+});
+
+const ZIP_OF: Record<string, string> = {
+  TX: '75201',
+  CA: '90210',
+  NY: '10001',
+  FL: '33101',
+  IL: '60601',
+  GA: '30301',
+  WA: '98101',
+  CO: '80202',
+};
+
+const NOT_ACCEPTED: Reply = { status: 200, body: JSON.stringify({ ok: false, reason: 'duplicate in our CRM' }) };
+
+/** A live custom delivery of the buyer to `path` on the receiver, accepted when the answer's `ok` is true. */
+async function liveDelivery(buyerId: string, path: string, overrides: object = {}) {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/webhook',
+    as: admin,
+    payload: {
+      buyer: buyerId,
+      name: `CRM ${path}`,
+      url: http.url(path),
+      accept: [{ field: 'ok', value: 'true' }],
+      map: [
+        { field: 'phone', value: 'Phone' },
+        { field: 'first_name', value: 'FirstName' },
+        { field: 'zip', value: 'Zip' },
+      ],
+      static: [{ field: 'Vendor', value: 'leadex' }],
+      return_id: 'id',
+      status: 'live',
+      ...overrides,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { _id: string; name: string };
+}
+
+async function buyerWithCampaign(state: string, campaign: Parameters<typeof createCampaign>[2] = {}) {
+  const buyer = await createBuyer(t);
+  const campaignId = await createCampaign(t, buyer._id, { price: 40, states: [state], ...campaign });
+  return { buyer, campaignId };
+}
+
+/** Posts a lead in `state` through POST /api/lead and answers the response. */
+async function post(state: string) {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/lead',
+    headers: { authorization: `Bearer ${source.apiKey}` },
+    payload: {
+      service: 'roofing',
+      zip: ZIP_OF[state],
+      first_name: 'Pat',
+      last_name: 'Lee',
+      phone: uniquePhone(),
+      email: `pat.${Math.random().toString(36).slice(2)}@example.com`,
+      tcpa_consent: true,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { ok: boolean; lead_id: string; status?: string; reason?: string };
+}
+
+const matchesOf = (leadId: string) => t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
+const attemptsOf = (matchId: string) =>
+  t.database.db
+    .select()
+    .from(deliveryAttempts)
+    .where(eq(deliveryAttempts.matchId, matchId))
+    .orderBy(deliveryAttempts.attempt, deliveryAttempts.id);
+const statusOf = async (matchId: string) =>
+  (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
+const deliveryRow = async (id: string) => (await t.database.db.select().from(webhooks).where(eq(webhooks.id, id)))[0];
+
+describe('a live custom delivery', () => {
+  it('a lead sold to a buyer with two emails, a webhook and a live XML delivery arrives at all four, each attempt logged', async () => {
+    const { buyer, campaignId } = await buyerWithCampaign('TX');
+    const notify: NotifyConfig = {
+      email: ['ops@four.example', 'sales@four.example'],
+      sms: [],
+      webhook: http.url('/four/hook'),
+      broadcast_webhooks: [],
+    };
+    await t.database.db.update(campaigns).set({ notify }).where(eq(campaigns.id, campaignId));
+    http.script('/four/crm', [], {
+      status: 200,
+      contentType: 'application/xml',
+      body: '<?xml version="1.0"?><response><ok>true</ok><id>CRM-981</id></response>',
+    });
+    const delivery = await liveDelivery(buyer._id, '/four/crm', {
+      send_content_type: 'xml',
+      return_content_type: 'xml',
+      wrap_key: 'Lead',
+    });
+
+    const answer = await post('TX');
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    // The live delivery ran during the sale: the buyer had the lead before the source had its answer.
+    const [crm] = http.on('/four/crm');
+    expect(crm?.headers['content-type']).toBe('application/xml');
+    expect(crm?.body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><Lead><Phone>\d{10}<\/Phone><FirstName>Pat<\/FirstName><Zip>75201<\/Zip><Vendor>leadex<\/Vendor><\/Lead>$/,
+    );
+
+    const [match] = await matchesOf(answer.lead_id);
+    expect(match).toMatchObject({ rejected: false, buyerLeadId: 'CRM-981' });
+    const id = match?.id as string;
+    await eventually(async () => (await attemptsOf(id)).length === 4, 10_000, 'four attempts');
+    await eventually(async () => (await statusOf(id)) === 'delivered', 10_000, 'delivered');
+
+    const attempts = await attemptsOf(id);
+    expect(attempts.map((a) => `${a.channel} ${a.target}`).sort()).toEqual(
+      [
+        `custom ${delivery._id}`,
+        'email ops@four.example',
+        'email sales@four.example',
+        `webhook ${http.url('/four/hook')}`,
+      ].sort(),
+    );
+    expect(attempts.every((a) => a.accepted)).toBe(true);
+    // The sale's own attempt is not repeated by a job.
+    expect(http.on('/four/crm')).toHaveLength(1);
+    expect(http.on('/four/hook')).toHaveLength(1);
+    expect(
+      smtp.mails
+        .filter((m) => m.to[0]?.endsWith('@four.example'))
+        .map((m) => m.to[0])
+        .sort(),
+    ).toEqual(['ops@four.example', 'sales@four.example']);
+
+    const detail = await t.request({
+      method: 'GET',
+      url: `/api/lead/${answer.lead_id}?includeNotifyLogs=true`,
+      as: admin,
+    });
+    const [logged] = detail.json().match;
+    expect(logged.email).toHaveLength(2);
+    expect(logged.webhook).toEqual([expect.objectContaining({ accept: true, status_code: 200 })]);
+    expect(logged.custom).toEqual([
+      expect.objectContaining({ target: delivery._id, attempt: 1, accept: true, status_code: 200 }),
+    ]);
+    expect(logged.custom[0].request).toContain('<Vendor>leadex</Vendor>');
+  });
+
+  it('answering Not Accepted rejects the match, unbilled, and the next eligible campaign buys the lead', async () => {
+    const first = await buyerWithCampaign('CA', { price: 60, max: { daily: 5 } });
+    const next = await buyerWithCampaign('CA', { price: 40 });
+    http.script('/refuses', [], NOT_ACCEPTED);
+    const delivery = await liveDelivery(first.buyer._id, '/refuses');
+
+    const answer = await post('CA');
+    expect(answer).toMatchObject({ ok: true, status: 'sold', price: 10 });
+    const matches = await matchesOf(answer.lead_id);
+    expect(matches.map((m) => [m.campaignId, m.rejected, m.priceCents]).sort()).toEqual(
+      [
+        [first.campaignId, true, 6000],
+        [next.campaignId, false, 4000],
+      ].sort(),
+    );
+    const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, answer.lead_id));
+    expect(lead?.priceCents).toBe(4000);
+    expect(lead?.explanation).toContainEqual(
+      expect.objectContaining({
+        campaign: first.campaignId,
+        eligible: false,
+        rule: 'delivery',
+        detail: `Not Accepted by ${delivery.name}`,
+      }),
+    );
+    expect(lead?.explanation).toContainEqual(expect.objectContaining({ campaign: next.campaignId, won: true }));
+
+    // The refusing campaign's cap slot was given back; its match is never delivered nor billed.
+    const counters = await t.database.db.execute(
+      sql`select n from cap_counters where campaign_id = ${first.campaignId} and period = 'daily'`,
+    );
+    expect((counters as unknown as { rows: { n: number }[] }).rows.map((r) => r.n)).toEqual([0]);
+    const rejected = matches.find((m) => m.rejected);
+    const attempts = await attemptsOf(rejected?.id as string);
+    expect(attempts).toEqual([
+      expect.objectContaining({ channel: 'custom', accepted: false, last: true, statusCode: 200 }),
+    ]);
+    expect(attempts[0]?.response).toContain('duplicate in our CRM');
+    const day = [
+      new Date(t.clock.now().getTime() - 86_400_000),
+      new Date(t.clock.now().getTime() + 86_400_000),
+    ] as const;
+    expect((await billsRepo.periodTotals(t.database.db, first.buyer._id, ...day)).chargesCents).toBe(0);
+    expect((await billsRepo.periodTotals(t.database.db, next.buyer._id, ...day)).chargesCents).toBe(4000);
+
+    // Its last failure is kept for the buyer's campaigns.
+    expect(await deliveryRow(delivery._id)).toMatchObject({ lastFailure: expect.stringContaining('Not Accepted') });
+  });
+
+  it('answers no_match when nobody else covers the payout, and keeps the lead and the rejected match', async () => {
+    const only = await buyerWithCampaign('NY', { price: 50 });
+    http.script('/alone', [], { status: 422, body: '{"error":"zip not served"}' });
+    await liveDelivery(only.buyer._id, '/alone');
+
+    const answer = await post('NY');
+    expect(answer).toMatchObject({ ok: false, reason: 'no_match' });
+    const matches = await matchesOf(answer.lead_id);
+    expect(matches).toEqual([expect.objectContaining({ campaignId: only.campaignId, rejected: true })]);
+    const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, answer.lead_id));
+    expect(lead?.priceCents).toBe(0);
+  });
+
+  it('moves a shared sale on without the buyer that refused; the others keep their shares', async () => {
+    const refuses = await buyerWithCampaign('WA', { price: 1, shared: 30 });
+    const second = await buyerWithCampaign('WA', { price: 1, shared: 25 });
+    const third = await buyerWithCampaign('WA', { price: 1, shared: 20 });
+    http.script('/shared-no', [], NOT_ACCEPTED);
+    http.script('/shared-yes', [], 200);
+    await liveDelivery(refuses.buyer._id, '/shared-no');
+    await liveDelivery(second.buyer._id, '/shared-yes');
+
+    const answer = await post('WA');
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    const matches = await matchesOf(answer.lead_id);
+    expect(matches.map((m) => [m.campaignId, m.rejected, m.kind, m.priceCents]).sort()).toEqual(
+      [
+        [refuses.campaignId, true, 'shared', 3000],
+        [second.campaignId, false, 'shared', 2500],
+        [third.campaignId, false, 'shared', 2000],
+      ].sort(),
+    );
+    // The buyer that said yes got the lead once, even though the auction ran twice.
+    expect(http.on('/shared-yes')).toHaveLength(1);
+  });
+});
+
+describe('a live custom delivery that does not answer in time', () => {
+  it('keeps the sale on a 5xx and retries as a job: one accepted delivery, the same webhook-id each time', async () => {
+    const { buyer } = await buyerWithCampaign('FL');
+    http.script('/flaky-crm', [503], { status: 200, body: '{"ok":true,"id":"B-77"}' });
+    const delivery = await liveDelivery(buyer._id, '/flaky-crm');
+
+    const answer = await post('FL');
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    const [match] = await matchesOf(answer.lead_id);
+    expect(match?.rejected).toBe(false);
+    const id = match?.id as string;
+    expect(await deliveryRow(delivery._id)).toMatchObject({ lastFailure: expect.stringContaining('HTTP 503') });
+
+    await eventually(async () => (await statusOf(id)) === 'delivered', 10_000, 'delivered');
+    const attempts = await attemptsOf(id);
+    expect(attempts.map((a) => [a.channel, a.attempt, a.accepted, a.statusCode])).toEqual([
+      ['custom', 1, false, 503],
+      ['custom', 2, true, 200],
+    ]);
+    const calls = http.on('/flaky-crm');
+    expect(calls).toHaveLength(2);
+    expect(new Set(calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
+    const [after] = await matchesOf(answer.lead_id);
+    expect(after?.buyerLeadId).toBe('B-77');
+    // A success clears the failure shown on the buyer's campaigns.
+    expect(await deliveryRow(delivery._id)).toMatchObject({ lastFailure: null, lastFailureAt: null });
+  });
+
+  it('keeps the sale when the buyer does not answer within 3 s', async () => {
+    const { buyer } = await buyerWithCampaign('GA');
+    http.script('/slow-crm', ['hang'], 200);
+    await liveDelivery(buyer._id, '/slow-crm');
+
+    const started = Date.now();
+    const answer = await post('GA');
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    const [match] = await matchesOf(answer.lead_id);
+    const id = match?.id as string;
+    await eventually(async () => (await statusOf(id)) === 'delivered', 10_000, 'delivered');
+    const attempts = await attemptsOf(id);
+    expect(attempts[0]).toMatchObject({ accepted: false, statusCode: null, error: 'No answer within 3 s' });
+    expect(attempts.at(-1)).toMatchObject({ accepted: true });
+  });
+
+  it('turns a late Not Accepted from a retry into an approved return, never a re-sale', async () => {
+    const { buyer } = await buyerWithCampaign('IL');
+    http.script('/late-no', [500], NOT_ACCEPTED);
+    await liveDelivery(buyer._id, '/late-no');
+
+    const answer = await post('IL');
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    const [match] = await matchesOf(answer.lead_id);
+    const id = match?.id as string;
+    await eventually(
+      async () => (await matchesOf(answer.lead_id))[0]?.returnStatus === 'approved',
+      10_000,
+      'an approved return',
+    );
+    const [after] = await matchesOf(answer.lead_id);
+    expect(after).toMatchObject({ rejected: false, returnReason: expect.stringContaining('Not Accepted') });
+    await new Promise((r) => setTimeout(r, 300));
+    // The no ends the chain: no more tries, and the lead stays with this one sale.
+    expect(http.on('/late-no')).toHaveLength(2);
+    expect(await attemptsOf(id)).toHaveLength(2);
+    expect(await matchesOf(answer.lead_id)).toHaveLength(1);
+  });
+
+  it('runs only live deliveries: a paused one is never called', async () => {
+    const { buyer } = await buyerWithCampaign('CO');
+    await liveDelivery(buyer._id, '/paused-crm', { status: 'pause' });
+    const answer = await post('CO');
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(http.on('/paused-crm')).toHaveLength(0);
+    const [match] = await matchesOf(answer.lead_id);
+    expect(
+      await t.database.db
+        .select()
+        .from(deliveryAttempts)
+        .where(and(eq(deliveryAttempts.matchId, match?.id as string), eq(deliveryAttempts.channel, 'custom'))),
+    ).toEqual([]);
+  });
+});
