@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type CampaignStatusValue, campaignNotifySchema, type LocationType } from './campaign';
+import {
+  type CampaignDeliveryFailure,
+  type CampaignStatusValue,
+  campaignNotifySchema,
+  type LocationType,
+} from './campaign';
 import { emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
 import { BILL_PERIODS, GRACE_DAYS, MAX_BILLING_DOLLARS, PAGE_SIZE, PAY_METHODS } from './constants';
 
@@ -146,6 +151,8 @@ export interface BuyerCampaign {
   exclusive: number;
   shared_price?: number;
   status: Record<CampaignStatusValue, boolean>;
+  /** The buyer's last custom delivery failure (the same on each of its campaigns), or null. */
+  delivery_failure: CampaignDeliveryFailure | null;
 }
 
 /** A lead sold to the buyer; `price` is what this buyer paid for it. */

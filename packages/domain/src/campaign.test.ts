@@ -351,6 +351,7 @@ describe('the payload rules (admin §7)', () => {
       status: { live: false, draft: true, pause: false, history: [] },
       ts: 1,
       tsdate: '1970-01-01T00:00:01.000Z',
+      delivery_failure: null,
     };
     const before = campaignFormValues(stored);
     expect(before.source_filter[0]?.pct).toBe(12.5);

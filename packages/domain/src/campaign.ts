@@ -477,6 +477,22 @@ export interface CampaignSourceFilter {
   pct: number;
 }
 
+/**
+ * The last failure of the campaign's buyer's custom deliveries (DESIGN.md §6, shown in red on its
+ * campaigns): the most recent one among its live deliveries; a success of that delivery clears it.
+ */
+export interface CampaignDeliveryFailure {
+  delivery_id: string;
+  /** The delivery's name. */
+  delivery: string;
+  /** `HTTP 500: <excerpt>`, `timeout after 3000 ms`, `Not Accepted`, … */
+  message: string;
+  /** When it failed, as an ISO date-time. */
+  at: string;
+  /** `at` in epoch seconds. */
+  ts: number;
+}
+
 /** A campaign (match) as the API answers it; buyers get it without `source_filter`. */
 export interface Campaign {
   _id: string;
@@ -504,6 +520,8 @@ export interface Campaign {
   ts: number;
   /** `ts` as an ISO date-time. */
   tsdate: string;
+  /** The buyer's last custom delivery failure, or null when its live deliveries have none. */
+  delivery_failure: CampaignDeliveryFailure | null;
 }
 
 /** A row of GET /api/match. */
@@ -525,6 +543,7 @@ export type CampaignListItem = Pick<
   | 'zipset'
   | 'max'
   | 'ts'
+  | 'delivery_failure'
 > & { status: Pick<CampaignStatus, 'live' | 'draft' | 'pause'> };
 
 /** The status flags of a status value. */

@@ -104,6 +104,7 @@ describe('GET /api/buyer/{id}?include=matches,leads,users', () => {
       price: 45.5,
       exclusive: 1,
       status: { live: true, draft: false, pause: false },
+      delivery_failure: null,
     });
     expect(byId[byZip]).toMatchObject({
       location: 'zip',

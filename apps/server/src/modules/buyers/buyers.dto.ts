@@ -2,6 +2,7 @@ import type { Buyer, BuyerCampaign, BuyerLead, BuyerListItem, BuyerUser, Campaig
 import { statusFlags } from '@leadex/domain';
 import { toEpochSeconds } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
+import { toDeliveryFailure } from '../campaigns/campaigns.dto';
 import type { UserRow } from '../users/users.repo';
 import type { BuyerCampaignRow, BuyerLeadRow, BuyerRow } from './buyers.repo';
 
@@ -74,6 +75,7 @@ export function toBuyerCampaign(row: BuyerCampaignRow): BuyerCampaign {
     exclusive: row.shared ? 0 : 1,
     shared_price: row.sharedPriceCents === null ? undefined : centsToDollars(row.sharedPriceCents),
     status: statusFlags(row.status as CampaignStatusValue),
+    delivery_failure: toDeliveryFailure(row),
   };
 }
 

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { type DeliveryFailureColumns, deliveryFailureFields, lastDeliveryFailure } from '../deliveries/failures.repo';
 
 export type BuyerRow = typeof buyers.$inferSelect;
 export type BuyerInsert = typeof buyers.$inferInsert;
@@ -21,7 +22,7 @@ export type BuyerCampaignRow = Pick<
   | 'shared'
   | 'sharedPriceCents'
   | 'status'
-> & { zipsetName: string | null };
+> & { zipsetName: string | null } & DeliveryFailureColumns;
 
 /** A lead sold to the buyer, with the price of the buyer's own match. */
 export interface BuyerLeadRow {
@@ -79,6 +80,7 @@ export const buyersRepo = {
 
   /** The buyer's campaigns, by name. */
   async campaignsOf(db: Db, buyerId: string): Promise<BuyerCampaignRow[]> {
+    const failure = lastDeliveryFailure(campaigns.buyerId);
     return db
       .select({
         id: campaigns.id,
@@ -94,9 +96,11 @@ export const buyersRepo = {
         shared: campaigns.shared,
         sharedPriceCents: campaigns.sharedPriceCents,
         status: campaigns.status,
+        ...deliveryFailureFields(failure),
       })
       .from(campaigns)
       .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
+      .leftJoinLateral(failure, sql`true`)
       .where(eq(campaigns.buyerId, buyerId))
       .orderBy(asc(campaigns.name), asc(campaigns.id));
   },

@@ -1,5 +1,6 @@
 import type {
   Campaign,
+  CampaignDeliveryFailure,
   CampaignListItem,
   CampaignSourceFilter,
   CampaignStatusEvent,
@@ -9,6 +10,7 @@ import type {
 import { statusFlags } from '@leadex/domain';
 import { toEpochSeconds } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
+import type { DeliveryFailureColumns } from '../deliveries/failures.repo';
 import type { CampaignRow, SourceFilterRow, StatusEventRow } from './campaigns.repo';
 
 const EMPTY_NOTIFY = { email: [], sms: [], broadcast_webhooks: [] };
@@ -17,6 +19,18 @@ const dollarsOrUndefined = (cents: number | null) => (cents === null ? undefined
 
 function asStatus(value: string): CampaignStatusValue {
   return value === 'live' || value === 'pause' ? value : 'draft';
+}
+
+/** The buyer's last live delivery failure, or null (DESIGN.md §6). */
+export function toDeliveryFailure(row: DeliveryFailureColumns): CampaignDeliveryFailure | null {
+  if (row.failureDeliveryId === null || row.failureMessage === null || row.failureAt === null) return null;
+  return {
+    delivery_id: row.failureDeliveryId,
+    delivery: row.failureDelivery ?? '',
+    message: row.failureMessage,
+    at: row.failureAt.toISOString(),
+    ts: toEpochSeconds(row.failureAt),
+  };
 }
 
 function common(row: CampaignRow) {
@@ -37,6 +51,7 @@ function common(row: CampaignRow) {
     zipset: row.zipsetId ?? undefined,
     max: { hourly: row.maxHourly, daily: row.maxDaily, weekly: row.maxWeekly, monthly: row.maxMonthly },
     ts: toEpochSeconds(row.createdAt),
+    delivery_failure: toDeliveryFailure(row),
   };
 }
 

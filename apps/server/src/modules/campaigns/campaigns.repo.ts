@@ -11,10 +11,14 @@ import {
   zipsets,
 } from '../../db/schema';
 import { likeContains } from '../buyers/buyers.repo';
+import { type DeliveryFailureColumns, deliveryFailureFields, lastDeliveryFailure } from '../deliveries/failures.repo';
 
 export type CampaignInsert = typeof campaigns.$inferInsert;
-/** A campaign with the names the API shows beside its ids. */
-export type CampaignRow = typeof campaigns.$inferSelect & { buyerName: string; zipsetName: string | null };
+/** A campaign with the names the API shows beside its ids and its buyer's last delivery failure. */
+export type CampaignRow = typeof campaigns.$inferSelect & {
+  buyerName: string;
+  zipsetName: string | null;
+} & DeliveryFailureColumns;
 export type SourceFilterRow = typeof campaignSourceFilters.$inferSelect & { sourceName: string | null };
 export type StatusEventRow = typeof campaignStatusEvents.$inferSelect & { actorName: string | null };
 
@@ -29,7 +33,13 @@ export interface CampaignListFilter {
   limit: number;
 }
 
-const withNames = { ...getTableColumns(campaigns), buyerName: buyers.name, zipsetName: zipsets.name };
+const failure = lastDeliveryFailure(campaigns.buyerId);
+const withNames = {
+  ...getTableColumns(campaigns),
+  buyerName: buyers.name,
+  zipsetName: zipsets.name,
+  ...deliveryFailureFields(failure),
+};
 
 const SORT_COLUMNS = {
   name: campaigns.name,
@@ -46,6 +56,7 @@ export const campaignsRepo = {
       .from(campaigns)
       .innerJoin(buyers, eq(buyers.id, campaigns.buyerId))
       .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
+      .leftJoinLateral(failure, sql`true`)
       .where(eq(campaigns.id, id));
     return row ?? null;
   },
@@ -64,6 +75,7 @@ export const campaignsRepo = {
         .from(campaigns)
         .innerJoin(buyers, eq(buyers.id, campaigns.buyerId))
         .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
+        .leftJoinLateral(failure, sql`true`)
         .where(where)
         .orderBy(direction(column), asc(campaigns.name), asc(campaigns.id))
         .limit(filter.limit)

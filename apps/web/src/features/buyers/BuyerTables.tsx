@@ -4,6 +4,7 @@ import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useNavigate } from 'react-router';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
+import { DeliveryFailureLine } from '../campaigns/DeliveryFailure';
 import { formatBillDate, formatMoney, locationSummary } from './buyerFormat';
 
 const tableProps = {
@@ -22,9 +23,12 @@ export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] 
       accessor: 'name',
       title: 'Name',
       render: (c) => (
-        <Text fz="sm" fw={600}>
-          {c.name}
-        </Text>
+        <div>
+          <Text fz="sm" fw={600}>
+            {c.name}
+          </Text>
+          <DeliveryFailureLine failure={c.delivery_failure} />
+        </div>
       ),
     },
     {

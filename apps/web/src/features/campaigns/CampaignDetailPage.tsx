@@ -45,6 +45,7 @@ import {
   ZONE_OPTIONS,
 } from './campaignForm';
 import { useBuyerOptions, useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
+import { DeliveryFailureAlert } from './DeliveryFailure';
 import { SourceRestrictions } from './SourceRestrictions';
 
 /** /campaign/{id} for the admin and the buyer; /campaign/new creates. */
@@ -119,6 +120,7 @@ function CampaignDetail({ id }: { id: string }) {
       description={isNew ? 'A new campaign starts as a draft: set it live once it is ready.' : undefined}
       breadcrumbs={[{ label: 'Campaigns', to: '/campaigns' }, { label: title }]}
     >
+      <DeliveryFailureAlert failure={record?.delivery_failure} />
       <DetailsSection record={record} isAdmin={isAdmin} isNew={isNew} />
       <LocationSection record={record} isAdmin={isAdmin} />
       <LimitsSection />

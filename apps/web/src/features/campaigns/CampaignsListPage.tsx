@@ -10,6 +10,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { queryKeys } from '../../lib/queryKeys';
 import { serviceLabel, serviceOptions } from './campaignForm';
 import { useCampaignServices } from './campaigns.api';
+import { DeliveryFailureLine } from './DeliveryFailure';
 
 const money = (dollars: number) =>
   dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
@@ -44,6 +45,7 @@ const nameColumn: DataTableColumn<CampaignListItem> = {
       <Text fz="xs" c="dimmed">
         {c.fixed_id}
       </Text>
+      <DeliveryFailureLine failure={c.delivery_failure} />
     </div>
   ),
 };

@@ -1,0 +1,192 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { APIRequestContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { expectPath, navigation, signIn, USERS, unique } from './support';
+
+const e2e = useBrowser();
+
+const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
+const CRM_ERROR = 'CRM down for maintenance';
+
+/** The buyer's system, down: every delivery answers 500. */
+let receiver: Server;
+let receiverUrl: string;
+let deliveriesReceived = 0;
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      deliveriesReceived++;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(CRM_ERROR);
+    });
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leads`;
+});
+afterAll(async () => {
+  receiver?.closeAllConnections();
+  await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
+});
+
+/** Sends a JSON call with the page's session and answers its body, failing on a non-2xx. */
+async function call<T>(api: APIRequestContext, method: 'post' | 'put', url: string, data?: object): Promise<T> {
+  const res = await api[method](url, { data: data ?? {} });
+  expect(res.ok(), `${method.toUpperCase()} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** The page grown to its full height, so a full-page capture shows the side navigation whole. */
+async function growToPage(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
+  await expect
+    .poll(async () => {
+      const box = await navigation(page).boundingBox();
+      return box && Math.round(box.y + box.height);
+    })
+    .toBe(Math.max(900, height));
+}
+
+/** Whether the element's text colour is a red (Mantine's red shades: high red, low green and blue). */
+async function expectRed(locator: Locator) {
+  const color = await locator.evaluate((el) => getComputedStyle(el).color);
+  const [r = 0, g = 255, b = 255] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  expect({ color, red: r >= 180 && g <= 120 && b <= 120 }).toEqual({ color, red: true });
+}
+
+/** DESIGN.md §6: the last failure of a buyer's custom delivery is shown in red on its campaigns. */
+describe("a buyer's failing custom delivery", () => {
+  it('shows in red on the campaigns list, the campaign and the buyer page', async () => {
+    const { page } = await e2e.newPage();
+    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const api = page.request;
+    const suffix = unique();
+
+    // A source with a key, a buyer with a live campaign (aimed at by its Branded Id) and a live
+    // custom delivery to the receiver above, which answers 500.
+    const source = await call<{ _id: string }>(api, 'post', '/api/source', {
+      name: `Failure Source ${suffix}`,
+      email: `failure-source-${suffix}@example.com`,
+      phone: '5125550190',
+    });
+    const { key } = await call<{ key: string }>(api, 'put', `/api/source/${source._id}/apikey/new`);
+    const buyerName = `Failing Deliveries ${suffix}`;
+    const buyer = await call<{ _id: string }>(api, 'post', '/api/buyer', {
+      username: `failing-${suffix}`,
+      name: buyerName,
+      email: `failing-${suffix}@example.com`,
+      phone: '(555) 010-2000',
+      tags: [],
+      notify: { email: [`leads-${suffix}@example.com`], sms: [], broadcast_webhooks: [] },
+      bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
+      autoApproveReturns: 0,
+    });
+    const fixedId = `FAIL-${suffix}`.toUpperCase();
+    const campaign = await call<{ _id: string; name: string }>(api, 'post', '/api/match', {
+      name: `Roofing Failing ${suffix}`,
+      buyer: buyer._id,
+      price: 60,
+      fixed_id: fixedId,
+      services: ['roofing'],
+      location: 'zip',
+      zips: ['10001'],
+      notify: { email: [`leads-${suffix}@example.com`], sms: [], broadcast_webhooks: [] },
+    });
+    await call(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
+    const deliveryName = `Failing CRM ${suffix}`;
+    const delivery = await call<{ _id: string }>(api, 'post', '/api/webhook', {
+      buyer: buyer._id,
+      name: deliveryName,
+      url: receiverUrl,
+      status: 'live',
+    });
+
+    // Nothing has failed yet: the campaign shows no failure.
+    await page.goto(`/campaign/${campaign._id}`);
+    await page.getByRole('heading', { name: campaign.name }).waitFor();
+    await page.getByText('Campaign Details', { exact: true }).waitFor();
+    expect(await page.getByText('Last delivery failure').count()).toBe(0);
+
+    // A lead sold to the campaign: its delivery answers 500, the sale stands and the failure is kept.
+    const auth = { authorization: `Bearer ${key}` };
+    const ping = await api.post('/api/ping', {
+      headers: auth,
+      data: { service: 'roofing', zip: '10001', campaign: fixedId },
+    });
+    const quote = (await ping.json()) as { ok: boolean; ping_id?: string; reason?: string };
+    expect(quote, JSON.stringify(quote)).toMatchObject({ ok: true });
+    const post = await api.post('/api/post', {
+      headers: auth,
+      data: {
+        ping_id: quote.ping_id,
+        name: `Dana Whitfield ${suffix}`,
+        phone: `512555${String(1000 + Math.floor(Math.random() * 8999))}`,
+        email: `dana-${suffix}@example.com`,
+      },
+    });
+    expect(await post.json()).toMatchObject({ ok: true, status: 'sold' });
+    expect(deliveriesReceived).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () =>
+          ((await (await api.get(`/api/match/${campaign._id}`)).json()) as { delivery_failure: unknown })
+            .delivery_failure,
+        { timeout: 15_000 },
+      )
+      .toMatchObject({ delivery_id: delivery._id, delivery: deliveryName, message: `HTTP 500: ${CRM_ERROR}` });
+
+    // The campaigns list: a red line under the campaign's name, the delivery and time in a tooltip.
+    await page.goto(`/campaigns?buyer_name=${encodeURIComponent(buyerName)}`);
+    await expectPath(page, '/campaigns');
+    const row = page.locator('table tbody tr').filter({ hasText: campaign.name });
+    const line = row.getByText(`Delivery failing: HTTP 500: ${CRM_ERROR}`);
+    await line.waitFor();
+    await expectRed(line);
+    await line.hover();
+    const tooltip = page.getByRole('tooltip').filter({ hasText: `${deliveryName} failed` });
+    await tooltip.waitFor();
+    await page.mouse.move(1200, 700);
+    await tooltip.waitFor({ state: 'hidden' });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: resolve(SCREENSHOTS, 'campaigns-list-delivery-failure.png') });
+
+    // The campaign: a red alert at the top naming the delivery (a link to it), the time and the message.
+    await row.getByText(campaign.name, { exact: true }).click();
+    await expectPath(page, `/campaign/${campaign._id}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Last delivery failure' });
+    await alert.waitFor();
+    const message = alert.getByText(`HTTP 500: ${CRM_ERROR}`, { exact: true });
+    await expectRed(message);
+    await expectRed(alert.getByText('Last delivery failure', { exact: true }));
+    expect(await alert.textContent()).toMatch(/failed on \d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M/);
+    const link = alert.getByRole('link', { name: deliveryName });
+    expect(await link.getAttribute('href')).toBe(`/delivery/${delivery._id}`);
+    // The alert comes before the Campaign Details section.
+    const alertBox = await alert.boundingBox();
+    const detailsBox = await page.getByText('Campaign Details', { exact: true }).boundingBox();
+    expect(alertBox && detailsBox && alertBox.y < detailsBox.y).toBe(true);
+    await page.waitForLoadState('networkidle');
+    await growToPage(page);
+    await page.screenshot({ path: resolve(SCREENSHOTS, 'campaign-delivery-failure.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The link opens the delivery.
+    await link.click();
+    await expectPath(page, `/delivery/${delivery._id}`);
+
+    // The buyer page's Campaigns table shows it in red too.
+    await page.goto(`/buyer/${buyer._id}`);
+    await page.getByRole('heading', { name: buyerName }).waitFor();
+    const buyerLine = page
+      .locator('table tbody tr')
+      .filter({ hasText: campaign.name })
+      .getByText(`Delivery failing: HTTP 500: ${CRM_ERROR}`);
+    await buyerLine.waitFor();
+    await expectRed(buyerLine);
+  });
+});
