@@ -5,6 +5,7 @@ import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
 import { eventually, type Reply, startHttpReceiver, startSmtpReceiver } from '../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../db/schema';
 import { billsRepo } from '../bills/bills.repo';
+import { unpackExplanation } from '../source-api/explanation';
 
 /**
  * Live custom deliveries decide the sale (DESIGN.md §6), with real peers: a local HTTP server
@@ -202,7 +203,7 @@ describe('a live custom delivery', () => {
     );
     const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, answer.lead_id));
     expect(lead?.priceCents).toBe(4000);
-    expect(lead?.explanation).toContainEqual(
+    expect(await unpackExplanation(t.database.db, lead?.explanation ?? null)).toContainEqual(
       expect.objectContaining({
         campaign: first.campaignId,
         eligible: false,
@@ -210,7 +211,9 @@ describe('a live custom delivery', () => {
         detail: `Not Accepted by ${delivery.name}`,
       }),
     );
-    expect(lead?.explanation).toContainEqual(expect.objectContaining({ campaign: next.campaignId, won: true }));
+    expect(await unpackExplanation(t.database.db, lead?.explanation ?? null)).toContainEqual(
+      expect.objectContaining({ campaign: next.campaignId, won: true }),
+    );
 
     // The refusing campaign's cap slot was given back; its match is never delivered nor billed.
     const counters = await t.database.db.execute(

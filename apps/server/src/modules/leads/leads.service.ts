@@ -4,6 +4,7 @@ import { toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
+import { unpackExplanation } from '../source-api/explanation';
 import { type LeadRow, leadsRepo, type MatchRow } from './leads.repo';
 
 const orUndefined = <T>(v: T | null) => v ?? undefined;
@@ -120,7 +121,7 @@ export function createLeadsService(db: Db) {
               )
             : matches.map((m) => matchOf(m, true)),
           answer: lead.answer ?? undefined,
-          ...(options.includeMatchLog ? { explanation: lead.explanation ?? [] } : {}),
+          ...(options.includeMatchLog ? { explanation: await unpackExplanation(db, lead.explanation) } : {}),
         };
       }
       if (viewer.role === 'buyer') {

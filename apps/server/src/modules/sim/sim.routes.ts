@@ -8,6 +8,7 @@ import { leads } from '../../db/schema';
 import { SourceApiError } from '../../distribution/engine';
 import { toEpochSeconds } from '../../lib/clock';
 import { toErrorReply } from '../../plugins/errors';
+import { unpackExplanation } from '../source-api/explanation';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 
 const FIRST = ['Avery', 'Jordan', 'Morgan', 'Riley', 'Casey', 'Taylor', 'Jamie', 'Quinn'];
@@ -48,7 +49,7 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, servi
   const explanationOf = async (leadId: unknown) => {
     if (typeof leadId !== 'string') return [];
     const [row] = await db.select({ explanation: leads.explanation }).from(leads).where(eq(leads.id, leadId));
-    return row?.explanation ?? [];
+    return unpackExplanation(db, row?.explanation ?? []);
   };
 
   app.post(

@@ -15,6 +15,7 @@ import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
 import { type InlineAttempt, type InlineDeliveries, recordInline } from '../deliveries/inline';
 import { leadForDelivery } from '../deliveries/render';
+import { type ExplanationRecord, packExplanation } from './explanation';
 import {
   answerIdempotencyKey,
   claimIdempotencyKey,
@@ -68,16 +69,6 @@ interface SaleRequest {
   contact: ContactInput;
   meta: RequestMeta;
 }
-
-export type ExplanationRecord = {
-  campaign: string;
-  buyer: string;
-  name: string;
-  eligible: boolean;
-  rule?: string;
-  detail?: string;
-  price?: number;
-};
 
 function explanationOf(considered: ExplanationEntry[], result: AuctionResult | null): ExplanationRecord[] {
   const winners = new Map(result?.winners.map((w) => [w.campaignId, w.priceCents]) ?? []);
@@ -196,19 +187,21 @@ export function createSourceApiService({
     capFilled: ReadonlySet<string>,
     inlineSale: { matchIds: ReadonlyMap<string, string>; refused: ReadonlyMap<string, string> } = NO_INLINE,
   ) {
-    const explanation = explanationOf(
-      considered.map((entry) => {
-        const refusedBy = inlineSale.refused.get(entry.campaignId);
-        if (refusedBy !== undefined)
-          return {
-            ...entry,
-            eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
-          };
-        return capFilled.has(entry.campaignId)
-          ? { ...entry, eligibility: { eligible: false, rule: 'cap', detail: 'cap filled during the sale' } }
-          : entry;
-      }),
-      result,
+    const explanation = packExplanation(
+      explanationOf(
+        considered.map((entry) => {
+          const refusedBy = inlineSale.refused.get(entry.campaignId);
+          if (refusedBy !== undefined)
+            return {
+              ...entry,
+              eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
+            };
+          return capFilled.has(entry.campaignId)
+            ? { ...entry, eligibility: { eligible: false, rule: 'cap', detail: 'cap filled during the sale' } }
+            : entry;
+        }),
+        result,
+      ),
     );
     if (!result) {
       return { row: { ...lead, explanation, answer: { ok: false, lead_id: lead.id, reason: 'no_match' } }, sale: null };

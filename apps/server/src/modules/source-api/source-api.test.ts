@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { apiKeys, leadMatches, leads, pings, sources } from '../../db/schema';
+import { unpackExplanation } from './explanation';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -70,7 +71,7 @@ describe('ping and post', () => {
     expect(matches).toEqual([
       expect.objectContaining({ campaignId, buyerId: buyer._id, kind: 'exclusive', priceCents: 4500 }),
     ]);
-    expect(lead?.explanation).toEqual(
+    expect(await unpackExplanation(t.database.db, lead?.explanation ?? null)).toEqual(
       expect.arrayContaining([expect.objectContaining({ campaign: campaignId, eligible: true, won: true })]),
     );
   });
@@ -84,7 +85,9 @@ describe('ping and post', () => {
     const lead = await call('/api/lead', apiKey, { service: 'gutters', zip: '73102', ...contact() });
     expect(lead.json()).toMatchObject({ ok: false, reason: 'no_match', lead_id: expect.any(String) });
     const [row] = await t.database.db.select().from(leads).where(eq(leads.id, lead.json().lead_id));
-    expect(row?.explanation).toEqual([expect.objectContaining({ campaign: paused, eligible: false, rule: 'status' })]);
+    expect(await unpackExplanation(t.database.db, row?.explanation ?? null)).toEqual([
+      expect.objectContaining({ campaign: paused, eligible: false, rule: 'status' }),
+    ]);
   });
 
   it('sells shared when three shared bids beat the exclusive one', async () => {
@@ -202,7 +205,9 @@ describe('selling once', () => {
     const elsewhere = await call('/api/lead', two.apiKey, { service: 'pest_control', zip: '33130', ...person });
     expect(elsewhere.json()).toMatchObject({ ok: false, reason: 'no_match' });
     const [row] = await t.database.db.select().from(leads).where(eq(leads.id, elsewhere.json().lead_id));
-    expect(row?.explanation).toEqual([expect.objectContaining({ eligible: false, rule: 'duplicate' })]);
+    expect(await unpackExplanation(t.database.db, row?.explanation ?? null)).toEqual([
+      expect.objectContaining({ eligible: false, rule: 'duplicate' }),
+    ]);
   });
 
   it('finds a duplicate another process sold that this one has not heard of yet', async () => {
@@ -236,7 +241,9 @@ describe('selling once', () => {
     const matches = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, sold.lead_id));
     expect(matches.map((m) => m.campaignId)).toEqual([next]);
     const [row] = await t.database.db.select().from(leads).where(eq(leads.id, sold.lead_id));
-    expect(row?.explanation).toContainEqual(expect.objectContaining({ campaign: bought, rule: 'duplicate' }));
+    expect(await unpackExplanation(t.database.db, row?.explanation ?? null)).toContainEqual(
+      expect.objectContaining({ campaign: bought, rule: 'duplicate' }),
+    );
   });
 
   it('checks duplicates at the ping when it carries a phone hash', async () => {
@@ -316,7 +323,7 @@ describe('a cap filled since the ping', () => {
     const matches = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, moved.lead_id));
     expect(matches.map((m) => m.campaignId)).toEqual([next]);
     const [row] = await t.database.db.select().from(leads).where(eq(leads.id, moved.lead_id));
-    expect(row?.explanation).toContainEqual(
+    expect(await unpackExplanation(t.database.db, row?.explanation ?? null)).toContainEqual(
       expect.objectContaining({ campaign: capped, eligible: false, rule: 'cap', detail: 'cap filled during the sale' }),
     );
     const [counter] = await t.database.db

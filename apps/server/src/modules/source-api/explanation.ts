@@ -1,0 +1,80 @@
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { campaigns } from '../../db/schema';
+
+/** One campaign of a lead's explanation, as the API answers it (DESIGN.md §5). */
+export type ExplanationRecord = {
+  campaign: string;
+  buyer: string;
+  name: string;
+  eligible: boolean;
+  rule?: string;
+  detail?: string;
+  price?: number;
+  won?: boolean;
+};
+
+/**
+ * A lead's explanation as stored: compact tuples without the names and buyers (read back from the
+ * campaigns), and the campaigns excluded by location grouped under their reason. Every lead stores
+ * one, so its size is paid on every sale (it was half the cost of a post as full records):
+ * - `[campaignId, price, won]`: eligible, at this price (dollars); won is 1 or 0;
+ * - `[campaignId, rule, detail]`: excluded by the rule;
+ * - `[[campaignId, ...], 'location', detail]`: the campaigns not buying in the lead's area.
+ */
+type StoredEntry = [string, number, 0 | 1] | [string, string, string] | [string[], string, string];
+
+export function packExplanation(records: readonly ExplanationRecord[]): StoredEntry[] {
+  const packed: StoredEntry[] = [];
+  const byLocation = new Map<string, string[]>();
+  for (const r of records) {
+    if (r.eligible) packed.push([r.campaign, r.price ?? 0, r.won ? 1 : 0]);
+    else if (r.rule === 'location') {
+      const detail = r.detail ?? '';
+      const ids = byLocation.get(detail);
+      if (ids) ids.push(r.campaign);
+      else byLocation.set(detail, [r.campaign]);
+    } else packed.push([r.campaign, r.rule ?? '', r.detail ?? '']);
+  }
+  for (const [detail, ids] of byLocation) packed.push([ids, 'location', detail]);
+  return packed;
+}
+
+/** The stored explanation as records, with the campaigns' names and buyers; rows stored as records pass as they are. */
+export async function unpackExplanation(db: Db, stored: readonly unknown[] | null): Promise<ExplanationRecord[]> {
+  const entries = stored ?? [];
+  const ids = new Set<string>();
+  for (const e of entries) {
+    if (!Array.isArray(e)) continue;
+    if (Array.isArray(e[0])) for (const id of e[0] as string[]) ids.add(id);
+    else ids.add(e[0] as string);
+  }
+  const rows =
+    ids.size === 0
+      ? []
+      : await db
+          .select({ id: campaigns.id, buyerId: campaigns.buyerId, name: campaigns.name })
+          .from(campaigns)
+          .where(inArray(campaigns.id, [...ids]));
+  const known = new Map(rows.map((r) => [r.id, r]));
+  const named = (id: string) => ({
+    campaign: id,
+    buyer: known.get(id)?.buyerId ?? '',
+    name: known.get(id)?.name ?? '',
+  });
+  const records: ExplanationRecord[] = [];
+  for (const e of entries) {
+    if (!Array.isArray(e)) {
+      records.push(e as ExplanationRecord);
+      continue;
+    }
+    const [first, second, third] = e as StoredEntry;
+    if (Array.isArray(first))
+      for (const id of first)
+        records.push({ ...named(id), eligible: false, rule: second as string, detail: third as string });
+    else if (typeof second === 'number')
+      records.push({ ...named(first), eligible: true, price: second, won: third === 1 });
+    else records.push({ ...named(first), eligible: false, rule: second, detail: third as string });
+  }
+  return records;
+}
