@@ -256,7 +256,7 @@ function dominates(report: Report, missed: Verdict[]): string {
         'sale is one prepared statement (re-check prior sales, take cap slots, store the lead and its matches); the ' +
         'careful path (a cap filled or a duplicate sold elsewhere) adds the prior-sales read and a transaction. ' +
         `The server process spent ${ms(d.serverMsPerRequest)} ms of CPU per post against ${ms(b.serverMsPerRequest)} ms ` +
-        `per insert (request validation, the ping_id check, the auction and its explanation, a 40-parameter bind); ` +
+        `per insert (request validation, the ping_id check, the auction and its compact explanation, a 40-parameter bind); ` +
         `PostgreSQL ${ms(d.postgresMsPerRequest)} ms per post against ${ms(b.postgresMsPerRequest)} ms per insert ` +
         '(three inserts with their indexes and foreign keys, the cap counters, the duplicate checks). ' +
         `The two cores are the limit: the server process used ${Math.round(serverCores(d) * 100)}% of a core and ` +
@@ -266,7 +266,10 @@ function dominates(report: Report, missed: Verdict[]): string {
         'transaction, waiting for the server process. ' +
         `Posts queued for one of the ${report.machine.poolSize} pooled connections for ` +
         `${report.postProfile.profile.acquire.count ? (report.postProfile.profile.acquire.totalMs / report.postProfile.profile.acquire.count).toFixed(0) : '0'} ms ` +
-        'on average.',
+        'on average. ' +
+        `At 50 connections latency is about 50 / throughput: ${(50_000 / rate(d)).toFixed(1)} ms on average at ` +
+        `${fmt(rate(d))} posts/s, and the one-INSERT baseline (b) itself has p99 ${b.result.latency.p99} ms here, so ` +
+        `p99 <= ${TARGETS.post.p99Ms} ms at 50 connections needs posts faster than that baseline's single INSERT.`,
     );
   }
   lines.push('');
