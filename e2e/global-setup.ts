@@ -24,11 +24,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Builds the exchange and starts it on a fresh embedded database, as `npm start` does. */
-export default async function setup(project: TestProject) {
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
+/** Starts the built exchange on a port; answers the process once it has said it listens there and answers /api/health. */
+async function startExchange(port: number, dataDir: string): Promise<ChildProcess> {
   const baseURL = `http://127.0.0.1:${port}`;
   // The exchange under test always runs on its own embedded database, whatever the shell says.
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
@@ -47,23 +44,56 @@ export default async function setup(project: TestProject) {
       // The deliveries e2e tests deliver to a receiver on 127.0.0.1.
       ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  server.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stdout.write(chunk);
   });
   const deadline = Date.now() + 60_000;
   while (true) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    const up = await fetch(`${baseURL}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('the server did not answer /api/health within 60 s');
+    // Its own line first: another process that took the port meanwhile could answer /api/health too.
+    const listening = output.includes(`listening on ${baseURL}`);
+    const up =
+      listening &&
+      (await fetch(`${baseURL}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+    if (up) return server;
+    if (Date.now() > deadline) {
+      server.kill('SIGKILL');
+      throw new Error('the server did not answer /api/health within 60 s');
+    }
     await new Promise((done) => setTimeout(done, 250));
   }
+}
+
+/** Builds the exchange and starts it on a fresh embedded database, as `npm start` does. */
+export default async function setup(project: TestProject) {
+  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  let server: ChildProcess | null = null;
+  let baseURL = '';
+  let dataDir = '';
+  // The port is free when chosen but may be taken before the server binds it: then try another.
+  for (let attempt = 1; !server; attempt++) {
+    const port = await freePort();
+    dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
+    baseURL = `http://127.0.0.1:${port}`;
+    try {
+      server = await startExchange(port, dataDir);
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (attempt >= 3) throw error;
+    }
+  }
+  const started = server;
   project.provide('baseURL', baseURL);
   return async () => {
-    server.kill('SIGTERM');
-    await new Promise((done) => server.once('exit', done));
+    started.kill('SIGTERM');
+    await new Promise((done) => started.once('exit', done));
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -26,9 +26,10 @@ async function main() {
 
   const app = await buildApp(deps);
   if (config.LEADEX_ROLE !== 'worker') {
-    await app.listen({ port: config.PORT, host: config.HOST });
+    // PORT=0 takes any free port: the address line says which (tests start servers this way).
+    const address = await app.listen({ port: config.PORT, host: config.HOST });
     const where = config.DATABASE_URL ? 'PostgreSQL' : `the embedded database in ${resolve(config.DATA_DIR)}`;
-    console.log(`\nLeadex is running at ${config.PUBLIC_URL} on ${where}.`);
+    console.log(`\nLeadex is running at ${config.PUBLIC_URL} on ${where} (listening on ${address}).`);
     // The admin password is printed only while it is the development default.
     const password = process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : config.ADMIN_PASSWORD;
     console.log(`  admin:  ${config.ADMIN_EMAIL} / ${password}`);
@@ -37,7 +38,8 @@ async function main() {
   }
   // Job workers run with the server (all) or alone (worker: no HTTP, only jobs).
   if (config.LEADEX_ROLE !== 'api') {
-    await deps.jobs.start();
+    // pg-boss creates its schema and queues on a first start: one process at a time, like migrations.
+    await database.withStartupLock(() => deps.jobs.start());
     if (config.LEADEX_ROLE === 'worker') console.log('Leadex worker started: running jobs, no HTTP.');
   }
 

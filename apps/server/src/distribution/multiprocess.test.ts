@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,22 +37,12 @@ type Answer = { status: number; body: Record<string, unknown> };
 let t: TestApp;
 let servers: Server[] = [];
 
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `apps/server/src/main.ts` as its own OS process on the given database. */
-function startServer(name: string, databaseUrl: string, port: number): Server {
-  const url = `http://127.0.0.1:${port}`;
+/**
+ * Starts `apps/server/src/main.ts` as its own OS process on the given database, on a port it picks
+ * itself (PORT=0): a port chosen here and handed over could be taken meanwhile by another test's
+ * server, which would then answer in its place.
+ */
+function startServer(name: string, databaseUrl: string): Server {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -61,9 +50,9 @@ function startServer(name: string, databaseUrl: string, port: number): Server {
       HOME: process.env.HOME,
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl,
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
-      PUBLIC_URL: url,
+      PUBLIC_URL: 'http://127.0.0.1',
       SEED_DEMO: 'false',
       PUBLIC_API_RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
@@ -77,20 +66,23 @@ function startServer(name: string, databaseUrl: string, port: number): Server {
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  return { name, url, child, output };
+  return { name, url: '', child, output };
 }
 
-/** Waits until the server answers GET /api/health (or fails with what it printed). */
+/** Waits until the server has said where it listens and answers GET /api/health there (or fails with what it printed). */
 async function waitHealthy(server: Server, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null)
       throw new Error(`${server.name} exited with ${server.child.exitCode}:\n${server.output.join('')}`);
-    try {
-      const res = await fetch(`${server.url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
+    server.url ||= /listening on (http:\/\/[^\s)]+)/.exec(server.output.join(''))?.[1] ?? '';
+    if (server.url) {
+      try {
+        const res = await fetch(`${server.url}/api/health`);
+        if (res.ok) return;
+      } catch {
+        // not answering yet
+      }
     }
     await sleep(100);
   }
@@ -111,11 +103,21 @@ async function stopServer(server: Server): Promise<void> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function call(server: Server, path: string, apiKey: string, body: object): Promise<Answer> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    // Say why the server did not answer: it exited (with what it printed last) or it is still up.
+    const { exitCode, signalCode } = server.child;
+    throw new Error(
+      `${server.name} did not answer ${path} (exit code ${exitCode}, signal ${signalCode}): ${String(error)}\n` +
+        server.output.join('').slice(-4000),
+    );
+  }
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -242,9 +244,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0, LEADEX_SECRET: SECRET });
       const databaseUrl = testDatabaseUrl(t.database);
       const started = performance.now();
-      const ports = [await freePort(), await freePort()];
-      while (ports[1] === ports[0]) ports[1] = await freePort();
-      servers = ports.map((port, i) => startServer(`server ${i + 1}`, databaseUrl, port));
+      servers = [startServer('server 1', databaseUrl), startServer('server 2', databaseUrl)];
       await Promise.all(servers.map((s) => waitHealthy(s)));
       console.info(`two server processes healthy in ${Math.round(performance.now() - started)} ms`);
     }, 60_000);
