@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { createApiKeyVault } from '../lib/api-keys';
-import { apiKeys, campaigns, leadMatches, leads, sourceChannels, sources, zipsets } from './schema';
+import { apiKeys, campaigns, leadMatches, leads, sourceChannels, sources, webhooks, zipsets } from './schema';
 import { DEMO_PASSWORD, seedDemo } from './seed';
 
 let t: TestApp;
@@ -19,6 +19,8 @@ describe('demo seed', () => {
     expect(new Set(rows.map((c) => c.location))).toEqual(new Set(['state', 'zip', 'zipset']));
     expect(rows.filter((c) => c.status === 'live').length).toBeGreaterThanOrEqual(3);
     expect(await db.select().from(zipsets)).toHaveLength(2);
+    // A custom delivery to look at, never sent: a draft.
+    expect((await db.select().from(webhooks)).map((w) => [w.status, w.map.length > 0])).toEqual([['draft', true]]);
     expect(await db.select().from(sources)).toHaveLength(2);
     expect((await db.select().from(sourceChannels)).length).toBeGreaterThanOrEqual(2);
     const vault = createApiKeyVault(t.deps.config.LEADEX_SECRET);

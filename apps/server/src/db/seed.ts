@@ -19,6 +19,7 @@ import {
   services,
   sourceChannels,
   sources,
+  webhooks,
   zipsets,
 } from './schema';
 
@@ -297,8 +298,32 @@ export async function seedDemo(deps: AppDeps): Promise<boolean> {
       .values({ id: zipsetIds[name], name, description: set.description, zips: set.zips, createdAt: now });
   }
 
-  for (const demo of DEMO_BUYERS) {
+  for (const [index, demo] of DEMO_BUYERS.entries()) {
     const buyer = await svc.buyers.create(demo.buyer);
+    // One custom delivery to look at, left a draft: the demo never sends leads out of the machine.
+    if (index === 0)
+      await db.insert(webhooks).values({
+        id: newId('whk'),
+        buyerId: buyer._id,
+        name: `${demo.buyer.name} CRM`,
+        url: 'https://crm.example.com/api/leads',
+        method: 'POST',
+        accept: [{ field: 'status', value: 'ok' }],
+        map: [
+          { field: 'first_name', value: 'FirstName' },
+          { field: 'last_name', value: 'LastName' },
+          { field: 'phone', value: 'Phone' },
+          { field: 'email', value: 'Email' },
+          { field: 'zip', value: 'Zip' },
+          { field: 'service', value: 'Product' },
+        ],
+        static: [{ field: 'Vendor', value: 'leadex' }],
+        returnId: 'lead_id',
+        status: 'draft',
+        tags: ['crm'],
+        createdAt: now,
+        updatedAt: now,
+      });
     const primary = await usersRepo.findByUsername(db, buyer.username);
     if (primary) await db.transaction((tx) => givePassword(tx, primary.id, buyerPassword, now));
     for (const c of demo.campaigns) {
