@@ -49,6 +49,7 @@ const ZIP_OF: Record<string, string> = {
   GA: '30301',
   WA: '98101',
   CO: '80202',
+  OH: '43215',
 };
 
 const NOT_ACCEPTED: Reply = { status: 200, body: JSON.stringify({ ok: false, reason: 'duplicate in our CRM' }) };
@@ -248,6 +249,20 @@ describe('a live custom delivery', () => {
     expect(matches).toEqual([expect.objectContaining({ campaignId: only.campaignId, rejected: true })]);
     const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, answer.lead_id));
     expect(lead?.priceCents).toBe(0);
+  });
+
+  it('never oversells a cap while live deliveries run: concurrent posts sell exactly the cap', async () => {
+    const { buyer, campaignId } = await buyerWithCampaign('OH', { price: 40, max: { daily: 2 } });
+    http.script('/capped-crm', [], 200);
+    await liveDelivery(buyer._id, '/capped-crm');
+
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post('OH')));
+    expect(answers.filter((a) => a.status === 'sold')).toHaveLength(2);
+    expect(answers.filter((a) => a.reason === 'no_match')).toHaveLength(4);
+    const sold = await t.database.db.select().from(leadMatches).where(eq(leadMatches.campaignId, campaignId));
+    expect(sold.filter((m) => !m.rejected)).toHaveLength(2);
+    // Only the buyers' systems of sales that stand were sent the lead.
+    expect(http.on('/capped-crm')).toHaveLength(2);
   });
 
   it('moves a shared sale on without the buyer that refused; the others keep their shares', async () => {

@@ -398,9 +398,11 @@ export function createSourceApiService({
       while (result && !req.test) {
         kind = result.kind;
         let capFull = false;
-        for (const w of result.winners) {
+        // In the one-statement sale's lock order (campaign, then period): concurrent sales never deadlock.
+        const byCampaign = [...result.winners].sort((a, b) => (a.campaignId < b.campaignId ? -1 : 1));
+        for (const w of byCampaign) {
           if (held.has(w.campaignId)) continue;
-          const slots = slotsOf(w.campaignId, lead.createdAt);
+          const slots = lockOrder(slotsOf(w.campaignId, lead.createdAt));
           if (await takeCampaignCaps(tx, slots)) held.set(w.campaignId, slots);
           else {
             full.add(w.campaignId);
