@@ -1,16 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { buyers } from './buyers';
-import { campaigns } from './campaigns';
-import { sources } from './sources';
 
 export const leads = pgTable(
   'leads',
   {
     id: text('id').primaryKey(),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => sources.id),
+    /**
+     * No foreign key to sources (nor from matches to campaigns and buyers): each sale would take a
+     * KEY SHARE lock on those few hot rows, and concurrent sales would pile multixacts on them
+     * (DESIGN.md §5: keep hot rows out of the sale). They are never deleted; the sale takes the
+     * ids from the engine's index of existing rows.
+     */
+    sourceId: text('source_id').notNull(),
     channel: text('channel'),
     apiKeyId: text('api_key_id'),
     service: text('service').notNull(),
@@ -67,12 +68,9 @@ export const leadMatches = pgTable(
     leadId: text('lead_id')
       .notNull()
       .references(() => leads.id, { onDelete: 'cascade' }),
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id),
-    buyerId: text('buyer_id')
-      .notNull()
-      .references(() => buyers.id),
+    /** No foreign keys to campaigns and buyers: see `leads.source_id`. */
+    campaignId: text('campaign_id').notNull(),
+    buyerId: text('buyer_id').notNull(),
     /** exclusive or shared. */
     kind: text('kind').notNull(),
     priceCents: integer('price_cents').notNull(),
