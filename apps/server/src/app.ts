@@ -29,6 +29,7 @@ import { messageRoutes } from './modules/messages/messages.routes';
 import { notifyRoutes } from './modules/notify/notify.routes';
 import { createMailer, type Mailer } from './modules/outbox/mailer';
 import { outboxRoutes } from './modules/outbox/outbox.routes';
+import { referenceRepo } from './modules/reference/reference.repo';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
@@ -41,6 +42,8 @@ import { zipRoutes } from './modules/zips/zips.routes';
 import { createZipsService, type ZipsService } from './modules/zips/zips.service';
 import { registerAuthGuards } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
+import { registerInputHygiene } from './plugins/input-hygiene';
+import { createOriginPolicy, registerOriginCheck } from './plugins/origins';
 import { defaultWebDist, registerSpa } from './plugins/spa';
 
 /** Everything the app is built from; tests build their own (fresh database, fixed clock). */
@@ -96,12 +99,17 @@ export function createDeps(config: Config, db: Db, clock: Clock): AppDeps {
   };
 }
 
-/** The OpenAPI document of the public source API only (ping, post, lead), for sources' docs. */
-function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }) {
+/**
+ * The OpenAPI document of the public source API only (ping, post, lead), for sources' docs, with the
+ * exchange's services as they are now (`x-services`).
+ */
+function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, services: string[]) {
   const paths = Object.fromEntries(
-    Object.entries(doc.paths ?? {}).filter(([path]) => ['/api/ping', '/api/post', '/api/lead'].includes(path)),
+    Object.entries(doc.paths ?? {}).filter(([path]) =>
+      ['/api/ping', '/api/post', '/api/lead', '/api/services'].includes(path),
+    ),
   );
-  return { ...doc, info: { ...doc.info, title: 'Leadex source API' }, paths };
+  return { ...doc, info: { ...doc.info, title: 'Leadex source API' }, paths, 'x-services': services };
 }
 
 /** Builds the HTTP app; it never listens (main.ts does, tests use `inject`). */
@@ -144,7 +152,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   registerErrorHandler(app);
+  // In the order they run: where the request comes from, who sends it, then what it carries.
+  registerOriginCheck(app, createOriginPolicy(config));
   registerAuthGuards(app, deps.auth);
+  registerInputHygiene(app);
 
   await app.register(
     async (api) => {
@@ -152,11 +163,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ok: true,
         ts: Math.floor(deps.clock.now().getTime() / 1000),
       }));
-      api.get('/openapi.json', { preHandler: api.requireRole('admin'), schema: { hide: true } }, async () =>
+      api.get('/openapi.json', { onRequest: api.requireRole('admin'), schema: { hide: true } }, async () =>
         app.swagger(),
       );
       api.get('/openapi/public.json', { schema: { hide: true } }, async () =>
-        publicOpenApi(app.swagger() as { paths?: Record<string, unknown>; info?: object }),
+        publicOpenApi(
+          app.swagger() as { paths?: Record<string, unknown>; info?: object },
+          await referenceRepo.serviceNames(deps.db),
+        ),
       );
       await api.register(authRoutes, deps);
       await api.register(outboxRoutes, deps);

@@ -18,6 +18,24 @@ const configSchema = z
     LEADEX_SECRET: z.string().min(32).optional(),
     /** The address users reach the exchange at; links in emails start with it. */
     PUBLIC_URL: z.string().url().optional(),
+    /** More origins (comma-separated URLs) whose pages may sign in and write with a session (DESIGN.md §11). */
+    TRUSTED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const origins: string[] = [];
+        for (const entry of value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)) {
+          try {
+            origins.push(new URL(entry).origin);
+          } catch {
+            ctx.addIssue({ code: 'custom', message: `"${entry}" is not a URL such as https://leads.example.com` });
+          }
+        }
+        return origins;
+      }),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().default('Leadex <no-reply@leadex.local>'),
     /** api: HTTP only; worker: jobs only; all: both (DESIGN.md §1). */

@@ -57,7 +57,7 @@ describe('buyer form (admin spec §5)', () => {
     expect(messages(buyerCreateSchema, { ...valid, bill: undefined }).bill).toBe('Billing information is required');
     expect(messages(buyerCreateSchema, { ...valid, bill: {} })['bill.pay']).toBe('Payment method is required');
     expect(messages(buyerCreateSchema, { ...valid, bill: { pay: 'cash' } })['bill.pay']).toBe(
-      'Payment method is required',
+      'Payment method must be auto, invoice, prepay or credit',
     );
   });
 

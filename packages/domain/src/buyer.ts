@@ -7,6 +7,7 @@ import {
 } from './campaign';
 import { emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
 import { BILL_PERIODS, GRACE_DAYS, MAX_BILLING_DOLLARS, PAGE_SIZE, PAY_METHODS } from './constants';
+import { whenMissing } from './messages';
 
 export const USERNAME_MESSAGES = {
   required: 'Username is required',
@@ -16,11 +17,11 @@ export const USERNAME_MESSAGES = {
 
 /** Sign-in name rules shared by the buyer form, user invitations and sign-up (spec §5). */
 export const username = z
-  .string({ error: USERNAME_MESSAGES.required })
+  .string({ error: whenMissing(USERNAME_MESSAGES.required) })
   .trim()
   .min(1, USERNAME_MESSAGES.required)
   .min(4, USERNAME_MESSAGES.tooShort)
-  .max(64)
+  .max(64, 'Username must be at most 64 characters')
   .regex(/^[a-z0-9_-]+$/, USERNAME_MESSAGES.badCharacters);
 
 /** Whole dollars from 0 to 100000 (prepay balance, credit threshold). */
@@ -32,7 +33,7 @@ const wholeDollars = (label: string) =>
     .max(MAX_BILLING_DOLLARS, `${label} must be less than or equal to ${MAX_BILLING_DOLLARS}`);
 
 const billFields = {
-  pay: z.enum(PAY_METHODS, { error: 'Payment method is required' }),
+  pay: z.enum(PAY_METHODS, { error: whenMissing('Payment method is required') }),
   prepay: wholeDollars('Prepay'),
   period: z.enum(BILL_PERIODS, { error: 'Billing period must be weekly or monthly' }),
   grace: z.coerce
@@ -50,7 +51,7 @@ export const buyerBillSchema = z.object(
     grace: billFields.grace.default(3),
     threshold: billFields.threshold.default(0),
   },
-  { error: 'Billing information is required' },
+  { error: whenMissing('Billing information is required') },
 );
 export type BuyerBill = z.infer<typeof buyerBillSchema>;
 
@@ -174,7 +175,7 @@ export const PAUSE_ALL_REASON = 'Admin paused all campaigns';
 /** PUT /api/buyer/{id}/pause: pauses every live campaign of the buyer, with the reason recorded. */
 export const buyerPauseSchema = z.object(
   { reason: requiredText('Reason is required', 500) },
-  { error: 'Reason is required' },
+  { error: whenMissing('Reason is required') },
 );
 export type BuyerPause = z.infer<typeof buyerPauseSchema>;
 

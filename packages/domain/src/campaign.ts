@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalText, pageQuery, requiredText, tagList } from './common';
 import { PAGE_SIZE, US_STATES } from './constants';
+import { whenMissing } from './messages';
 
 /** Campaign (match) status: mutually exclusive flags in the API (admin §4). */
 export const CAMPAIGN_STATUSES = ['live', 'draft', 'pause'] as const;
@@ -258,16 +259,13 @@ const zipList = z.preprocess(
     .refine((list) => list.every((zip) => /^\d{5}$/.test(zip)), 'Zip codes must be 5 digits'),
 );
 
-const optionalId = z.preprocess(
-  (v) => (isBlank(v) ? undefined : v),
-  z.string({ error: 'Must be an id' }).trim().max(100).optional(),
-);
+const optionalId = z.preprocess((v) => (isBlank(v) ? undefined : v), z.string().trim().max(100).optional());
 
 const services = z.preprocess(cleanList, z.array(z.string().max(100)).max(100, 'At most 100 services'));
 
 /** The Branded Id: what a source sends as `campaign` to aim a post at this campaign. */
 const brandedId = z
-  .string({ error: 'Branded Id is required' })
+  .string({ error: whenMissing('Branded Id is required') })
   .trim()
   .min(1, 'Branded Id is required')
   .max(40, 'Branded Id must be at most 40 characters')
@@ -353,8 +351,11 @@ export function campaignRuleIssues(c: CampaignRuleInput): FieldIssue[] {
 const ALWAYS = { when: () => true } as const;
 
 function addRuleIssues(c: CampaignRuleInput, ctx: z.RefinementCtx) {
+  // A field that failed its own rule (a number where a list goes) already says what is wrong with
+  // it; the cross-field rule would call it missing.
+  const failed = new Set(ctx.issues.map((issue) => (issue.path ?? []).join('.')));
   for (const issue of campaignRuleIssues(c))
-    ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+    if (!failed.has(issue.path)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
 }
 
 /** Reads the rule fields of a value whose own parse may have failed (so any field may be junk). */
@@ -667,6 +668,8 @@ export function campaignFormValues(c: Campaign): CampaignFormValues {
   };
 }
 
+const timeFormField = z.object({ time: campaignTimeSchema });
+
 /**
  * The Campaign form's schema: the API's field rules and messages, with percent 0 to 100, Shared
  * Leads yes/no, and hours checked only while Time Restrictions are on.
@@ -694,14 +697,16 @@ export const campaignFormSchema = z
     time: z.unknown(),
   })
   .superRefine((v, ctx) => {
-    const view = ruleView(v);
-    const shared = (v as { shared?: unknown }).shared === 'yes';
-    addRuleIssues({ ...view, exclusive: shared ? 0 : 1 }, ctx);
-    if ((v as { timeOn?: unknown }).timeOn === true) {
-      const time = campaignTimeSchema.safeParse((v as { time?: unknown }).time);
+    // Runs even when the value is not an object at all (ALWAYS), so every read is guarded.
+    const raw = (v ?? {}) as { shared?: unknown; timeOn?: unknown; time?: unknown };
+    const view = ruleView(raw);
+    addRuleIssues({ ...view, exclusive: raw.shared === 'yes' ? 0 : 1 }, ctx);
+    if (raw.timeOn === true) {
+      // Parsed under its own key, so the messages name the fields as the form does (`time.zone`).
+      const time = timeFormField.safeParse({ time: raw.time });
       if (!time.success)
         for (const issue of time.error.issues)
-          ctx.addIssue({ code: 'custom', path: ['time', ...issue.path.map(String)], message: issue.message });
+          ctx.addIssue({ code: 'custom', path: issue.path.map(String), message: issue.message });
     }
   }, ALWAYS);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, US_STATES } from './constants';
+import { whenMissing } from './messages';
 
 /** Turns the empty strings a cleared form field sends into "absent". */
 export const emptyToUndefined = (value: unknown) =>
@@ -8,16 +9,38 @@ export const emptyToUndefined = (value: unknown) =>
 /** An optional trimmed text field; an empty string clears it. */
 export const optionalText = (max = 500) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
 
-/** A required trimmed text field with the spec's message for a missing value. */
+/** "Name is required" -> "Name must be at most 200 characters"; undefined when the message names no field. */
+const tooLong = (requiredMessage: string, max: number) => {
+  const label = /^(.+) is required\.?$/.exec(requiredMessage)?.[1];
+  return label ? `${label} must be at most ${max} characters` : undefined;
+};
+
+/**
+ * A required trimmed text field with the spec's message for a missing (or empty) value only; a
+ * value of another type or a too-long text gets its own message.
+ */
 export const requiredText = (message: string, max = 500) =>
-  z.string({ error: message }).trim().min(1, message).max(max);
+  z
+    .string({ error: whenMissing(message) })
+    .trim()
+    .min(1, message)
+    .max(max, tooLong(message, max));
+
+/** Longest email address (RFC 5321's path limit). */
+const MAX_EMAIL = 254;
 
 export const emailAddress = (requiredMessage: string) =>
-  z.string({ error: requiredMessage }).trim().min(1, requiredMessage).pipe(z.email('Invalid email address.'));
+  z
+    .string({ error: whenMissing(requiredMessage) })
+    .trim()
+    .min(1, requiredMessage)
+    .max(MAX_EMAIL, tooLong(requiredMessage, MAX_EMAIL))
+    .pipe(z.email('Invalid email address.'));
 
 export const usState = z.preprocess(
   (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v),
-  z.enum(US_STATES, { error: 'Choose a US state' }).optional(),
+  // No message of its own: the map says "State must be a US state".
+  z.enum(US_STATES).optional(),
 );
 
 export const zipCode = z.preprocess(

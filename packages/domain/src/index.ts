@@ -1,9 +1,13 @@
+// First: installs the error map every schema's messages come from (DESIGN.md §11 Input hygiene).
+import './messages';
+
 export * from './bill';
 export * from './buyer';
 export * from './campaign';
 export * from './common';
 export * from './constants';
 export * from './errors';
+export * from './messages';
 export * from './session';
 export * from './sim';
 export * from './source';

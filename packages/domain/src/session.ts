@@ -13,5 +13,5 @@ export interface SessionClaims {
 
 /** PUT /api/session/claims: the onboarding flag is the only claim a user may change. */
 export const claimsUpdateSchema = z.object({
-  welcome: z.literal(false, { error: 'welcome can only be set to false' }),
+  welcome: z.literal(false, { error: 'Welcome can only be set to false' }),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from './messages';
 
 /** The simulator's ping-post and direct lead forms (admin spec §5 Simulator forms). */
 export const simZip = z
@@ -8,8 +9,14 @@ export const simZip = z
   .regex(/^\d{5}$/, 'Enter a valid zip.');
 
 export const simLeadSchema = z.object({
-  Project: z.string({ error: 'Project is required' }).trim().min(1, 'Project is required'),
-  Source: z.string({ error: 'Source is required' }).trim().min(1, 'Source is required'),
+  Project: z
+    .string({ error: whenMissing('Project is required') })
+    .trim()
+    .min(1, 'Project is required'),
+  Source: z
+    .string({ error: whenMissing('Source is required') })
+    .trim()
+    .min(1, 'Source is required'),
   Zip: simZip,
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type CampaignStatusValue, statusFlags } from './campaign';
 import { optionalText, pageQuery, requiredText, tagList } from './common';
 import { PAGE_SIZE } from './constants';
+import { whenMissing } from './messages';
 
 // Custom deliveries (the `webhook` entity, admin §3 Delivery, portals §3): a buyer's outbound
 // HTTP call that pushes each lead sold to it into the buyer's own system.
@@ -93,7 +94,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
 const url = z
-  .string({ error: WEBHOOK_MESSAGES.url })
+  .string({ error: whenMissing(WEBHOOK_MESSAGES.url) })
   .trim()
   .min(1, WEBHOOK_MESSAGES.url)
   .max(2000, 'URL must be at most 2000 characters')

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emptyToUndefined, optionalText, requiredText } from './common';
 import { US_STATES } from './constants';
+import { whenMissing } from './messages';
 
 /** ZIP radius search (admin §9): default 5 miles; the largest radius keeps an answer to a few thousand ZIPs. */
 export const ZIP_RADIUS = { defaultMiles: 5, maxMiles: 200 } as const;
@@ -62,7 +63,7 @@ export interface Zipset {
 
 /** GET /api/zip/suggestions?q=: fewer than 2 characters answer an empty list. */
 export const zipSuggestionsQuery = z.object({
-  q: z.string().max(100, 'Search text is too long').optional().default(''),
+  q: z.string().max(100, 'Search text must be at most 100 characters').optional().default(''),
 });
 export type ZipSuggestionsQuery = z.infer<typeof zipSuggestionsQuery>;
 
@@ -137,14 +138,14 @@ export const zipsetCreateSchema = z.object(
       uniqueTrimmed,
       // Entries are checked as a whole, so a bad one names the field `zips` (not `zips.3`).
       z
-        .array(z.unknown(), { error: ZIP_MESSAGES.zipsRequired })
+        .array(z.unknown(), { error: whenMissing(ZIP_MESSAGES.zipsRequired) })
         .min(1, ZIP_MESSAGES.zipsRequired)
         .max(MAX_ZIPSET_ZIPS, ZIP_MESSAGES.zipsTooMany)
         .refine((list) => list.every((zip) => typeof zip === 'string' && /^\d{5}$/.test(zip)), ZIP_MESSAGES.zipsFormat)
         .transform((list) => list as string[]),
     ),
   },
-  { error: ZIP_MESSAGES.nameRequired },
+  { error: whenMissing(ZIP_MESSAGES.nameRequired) },
 );
 export type ZipsetCreate = z.infer<typeof zipsetCreateSchema>;
 

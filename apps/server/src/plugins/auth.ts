@@ -1,6 +1,6 @@
 import type { Role } from '@leadex/domain';
 import { fromNodeHeaders } from 'better-auth/node';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../lib/errors';
 import type { Auth } from '../modules/auth/auth';
 
@@ -21,15 +21,24 @@ export interface Viewer {
   roleId: string | null;
 }
 
+/** An onRequest hook admitting only signed-in users of some roles; it carries them for the route table. */
+export type RoleGuard = onRequestAsyncHookHandler & { roles: readonly Role[] };
+
 declare module 'fastify' {
   interface FastifyInstance {
-    /** A preHandler admitting only signed-in users of these roles: 401 for a guest, 403 for another role. */
-    requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
+    /**
+     * An onRequest hook admitting only signed-in users of these roles: 401 for a guest, 403 for another
+     * role. As onRequest it runs before the body is parsed or validated: who you are comes before what
+     * you sent.
+     */
+    requireRole(...roles: Role[]): RoleGuard;
+    /** The roles each guarded route admits, keyed `METHOD /url` (routes without a guard are absent). */
+    routeRoles: Map<string, readonly Role[]>;
   }
   interface FastifyRequest {
     /** The session's user, looked up once per request (undefined until asked, null for a guest). */
     authContext: AuthContext | null | undefined;
-    /** The caller, for scoping queries; only after a requireRole preHandler. */
+    /** The caller, for scoping queries; only after a requireRole guard. */
     viewer(): Viewer;
   }
 }
@@ -64,11 +73,20 @@ export function registerAuthGuards(app: FastifyInstance, auth: Auth): void {
     if (!ctx) throw new AppError('unauthenticated', 'Sign in to continue');
     return { userId: ctx.userId, role: ctx.role, roleId: ctx.roleId };
   });
-  app.decorate('requireRole', (...roles: Role[]): preHandlerAsyncHookHandler => {
-    return async (request) => {
+  app.decorate('requireRole', (...roles: Role[]): RoleGuard => {
+    const guard: onRequestAsyncHookHandler = async (request) => {
       const ctx = await authenticate(auth, request);
       if (!ctx) throw new AppError('unauthenticated', 'Sign in to continue');
       if (!ctx.role || !roles.includes(ctx.role)) throw new AppError('forbidden', 'You do not have access to this');
     };
+    return Object.assign(guard, { roles });
+  });
+  const routeRoles = new Map<string, readonly Role[]>();
+  app.decorate('routeRoles', routeRoles);
+  app.addHook('onRoute', (route) => {
+    const hooks = [route.onRequest ?? []].flat() as Partial<RoleGuard>[];
+    const guard = hooks.find((hook) => hook.roles);
+    if (!guard?.roles) return;
+    for (const method of [route.method].flat()) routeRoles.set(`${method} ${route.url}`, guard.roles);
   });
 }

@@ -1,8 +1,10 @@
 import { claimsUpdateSchema } from '@leadex/domain';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../lib/errors';
-import { authenticate } from '../../plugins/auth';
+import type { AuthContext } from '../../plugins/auth';
+import { LOCAL_PORT_HEADER, SIGN_OUT_PATH } from '../../plugins/origins';
 import { CLIENT_IP_HEADER } from './auth';
 import { createSessionService } from './session.service';
 import { createSignInLimit } from './sign-in-limit';
@@ -36,6 +38,11 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, db
       }
       // The address Fastify resolved (honouring TRUST_PROXY), for better-auth's per-address limits.
       headers.set(CLIENT_IP_HEADER, request.ip);
+      // The port the request arrived at, for the loopback origins better-auth trusts (plugins/origins.ts).
+      headers.delete(LOCAL_PORT_HEADER);
+      if (request.socket?.localPort) headers.set(LOCAL_PORT_HEADER, String(request.socket.localPort));
+      // Sign-out always ends the session, from whatever page (see plugins/origins.ts).
+      if (path === SIGN_OUT_PATH) headers.set('origin', new URL(config.PUBLIC_URL).origin);
       const response = await auth.handler(
         new Request(new URL(request.url, config.PUBLIC_URL), {
           method: request.method,
@@ -61,19 +68,21 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, db
     },
   });
 
-  const signedIn = async (request: Parameters<typeof authenticate>[1]) => {
-    const ctx = await authenticate(auth, request);
-    if (!ctx) throw new AppError('unauthenticated', 'Sign in to continue');
-    return ctx;
-  };
+  // Any signed-in user with a role; the guard runs before the body is read.
+  const signedIn = { onRequest: app.requireRole('admin', 'buyer', 'source') };
+  const context = (request: FastifyRequest) => request.authContext as AuthContext;
 
-  app.get('/session', { schema: { tags: ['session'] } }, async (request) => sessions.claims(await signedIn(request)));
-
-  app.post('/session/claims', { schema: { tags: ['session'] } }, async (request) =>
-    sessions.claims(await signedIn(request)),
+  app.get('/session', { ...signedIn, schema: { tags: ['session'] } }, async (request) =>
+    sessions.claims(context(request)),
   );
 
-  app.put('/session/claims', { schema: { tags: ['session'], body: claimsUpdateSchema } }, async (request) =>
-    sessions.closeWelcome(await signedIn(request)),
+  app.post('/session/claims', { ...signedIn, schema: { tags: ['session'] } }, async (request) =>
+    sessions.claims(context(request)),
+  );
+
+  app.put(
+    '/session/claims',
+    { ...signedIn, schema: { tags: ['session'], body: claimsUpdateSchema } },
+    async (request) => sessions.closeWelcome(context(request)),
   );
 };

@@ -7,12 +7,15 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { account, session, user, verification } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { createOriginPolicy, LOCAL_PORT_HEADER } from '../../plugins/origins';
 import type { Mailer } from '../outbox/mailer';
 import { passwordResetEmail } from './emails';
 
 export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
 /** Message better-auth answers when a locked user tries to sign in. */
 export const ON_HOLD_MESSAGE = 'Your account is on hold. Contact the exchange to have it unlocked.';
+
+export const UNVERIFIED_MESSAGE = 'Verify your email address first: follow the link in the email we sent you.';
 
 /** Set by our bridge from Fastify's request.ip; any value a client sends is replaced. */
 export const CLIENT_IP_HEADER = 'x-leadex-client-ip';
@@ -25,16 +28,22 @@ export interface AuthOptions {
 
 /** better-auth: email+password, username sign-in, Bearer tokens, password reset through our mailer. */
 export function createAuth({ config, db, mailer }: AuthOptions) {
+  const origins = createOriginPolicy(config);
   return betterAuth({
     appName: 'Leadex',
     logger: { disabled: config.LOG_LEVEL === 'silent' },
     baseURL: config.PUBLIC_URL,
     basePath: '/api/auth',
     secret: config.LEADEX_SECRET,
-    trustedOrigins: [config.PUBLIC_URL],
+    // The same list as every other cookie-authenticated write (plugins/origins.ts); the port is the
+    // one the request arrived at, which our bridge passes along.
+    trustedOrigins: (request) => origins.trusted(Number(request?.headers.get(LOCAL_PORT_HEADER)) || undefined),
     database: drizzleAdapter(db, { provider: 'pg', schema: { user, session, account, verification } }),
     emailAndPassword: {
       enabled: true,
+      // Users are created by admins (and, later, by a source sign-up that requires a verified email);
+      // better-auth's open sign-up would give anyone a role-less session at once.
+      disableSignUp: true,
       minPasswordLength: 8,
       maxPasswordLength: 99,
       resetPasswordTokenExpiresIn: 60 * 60,
@@ -60,9 +69,16 @@ export function createAuth({ config, db, mailer }: AuthOptions) {
       session: {
         create: {
           async before(s) {
-            const [owner] = await db.select({ holdAt: user.holdAt }).from(user).where(eq(user.id, s.userId));
+            const [owner] = await db
+              .select({ holdAt: user.holdAt, role: user.role, emailVerified: user.emailVerified })
+              .from(user)
+              .where(eq(user.id, s.userId));
             if (owner?.holdAt)
               throw new APIError('FORBIDDEN', { message: ON_HOLD_MESSAGE, code: 'SIGN_IN_NOT_ALLOWED' });
+            // A user no admin created (no role) gets a session only once its email is verified,
+            // whichever route asks for one.
+            if (owner && !owner.role && !owner.emailVerified)
+              throw new APIError('FORBIDDEN', { message: UNVERIFIED_MESSAGE, code: 'EMAIL_NOT_VERIFIED' });
           },
         },
       },

@@ -12,13 +12,13 @@ export const billRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cloc
 
   app.get(
     '/bill/buyer/:buyerId',
-    { preHandler: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
+    { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
     (request) => bills.listForBuyer(request.viewer(), request.params.buyerId),
   );
 
   app.get(
     '/bill/buyer/:buyerId/current',
-    { preHandler: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
+    { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
     (request) => bills.current(request.viewer(), request.params.buyerId),
   );
 };

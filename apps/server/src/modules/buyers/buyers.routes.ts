@@ -18,14 +18,14 @@ export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
   const buyers = services.buyers;
   const admin = app.requireRole('admin');
 
-  app.get('/buyer', { preHandler: admin, schema: { tags: ['buyers'], querystring: buyerListQuery } }, (request) =>
+  app.get('/buyer', { onRequest: admin, schema: { tags: ['buyers'], querystring: buyerListQuery } }, (request) =>
     buyers.list(request.query),
   );
 
   app.get(
     '/buyer/:id',
     {
-      preHandler: app.requireRole('admin', 'buyer'),
+      onRequest: app.requireRole('admin', 'buyer'),
       schema: { tags: ['buyers'], params: idParams, querystring: buyerGetQuery },
     },
     (request) => buyers.get(request.viewer(), request.params.id, request.query.include),
@@ -33,7 +33,7 @@ export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
 
   app.post(
     '/buyer',
-    { preHandler: admin, schema: { tags: ['buyers'], body: buyerCreateSchema } },
+    { onRequest: admin, schema: { tags: ['buyers'], body: buyerCreateSchema } },
     async (request, reply) => {
       reply.code(201);
       return buyers.create(request.body);
@@ -42,19 +42,19 @@ export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
 
   app.put(
     '/buyer/:id',
-    { preHandler: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUpdateSchema } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUpdateSchema } },
     (request) => buyers.update(request.params.id, request.body),
   );
 
   app.put(
     '/buyer/:id/pause',
-    { preHandler: admin, schema: { tags: ['buyers'], params: idParams, body: buyerPauseSchema } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: idParams, body: buyerPauseSchema } },
     (request) => buyers.pause(request.params.id, request.body.reason, request.viewer().userId),
   );
 
   app.post(
     '/buyer/:id/user',
-    { preHandler: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUserSchema } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUserSchema } },
     async (request, reply) => {
       reply.code(201);
       return buyers.addUser(request.params.id, request.body);
@@ -63,25 +63,25 @@ export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
 
   app.put(
     '/buyer/:id/user/:userId',
-    { preHandler: admin, schema: { tags: ['buyers'], params: userParams, body: buyerUserSchema } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: userParams, body: buyerUserSchema } },
     (request) => buyers.updateUser(request.params.id, request.params.userId, request.body),
   );
 
   app.put(
     '/buyer/:id/welcome/:userId',
-    { preHandler: admin, schema: { tags: ['buyers'], params: userParams } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: userParams } },
     (request) => buyers.sendWelcome(request.params.id, request.params.userId),
   );
 
   app.put(
     '/buyer/:id/hold/:userId',
-    { preHandler: admin, schema: { tags: ['buyers'], params: userParams } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: userParams } },
     (request) => buyers.lockUser(request.params.id, request.params.userId),
   );
 
   app.put(
     '/buyer/:id/unhold/:userId',
-    { preHandler: admin, schema: { tags: ['buyers'], params: userParams } },
+    { onRequest: admin, schema: { tags: ['buyers'], params: userParams } },
     (request) => buyers.unlockUser(request.params.id, request.params.userId),
   );
 };

@@ -14,22 +14,22 @@ export const campaignRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { serv
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['campaigns'];
 
-  app.get('/match', { preHandler: adminOrBuyer, schema: { tags, querystring: campaignListQuery } }, (request) =>
+  app.get('/match', { onRequest: adminOrBuyer, schema: { tags, querystring: campaignListQuery } }, (request) =>
     campaigns.list(request.viewer(), request.query),
   );
 
   // The service filter's choices: the services the viewer's campaigns buy (a bare array).
-  app.get('/match/services', { preHandler: adminOrBuyer, schema: { tags } }, (request) =>
+  app.get('/match/services', { onRequest: adminOrBuyer, schema: { tags } }, (request) =>
     campaigns.servicesInUse(request.viewer()),
   );
 
-  app.get('/match/:id', { preHandler: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
+  app.get('/match/:id', { onRequest: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
     campaigns.get(request.viewer(), request.params.id),
   );
 
   app.post(
     '/match',
-    { preHandler: adminOrBuyer, schema: { tags, body: campaignCreateSchema } },
+    { onRequest: adminOrBuyer, schema: { tags, body: campaignCreateSchema } },
     async (request, reply) => {
       reply.code(201);
       return campaigns.create(request.viewer(), request.body);
@@ -38,7 +38,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { serv
 
   app.put(
     '/match/:id',
-    { preHandler: adminOrBuyer, schema: { tags, params: idParams, body: campaignUpdateSchema } },
+    { onRequest: adminOrBuyer, schema: { tags, params: idParams, body: campaignUpdateSchema } },
     (request) => campaigns.update(request.viewer(), request.params.id, request.body),
   );
 };

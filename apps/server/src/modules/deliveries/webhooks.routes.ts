@@ -15,24 +15,24 @@ export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['deliveries'];
 
-  app.get('/webhook', { preHandler: adminOrBuyer, schema: { tags, querystring: webhookListQuery } }, (request) =>
+  app.get('/webhook', { onRequest: adminOrBuyer, schema: { tags, querystring: webhookListQuery } }, (request) =>
     webhooks.list(request.viewer(), request.query),
   );
 
   // The template with the mapping field names (registered before /webhook/:id, and wins over it).
-  app.get('/webhook/new', { preHandler: adminOrBuyer, schema: { tags } }, () => webhooks.template());
+  app.get('/webhook/new', { onRequest: adminOrBuyer, schema: { tags } }, () => webhooks.template());
 
-  app.get('/webhook/:id', { preHandler: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
+  app.get('/webhook/:id', { onRequest: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
     webhooks.get(request.viewer(), request.params.id),
   );
 
-  app.get('/webhook/:id/:action', { preHandler: adminOrBuyer, schema: { tags, params: actionParams } }, (request) =>
+  app.get('/webhook/:id/:action', { onRequest: adminOrBuyer, schema: { tags, params: actionParams } }, (request) =>
     webhooks.action(request.viewer(), request.params.id, request.params.action),
   );
 
   app.post(
     '/webhook',
-    { preHandler: adminOrBuyer, schema: { tags, body: webhookCreateSchema } },
+    { onRequest: adminOrBuyer, schema: { tags, body: webhookCreateSchema } },
     async (request, reply) => {
       reply.code(201);
       return webhooks.create(request.viewer(), request.body);
@@ -41,13 +41,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
 
   app.put(
     '/webhook/:id',
-    { preHandler: adminOrBuyer, schema: { tags, params: idParams, body: webhookUpdateSchema } },
+    { onRequest: adminOrBuyer, schema: { tags, params: idParams, body: webhookUpdateSchema } },
     (request) => webhooks.update(request.viewer(), request.params.id, request.body),
   );
 
   app.post(
     '/webhook/:id/test',
-    { preHandler: adminOrBuyer, schema: { tags, params: idParams, body: webhookTestSchema } },
+    { onRequest: adminOrBuyer, schema: { tags, params: idParams, body: webhookTestSchema } },
     (request) => webhooks.test(request.viewer(), request.params.id, request.body),
   );
 };

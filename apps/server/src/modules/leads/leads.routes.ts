@@ -14,7 +14,7 @@ export const leadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) =>
   app.get(
     '/lead/:id',
     {
-      preHandler: app.requireRole('admin', 'buyer', 'source'),
+      onRequest: app.requireRole('admin', 'buyer', 'source'),
       schema: {
         tags: ['leads'],
         params: z.object({ id: z.string() }),

@@ -21,7 +21,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
   app.get(
     '/message/admin',
     {
-      preHandler: app.requireRole('admin'),
+      onRequest: app.requireRole('admin'),
       schema: {
         tags: ['admin'],
         querystring: pageQuery(15).extend({ days: z.coerce.number().int().min(1).max(366).default(5) }),
@@ -38,7 +38,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, c
   app.put(
     '/message/admin/:id',
     {
-      preHandler: app.requireRole('admin'),
+      onRequest: app.requireRole('admin'),
       schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: z.object({ hide: z.boolean() }) },
     },
     async (request) => {

@@ -12,7 +12,7 @@ export const notifyRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { jobs, 
   app.post(
     '/lead/:id/match/:matchId/resend',
     {
-      preHandler: app.requireRole('admin'),
+      onRequest: app.requireRole('admin'),
       schema: { tags: ['leads'], params: z.object({ id: z.string(), matchId: z.string() }) },
     },
     (request) => jobs.resend(request.params.id, request.params.matchId),

@@ -8,7 +8,7 @@ import { outboxRepo } from './outbox.repo';
 export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/outbox',
-    { preHandler: app.requireRole('admin'), schema: { tags: ['admin'], querystring: pageQuery(25) } },
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: pageQuery(25) } },
     async (request) => {
       const { page, pageSize } = request.query;
       const { rows, total } = await outboxRepo.page(deps.db, (page - 1) * pageSize, pageSize);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
+import { buyerInput, createBuyerWithLogin, createSourceWithKey, createSourceWithLogin } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
 import { campaigns } from '../../db/schema';
 import { newId } from '../../lib/ids';
@@ -35,6 +35,21 @@ describe('GET /api/services', () => {
       expect(res.json()).toEqual(expect.arrayContaining(['roofing', 'solar', 'hvac', 'windows', 'plumbing']));
     }
     expect((await t.request({ method: 'GET', url: '/api/services' })).statusCode).toBe(401);
+  });
+
+  it('answers a source server calling with its API key, and refuses an unknown or held key', async () => {
+    const services = (key: string) =>
+      t.request({ method: 'GET', url: '/api/services', headers: { authorization: `Bearer ${key}` } });
+    const { apiKey } = await createSourceWithKey(t);
+    const ok = await services(apiKey);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual(expect.arrayContaining(['roofing', 'solar', 'hvac', 'windows', 'plumbing']));
+
+    const unknown = await services(`${apiKey.slice(0, -4)}zzzz`);
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json()).toEqual({ ok: false, message: 'Unknown API key' });
+    const held = await createSourceWithKey(t, { held: true });
+    expect((await services(held.apiKey)).statusCode).toBe(403);
   });
 });
 

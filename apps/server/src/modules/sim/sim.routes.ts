@@ -54,7 +54,7 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, servi
 
   app.post(
     '/sim/pingpost',
-    { preHandler: admin, schema: { tags: ['sim'], body: simPingPostSchema } },
+    { onRequest: admin, schema: { tags: ['sim'], body: simPingPostSchema } },
     async (request) => {
       const { Project, Source, Zip, minprice } = request.body;
       const caller = engine.callerFor(Source);
@@ -69,7 +69,7 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, servi
     },
   );
 
-  app.post('/sim/lead', { preHandler: admin, schema: { tags: ['sim'], body: simLeadSchema } }, async (request) => {
+  app.post('/sim/lead', { onRequest: admin, schema: { tags: ['sim'], body: simLeadSchema } }, async (request) => {
     const { Project, Source, Zip } = request.body;
     const lead = await services.sourceApi.leadAs(
       engine.callerFor(Source),
@@ -79,7 +79,7 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, servi
     return { ok: true, lead: lead.body, explanation: await explanationOf(lead.body.lead_id) };
   });
 
-  app.get('/env', { preHandler: admin, schema: { tags: ['sim'] } }, async () => ({
+  app.get('/env', { onRequest: admin, schema: { tags: ['sim'] } }, async () => ({
     ok: true,
     node_env: config.NODE_ENV,
     db: config.DATABASE_URL ? 'postgres' : 'pglite',

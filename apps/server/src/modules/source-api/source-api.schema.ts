@@ -58,7 +58,7 @@ const pingFields = {
     .trim()
     .toLowerCase()
     .min(1, 'service is required')
-    .describe('One of the exchange’s services: roofing, solar, hvac, windows, plumbing, …'),
+    .describe('One of the exchange’s services (GET /api/services lists them)'),
   zip: zip.describe('5-digit ZIP code (ZIP+4 is cut to 5 digits)'),
   test: flag('test').describe('true: a test ping; never counts toward caps, never sells'),
   channel: text(100).describe('Your traffic channel (its own payout may apply)'),

@@ -21,55 +21,55 @@ export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
   const sources = services.sources;
   const admin = app.requireRole('admin');
 
-  app.get('/source', { preHandler: admin, schema: { tags, querystring: sourceListQuery } }, (request) =>
+  app.get('/source', { onRequest: admin, schema: { tags, querystring: sourceListQuery } }, (request) =>
     sources.list(request.query),
   );
 
   app.get(
     '/source/:id',
     {
-      preHandler: app.requireRole('admin', 'source'),
+      onRequest: app.requireRole('admin', 'source'),
       schema: { tags, params: idParams, querystring: sourceGetQuery },
     },
     (request) => sources.get(request.viewer(), request.params.id, request.query.include),
   );
 
-  app.post('/source', { preHandler: admin, schema: { tags, body: sourceCreateSchema } }, async (request, reply) => {
+  app.post('/source', { onRequest: admin, schema: { tags, body: sourceCreateSchema } }, async (request, reply) => {
     reply.code(201);
     return sources.create(request.body);
   });
 
   app.put(
     '/source/:id',
-    { preHandler: admin, schema: { tags, params: idParams, body: sourceUpdateSchema } },
+    { onRequest: admin, schema: { tags, params: idParams, body: sourceUpdateSchema } },
     (request) => sources.update(request.params.id, request.body),
   );
 
   app.put(
     '/source/:id/hold',
-    { preHandler: admin, schema: { tags, params: idParams, body: sourceHoldSchema } },
+    { onRequest: admin, schema: { tags, params: idParams, body: sourceHoldSchema } },
     (request) => sources.hold(request.params.id, request.body?.reason),
   );
 
-  app.put('/source/:id/unhold', { preHandler: admin, schema: { tags, params: idParams } }, (request) =>
+  app.put('/source/:id/unhold', { onRequest: admin, schema: { tags, params: idParams } }, (request) =>
     sources.unhold(request.params.id),
   );
 
   app.put(
     '/source/:id/apikey/new',
-    { preHandler: admin, schema: { tags, params: idParams, body: apiKeyCreateSchema } },
+    { onRequest: admin, schema: { tags, params: idParams, body: apiKeyCreateSchema } },
     (request) => sources.newApiKey(request.params.id, request.body ?? {}),
   );
 
   app.put(
     '/source/:id/apikey/hold',
-    { preHandler: admin, schema: { tags, params: idParams, body: apiKeyHoldSchema } },
+    { onRequest: admin, schema: { tags, params: idParams, body: apiKeyHoldSchema } },
     (request) => sources.holdApiKey(request.params.id, request.body.name),
   );
 
   app.post(
     '/source/:id/user',
-    { preHandler: admin, schema: { tags, params: idParams, body: sourceUserSchema } },
+    { onRequest: admin, schema: { tags, params: idParams, body: sourceUserSchema } },
     async (request, reply) => {
       reply.code(201);
       return sources.addUser(request.params.id, request.body);
@@ -78,19 +78,19 @@ export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
 
   app.put(
     '/source/:id/user/:userId',
-    { preHandler: admin, schema: { tags, params: userParams, body: sourceUserSchema } },
+    { onRequest: admin, schema: { tags, params: userParams, body: sourceUserSchema } },
     (request) => sources.updateUser(request.params.id, request.params.userId, request.body),
   );
 
-  app.put('/source/:id/welcome/:userId', { preHandler: admin, schema: { tags, params: userParams } }, (request) =>
+  app.put('/source/:id/welcome/:userId', { onRequest: admin, schema: { tags, params: userParams } }, (request) =>
     sources.sendWelcome(request.params.id, request.params.userId),
   );
 
-  app.put('/source/:id/hold/:userId', { preHandler: admin, schema: { tags, params: userParams } }, (request) =>
+  app.put('/source/:id/hold/:userId', { onRequest: admin, schema: { tags, params: userParams } }, (request) =>
     sources.lockUser(request.params.id, request.params.userId),
   );
 
-  app.put('/source/:id/unhold/:userId', { preHandler: admin, schema: { tags, params: userParams } }, (request) =>
+  app.put('/source/:id/unhold/:userId', { onRequest: admin, schema: { tags, params: userParams } }, (request) =>
     sources.unlockUser(request.params.id, request.params.userId),
   );
 };

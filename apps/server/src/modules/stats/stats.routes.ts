@@ -6,7 +6,7 @@ import { createStatsService } from './stats.service';
 export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock }) => {
   const stats = createStatsService(db, clock);
   const handler = () => stats.get();
-  const options = { preHandler: app.requireRole('admin'), schema: { tags: ['stats'] } };
+  const options = { onRequest: app.requireRole('admin'), schema: { tags: ['stats'] } };
   app.get('/stats', options, handler);
   app.get('/stats/', options, handler);
 };

@@ -55,6 +55,13 @@ describe('public API documentation', () => {
   it('serves the OpenAPI document of ping, post and lead to anyone', async () => {
     const res = await t.request({ method: 'GET', url: '/api/openapi/public.json' });
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json().paths).sort()).toEqual(['/api/lead', '/api/ping', '/api/post']);
+    expect(Object.keys(res.json().paths).sort()).toEqual(['/api/lead', '/api/ping', '/api/post', '/api/services']);
+    // The services as they are in the database, not a hand-typed list.
+    expect(res.json()['x-services']).toEqual(
+      await t
+        .request({ method: 'GET', url: '/api/services', as: await t.signIn(ADMIN.email, ADMIN.password) })
+        .then((r) => r.json()),
+    );
+    expect(res.json()['x-services'].length).toBeGreaterThan(3);
   });
 });

@@ -12,27 +12,27 @@ export const zipRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services 
 
   app.get(
     '/zip/suggestions',
-    { preHandler: adminOrBuyer, schema: { tags, querystring: zipSuggestionsQuery } },
+    { onRequest: adminOrBuyer, schema: { tags, querystring: zipSuggestionsQuery } },
     (request) => zips.suggestions(request.query.q),
   );
 
-  app.get('/zip/search', { preHandler: adminOrBuyer, schema: { tags, querystring: zipSearchQuery } }, (request) =>
+  app.get('/zip/search', { onRequest: adminOrBuyer, schema: { tags, querystring: zipSearchQuery } }, (request) =>
     zips.search(request.query),
   );
 
-  app.get('/zipset', { preHandler: adminOrBuyer, schema: { tags, querystring: zipsetListQuery } }, (request) =>
+  app.get('/zipset', { onRequest: adminOrBuyer, schema: { tags, querystring: zipsetListQuery } }, (request) =>
     zips.list(request.viewer(), request.query),
   );
 
   app.get(
     '/zipset/:id',
-    { preHandler: adminOrBuyer, schema: { tags, params: z.object({ id: z.string() }) } },
+    { onRequest: adminOrBuyer, schema: { tags, params: z.object({ id: z.string() }) } },
     (request) => zips.get(request.viewer(), request.params.id),
   );
 
   app.post(
     '/zipset',
-    { preHandler: adminOrBuyer, schema: { tags, body: zipsetCreateSchema } },
+    { onRequest: adminOrBuyer, schema: { tags, body: zipsetCreateSchema } },
     async (request, reply) => {
       reply.code(201);
       return zips.create(request.viewer(), request.body);
