@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -30,6 +30,8 @@ export default async function setup(project: TestProject) {
   const path = join(tmpdir(), `leadex-pglite-template-${process.pid}.tar`);
   writeFileSync(path, Buffer.from(await (dump as Blob).arrayBuffer()));
   project.provide('pgliteTemplate', path);
+  // The dump is tens of megabytes: a run leaves nothing behind.
+  return () => rmSync(path, { force: true });
 }
 
 async function setupPostgres(project: TestProject) {
