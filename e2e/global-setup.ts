@@ -41,6 +41,9 @@ async function startExchange(port: number, dataDir: string): Promise<ChildProces
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
+      // The suite signs in dozens of times a minute from one address.
+      AUTH_SIGN_IN_PER_MINUTE: '0',
+      AUTH_PASSWORD_RESET_PER_MINUTE: '0',
       // The deliveries e2e tests deliver to a receiver on 127.0.0.1.
       ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
     },

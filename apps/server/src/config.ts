@@ -44,6 +44,15 @@ const configSchema = z
     WEB_DIST: z.string().optional(),
     /** Public source API requests a second per API key; 0 turns the limit off (benchmarks). */
     PUBLIC_API_RATE_LIMIT: z.coerce.number().int().min(0).default(200),
+    /**
+     * Sign-in, sign-up and password-reset requests a minute from one client address (the socket's, or
+     * X-Forwarded-For's behind TRUST_PROXY); 0 turns a limit off.
+     */
+    AUTH_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    AUTH_SIGN_UP_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+    AUTH_PASSWORD_RESET_PER_MINUTE: z.coerce.number().int().min(0).default(5),
+    /** Failed sign-ins an hour for one account, however it is named, before it is refused (OWASP ASVS: at most 100). */
+    SIGN_IN_FAILURES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(100),
     /** Behind a load balancer: trust X-Forwarded-For for the client address (rate limits). */
     TRUST_PROXY: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -35,6 +35,11 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       PUBLIC_URL: 'http://leadex.test',
+      // Every request of a test comes from one address; the per-address limits are tested on in
+      // auth.rate-limit.test.ts.
+      AUTH_SIGN_IN_PER_MINUTE: '0',
+      AUTH_SIGN_UP_PER_MINUTE: '0',
+      AUTH_PASSWORD_RESET_PER_MINUTE: '0',
     }),
     ...overrides,
   };

@@ -13,7 +13,7 @@ const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/use
 
 /** better-auth's routes under /api/auth/*, the per-account sign-in limit, and the session claims. */
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, db, clock, config }) => {
-  const signInLimit = createSignInLimit(db, clock);
+  const signInLimit = createSignInLimit(db, clock, config.SIGN_IN_FAILURES_PER_HOUR);
   const sessions = createSessionService(db, clock);
 
   app.route({

@@ -5,15 +5,13 @@ import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import { usersRepo } from '../users/users.repo';
 
-/** At most this many failed sign-ins per account per hour (DESIGN.md §8, issue 2). */
-export const MAX_SIGN_IN_FAILURES_PER_HOUR = 100;
 const HOUR_MS = 3_600_000;
 
 /**
  * Counts failed sign-ins per account, so guessing one account's password is slowed down whichever
  * way it is named (email or username). An unknown login is counted under the text typed.
  */
-export function createSignInLimit(db: Db, clock: Clock) {
+export function createSignInLimit(db: Db, clock: Clock, maxFailuresPerHour: number) {
   async function accountKey(login: string): Promise<string> {
     const text = login.trim().toLowerCase();
     const found = text.includes('@') ? await usersRepo.findByEmail(db, text) : await usersRepo.findByUsername(db, text);
@@ -27,7 +25,7 @@ export function createSignInLimit(db: Db, clock: Clock) {
         .select({ n: count() })
         .from(signInFailures)
         .where(and(eq(signInFailures.identifier, await accountKey(login)), gt(signInFailures.at, since)));
-      return (row?.n ?? 0) >= MAX_SIGN_IN_FAILURES_PER_HOUR;
+      return (row?.n ?? 0) >= maxFailuresPerHour;
     },
     async recordFailure(login: string): Promise<void> {
       await db
