@@ -10,6 +10,7 @@ import {
 import { createApiKeyVault } from '../src/lib/api-keys';
 import { newId } from '../src/lib/ids';
 import { usersRepo } from '../src/modules/users/users.repo';
+import { testDatabaseKind } from './database';
 import type { TestApp } from './harness';
 
 let counter = 0;
@@ -201,4 +202,13 @@ let phoneCounter = 0;
 export function uniquePhone(): string {
   phoneCounter += 1;
   return `512${String(2000000 + ((phoneCounter * 7919 + Math.floor(Math.random() * 1000)) % 7999999)).padStart(7, '0')}`;
+}
+
+/**
+ * The name of a test whose requests run "at once" in one process. On PGlite they run one statement
+ * at a time, so there the test proves nothing about atomicity, and its name says so; the same test on
+ * PostgreSQL (the server-postgres project) races real connections.
+ */
+export function atOnce(name: string): string {
+  return testDatabaseKind === 'pglite' ? `${name} (sequential on PGlite: atomicity is proven on PostgreSQL)` : name;
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { OutboundError, outboundRequest } from '../lib/outbound-http';
+import { OutboundError, type OutboundNetwork, outboundRequest } from '../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../lib/webhook-signature';
 import { attemptOf, customMessageId } from '../modules/deliveries/inline';
 import { deliverCustom, isRetryable, leadForDelivery } from '../modules/deliveries/render';
@@ -102,10 +102,12 @@ export interface ChannelDeps {
   clock: Clock;
   config: Config;
   mailer: Mailer;
+  /** How the HTTP channels find and reach a buyer's address: the system's by default (tests inject one). */
+  network?: OutboundNetwork;
 }
 
 /** Sends one lead on one channel to one target; never throws for the target's own failure. */
-export function createChannels({ db, clock, config, mailer }: ChannelDeps) {
+export function createChannels({ db, clock, config, mailer, network = {} }: ChannelDeps) {
   const sms =
     config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
       ? twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN)
@@ -207,6 +209,7 @@ export function createChannels({ db, clock, config, mailer }: ChannelDeps) {
         headers,
         body: payload,
         allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+        ...network,
       });
       const ok = res.status >= 200 && res.status < 300;
       return {
@@ -248,6 +251,7 @@ export function createChannels({ db, clock, config, mailer }: ChannelDeps) {
     const result = await deliverCustom(toWebhook(delivery), leadForDelivery(row, lead.priceCents), {
       allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
       messageId: customMessageId(lead.matchId, deliveryId),
+      ...network,
     });
     const attempt = attemptOf(lead.matchId, deliveryId, result, clock.now());
     await webhooksRepo.noteOutcome(db, deliveryId, attempt.error, attempt.at);

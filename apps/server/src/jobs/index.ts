@@ -4,11 +4,13 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
+import type { OutboundNetwork } from '../lib/outbound-http';
 import type { Mailer } from '../modules/outbox/mailer';
 import { createBoss, NOTIFY_QUEUE } from './boss';
 import { createChannels } from './channels';
 import { createNotifyHandler, jobId, type NotifyJob, targetsOf } from './notify';
 import { notifyRepo } from './notify.repo';
+import { startIdempotencyPurge } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
 const DISPATCH_BATCH = 100;
@@ -18,6 +20,8 @@ export interface JobsDeps {
   clock: Clock;
   config: Config;
   mailer: Mailer;
+  /** How the webhook and custom channels find and reach a buyer's address: the system's by default (tests inject one). */
+  network?: OutboundNetwork;
 }
 
 /**
@@ -26,8 +30,8 @@ export interface JobsDeps {
  * per channel and target. Created with the app, started only where jobs run (LEADEX_ROLE all or
  * worker, or a test that wants them).
  */
-export function createJobs({ db, clock, config, mailer }: JobsDeps) {
-  const channels = createChannels({ db, clock, config, mailer });
+export function createJobs({ db, clock, config, mailer, network }: JobsDeps) {
+  const channels = createChannels({ db, clock, config, mailer, network });
   const notify = createNotifyHandler({ db, clock, config, channels });
   let boss: PgBoss | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -125,6 +129,7 @@ export function createJobs({ db, clock, config, mailer }: JobsDeps) {
           if (failed) throw (failed as PromiseRejectedResult).reason;
         },
       );
+      await startIdempotencyPurge(b, { db, clock, pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);
       timer.unref();

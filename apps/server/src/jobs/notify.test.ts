@@ -9,7 +9,7 @@ import {
   uniquePhone,
 } from '../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
-import { eventually, startHttpReceiver, startSmtpReceiver } from '../../test/receivers';
+import { eventually, notifyJobsOf, startHttpReceiver, startSmtpReceiver } from '../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../db/schema';
 import { deriveSigningSecret, verifyWebhook } from '../lib/webhook-signature';
 import { billsRepo } from '../modules/bills/bills.repo';
@@ -254,8 +254,27 @@ describe('the dispatcher', () => {
     await t.database.db.execute(
       sql`update lead_matches set delivery_status = 'queued', delivery_queued_at = now() - interval '2 hours' where id = ${match.id}`,
     );
+    // Rounds until one has claimed the match again (its queue time is fresh), then one more: that
+    // awaits the claiming round if it is still running, so its jobs' insert has been tried.
+    const claimedAgain = async () => {
+      const result = await t.database.db.execute(
+        sql`select 1 from lead_matches where id = ${match.id} and delivery_queued_at > now() - interval '1 hour'`,
+      );
+      return (result as unknown as { rows: unknown[] }).rows.length > 0;
+    };
+    await eventually(
+      async () => {
+        await t.deps.jobs.dispatch();
+        return claimedAgain();
+      },
+      10_000,
+      'the match to be claimed again',
+    );
     await t.deps.jobs.dispatch();
-    await new Promise((r) => setTimeout(r, 1200));
+    // The queue holds the one job it always had, finished: nothing waits that could call the receiver again.
+    expect((await notifyJobsOf(t.database.db, match.id)).map((j) => [j.channel, j.step, j.state])).toEqual([
+      ['webhook', 0, 'completed'],
+    ]);
     expect(http.on('/orphan')).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { blockedRange, OutboundError, outboundRequest, type Resolver } from './outbound-http';
+import { blockedRange, type Dialer, OutboundError, outboundRequest, type Resolver } from './outbound-http';
 
 /** A local receiver; each test sets how it answers. */
 let server: Server;
@@ -133,22 +133,52 @@ describe('outboundRequest: the SSRF guard', () => {
     expect(hits).toHaveLength(0);
   });
 
-  it('checks the address at connect time, so DNS rebinding cannot pass a private address', async () => {
-    // The first answer (what a check before connecting would see) is public; the next is loopback.
-    let calls = 0;
-    const rebinding: Resolver = async () => {
-      calls++;
-      return [{ address: calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+  it('resolves once and connects to the address it checked: a rebinding name never reaches loopback', async () => {
+    // The code under test gets the public answer first; any later lookup of the name answers
+    // loopback, where this file's receiver listens. A guard that checks one answer and then
+    // resolves again to connect would reach it.
+    const lookups: string[] = [];
+    const rebinding: Resolver = async (hostname) => {
+      lookups.push(hostname);
+      return [{ address: lookups.length === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
     };
-    const precheck = await rebinding('rebind.example.test');
-    expect(blockedRange(precheck[0]?.address ?? '')).toBeNull();
+    // The test's "internet": the public address is carried to the local receiver; every address
+    // the socket is sent to is recorded, and loopback passes through as it would on a real host.
+    const dials: string[] = [];
+    const dial: Dialer = (checked) => {
+      dials.push(checked.address);
+      return checked.address === '93.184.216.34' ? { address: '127.0.0.1', family: 4 } : checked;
+    };
 
+    const res = await outboundRequest({
+      url: `http://rebind.example.test:${port}/in`,
+      method: 'POST',
+      resolve: rebinding,
+      dial,
+    });
+    expect(res.status).toBe(200);
+    expect(lookups).toEqual(['rebind.example.test']);
+    expect(dials).toEqual(['93.184.216.34']);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.headers.host).toBe(`rebind.example.test:${port}`);
+  });
+
+  it('refuses a name whose connect-time answer is loopback, without connecting', async () => {
+    const dials: string[] = [];
     const error = await refusal(
-      outboundRequest({ url: `http://rebind.example.test:${port}/`, method: 'POST', resolve: rebinding }),
+      outboundRequest({
+        url: `http://rebind.example.test:${port}/`,
+        method: 'POST',
+        resolve: resolverOf({ 'rebind.example.test': ['127.0.0.1'] }),
+        dial: (checked) => {
+          dials.push(checked.address);
+          return checked;
+        },
+      }),
     );
     expect(error.code).toBe('blocked');
     expect(error.message).toContain('127.0.0.1');
-    expect(calls).toBe(2);
+    expect(dials).toEqual([]);
     expect(hits).toHaveLength(0);
   });
 
@@ -217,15 +247,21 @@ describe('outboundRequest: HTTP behaviour', () => {
     expect(res.truncated).toBe(true);
   });
 
-  it('reports a refused connection as a network error', async () => {
-    const closed = createServer();
-    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
-    const freePort = (closed.address() as AddressInfo).port;
-    await new Promise<void>((done) => closed.close(() => done()));
-    const error = await refusal(
-      outboundRequest({ url: `http://127.0.0.1:${freePort}/`, method: 'POST', allowPrivate: true }),
-    );
-    expect(error.code).toBe('network');
-    expect(error.message).toMatch(/ECONNREFUSED/);
+  it('reports a connection the peer drops as a network error', async () => {
+    // A peer that stays bound and listening but resets every connection: nothing else can take its
+    // port while the test runs, unlike a port closed and hoped to stay free.
+    const dropping = createServer();
+    dropping.on('connection', (socket) => socket.resetAndDestroy());
+    await new Promise<void>((done) => dropping.listen(0, '127.0.0.1', done));
+    try {
+      const dropPort = (dropping.address() as AddressInfo).port;
+      const error = await refusal(
+        outboundRequest({ url: `http://127.0.0.1:${dropPort}/`, method: 'POST', allowPrivate: true }),
+      );
+      expect(error.code).toBe('network');
+      expect(error.message).toMatch(/ECONNRESET/);
+    } finally {
+      await new Promise<void>((done) => dropping.close(() => done()));
+    }
   });
 });

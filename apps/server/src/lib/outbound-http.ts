@@ -10,9 +10,36 @@ export const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 
 /** A name's addresses, as `dns.lookup(name, { all: true })` gives them. */
-export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** One address, as a resolver answers it. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/**
+ * Where the socket connects for an address the guard has checked and allowed: that very address
+ * in production. Tests stand a local peer in for a public address, so a "public" target is
+ * reached without the network, and they see which checked address the connection went to.
+ * (A literal address in the URL is connected to as it is: no lookup, no dial.)
+ */
+export type Dialer = (checked: ResolvedAddress) => ResolvedAddress;
+
+/**
+ * How outbound calls find and reach an address: the system's DNS and a plain connect by default.
+ * Tests inject both; the guard between them stays the production one.
+ */
+export interface OutboundNetwork {
+  /** The name resolver; the system's by default. */
+  resolve?: Resolver;
+  /** Where a checked address is connected to; the address itself by default. */
+  dial?: Dialer;
+}
+
+const direct: Dialer = (checked) => checked;
 
 export type OutboundErrorCode = 'blocked' | 'timeout' | 'network' | 'invalid_url';
 
@@ -41,7 +68,7 @@ export function blockedRange(address: string): string | null {
   return range === 'unicast' ? null : range;
 }
 
-export interface OutboundRequest {
+export interface OutboundRequest extends OutboundNetwork {
   url: string;
   method: 'POST' | 'PUT' | 'GET';
   headers?: Record<string, string>;
@@ -50,8 +77,6 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** Development and tests only (`ALLOW_PRIVATE_DELIVERY_TARGETS`): private targets are reachable. */
   allowPrivate?: boolean;
-  /** The name resolver; the system's by default (tests inject one). */
-  resolve?: Resolver;
   maxResponseBytes?: number;
 }
 
@@ -75,7 +100,7 @@ const refused = (host: string, address: string, range: string) =>
  * it answers is checked right there, so a DNS answer that changes between a check and the connect
  * (rebinding) cannot reach a private address.
  */
-export function guardedLookup(resolve: Resolver, allowPrivate: boolean): LookupFunction {
+export function guardedLookup(resolve: Resolver, allowPrivate: boolean, dial: Dialer = direct): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname)
       .then((found) => {
@@ -88,8 +113,10 @@ export function guardedLookup(resolve: Resolver, allowPrivate: boolean): LookupF
             if (range) throw refused(hostname, a.address, range);
           }
         }
-        if (options.all) callback(null, addresses);
-        else callback(null, addresses[0]?.address ?? '', addresses[0]?.family ?? 4);
+        // The addresses just checked are the ones connected to: nothing resolves the name again.
+        const targets = addresses.map((a) => dial({ address: a.address, family: a.family }));
+        if (options.all) callback(null, targets);
+        else callback(null, targets[0]?.address ?? '', targets[0]?.family ?? 4);
       })
       .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
   };
@@ -142,7 +169,7 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
         ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
         ...request.headers,
       },
-      lookup: guardedLookup(request.resolve ?? systemResolver, allowPrivate),
+      lookup: guardedLookup(request.resolve ?? systemResolver, allowPrivate, request.dial),
       // A fresh connection each time: a pooled socket would skip the connect-time check.
       agent: false,
     });

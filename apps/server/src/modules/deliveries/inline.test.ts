@@ -2,7 +2,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
-import { eventually, type Reply, startHttpReceiver, startSmtpReceiver } from '../../../test/receivers';
+import {
+  eventually,
+  notifyJobsOf,
+  notifyJobsSettled,
+  type Reply,
+  startHttpReceiver,
+  startSmtpReceiver,
+} from '../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../db/schema';
 import { billsRepo } from '../bills/bills.repo';
 import { unpackExplanation } from '../source-api/explanation';
@@ -350,8 +357,12 @@ describe('a live custom delivery that does not answer in time', () => {
     );
     const [after] = await matchesOf(answer.lead_id);
     expect(after).toMatchObject({ rejected: false, returnReason: expect.stringContaining('Not Accepted') });
-    await new Promise((r) => setTimeout(r, 300));
-    // The no ends the chain: no more tries, and the lead stays with this one sale.
+    // The no ends the chain: once the retry's job has finished, no other job waits or runs (a
+    // further try would have been queued before it finished), and the lead stays with this one sale.
+    await eventually(() => notifyJobsSettled(t.database.db, id), 10_000, 'the retry job to finish');
+    expect((await notifyJobsOf(t.database.db, id)).map((j) => [j.channel, j.step, j.state])).toEqual([
+      ['custom', 1, 'completed'],
+    ]);
     expect(http.on('/late-no')).toHaveLength(2);
     expect(await attemptsOf(id)).toHaveLength(2);
     expect(await matchesOf(answer.lead_id)).toHaveLength(1);
@@ -362,9 +373,12 @@ describe('a live custom delivery that does not answer in time', () => {
     await liveDelivery(buyer._id, '/paused-crm', { status: 'pause' });
     const answer = await post('CO');
     expect(answer).toMatchObject({ ok: true, status: 'sold' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(http.on('/paused-crm')).toHaveLength(0);
     const [match] = await matchesOf(answer.lead_id);
+    // The dispatcher has decided the match: with no channel and no live delivery it is delivered
+    // at once, and no job exists for it that could call the paused delivery later.
+    await eventually(async () => (await statusOf(match?.id as string)) === 'delivered', 10_000, 'delivered');
+    expect(await notifyJobsOf(t.database.db, match?.id as string)).toEqual([]);
+    expect(http.on('/paused-crm')).toHaveLength(0);
     expect(
       await t.database.db
         .select()

@@ -7,8 +7,8 @@ import {
   DEFAULT_OUTBOUND_TIMEOUT_MS,
   OutboundError,
   type OutboundErrorCode,
+  type OutboundNetwork,
   outboundRequest,
-  type Resolver,
 } from '../../lib/outbound-http';
 
 /** What rendering and sending a custom delivery reads of it (a Webhook as the API answers it). */
@@ -281,15 +281,13 @@ export interface DeliveryResult {
   errorCode?: OutboundErrorCode;
 }
 
-export interface DeliverOptions {
+export interface DeliverOptions extends OutboundNetwork {
   /** 10 s by default; the sale's inline deliveries use 3 s (DESIGN.md §6). */
   timeoutMs?: number;
   /** `ALLOW_PRIVATE_DELIVERY_TARGETS`: development and tests only. */
   allowPrivate?: boolean;
   /** Sent as `webhook-id`, the same on every retry, so the buyer can drop duplicates. */
   messageId?: string;
-  /** The name resolver (tests). */
-  resolve?: Resolver;
 }
 
 /**
@@ -311,6 +309,7 @@ export async function deliverCustom(
       timeoutMs: options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
       allowPrivate: options.allowPrivate ?? false,
       resolve: options.resolve,
+      dial: options.dial,
     });
     const data = parseResponse(response.body, target.return_content_type);
     return {

@@ -263,10 +263,20 @@ export async function releaseCaps(tx: SqlRunner, slots: CapSlot[]): Promise<void
   if (slots.length > 0) await tx.query(RELEASE_CAPS, slotValues(slots));
 }
 
+/** How long an Idempotency-Key's answer is replayed (DESIGN.md §4); from then on the key names a new request. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
 const CLAIM_IDEMPOTENCY: NamedStatement = {
   name: 'leadex_claim_idempotency',
-  text: `insert into idempotency_keys (api_key_id, key, status_code, body, created_at)
-    values ($1, $2, 0, '{}'::jsonb, $3::timestamptz) on conflict do nothing returning key`,
+  // A key past its 24 hours is re-claimed in the same statement: of two requests racing for an
+  // expired key, one takes the row lock and renews it; the other waits, then finds it fresh and
+  // replays. A key that was only ignored once expired would answer "in progress" forever.
+  text: `insert into idempotency_keys as k (api_key_id, key, status_code, body, created_at)
+    values ($1, $2, 0, '{}'::jsonb, $3::timestamptz)
+    on conflict (api_key_id, key) do update
+      set status_code = 0, body = '{}'::jsonb, created_at = excluded.created_at
+      where k.created_at <= $4::timestamptz
+    returning key`,
 };
 
 const ANSWER_IDEMPOTENCY: NamedStatement = {
@@ -274,9 +284,31 @@ const ANSWER_IDEMPOTENCY: NamedStatement = {
   text: `update idempotency_keys set status_code = $3, body = $4::jsonb where api_key_id = $1 and key = $2`,
 };
 
-/** Claims an Idempotency-Key for this request; false when an earlier request holds it. */
+/** Claims an Idempotency-Key for this request (a new one, or one past its 24 hours); false when an earlier request holds it. */
 export async function claimIdempotencyKey(tx: SqlRunner, apiKeyId: string, key: string, at: Date): Promise<boolean> {
-  return (await tx.query(CLAIM_IDEMPOTENCY, [apiKeyId, key, at.toISOString()])).length > 0;
+  const expiredBy = new Date(at.getTime() - IDEMPOTENCY_TTL_MS);
+  return (await tx.query(CLAIM_IDEMPOTENCY, [apiKeyId, key, at.toISOString(), expiredBy.toISOString()])).length > 0;
+}
+
+const PURGE_IDEMPOTENCY: NamedStatement = {
+  name: 'leadex_purge_idempotency',
+  // In batches, by the created_at index: one day of keys at full volume is too many for one delete.
+  text: `with gone as (
+      delete from idempotency_keys where (api_key_id, key) in (
+        select api_key_id, key from idempotency_keys where created_at <= $1::timestamptz limit $2)
+      returning 1)
+    select count(*)::int as n from gone`,
+};
+
+/** Deletes the keys created at or before `expiredBy` (past their 24 hours); answers how many. */
+export async function purgeIdempotencyKeys(db: SqlRunner, expiredBy: Date, batch = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await db.query<{ n: number }>(PURGE_IDEMPOTENCY, [expiredBy.toISOString(), batch]);
+    const n = row?.n ?? 0;
+    total += n;
+    if (n < batch) return total;
+  }
 }
 
 export async function answerIdempotencyKey(

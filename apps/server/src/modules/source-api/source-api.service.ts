@@ -19,6 +19,7 @@ import { type ExplanationRecord, packExplanation } from './explanation';
 import {
   answerIdempotencyKey,
   claimIdempotencyKey,
+  IDEMPOTENCY_TTL_MS,
   type LeadRecord,
   type MatchRecord,
   priorSales,
@@ -42,8 +43,6 @@ const NO_INLINE = { matchIds: new Map<string, string>(), refused: new Map<string
 
 /** A source re-posting the same lead within this window is refused as a duplicate (DESIGN.md §5 rule 9). */
 const REPOST_WINDOW_MS = 5 * 60_000;
-/** How long an Idempotency-Key's answer is replayed. */
-const IDEMPOTENCY_MS = 24 * 3_600_000;
 
 export type Answer = { status: number; body: Record<string, unknown> };
 
@@ -468,7 +467,7 @@ export function createSourceApiService({
         .select()
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, req.meta.idempotencyKey)));
-      if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_MS)
+      if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_TTL_MS)
         return { status: row.statusCode, body: row.body };
       throw new SourceApiError(409, 'conflict', 'A request with this Idempotency-Key is still in progress');
     }

@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { testDatabaseKind } from '../../../test/database';
+import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { apiKeys, leadMatches, leads, pings, sources } from '../../db/schema';
+import { apiKeys, capCounters, idempotencyKeys, leadMatches, leads, pings, sources } from '../../db/schema';
 import { unpackExplanation } from './explanation';
 
 let t: TestApp;
@@ -164,7 +165,7 @@ describe('ping and post', () => {
 });
 
 describe('selling once', () => {
-  it('sells a ping_id posted twice concurrently once, and both calls get the same answer', async () => {
+  it(atOnce('sells a ping_id posted twice concurrently once, and both calls get the same answer'), async () => {
     const buyer = await createBuyer(t);
     await createCampaign(t, buyer._id, { services: ['solar'], states: ['NV'] });
     const { apiKey } = await createSourceWithKey(t);
@@ -265,13 +266,26 @@ describe('selling once', () => {
 });
 
 describe('caps', () => {
-  it('stops selling at a daily cap, and counts again the next day in the campaign’s zone', async () => {
+  // The engine's periodic refresh is stopped: the test reloads the counts from the database where it
+  // means to, so what it sees never depends on when a one-second timer happens to fire.
+  beforeAll(() => t.deps.engine.stop());
+  afterAll(() => t.deps.engine.start());
+
+  const countersOf = (campaignId: string) =>
+    t.database.db
+      .select({ period: capCounters.period, periodStart: capCounters.periodStart, n: capCounters.n })
+      .from(capCounters)
+      .where(eq(capCounters.campaignId, campaignId))
+      .orderBy(asc(capCounters.periodStart), asc(capCounters.period));
+
+  it('stops selling at a daily cap, counted in the database in the campaign’s zone, and counts again the next day there', async () => {
+    // 08:00 on Wednesday 10 June in Los Angeles (11:00 in New York, the default zone).
     t.clock.set('2026-06-10T15:00:00Z');
     const buyer = await createBuyer(t);
-    await createCampaign(t, buyer._id, {
+    const campaignId = await createCampaign(t, buyer._id, {
       services: ['bath_remodel'],
       states: ['OR'],
-      max: { daily: 2 },
+      max: { hourly: 50, daily: 2, weekly: 50, monthly: 50 },
       time: { zone: 'America/Los_Angeles', weekday: { start: 0, end: 0 }, weekend: { start: 0, end: 0 } },
     });
     const { apiKey } = await createSourceWithKey(t);
@@ -283,12 +297,31 @@ describe('caps', () => {
     expect((await sell()).status).toBe('sold');
     expect((await sell()).status).toBe('sold');
     expect(await sell()).toMatchObject({ ok: false, reason: 'no_match' });
-    // 23:59 in Los Angeles is still the same day...
+    // The counters are keyed by the periods' starts in Los Angeles (PDT, UTC-7), not New York's.
+    expect(await countersOf(campaignId)).toEqual([
+      { period: 'monthly', periodStart: new Date('2026-06-01T07:00:00Z'), n: 2 },
+      { period: 'weekly', periodStart: new Date('2026-06-08T07:00:00Z'), n: 2 },
+      { period: 'daily', periodStart: new Date('2026-06-10T07:00:00Z'), n: 2 },
+      { period: 'hourly', periodStart: new Date('2026-06-10T15:00:00Z'), n: 2 },
+    ]);
+    // 23:59 in Los Angeles is still the same day (already 02:59 the next day in New York), by the
+    // counts this process noted at its sales and by the counts it reads back from the database (the
+    // ping answers from those alone).
     t.clock.set('2026-06-11T06:59:00Z');
+    const ping = () => call('/api/ping', apiKey, { service: 'bath_remodel', zip: '97201' }).then((r) => r.json());
+    expect(await ping()).toEqual({ ok: false, reason: 'no_match' });
     expect(await sell()).toMatchObject({ reason: 'no_match' });
-    // ...and midnight there opens a new one.
+    await t.deps.engine.reload();
+    expect(await ping()).toEqual({ ok: false, reason: 'no_match' });
+    expect(await sell()).toMatchObject({ reason: 'no_match' });
+    // ...and midnight there opens a new one, in a new daily counter.
     t.clock.set('2026-06-11T07:00:30Z');
+    await t.deps.engine.reload();
     expect((await sell()).status).toBe('sold');
+    expect((await countersOf(campaignId)).filter((c) => c.period === 'daily')).toEqual([
+      { period: 'daily', periodStart: new Date('2026-06-10T07:00:00Z'), n: 2 },
+      { period: 'daily', periodStart: new Date('2026-06-11T07:00:00Z'), n: 1 },
+    ]);
   });
 });
 
@@ -355,6 +388,122 @@ describe('a cap filled since the ping', () => {
     expect(await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, post.lead_id))).toEqual([]);
   });
 });
+
+describe('an Idempotency-Key', () => {
+  const HOUR = 3_600_000;
+  const keysOf = (keyId: string) =>
+    t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.apiKeyId, keyId));
+
+  it('replays the first answer until 24 hours have passed, then takes the request as a new one', async () => {
+    t.clock.set('2026-07-01T12:00:00Z');
+    const start = t.clock.now().getTime();
+    const buyer = await createBuyer(t);
+    await createCampaign(t, buyer._id, { services: ['roofing'], states: ['SC'] });
+    const { apiKey, keyId } = await createSourceWithKey(t);
+    const body = { service: 'roofing', zip: '29201', ...contact() };
+    const send = () => call('/api/lead', apiKey, body, { 'idempotency-key': 'day-key' });
+
+    const first = await send();
+    expect(first.json()).toMatchObject({ ok: true, status: 'sold' });
+    // Just inside 24 hours: the first answer, and nothing new stored.
+    t.clock.set(new Date(start + 24 * HOUR - 1));
+    const retried = await send();
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toEqual(first.json());
+    expect(await t.database.db.select().from(leads).where(eq(leads.phone, body.phone))).toHaveLength(1);
+
+    // 24 hours on, the key names a new request: a new lead (the buyer bought this phone a day ago).
+    t.clock.set(new Date(start + 24 * HOUR));
+    const renewed = await send();
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.json()).toMatchObject({ ok: false, reason: 'no_match', lead_id: expect.stringMatching(/^lead_/) });
+    expect(renewed.json().lead_id).not.toBe(first.json().lead_id);
+    expect(await t.database.db.select().from(leads).where(eq(leads.phone, body.phone))).toHaveLength(2);
+    // The key now replays the new answer, for 24 hours from the new request.
+    t.clock.advance(1_000);
+    expect((await send()).json()).toEqual(renewed.json());
+    expect(await keysOf(keyId)).toEqual([
+      expect.objectContaining({ key: 'day-key', statusCode: 200, createdAt: new Date(start + 24 * HOUR) }),
+    ]);
+  });
+
+  it(
+    atOnce('an expired key retried twice at once is one new request: one new lead, the same answer twice'),
+    async () => {
+      t.clock.set('2026-07-10T12:00:00Z');
+      const buyer = await createBuyer(t);
+      await createCampaign(t, buyer._id, { services: ['roofing'], states: ['ND'] });
+      const { apiKey } = await createSourceWithKey(t);
+      const body = { service: 'roofing', zip: '58102', ...contact() };
+      const send = () => call('/api/lead', apiKey, body, { 'idempotency-key': 'race-key' });
+      expect((await send()).json()).toMatchObject({ ok: true, status: 'sold' });
+      t.clock.advance(48 * HOUR);
+      const [one, two] = await Promise.all([send(), send()]);
+      expect(one.statusCode).toBe(200);
+      expect(two.statusCode).toBe(200);
+      expect(two.json()).toEqual(one.json());
+      expect(await t.database.db.select().from(leads).where(eq(leads.phone, body.phone))).toHaveLength(2);
+    },
+  );
+});
+
+/**
+ * DESIGN.md §5: the cap check is a conditional increment that reads the LOCKED counter row. Here a
+ * sale (as if another process's) holds the counter's last slot, uncommitted, while this process's
+ * sale starts: its statement's snapshot still shows the slot free. It must wait for the lock and then
+ * judge by the row as committed, not by its snapshot. PGlite runs one statement at a time, so it
+ * cannot hold a lock across two connections: this runs on PostgreSQL only.
+ */
+describe.skipIf(testDatabaseKind !== 'postgres')(
+  'a cap check waiting on a counter another transaction is filling (PostgreSQL only: PGlite runs one statement at a time)',
+  () => {
+    /** Waits until some connection of this database waits on a lock: the sale under test is blocked. */
+    async function untilASaleWaitsOnALock(): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const rows = await t.database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and state = 'active'`,
+        );
+        if (((rows as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0) > 0) return;
+        if (Date.now() > deadline) throw new Error('the sale never waited on the counter’s lock');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+
+    it.each([
+      ['the one-statement sale', {}],
+      ['the careful sale (an Idempotency-Key)', { 'idempotency-key': 'locked-cap' }],
+    ])('%s reads the locked row, not its snapshot, and does not oversell', async (_, headers) => {
+      t.clock.set('2026-06-10T15:00:00Z');
+      const buyer = await createBuyer(t);
+      const state = Object.keys(headers).length === 0 ? 'VT' : 'NH';
+      const zip = state === 'VT' ? '05401' : '03101';
+      const campaignId = await createCampaign(t, buyer._id, { services: ['hvac'], states: [state], max: { daily: 3 } });
+      const { apiKey } = await createSourceWithKey(t);
+      for (let i = 0; i < 2; i++)
+        expect((await call('/api/lead', apiKey, { service: 'hvac', zip, ...contact() })).json().status).toBe('sold');
+
+      let pending: ReturnType<typeof call> | undefined;
+      await t.database.db.transaction(async (tx) => {
+        // The other sale takes the last slot and holds the row until it commits.
+        await tx.execute(sql`update cap_counters set n = n + 1 where campaign_id = ${campaignId} and period = 'daily'`);
+        pending = call('/api/lead', apiKey, { service: 'hvac', zip, ...contact() }, headers);
+        await untilASaleWaitsOnALock();
+      });
+      const answer = await (pending as ReturnType<typeof call>);
+      expect(answer.json()).toMatchObject({ ok: false, reason: 'no_match' });
+      const [counter] = await t.database.db
+        .select({ n: capCounters.n })
+        .from(capCounters)
+        .where(eq(capCounters.campaignId, campaignId));
+      expect(counter?.n).toBe(3);
+      expect(await t.database.db.select().from(leadMatches).where(eq(leadMatches.campaignId, campaignId))).toHaveLength(
+        2,
+      );
+    });
+  },
+);
 
 describe('test mode', () => {
   it('quotes and answers test leads without counting caps or creating matches, and marks the source', async () => {

@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { campaigns, leadMatches, leads } from '../db/schema';
+import { unpackExplanation } from '../modules/source-api/explanation';
+import { createEngine } from './engine';
+import { bumpEngineVersion } from './index';
+
+/**
+ * The engine's rules that depend on time, through real pings and posts on the injected clock:
+ * rotation of equal bids, the buyer duplicate window (30 days), the source re-post window
+ * (5 minutes), each tested on both sides of its boundary; and the refresh that shows a change made
+ * through another process, on fake interval timers.
+ */
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const DAY = 86_400 * SECOND;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+  // No periodic refresh: what the engine knows changes only through the sales and reloads below,
+  // never through a one-second timer firing at some point of a test.
+  await t.deps.engine.stop();
+});
+afterAll(() => t?.close());
+
+const call = (url: string, apiKey: string, payload: object) =>
+  t.request({ method: 'POST', url, payload, headers: { authorization: `Bearer ${apiKey}` } }).then((r) => {
+    if (r.statusCode !== 200) throw new Error(`${url} answered ${r.statusCode}: ${r.body}`);
+    return r.json();
+  });
+
+const contact = () => ({
+  name: 'Pat Lee',
+  phone: uniquePhone(),
+  email: `pat.${Math.random().toString(36).slice(2)}@example.com`,
+  tcpa_consent: true,
+});
+
+/** The campaigns a lead was sold to. */
+const buyersOf = async (leadId: string) =>
+  (await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId))).map((m) => m.campaignId);
+
+/** What the lead's explanation says of a campaign. */
+async function explained(leadId: string, campaignId: string) {
+  const [row] = await t.database.db.select().from(leads).where(eq(leads.id, leadId));
+  const entries = (await unpackExplanation(t.database.db, row?.explanation ?? null)) as { campaign: string }[];
+  return entries.find((e) => e.campaign === campaignId);
+}
+
+describe('rotation (DESIGN.md §5: equal bids rotate, least recently sold first)', () => {
+  it('hands ties between equal campaigns round, through real pings and posts', async () => {
+    t.clock.set('2026-03-02T15:00:00Z');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const buyer = await createBuyer(t);
+      ids.push(await createCampaign(t, buyer._id, { price: 30, services: ['gutters'], states: ['UT'] }));
+    }
+    const { apiKey } = await createSourceWithKey(t, { maxCost: 10 });
+    const soldAt = new Map<string, Date>();
+    const winners: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      t.clock.advance(MINUTE);
+      const ping = await call('/api/ping', apiKey, { service: 'gutters', zip: '84101' });
+      expect(ping).toMatchObject({ ok: true, price: 10 });
+      const post = await call('/api/post', apiKey, { ping_id: ping.ping_id, ...contact() });
+      expect(post).toMatchObject({ ok: true, status: 'sold' });
+      const [campaignId] = await buyersOf(post.lead_id);
+      winners.push(campaignId as string);
+      soldAt.set(campaignId as string, t.clock.now());
+      // A reload from the database (another change, elsewhere) keeps the sale times noted here but not
+      // yet written: the database has none of them until the recorder's next batch.
+      if (i === 1) await t.deps.engine.reload();
+    }
+    // None had sold, so the first round goes by id; from then on the least recently sold wins.
+    const byId = [...ids].sort();
+    expect(winners).toEqual([...byId, ...byId]);
+
+    // The sale times reach the database in a batch: other processes, and this one after a restart,
+    // rotate on from them.
+    await t.deps.engine.flush();
+    const rows = await t.database.db
+      .select({ id: campaigns.id, lastSoldAt: campaigns.lastSoldAt })
+      .from(campaigns)
+      .where(inArray(campaigns.id, ids));
+    expect(new Map(rows.map((r) => [r.id, r.lastSoldAt]))).toEqual(soldAt);
+  });
+});
+
+describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
+  it.each([
+    ['by this process', 'NC', '27601', false],
+    ['by another process (in the database only)', 'VA', '23219', true],
+  ])(
+    'a phone sold %s: just inside 30 days its buyer is passed over, just outside it buys again',
+    async (_, state, zip, elsewhere) => {
+      t.clock.set('2026-04-01T15:00:00Z');
+      const soldAt = t.clock.now().getTime();
+      const first = await createBuyer(t);
+      const second = await createBuyer(t);
+      const fixedId = `DUP-${state}`;
+      const bought = await createCampaign(t, first._id, {
+        price: 50,
+        services: ['pest_control'],
+        states: [state],
+        fixedId,
+      });
+      const next = await createCampaign(t, second._id, { price: 20, services: ['pest_control'], states: [state] });
+      // Three sources, so that no post below is a source re-posting its own lead (a 5-minute rule).
+      const sources = [
+        await createSourceWithKey(t, { maxCost: 10 }),
+        await createSourceWithKey(t, { maxCost: 10 }),
+        await createSourceWithKey(t, { maxCost: 10 }),
+      ];
+      const person = contact();
+      const lead = (i: number) =>
+        call('/api/lead', sources[i]?.apiKey as string, { service: 'pest_control', zip, ...person });
+      const phone_hash = createHash('sha256').update(person.phone).digest('hex');
+      // A ping naming the campaign, carrying the phone's hash: rule 9 from this process's memory.
+      const quoteOfBought = () =>
+        call('/api/ping', sources[1]?.apiKey as string, {
+          service: 'pest_control',
+          zip,
+          campaign: fixedId,
+          phone_hash,
+        });
+
+      if (elsewhere) {
+        // The other process's sale: in the database only, not in this process's memory of recent sales.
+        await t.database.db.insert(leads).values({
+          id: `lead_elsewhere_${state}`,
+          sourceId: sources[0]?.sourceId as string,
+          service: 'pest_control',
+          zip,
+          phone: person.phone,
+          createdAt: new Date(soldAt),
+        });
+        await t.database.db.insert(leadMatches).values({
+          id: `mat_elsewhere_${state}`,
+          leadId: `lead_elsewhere_${state}`,
+          campaignId: bought,
+          buyerId: first._id,
+          kind: 'exclusive',
+          priceCents: 5000,
+          createdAt: new Date(soldAt),
+        });
+      } else {
+        const sold = await lead(0);
+        expect(sold).toMatchObject({ ok: true, status: 'sold' });
+        expect(await buyersOf(sold.lead_id)).toEqual([bought]);
+      }
+
+      t.clock.set(new Date(soldAt + 30 * DAY - SECOND));
+      if (!elsewhere) expect(await quoteOfBought()).toEqual({ ok: false, reason: 'no_match' });
+      const inside = await lead(1);
+      expect(inside).toMatchObject({ ok: true, status: 'sold' });
+      expect(await buyersOf(inside.lead_id)).toEqual([next]);
+      expect(await explained(inside.lead_id, bought)).toMatchObject({ eligible: false, rule: 'duplicate' });
+
+      t.clock.set(new Date(soldAt + 30 * DAY + SECOND));
+      if (!elsewhere) expect(await quoteOfBought()).toMatchObject({ ok: true, price: 10 });
+      const outside = await lead(2);
+      expect(outside).toMatchObject({ ok: true, status: 'sold' });
+      expect(await buyersOf(outside.lead_id)).toEqual([bought]);
+    },
+  );
+});
+
+describe('the source re-post window (DESIGN.md §5 rule 9: 5 minutes)', () => {
+  it('refuses a lead its source posted just under 5 minutes ago, and takes one posted just over 5 minutes ago', async () => {
+    t.clock.set('2026-05-04T15:00:00Z');
+    const postedAt = t.clock.now().getTime();
+    const first = await createBuyer(t);
+    const second = await createBuyer(t);
+    const bought = await createCampaign(t, first._id, { price: 50, services: ['pest_control'], states: ['TN'] });
+    const next = await createCampaign(t, second._id, { price: 20, services: ['pest_control'], states: ['TN'] });
+    const { apiKey } = await createSourceWithKey(t, { maxCost: 10 });
+    // Two people, each posted once now and again later: every re-post is measured from one first post.
+    const [early, late] = [contact(), contact()];
+    const post = (person: ReturnType<typeof contact>) =>
+      call('/api/lead', apiKey, { service: 'pest_control', zip: '37201', ...person });
+    const firstEarly = await post(early);
+    const firstLate = await post(late);
+    for (const sold of [firstEarly, firstLate]) {
+      expect(sold).toMatchObject({ ok: true, status: 'sold' });
+      expect(await buyersOf(sold.lead_id)).toEqual([bought]);
+    }
+
+    t.clock.set(new Date(postedAt + 5 * MINUTE - SECOND));
+    const repost = await post(early);
+    expect(repost).toEqual({
+      ok: false,
+      lead_id: expect.stringMatching(/^lead_/),
+      reason: 'duplicate',
+      duplicate_of: firstEarly.lead_id,
+    });
+    expect(await buyersOf(repost.lead_id)).toEqual([]);
+
+    t.clock.set(new Date(postedAt + 5 * MINUTE + SECOND));
+    const again = await post(late);
+    // Not a re-post: the lead is auctioned, and goes to the buyer that has not bought this phone.
+    expect(again).toMatchObject({ ok: true, status: 'sold' });
+    expect(await buyersOf(again.lead_id)).toEqual([next]);
+  });
+});
+
+describe('the periodic refresh (issue 4: a change made through any process is seen within 2 s)', () => {
+  it('loads a change published through another connection at its next tick, one second after it starts', async () => {
+    const buyer = await createBuyer(t);
+    const campaignId = await createCampaign(t, buyer._id, { services: ['windows'], states: ['AL'] });
+    const errors: unknown[] = [];
+    // Only the interval is faked: the engine's ticks run when the test says, the database as it does.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const engine = createEngine({
+      db: t.database.db,
+      clock: t.clock,
+      config: t.deps.config,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await engine.start();
+      const statusNow = () => engine.snapshot().campaigns.find((c) => c.id === campaignId)?.status;
+      expect(statusNow()).toBe('live');
+      // Paused the way the admin screens do it: the change and the version bump in one transaction.
+      await t.database.db.transaction(async (tx) => {
+        await tx.update(campaigns).set({ status: 'pause' }).where(eq(campaigns.id, campaignId));
+        await bumpEngineVersion(tx, 'campaigns');
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      // Stopping waits for the tick under way: after it, the index is what that tick loaded.
+      await engine.stop();
+      expect(statusNow()).toBe('pause');
+      expect(errors).toEqual([]);
+    } finally {
+      await engine.stop();
+      vi.useRealTimers();
+    }
+  });
+});
