@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
 import {
   eventually,
@@ -258,7 +258,7 @@ describe('a live custom delivery', () => {
     expect(lead?.priceCents).toBe(0);
   });
 
-  it('never oversells a cap while live deliveries run: concurrent posts sell exactly the cap', async () => {
+  it(atOnce('never oversells a cap while live deliveries run: concurrent posts sell exactly the cap'), async () => {
     const { buyer, campaignId } = await buyerWithCampaign('OH', { price: 40, max: { daily: 2 } });
     http.script('/capped-crm', [], 200);
     await liveDelivery(buyer._id, '/capped-crm');
