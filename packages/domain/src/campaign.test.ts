@@ -377,3 +377,234 @@ describe('the payload rules (admin §7)', () => {
     });
   });
 });
+
+describe('campaign form values (mutation testing)', () => {
+  const stored = (overrides: Partial<Campaign> = {}): Campaign => ({
+    _id: 'cmp_2',
+    name: 'Solar CA',
+    buyer: 'buy_2',
+    buyer_name: 'Sunny',
+    fixed_id: 'SUNNY-1',
+    price: 30,
+    exclusive: 0,
+    services: ['solar'],
+    tags: ['west'],
+    location: 'zipset',
+    state: [],
+    zips: [],
+    max: { hourly: null, daily: 0, weekly: null, monthly: 200 },
+    notify: { email: [], sms: ['+15555550100'], broadcast_webhooks: ['https://hooks.example/a'] },
+    status: { live: false, draft: false, pause: true, history: [] },
+    ts: 1,
+    tsdate: '1970-01-01T00:00:01.000Z',
+    delivery_failure: null,
+    ...overrides,
+  });
+
+  it('starts a new campaign as an empty draft located by state, with no time restriction', () => {
+    expect(newCampaignFormValues()).toEqual({
+      name: '',
+      buyer: '',
+      price: '',
+      status: 'draft',
+      fixed_id: '',
+      shared: 'no',
+      shared_price: '',
+      services: [],
+      tags: [],
+      notes: '',
+      location: 'state',
+      state: [],
+      zips: [],
+      zipset: '',
+      max: { hourly: '', daily: '', weekly: '', monthly: '' },
+      notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
+      source_filter: [],
+      timeOn: false,
+      time: { zone: 'America/New_York', weekday: { start: '7', end: '19' }, weekend: { start: '7', end: '19' } },
+    });
+    expect(DEFAULT_CAMPAIGN_TIME).toEqual({
+      zone: 'America/New_York',
+      weekday: { start: 7, end: 19 },
+      weekend: { start: 7, end: 19 },
+    });
+  });
+
+  it('shows every empty stored value as an empty field, and a shared paused campaign as such', () => {
+    expect(campaignFormValues(stored())).toEqual({
+      name: 'Solar CA',
+      buyer: 'buy_2',
+      price: 30,
+      status: 'pause',
+      fixed_id: 'SUNNY-1',
+      shared: 'yes',
+      shared_price: '',
+      services: ['solar'],
+      tags: ['west'],
+      notes: '',
+      location: 'zipset',
+      state: [],
+      zips: [],
+      zipset: '',
+      max: { hourly: '', daily: 0, weekly: '', monthly: 200 },
+      notify: { email: [], sms: ['+15555550100'], webhook: '', broadcast_webhooks: ['https://hooks.example/a'] },
+      source_filter: [],
+      timeOn: false,
+      time: { zone: 'America/New_York', weekday: { start: '7', end: '19' }, weekend: { start: '7', end: '19' } },
+    });
+  });
+
+  it('shows stored values as they are', () => {
+    const time = { zone: 'America/Chicago', weekday: { start: 8, end: 18 }, weekend: { start: 10, end: 14 } };
+    const values = campaignFormValues(
+      stored({
+        exclusive: 1,
+        shared_price: 12,
+        notes: 'VIP',
+        zipset: 'reg_1',
+        notify: { email: [], sms: [], webhook: 'https://hooks.example/c', broadcast_webhooks: [] },
+        source_filter: [{ source: 'src_1', shared_price: 7, pct: 1 }],
+        status: { live: true, draft: false, pause: false, history: [] },
+        time,
+      }),
+    );
+    expect(values).toMatchObject({
+      status: 'live',
+      shared: 'no',
+      shared_price: 12,
+      notes: 'VIP',
+      zipset: 'reg_1',
+      notify: { webhook: 'https://hooks.example/c' },
+      source_filter: [{ source: 'src_1', channel: '', price: '', shared_price: 7, pct: 100 }],
+      timeOn: true,
+      time: { zone: 'America/Chicago', weekday: { start: '8', end: '18' }, weekend: { start: '10', end: '14' } },
+    });
+    expect(campaignFormValues(stored({ status: { live: false, draft: true, pause: false, history: [] } })).status).toBe(
+      'draft',
+    );
+  });
+
+  it('sends trimmed text, the zipset of a zipset campaign, and a shared price only when shared and set', () => {
+    const base = form({
+      name: '  Roofing TX  ',
+      location: 'zipset',
+      zipset: 'reg_9',
+      notify: { email: ['a@b.example'], sms: [], webhook: '  https://hooks.example/x  ', broadcast_webhooks: [] },
+      source_filter: [{ source: 'src_1', channel: '  web  ', price: '', shared_price: '', pct: 50 }],
+    });
+    const payload = toCampaignPayload(base, { withSourceFilter: true });
+    expect(payload.name).toBe('Roofing TX');
+    expect(payload).toMatchObject({ location: 'zipset', zipset: 'reg_9' });
+    expect(payload).not.toHaveProperty('state');
+    expect(payload.notify.webhook).toBe('https://hooks.example/x');
+    expect(payload.source_filter).toEqual([{ source: 'src_1', channel: 'web', pct: 0.5 }]);
+    expect(toCampaignPayload({ ...base, zipset: '' }, { withSourceFilter: false })).not.toHaveProperty('zipset');
+    expect(toCampaignPayload({ ...base, location: 'state' }, { withSourceFilter: false })).not.toHaveProperty('zipset');
+    expect(
+      toCampaignPayload({ ...base, shared: 'yes', shared_price: '' }, { withSourceFilter: false }),
+    ).not.toHaveProperty('shared_price');
+    expect(
+      toCampaignPayload({ ...base, shared: 'no', shared_price: 9 }, { withSourceFilter: false }),
+    ).not.toHaveProperty('shared_price');
+    expect(toCampaignPayload({ ...base, shared: 'yes', shared_price: '9' }, { withSourceFilter: false })).toMatchObject(
+      {
+        exclusive: 0,
+        shared_price: 9,
+      },
+    );
+  });
+
+  it('never sends the buyer in an edit, and leaves an off time restriction alone', () => {
+    const before = form({ timeOn: false });
+    const opts = { withSourceFilter: false };
+    expect(campaignChanges(before, { ...before, buyer: 'buy_other' }, opts)).toEqual({});
+    expect(campaignChanges(before, { ...before, name: 'Other' }, opts)).toEqual({ name: 'Other' });
+    expect(campaignChanges(before, { ...before, timeOn: true }, opts)).toEqual({
+      time: DEFAULT_CAMPAIGN_TIME,
+    });
+    const on = form({ timeOn: true });
+    expect(campaignChanges(on, { ...on, timeOn: false }, opts)).toEqual({ time: { delete: true } });
+    // Notes or a Branded Id that were empty and stay empty are not sent.
+    expect(campaignChanges(before, { ...before, notes: '  ' }, opts)).toEqual({});
+    expect(campaignChanges(before, { ...before, fixed_id: '  ' }, opts)).toEqual({});
+  });
+});
+
+describe('campaign API field rules (mutation testing)', () => {
+  const parse = (overrides: Record<string, unknown>) => campaignCreateSchema.safeParse({ ...validApi, ...overrides });
+  const create = (overrides: Record<string, unknown>) => messages(campaignCreateSchema, { ...validApi, ...overrides });
+
+  it('reads numeric text with spaces and decimals, and treats blank or null as missing', () => {
+    expect(parse({ price: ' 45.55 ' }).data?.price).toBe(45.55);
+    expect(parse({ price: '-0' }).data?.price).toBe(-0);
+    expect(create({ price: '   ' })).toEqual({ price: 'Price is required' });
+    expect(create({ price: null })).toEqual({ price: 'Price is required' });
+    expect(create({ price: '4 5' })).toEqual({ price: 'Price must be a number' });
+    expect(create({ exclusive: true })).toEqual({ exclusive: 'Exclusive must be a number' });
+    expect(create({ exclusive: null })).toEqual({ exclusive: 'Exclusive must be a number' });
+  });
+
+  it('removes the hours on null or { delete: true }, and keeps real hours', () => {
+    const time = { zone: 'America/Chicago', weekday: { start: 8, end: 18 }, weekend: { start: 10, end: 14 } };
+    expect(parse({ time }).data?.time).toEqual(time);
+    expect(parse({ time: { delete: true } }).data?.time).toBeNull();
+    expect(parse({ time: null }).data?.time).toBeNull();
+    expect(parse({ time: { delete: 'yes' } }).success).toBe(false);
+    expect(parse({ time: 'none' }).success).toBe(false);
+  });
+
+  it('takes only http and https webhooks, trimmed, and an empty webhook as none', () => {
+    const notify = (extra: Record<string, unknown>) => ({ email: ['a@b.example'], ...extra });
+    expect(parse({ notify: notify({ webhook: '  https://hooks.example/x  ' }) }).data?.notify?.webhook).toBe(
+      'https://hooks.example/x',
+    );
+    expect(parse({ notify: notify({ webhook: 'http://hooks.example/x' }) }).success).toBe(true);
+    expect(create({ notify: notify({ webhook: 'ftp://hooks.example/x' }) })).toEqual({
+      'notify.webhook': 'Webhook must be a valid URL',
+    });
+    const blank = parse({ notify: notify({ webhook: '  ' }) });
+    expect(blank.success).toBe(true);
+    expect(blank.data?.notify?.webhook).toBeUndefined();
+  });
+
+  it('reads a missing or null list as empty, and refuses a list that is not a list', () => {
+    expect(parse({ notify: { email: ['a@b.example'], sms: null } }).data?.notify?.sms).toEqual([]);
+    expect(parse({ notify: { email: ['a@b.example'] } }).data?.notify?.sms).toEqual([]);
+    expect(parse({ notify: { email: ['a@b.example'], sms: '+15555550100' } }).success).toBe(false);
+  });
+
+  it('upper-cases, trims and dedupes states, and refuses ZIPs that are not exactly 5 digits', () => {
+    expect(parse({ state: ['tx', ' TX ', 'ok'] }).data?.state).toEqual(['TX', 'OK']);
+    expect(parse({ location: 'zip', zips: ['100011'] }).success).toBe(false);
+    expect(parse({ location: 'zip', zips: ['x10001'] }).success).toBe(false);
+    expect(parse({ location: 'zip', zips: [' 10001 '] }).data?.zips).toEqual(['10001']);
+  });
+
+  it('takes a status word in any case, or the flags', () => {
+    const status = (value: unknown) => campaignUpdateSchema.safeParse({ status: value }).data?.status;
+    expect(status('PAUSED')).toMatchObject({ value: 'pause' });
+    expect(status('paused')).toMatchObject({ value: 'pause' });
+    expect(status('Live')).toMatchObject({ value: 'live' });
+    expect(status({ live: true })).toMatchObject({ value: 'live' });
+  });
+
+  it('needs a source on each source restriction row, and takes a null channel as none', () => {
+    expect(parse({ source_filter: [{ source: 'src_1', channel: null, pct: 0.5 }] }).data?.source_filter).toEqual([
+      { source: 'src_1', pct: 0.5 },
+    ]);
+    expect(parse({ source_filter: [{ source: null, pct: 0.5 }] }).success).toBe(false);
+  });
+
+  it('checks the cross-field rules on whatever fields there are', () => {
+    expect(campaignRuleIssues({ location: 'zip' }).map((issue) => issue.path)).toEqual(['zips']);
+    expect(campaignRuleIssues({ location: 'state', exclusive: 0, shared_price: 0 })).toEqual([
+      { path: 'state', message: expect.any(String) },
+    ]);
+    expect(create({ exclusive: 0 })).toEqual({ shared_price: 'Shared Price is required when leads are shared' });
+    expect(create({ exclusive: 0, shared_price: 10 })).toEqual({});
+    expect(create({ location: 'zipset', zipset: 'reg_1' })).toEqual({});
+    expect(create({ location: 'zipset' })).toHaveProperty('zipset');
+    // A field that failed its own rule is not also called missing.
+    expect(create({ state: 'TX' })).toEqual({ state: expect.not.stringMatching(/required/i) });
+  });
+});

@@ -111,3 +111,39 @@ describe('county names', () => {
     expect(countyBaseName('Kings')).toBe('Kings');
   });
 });
+
+describe('ZIP rules edges (mutation testing)', () => {
+  const issues = (schema: z.ZodType, input: unknown) => {
+    const result = schema.safeParse(input);
+    return result.success ? [] : result.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+  };
+
+  it('names the missing field of a radius or county search', () => {
+    expect(issues(zipSearchQuery, { type: 'radius' })).toEqual([['zip', ZIP_MESSAGES.zipRequired]]);
+    expect(issues(zipSearchQuery, { type: 'county' })).toEqual([
+      ['county', ZIP_MESSAGES.countyRequired],
+      ['state', ZIP_MESSAGES.stateRequired],
+    ]);
+  });
+
+  it('takes a state with spaces around it in any case', () => {
+    const parsed = zipSearchQuery.parse({ type: 'county', county: 'Kings', state: '  ny ' });
+    expect(parsed.state).toBe('NY');
+  });
+
+  it('refuses a ZIP list entry with more than five digits on either side', () => {
+    for (const bad of ['100011', '010001', 'x10001', '10001x']) {
+      expect(zipsetCreateSchema.safeParse({ name: 'R', zips: [bad] }).success).toBe(false);
+    }
+    expect(zipsetCreateSchema.parse({ name: 'R', zips: [' 10001 '] }).zips).toEqual(['10001']);
+  });
+
+  it('trims county names before reading them', () => {
+    expect(countyDisplayName('  Kings  ', 'NY')).toBe('Kings County, NY');
+    expect(countyDisplayName('  Caddo Parish  ', 'LA')).toBe('Caddo Parish, LA');
+    expect(countyBaseName('  Kings County  ')).toBe('Kings');
+    expect(countyBaseName('Kings  County')).toBe('Kings');
+    expect(countyBaseName('Kings County Line')).toBe('Kings County Line');
+    expect(countyBaseName('  Kings  ')).toBe('Kings');
+  });
+});

@@ -283,3 +283,41 @@ describe('bestExclusive / bestShared', () => {
     expect(winners.map((w) => w.campaignId)).toEqual(['cmp_a2']);
   });
 });
+
+describe('auction edges (mutation testing)', () => {
+  const offer = (campaignId: string, buyerId: string, priceCents: number, sharedPriceCents: number | null): Bid => ({
+    campaignId,
+    buyerId,
+    priceCents,
+    sharedPriceCents,
+    lastSoldAt: 0,
+  });
+
+  it('breaks a full tie by campaign id, whatever order the bids come in', () => {
+    const a = offer('cmp_a', 'buy_1', 500, 200);
+    const b = offer('cmp_b', 'buy_2', 500, 200);
+    expect(bestExclusive([a, b])?.campaignId).toBe('cmp_a');
+    expect(bestExclusive([b, a])?.campaignId).toBe('cmp_a');
+    expect(bestShared([b, a], 2).map((bid) => bid.campaignId)).toEqual(['cmp_a', 'cmp_b']);
+    expect(bestShared([a, b], 2).map((bid) => bid.campaignId)).toEqual(['cmp_a', 'cmp_b']);
+    expect(bestShared([b, a], 1).map((bid) => bid.campaignId)).toEqual(['cmp_a']);
+  });
+
+  it("keeps a buyer's tied campaigns in campaign id order", () => {
+    const a = offer('cmp_a', 'buy_1', 500, 200);
+    const b = offer('cmp_b', 'buy_1', 500, 200);
+    expect(bestShared([b, a], 3).map((bid) => bid.campaignId)).toEqual(['cmp_a']);
+    expect(bestShared([a, b], 3).map((bid) => bid.campaignId)).toEqual(['cmp_a']);
+  });
+
+  it('has no shared winner for no buyer slots, and no shared offer at a price of 0', () => {
+    const bids = [offer('cmp_a', 'buy_1', 500, 200), offer('cmp_b', 'buy_2', 500, 100)];
+    expect(bestShared(bids, 0)).toEqual([]);
+    expect(bestShared(bids, -1)).toEqual([]);
+    expect(bestShared([offer('cmp_z', 'buy_3', 500, 0), offer('cmp_y', 'buy_4', 500, -5)], 3)).toEqual([]);
+    expect(bestShared([offer('cmp_z', 'buy_3', 500, 0), ...bids], 3).map((bid) => bid.campaignId)).toEqual([
+      'cmp_a',
+      'cmp_b',
+    ]);
+  });
+});

@@ -481,3 +481,15 @@ describe('bidsFor', () => {
     expect(considered).toEqual(explain(campaigns, lead(), counts('cmp_b', { daily: 2 })));
   });
 });
+
+describe('eligibility edges (mutation testing)', () => {
+  it('reads an empty Branded Id as naming no campaign', () => {
+    expect(checkEligibility(campaign(), lead({ campaign: '' }), NO_COUNTS).eligible).toBe(true);
+  });
+
+  it('takes leads at any hour when the campaign has no time restriction', () => {
+    const threeAmSunday = new Date('2026-01-18T08:00:00Z');
+    expect(checkEligibility(campaign({ time: null }), lead({ now: threeAmSunday }), NO_COUNTS).eligible).toBe(true);
+    expect(checkEligibility(campaign(), lead({ now: threeAmSunday }), NO_COUNTS)).toMatchObject({ rule: 'time' });
+  });
+});

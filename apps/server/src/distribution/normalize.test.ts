@@ -146,3 +146,15 @@ describe('normalizeSha256Hex', () => {
     expect(normalizeSha256Hex(raw)).toBeNull();
   });
 });
+
+describe('email length limit (mutation testing)', () => {
+  it('accepts an address of exactly 254 characters (RFC 5321) and refuses a longer one', () => {
+    const local = 'a'.repeat(64);
+    const domain = `${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`;
+    const longest = `${local}@${domain}`;
+    expect(longest).toHaveLength(254);
+    expect(normalizeEmail(longest)).toBe(longest);
+    expect(normalizeEmail(` ${longest.toUpperCase()} `)).toBe(longest);
+    expect(normalizeEmail(`${local}@b${domain.slice(2)}.x`)).toBeNull();
+  });
+});

@@ -136,3 +136,54 @@ describe('newPingId', () => {
     for (const id of ids) expect(id).toMatch(/^png_[0-9a-z]{26}$/);
   });
 });
+
+describe('ping token checks (mutation testing)', () => {
+  const key = deriveKey(SECRET, 'ping-token');
+  const sign = (body: string) => `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+
+  it('derives the ping-token key for each secret it is given', () => {
+    // A secret no other test uses: the key is derived here, not taken from the cache.
+    const secret = 'a-secret-only-this-test-uses-0123456789';
+    const token = signPingToken(secret, payload());
+    const [body = '', sig] = token.split('.');
+    expect(sig).toBe(createHmac('sha256', deriveKey(secret, 'ping-token')).update(body).digest('base64url'));
+    expect(verifyPingToken(secret, token, NOW).ok).toBe(true);
+    expect(verifyPingToken(SECRET, token, NOW).ok).toBe(false);
+  });
+
+  it('refuses a valid token with anything after it', () => {
+    const token = signPingToken(SECRET, payload());
+    expect(verifyPingToken(SECRET, `${token}.`, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect(verifyPingToken(SECRET, `${token}.extra`, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it.each([
+    ['id', 1],
+    ['sourceId', null],
+    ['apiKeyId', 2],
+    ['service', false],
+    ['zip', 10001],
+    ['priceCents', 25.5],
+    ['channel', 3],
+    ['campaign', {}],
+    ['test', 'false'],
+    ['exp', NOW_S + 300.5],
+  ])('refuses a correctly signed body whose %s has the wrong type', (field, value) => {
+    expect(verifyPingToken(SECRET, sign(b64({ ...payload(), [field]: value })), NOW)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
+  it.each([
+    ['id', ''],
+    ['channel', null],
+    ['channel', 'web'],
+    ['campaign', null],
+    ['campaign', 'SOLAR-NY'],
+    ['test', true],
+  ])('accepts a correctly signed body whose %s is %j', (field, value) => {
+    const p = { ...payload(), [field]: value };
+    expect(verifyPingToken(SECRET, sign(b64(p)), NOW)).toEqual({ ok: true, payload: p });
+  });
+});

@@ -377,3 +377,20 @@ describe('currentPeriods', () => {
     expect(() => currentPeriods('Nowhere/Town', at('2026-01-15T15:00:00Z'))).toThrow(RangeError);
   });
 });
+
+describe('time edges (mutation testing)', () => {
+  it('starts the hour at minute, second and millisecond zero, in a whole-hour and a half-hour zone', () => {
+    const now = at('2026-01-15T15:37:45.678Z');
+    expect(iso(periodStart('hourly', 'America/New_York', now))).toBe('2026-01-15T15:00:00.000Z');
+    expect(iso(currentPeriods('America/New_York', now).hourly)).toBe('2026-01-15T15:00:00.000Z');
+    // Kolkata is UTC+5:30: its hour began at 15:30 UTC.
+    expect(iso(periodStart('hourly', 'Asia/Kolkata', now))).toBe('2026-01-15T15:30:00.000Z');
+  });
+
+  it('names the unknown zone it refuses', () => {
+    const now = at('2026-01-15T15:00:00Z');
+    expect(() => currentPeriods('Nowhere/Town', now)).toThrow("unknown time zone 'Nowhere/Town'");
+    expect(() => periodStart('daily', 'Nowhere/Town', now)).toThrow("unknown time zone 'Nowhere/Town'");
+    expect(isValidTimeZone('')).toBe(false);
+  });
+});
