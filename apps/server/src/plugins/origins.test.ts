@@ -117,12 +117,22 @@ describe('origins on a listening exchange', () => {
     expect(((await evil.json()) as { message: string }).message).toMatch(
       /^This page was opened at https:\/\/evil\.example/,
     );
-    const noOrigin = await create({ cookie });
-    expect(noOrigin.status).toBe(403);
+    const elsewhere = await create({ cookie, referer: 'https://evil.example/page' });
+    expect(elsewhere.status).toBe(403);
     expect(await t.database.db.select().from(buyers).where(eq(buyers.name, input.name))).toEqual([]);
 
     const ok = await create({ cookie, origin: `http://localhost:${port}` });
     expect(ok.status).toBe(201);
+    // A script with a session cookie names no page: only pages are checked.
+    expect(
+      (
+        await fetch(`${base}/api/buyer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify(buyerInput()),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('leaves bearer-token clients, which send no Origin, unaffected', async () => {

@@ -56,8 +56,9 @@ function originOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Every cookie-authenticated write (sign-in included) must come from a trusted origin: a page on
- * another site cannot act with the user's session. Bearer clients send no cookie and are not checked.
+ * Every cookie-authenticated write (sign-in included) that names its page (Origin, else Referer) must
+ * name a trusted one: a page on another site cannot act with the user's session. Bearer clients and
+ * scripts that send no Origin are not checked.
  * Runs first, before authentication and validation.
  */
 export function registerOriginCheck(app: FastifyInstance, policy: OriginPolicy): void {
@@ -68,10 +69,8 @@ export function registerOriginCheck(app: FastifyInstance, policy: OriginPolicy):
     // Sign-in sends no session yet; better-auth checks its origin too, with the same list (auth.ts).
     if (!hasSessionCookie(request) && !path.startsWith('/api/auth/')) return;
     const origin = originOf(request);
-    if (!origin) {
-      if (!hasSessionCookie(request)) return;
-      throw new AppError('forbidden', 'This request came without an Origin header; send it from the exchange’s pages.');
-    }
+    // Browsers name the page on every write (CSRF comes from browsers); a script with a cookie may not.
+    if (!origin) return;
     if (!policy.isTrusted(origin, request.socket?.localPort)) throw new AppError('forbidden', policy.refusal(origin));
   });
 }
