@@ -27,7 +27,8 @@ export default defineConfig({
           include: ['**/*.e2e.ts'],
           globalSetup: ['global-setup.ts'],
           fileParallelism: false,
-          testTimeout: 60_000,
+          // Each screen a test meets is also checked with axe-core (e2e/accessibility.ts): a few seconds more.
+          testTimeout: 90_000,
           hookTimeout: 180_000,
         },
       },

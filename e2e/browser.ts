@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { checkEveryScreen } from './accessibility';
 
 /** Debian's Chromium, started as this machine allows (no sandbox as root, no background networking). */
 export const CHROMIUM_ARGS = [
@@ -15,13 +16,18 @@ export const CHROMIUM_ARGS = [
 export interface E2E {
   browser: Browser;
   baseURL: string;
-  /** A fresh browser context (no cookies) and page. */
+  /**
+   * A fresh browser context (no cookies) and page. Each screen the file's pages show is checked with
+   * axe-core once, before the first action on it, `goto` away from it or close (accessibility.ts).
+   */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 /** Starts Chromium for one test file and closes it after. */
 export function useBrowser(): E2E {
   const e2e = { baseURL: inject('baseURL') } as E2E;
+  /** The screens this file's pages have had checked with axe-core (accessibility.ts). */
+  const screensChecked = new Set<string>();
   beforeAll(async () => {
     e2e.browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -29,7 +35,9 @@ export function useBrowser(): E2E {
     });
     e2e.newPage = async () => {
       const context = await e2e.browser.newContext({ baseURL: e2e.baseURL, viewport: { width: 1280, height: 800 } });
-      return { context, page: await context.newPage() };
+      const page = await context.newPage();
+      checkEveryScreen(context, page, screensChecked);
+      return { context, page };
     };
   });
   afterAll(async () => {

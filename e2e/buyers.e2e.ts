@@ -157,7 +157,7 @@ describe('creating a buyer', () => {
     await expectPath(page, /^\/buyer\/(?!new$)[^/]+$/);
     const id = pathOf(page).split('/').pop();
     await page.getByRole('heading', { name: buyer.name }).waitFor();
-    await toast(page, `${buyer.name} updated successfully`).waitFor();
+    await toast(page, `${buyer.name} created successfully`).waitFor();
     await form.edit.waitFor();
     expect(posts).toHaveLength(1);
     expect(await page.getByRole('textbox', { name: 'ID' }).inputValue()).toBe(id);

@@ -149,7 +149,7 @@ describe('an admin creating a campaign', () => {
     await expectPath(page, /^\/campaign\/cmp_/);
     const id = pathOf(page).split('/').pop() as string;
     await page.getByRole('heading', { name }).waitFor();
-    await toast(page, `${name} updated successfully`).waitFor();
+    await toast(page, `${name} created successfully`).waitFor();
     expect(posts).toHaveLength(1);
     await page.getByText('Draft', { exact: true }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Buyer' }).inputValue()).toBe('Summit Roofing Co.');

@@ -137,8 +137,8 @@ describe('an admin creating a custom delivery', () => {
     const id = pathOf(page).split('/').pop() as string;
     created = { id, name };
     await page.getByRole('heading', { name }).waitFor();
-    await toast(page, `${name} updated successfully`).waitFor();
-    await closeToast(page, `${name} updated successfully`);
+    await toast(page, `${name} created successfully`).waitFor();
+    await closeToast(page, `${name} created successfully`);
     expect(posts).toHaveLength(1);
     await page.getByText('Draft', { exact: true }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Buyer' }).inputValue()).toBe('Summit Roofing Co.');
@@ -217,6 +217,8 @@ describe('an admin creating a custom delivery', () => {
     await page.goto('/deliveries');
     await page.getByRole('textbox', { name: 'Search by name' }).fill(created.name);
     const row = tableRows(page).filter({ hasText: created.name });
+    // The search has answered (the row may show before it does, and moves when the list narrows).
+    await expect.poll(() => tableRows(page).count()).toBe(1);
     await row.waitFor();
     const cells = (await row.locator('td').allInnerTexts()).map((text) => text.trim());
     expect(cells.slice(1)).toEqual(['Summit Roofing Co.', 'N/A', 'Live', 'Copy']);
@@ -232,8 +234,8 @@ describe('an admin creating a custom delivery', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expectPath(page, /^\/delivery\/whk_/);
     expect(pathOf(page)).not.toBe(`/delivery/${created.id}`);
-    await toast(page, `${copyName} updated successfully`).waitFor();
-    await closeToast(page, `${copyName} updated successfully`);
+    await toast(page, `${copyName} created successfully`).waitFor();
+    await closeToast(page, `${copyName} created successfully`);
 
     // Deliveries of other buyers, for a list that shows what it can do.
     const buyers = (await (await page.request.get('/api/buyer?pageSize=50')).json()) as {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { navigation, signIn, USERS } from './support';
+import { expectPath, navigation, signIn, USERS } from './support';
 
 const e2e = useBrowser();
 
@@ -15,6 +15,58 @@ describe('API documentation', () => {
     await page.getByText('One of the exchange’s services', { exact: false }).first().waitFor();
     await page.getByText('no_match', { exact: true }).first().waitFor();
     expect(page.url()).toMatch(/\/doc\/api$/);
+    await context.close();
+  });
+
+  it("lists the exchange's services from the document's x-services, with a loading state before", async () => {
+    const { context, page } = await e2e.newPage();
+    const document = await page.request.get('/api/openapi/public.json');
+    expect(document.status()).toBe(200);
+    const services = ((await document.json()) as { 'x-services': string[] })['x-services'];
+    expect(services.length).toBeGreaterThan(0);
+
+    // The page asks for the document when it opens: hold the answer until the loading state is seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    await page.route('**/api/openapi/public.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/doc/api');
+    const section = page
+      .locator('.mantine-Paper-root')
+      .filter({ has: page.getByRole('heading', { name: 'Services', exact: true }) });
+    await section.getByRole('status', { name: 'Loading services' }).waitFor();
+    await section.getByText('Loading...', { exact: true }).waitFor();
+    release();
+
+    const list = section.getByRole('list', { name: 'Services' });
+    await list.waitFor();
+    expect((await list.getByRole('listitem').allInnerTexts()).map((text) => text.trim())).toEqual(services);
+    expect(await section.getByRole('status', { name: 'Loading services' }).count()).toBe(0);
+    // The service field no longer ends its list of services with an ellipsis.
+    const serviceRow = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'service', exact: true }) });
+    expect(await serviceRow.first().textContent()).not.toContain('…');
+    if (process.env.E2E_SHOTS)
+      await page.screenshot({ path: `${process.env.E2E_SHOTS}/doc-api-guest.png`, fullPage: true });
+    await context.close();
+  });
+
+  it('gives a guest the header with the logo and a Sign in link back to /auth', async () => {
+    const { context, page } = await e2e.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/doc/api');
+    await page.getByRole('heading', { name: 'API Documentation' }).waitFor();
+    const header = page.getByRole('banner');
+    await header.getByText('Leadex', { exact: true }).waitFor();
+    const signInLink = header.getByRole('link', { name: 'Sign in' });
+    expect(await signInLink.getAttribute('href')).toBe('/auth');
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/doc-api-guest-phone.png` });
+    await signInLink.click();
+    await expectPath(page, '/auth');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './accessibility';
 import { useBrowser } from './browser';
 import { expectPath, MENUS, menuTexts, navigation, signIn, USERS } from './support';
 
@@ -140,6 +141,8 @@ describe('the signed-in frame', () => {
     await page.getByRole('button', { name: 'Toggle navigation' }).click();
     await expect.poll(navLeft).toBe(0);
     expect(await menuTexts(page)).toEqual(MENUS.buyer);
+    // The open menu over the screen is a state no action meets before the next screen: check it here.
+    await expectAccessible(page);
 
     // Choosing an entry goes there and folds the menu away again.
     await navigation(page).getByRole('link', { name: 'Campaigns' }).click();

@@ -3,11 +3,14 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { fieldError, recordRequests, signIn, toast, USERS, unique } from './support';
+import { expectErrorToast, fieldError, recordRequests, signIn, toast, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
+
+/** The server's answer to a region name already in use (zips.service.ts). */
+const REGION_NAME_TAKEN = 'A region with this name already exists';
 
 /** Picks an option of a Mantine select. */
 async function choose(page: Page, select: Locator, option: string) {
@@ -89,6 +92,16 @@ describe('the region builder on the campaign page', () => {
     await builder.getByText('Name is required', { exact: true }).waitFor();
     expect(await fieldError(name)).toEqual({ invalid: true, message: 'Name is required' });
     expect(posts).toEqual([]);
+
+    // A name another region has (the demo's Dallas Metro), in another case and spacing: refused on the
+    // name, so the Region select never offers two of them.
+    await name.fill('  dallas METRO ');
+    await builder.getByRole('button', { name: 'Create Region' }).click();
+    await expectErrorToast(page, REGION_NAME_TAKEN);
+    await builder.getByText(REGION_NAME_TAKEN, { exact: true }).waitFor();
+    expect(await fieldError(name)).toEqual({ invalid: true, message: REGION_NAME_TAKEN });
+    expect(posts).toHaveLength(1);
+    posts.length = 0;
 
     const regionName = `Midtown 10 mi + Brooklyn ${unique()}`;
     await name.fill(regionName);

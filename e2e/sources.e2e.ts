@@ -114,7 +114,7 @@ describe('a new source, from the form to a sold lead', () => {
     await expectPath(page, /^\/source\/src_/);
     const sourceId = pathOf(page).split('/').pop() as string;
     await page.getByRole('heading', { name }).waitFor();
-    await toast(page, `${name} updated successfully`).waitFor();
+    await toast(page, `${name} created successfully`).waitFor();
     expect(posts).toHaveLength(1);
     expect(await form.channelName.inputValue()).toBe('tiktok');
     await page.getByText('No Activity', { exact: true }).waitFor();

@@ -57,7 +57,8 @@ export function AppLayout({ area }: { area: Role }) {
       </AppShell.Header>
 
       <AppShell.Navbar p="sm" aria-label="Main navigation">
-        <AppShell.Section grow component={ScrollArea}>
+        {/* Its links take focus, so its viewport needs no tab stop (the theme gives scroll areas one). */}
+        <AppShell.Section grow component={ScrollArea} viewportProps={{}}>
           {main.map(link)}
         </AppShell.Section>
         {logout && (

@@ -1,5 +1,5 @@
 import type { SessionClaims } from '@leadex/domain';
-import { Button, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ComingSoonPage } from '../components/ComingSoonPage';
@@ -19,6 +19,7 @@ import { SourceDetailPage } from '../features/sources/SourceDetailPage';
 import { SourcesListPage } from '../features/sources/SourcesListPage';
 import { AppLayout } from './AppLayout';
 import { HOME_OF } from './navigation';
+import { PublicLayout } from './PublicLayout';
 import { useSession } from './session';
 
 /** Screens later issues build: path and title, rendered by the one placeholder. */
@@ -120,9 +121,9 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route
             path="doc/api"
             element={
-              <Container size="lg" py="xl">
+              <PublicLayout>
                 <ApiDoc />
-              </Container>
+              </PublicLayout>
             }
           />
           <Route path="*" element={<Navigate to="/auth" replace />} />

@@ -1,5 +1,5 @@
 import type { Page } from '@leadex/domain';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type DataTableColumn, type DataTableSortStatus, DataTable as MantineDataTable } from 'mantine-datatable';
 import { useEffect, useRef, useState } from 'react';
@@ -27,7 +27,14 @@ export interface DataTableProps<T> {
   onRowClick?: (record: T) => void;
   /** The record's key; `_id` by default, as every API record has one. */
   idAccessor?: string;
+  /** Keeps the last column (a status) in view while a narrow screen scrolls the table sideways. */
+  pinLastColumn?: boolean;
 }
+
+/** Phones: narrower than Mantine's xs breakpoint (36em). */
+export const NARROW = '(max-width: 36em)';
+/** A column shown only wider than a phone (`visibleMediaQuery`). */
+export const NOT_ON_PHONES = '(min-width: 36em)';
 
 /**
  * A server-side paged list (DESIGN.md §4: lists never load whole). Page, sort and the filters live in
@@ -43,6 +50,7 @@ export function DataTable<T>({
   noRecordsText = 'No results',
   onRowClick,
   idAccessor = '_id',
+  pinLastColumn = false,
 }: DataTableProps<T>) {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
@@ -58,6 +66,8 @@ export function DataTable<T>({
     placeholderData: keepPreviousData,
   });
   const records = result.data?.data ?? [];
+  // A phone gives the columns the room the cell padding would take.
+  const narrow = useMediaQuery(NARROW) ?? false;
 
   const update = (changes: Record<string, string | undefined>) =>
     setParams((current) => {
@@ -93,9 +103,10 @@ export function DataTable<T>({
       loadingText="Loading..."
       minHeight={records.length ? undefined : 200}
       onRowClick={onRowClick ? ({ record }) => onRowClick(record) : undefined}
+      pinLastColumn={pinLastColumn}
       highlightOnHover
       verticalSpacing="sm"
-      horizontalSpacing="md"
+      horizontalSpacing={narrow ? 'xs' : 'md'}
       fz="sm"
       borderRadius="md"
       withTableBorder

@@ -31,7 +31,16 @@ function useMode(locked?: boolean, required?: boolean) {
   return { readOnly, variant: readOnly ? 'filled' : 'default', required: required && !readOnly } as const;
 }
 
-export function TextField({ name, locked, ...props }: BoundProps & Omit<TextInputProps, 'name'>) {
+export function TextField({
+  name,
+  locked,
+  format,
+  ...props
+}: BoundProps &
+  Omit<TextInputProps, 'name'> & {
+    /** How the value reads while read-only (a phone number formatted); edit mode shows it as stored. */
+    format?: (value: string) => string;
+  }) {
   const { control } = useFormContext();
   const mode = useMode(locked, props.required);
   return (
@@ -44,7 +53,7 @@ export function TextField({ name, locked, ...props }: BoundProps & Omit<TextInpu
           {...mode}
           ref={field.ref}
           name={field.name}
-          value={field.value ?? ''}
+          value={mode.readOnly && format ? format(field.value ?? '') : (field.value ?? '')}
           onChange={field.onChange}
           onBlur={field.onBlur}
           error={fieldState.error?.message}
@@ -54,7 +63,16 @@ export function TextField({ name, locked, ...props }: BoundProps & Omit<TextInpu
   );
 }
 
-export function TextareaField({ name, locked, ...props }: BoundProps & Omit<TextareaProps, 'name'>) {
+export function TextareaField({
+  name,
+  locked,
+  emptyText,
+  ...props
+}: BoundProps &
+  Omit<TextareaProps, 'name'> & {
+    /** What an empty value reads while read-only ('None'), instead of a blank box. */
+    emptyText?: string;
+  }) {
   const { control } = useFormContext();
   const mode = useMode(locked, props.required);
   return (
@@ -64,10 +82,11 @@ export function TextareaField({ name, locked, ...props }: BoundProps & Omit<Text
       render={({ field, fieldState }) => (
         <Textarea
           autosize
-          minRows={3}
+          minRows={mode.readOnly && !field.value ? 1 : 3}
           maxRows={10}
           {...props}
           {...mode}
+          placeholder={mode.readOnly ? emptyText : props.placeholder}
           ref={field.ref}
           name={field.name}
           value={field.value ?? ''}
@@ -98,6 +117,7 @@ export function SelectField({ name, locked, ...props }: BoundProps & Omit<Select
           return (
             <TextInput
               label={props.label}
+              aria-label={props['aria-label']}
               description={props.description}
               {...mode}
               ref={field.ref}
@@ -171,6 +191,9 @@ export function NumberField({ name, locked, ...props }: BoundProps & Omit<Number
   );
 }
 
+/** What a read-only empty tag list reads (admin §8: 'An empty tag list shows N/A'). */
+export const EMPTY_TAGS = 'N/A';
+
 export function TagsFormField({
   name,
   locked,
@@ -194,7 +217,8 @@ export function TagsFormField({
           onChange={field.onChange}
           onBlur={field.onBlur}
           error={fieldState.error?.message}
-          placeholder={mode.readOnly ? undefined : props.placeholder}
+          // Admin §8: an empty tag list shows N/A (TagsInput shows a placeholder beside pills too).
+          placeholder={mode.readOnly ? (field.value?.length ? undefined : EMPTY_TAGS) : props.placeholder}
         />
       )}
     />

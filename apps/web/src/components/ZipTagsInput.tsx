@@ -53,10 +53,10 @@ export const ZipTagsInput = forwardRef<HTMLInputElement, ZipTagsInputProps>(func
       />
       {invalid.length > 0 && !readOnly && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} p="xs" role="alert">
-          <Text fz="sm" c="red.8" fw={500}>
+          <Text fz="sm" c="var(--mantine-color-red-light-color)" fw={500}>
             Invalid values entered:
           </Text>
-          <Text fz="sm" c="red.8">
+          <Text fz="sm" c="var(--mantine-color-red-light-color)">
             {invalid.join(', ')}
           </Text>
         </Alert>

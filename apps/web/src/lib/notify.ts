@@ -16,3 +16,16 @@ export function showError(message: string): void {
 export function showSuccess(message: string, title = 'Success'): void {
   notifications.show({ color: 'green', title, message, position: 'top-center' });
 }
+
+/**
+ * What a save says: '{name} updated successfully' (admin §8) for a change, and for a new record
+ * '{name} created successfully', since nothing was there to update.
+ */
+export function savedMessage(name: string, created: boolean): string {
+  return `${name} ${created ? 'created' : 'updated'} successfully`;
+}
+
+/** The green toast after a create (`created`) or an update of the record called `name`. */
+export function showSaved(name: string, created: boolean): void {
+  showSuccess(savedMessage(name, created));
+}

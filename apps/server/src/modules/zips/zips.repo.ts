@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, like, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { zips, zipsets } from '../../db/schema';
 
@@ -143,4 +143,49 @@ export const zipsRepo = {
     const [inserted] = await db.insert(zipsets).values(row).returning();
     return inserted as ZipsetRow;
   },
+
+  /**
+   * Holds, until the transaction ends, a lock on a region name (trimmed, any case): two saves of
+   * the same name wait for each other, so the second one sees the first's row.
+   */
+  async lockZipsetName(tx: Tx, name: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ZIPSET_NAME_LOCK}, hashtext(${normalName(name)}))`);
+  },
+
+  /**
+   * The first region named `name` (trimmed, any case) that clashes with a region of `buyerId`'s scope,
+   * other than `exceptId`. An exchange-wide region (`buyerId` null) is seen by every buyer, so it
+   * clashes with any region; a buyer's clashes with the exchange-wide ones and that buyer's own.
+   */
+  async findZipsetNamed(
+    db: Db | Tx,
+    name: string,
+    buyerId: string | null,
+    exceptId?: string,
+  ): Promise<ZipsetRow | null> {
+    const scope = buyerId === null ? undefined : or(isNull(zipsets.buyerId), eq(zipsets.buyerId, buyerId));
+    const [row] = await db
+      .select()
+      .from(zipsets)
+      .where(
+        and(
+          sql`lower(btrim(${zipsets.name})) = ${normalName(name)}`,
+          scope,
+          exceptId === undefined ? undefined : ne(zipsets.id, exceptId),
+        ),
+      )
+      .limit(1);
+    return row ?? null;
+  },
+
+  async renameZipset(db: Db | Tx, id: string, name: string): Promise<ZipsetRow | null> {
+    const [row] = await db.update(zipsets).set({ name }).where(eq(zipsets.id, id)).returning();
+    return row ?? null;
+  },
 };
+
+/** The advisory lock class of region names (see lockZipsetName); other locks use other numbers. */
+const ZIPSET_NAME_LOCK = 727_101;
+
+/** A region name as the uniqueness rule compares it. */
+const normalName = (name: string) => name.trim().toLowerCase();

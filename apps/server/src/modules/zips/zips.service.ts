@@ -1,6 +1,7 @@
 import {
   countyBaseName,
   US_STATES,
+  ZIP_MESSAGES,
   ZIP_SUGGESTIONS,
   type ZipSearchQuery,
   type ZipSearchResult,
@@ -9,7 +10,7 @@ import {
   type ZipsetCreate,
   type ZipsetListQuery,
 } from '@leadex/domain';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
 import { bumpEngineVersion } from '../../distribution/index';
 import type { Clock } from '../../lib/clock';
@@ -26,6 +27,9 @@ export interface ZipsServiceDeps {
 }
 
 const STATES = new Set<string>(US_STATES);
+
+/** The `name` error of a region named like one its viewers already see (issue 9: two "Dallas Metro"). */
+export const ZIPSET_NAME_TAKEN = 'A region with this name already exists';
 
 /**
  * Reads county search text: "Kings", "Kings County", "kings co", "Kings, NY", "Kings County NY".
@@ -105,6 +109,7 @@ export function createZipsService({ db, clock, engine }: ZipsServiceDeps) {
       const buyerId = viewer.role === 'buyer' ? viewer.roleId : null;
       if (viewer.role === 'buyer' && !buyerId) throw new AppError('forbidden', 'You do not have access to this');
       const row = await db.transaction(async (tx) => {
+        await refuseTakenName(tx, input.name, buyerId);
         const inserted = await zipsRepo.insertZipset(tx, {
           id: newId('zst'),
           name: input.name,
@@ -120,7 +125,38 @@ export function createZipsService({ db, clock, engine }: ZipsServiceDeps) {
       await engine.reload().catch((error: unknown) => console.error('engine reload after a region change:', error));
       return toZipset(row);
     },
+
+    /**
+     * Renames a region the viewer owns (an admin: any; a buyer: its own, not an exchange-wide one).
+     * The name follows the create rule: no other region its viewers see may carry it.
+     */
+    async rename(viewer: Viewer, id: string, name: string): Promise<Zipset> {
+      const scope = scopeOf(viewer);
+      if (name.trim() === '') throw AppError.field('name', ZIP_MESSAGES.nameRequired);
+      const row = await db.transaction(async (tx) => {
+        const current = await zipsRepo.findZipset(tx, id, scope);
+        if (!current) throw AppError.notFound('Region');
+        if (scope !== undefined && current.buyerId !== scope)
+          throw new AppError('forbidden', 'Only an admin can rename an exchange-wide region');
+        await refuseTakenName(tx, name, current.buyerId, id);
+        return zipsRepo.renameZipset(tx, id, name.trim());
+      });
+      if (!row) throw AppError.notFound('Region');
+      // A name changes no eligibility: the engine needs no reload.
+      return toZipset(row);
+    },
   };
+}
+
+/**
+ * Refuses a region name (trimmed, any case) that a viewer of the region would already see in the
+ * picker: an exchange-wide region's name must be free everywhere, a buyer's among the exchange-wide
+ * ones and its own. Concurrent saves of one name are serialised by the name lock; a unique index
+ * cannot say "exchange-wide or the same buyer".
+ */
+async function refuseTakenName(tx: Tx, name: string, buyerId: string | null, exceptId?: string): Promise<void> {
+  await zipsRepo.lockZipsetName(tx, name);
+  if (await zipsRepo.findZipsetNamed(tx, name, buyerId, exceptId)) throw AppError.field('name', ZIPSET_NAME_TAKEN);
 }
 
 export type ZipsService = ReturnType<typeof createZipsService>;

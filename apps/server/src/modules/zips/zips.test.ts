@@ -6,7 +6,7 @@ import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
 import { zipsets } from '../../db/schema';
 import { readZipData, type ZipRow } from '../../db/zips';
 import { readEngineVersion } from '../../distribution/index';
-import { parseCountyText } from './zips.service';
+import { parseCountyText, ZIPSET_NAME_TAKEN } from './zips.service';
 
 let t: TestApp;
 let admin: string;
@@ -279,6 +279,82 @@ describe('/api/zipset', () => {
     expect((await get('/api/zipset', source.cookie)).statusCode).toBe(403);
     expect((await post({ name: 'x', zips: ['10001'] }, source.cookie)).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: '/api/zipset' })).statusCode).toBe(401);
+  });
+
+  it('refuses a name another region already has, trimmed and in any case, on the name field', async () => {
+    const first = await post({ name: 'Dallas North', zips: ['75201'] });
+    expect(first.statusCode).toBe(201);
+    const before = await rows();
+    for (const name of ['Dallas North', 'dallas north', '  DALLAS NORTH  ']) {
+      const res = await post({ name, zips: ['75202'] });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json(), name).toEqual({
+        ok: false,
+        message: ZIPSET_NAME_TAKEN,
+        errors: { name: ZIPSET_NAME_TAKEN },
+      });
+    }
+    expect(await rows()).toBe(before);
+    // Another name passes.
+    expect((await post({ name: 'Dallas North 2', zips: ['75202'] })).statusCode).toBe(201);
+  });
+
+  it('keeps names unique in what each buyer sees: exchange-wide ones and its own', async () => {
+    const a = await createBuyerWithLogin(t);
+    const b = await createBuyerWithLogin(t);
+    expect((await post({ name: 'Exchange Austin', zips: ['73301'] })).statusCode).toBe(201);
+    // A buyer's picker shows the exchange-wide regions: the same name would show twice.
+    expect((await post({ name: 'exchange austin', zips: ['73301'] }, a.cookie)).json().errors).toEqual({
+      name: ZIPSET_NAME_TAKEN,
+    });
+    expect((await post({ name: 'My Austin', zips: ['73301'] }, a.cookie)).statusCode).toBe(201);
+    expect((await post({ name: 'MY AUSTIN', zips: ['73344'] }, a.cookie)).statusCode).toBe(400);
+    // Another buyer never sees A's regions: the name is free for it, and says nothing of A's.
+    expect((await post({ name: 'My Austin', zips: ['73301'] }, b.cookie)).statusCode).toBe(201);
+    // An exchange-wide region is seen by every buyer: a buyer's name is taken for it.
+    const adminTry = await post({ name: 'my austin', zips: ['73301'] });
+    expect(adminTry.statusCode).toBe(400);
+    expect(adminTry.json().errors).toEqual({ name: ZIPSET_NAME_TAKEN });
+  });
+
+  it('lets only one of simultaneous creates of a name through (PostgreSQL: the name lock)', async () => {
+    const name = 'Concurrent Region';
+    const answers = await Promise.all([
+      post({ name, zips: ['10001'] }),
+      post({ name: name.toLowerCase(), zips: ['10002'] }),
+      post({ name: ` ${name.toUpperCase()} `, zips: ['10003'] }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 400, 400]);
+  });
+
+  it('renames a region: to its own name or a free one, never to a taken one', async () => {
+    const zipsService = t.deps.services.zips;
+    const adminViewer = { userId: 'admin', role: 'admin' as const, roleId: null };
+    const one: Zipset = (await post({ name: 'Rename One', zips: ['10001'] })).json();
+    const two: Zipset = (await post({ name: 'Rename Two', zips: ['10002'] })).json();
+    // Its own name, even differently cased, passes.
+    expect((await zipsService.rename(adminViewer, one._id, 'Rename One')).name).toBe('Rename One');
+    expect((await zipsService.rename(adminViewer, one._id, ' rename ONE ')).name).toBe('rename ONE');
+    // Another region's name is refused on the name field.
+    const taken = await zipsService.rename(adminViewer, one._id, 'RENAME two').catch((e: unknown) => e);
+    expect(taken).toMatchObject({ code: 'bad_request', errors: { name: ZIPSET_NAME_TAKEN } });
+    expect((await get(`/api/zipset/${two._id}`)).json().name).toBe('Rename Two');
+    // A free name passes, and frees the old one.
+    expect((await zipsService.rename(adminViewer, one._id, 'Rename Three')).name).toBe('Rename Three');
+    expect((await post({ name: 'Rename One', zips: ['10003'] })).statusCode).toBe(201);
+
+    // A buyer renames only its own regions; another buyer's is not found.
+    const a = await createBuyerWithLogin(t);
+    const b = await createBuyerWithLogin(t);
+    const asBuyer = (buyerId: string) => ({ userId: 'u', role: 'buyer' as const, roleId: buyerId });
+    const mine: Zipset = (await post({ name: 'Buyer Rename', zips: ['11201'] }, a.cookie)).json();
+    expect((await zipsService.rename(asBuyer(a.buyer._id), mine._id, 'Buyer Renamed')).name).toBe('Buyer Renamed');
+    await expect(zipsService.rename(asBuyer(b.buyer._id), mine._id, 'Stolen')).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(zipsService.rename(asBuyer(a.buyer._id), two._id, 'Mine now')).rejects.toMatchObject({
+      code: 'forbidden',
+    });
   });
 
   it('moves the engine version and reloads the engine at once', async () => {

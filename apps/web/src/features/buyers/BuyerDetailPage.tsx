@@ -16,9 +16,9 @@ import {
   TextField,
 } from '../../components/FormFields';
 import { Section } from '../../components/Section';
-import { formatTimestamp } from '../../lib/format';
+import { formatPhone, formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
-import { showSuccess } from '../../lib/notify';
+import { showSaved, showSuccess } from '../../lib/notify';
 import { BuyerBillsTable, BuyerCampaignsTable, BuyerLeadsTable } from './BuyerTables';
 import { BuyerUsersSection } from './BuyerUsersTable';
 import {
@@ -107,7 +107,7 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
 
   const save = async ({ values: all, changes }: SaveRequest<BuyerFormValues>) => {
     const saved: Buyer = isNew ? await create.mutateAsync(all) : await update.mutateAsync(changes);
-    showSuccess(`${saved.name} updated successfully`);
+    showSaved(saved.name, isNew);
     if (isNew) navigate(`/buyer/${saved._id}`, { replace: true });
   };
 
@@ -183,7 +183,7 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
             <TextField name="zip" label="Zip" maxLength={5} inputMode="numeric" />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextField name="phone" label="Phone" required type="tel" />
+            <TextField name="phone" label="Phone" required type="tel" format={formatPhone} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
             <TextField name="email" label="Email" required type="email" />

@@ -30,12 +30,15 @@ import { Section } from '../../components/Section';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
-import { showSuccess } from '../../lib/notify';
+import { showSaved } from '../../lib/notify';
 import { useBuyer } from '../buyers/buyers.api';
 import { RegionBuilder } from '../zips/RegionBuilder';
 import { useZipsets } from '../zips/zips.api';
 import { ListField, MultiSelectField, RadioField, ZipTagsField } from './CampaignFields';
 import {
+  EMPTY_LIST,
+  EMPTY_NOTES,
+  EMPTY_SERVICES,
   HOUR_OPTIONS,
   LOCATION_OPTIONS,
   SHARED_OPTIONS,
@@ -105,7 +108,7 @@ function CampaignDetail({ id }: { id: string }) {
       const before = form.formState.defaultValues as CampaignFormValues;
       saved = await update.mutateAsync(campaignChanges(before, all, options));
     }
-    showSuccess(`${saved.name} updated successfully`);
+    showSaved(saved.name, isNew);
     if (isNew) navigate(`/campaign/${saved._id}`, { replace: true });
   };
 
@@ -136,11 +139,13 @@ interface SectionProps {
   isAdmin: boolean;
 }
 
-/** Campaign Details: Name, Buyer, Price on create; status, Branded Id and the rest on a saved campaign. */
+/**
+ * Campaign Details. The admin creates with Name, Buyer and Price (admin §2); a buyer's new campaign
+ * shows every field it can set (portals §2, §3), services first among them, since a campaign without
+ * services buys nothing. A saved campaign adds status, Branded Id and timestamp.
+ */
 function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: boolean }) {
   const editing = useEditing();
-  const shared = useWatch({ name: 'shared' }) === 'yes';
-  const services = useServices();
 
   if (isNew || !record) {
     return (
@@ -155,17 +160,9 @@ function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: bool
             </Grid.Col>
           )}
           <Grid.Col span={{ base: 12, sm: 4, md: isAdmin ? 3 : 4 }}>
-            <NumberField
-              name="price"
-              label="Price"
-              required
-              prefix="$"
-              min={0}
-              max={5000}
-              decimalScale={2}
-              fixedDecimalScale
-            />
+            <PriceField />
           </Grid.Col>
+          {!isAdmin && <TermsFields />}
         </Grid>
       </Section>
     );
@@ -194,9 +191,37 @@ function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: bool
           <DisplayField label="Buyer" value={record.buyer_name} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 4 }}>
+          <PriceField />
+        </Grid.Col>
+        <TermsFields services={record.services} />
+      </Grid>
+    </Section>
+  );
+}
+
+function PriceField() {
+  return (
+    <NumberField name="price" label="Price" required prefix="$" min={0} max={5000} decimalScale={2} fixedDecimalScale />
+  );
+}
+
+/**
+ * Shared Leads (with Shared Price when shared), Services, Tags and Notes: grid columns of the
+ * Details grid. `services`: the record's, offered until the exchange's list has loaded.
+ */
+function TermsFields({ services: recorded = [] }: { services?: string[] }) {
+  const shared = useWatch({ name: 'shared' }) === 'yes';
+  const services = useServices();
+  return (
+    <>
+      <Grid.Col span={{ base: 12, sm: 4 }}>
+        <SelectField name="shared" label="Shared Leads" data={SHARED_OPTIONS} allowDeselect={false} />
+      </Grid.Col>
+      {shared && (
+        <Grid.Col span={{ base: 12, sm: 4 }}>
           <NumberField
-            name="price"
-            label="Price"
+            name="shared_price"
+            label="Shared Price"
             required
             prefix="$"
             min={0}
@@ -205,41 +230,25 @@ function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: bool
             fixedDecimalScale
           />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 4 }}>
-          <SelectField name="shared" label="Shared Leads" data={SHARED_OPTIONS} allowDeselect={false} />
-        </Grid.Col>
-        {shared && (
-          <Grid.Col span={{ base: 12, sm: 4 }}>
-            <NumberField
-              name="shared_price"
-              label="Shared Price"
-              required
-              prefix="$"
-              min={0}
-              max={5000}
-              decimalScale={2}
-              fixedDecimalScale
-            />
-          </Grid.Col>
-        )}
-        <Grid.Col span={12}>
-          <MultiSelectField
-            name="services"
-            label="Services"
-            placeholder="Choose the services this campaign buys"
-            data={serviceOptions(services.data ?? record.services)}
-            searchable
-            clearable
-          />
-        </Grid.Col>
-        <Grid.Col span={12}>
-          <TagsFormField name="tags" kind="match" label="Tags" placeholder="Add a tag and press Enter" />
-        </Grid.Col>
-        <Grid.Col span={12}>
-          <TextareaField name="notes" label="Notes" />
-        </Grid.Col>
-      </Grid>
-    </Section>
+      )}
+      <Grid.Col span={12}>
+        <MultiSelectField
+          name="services"
+          label="Services"
+          placeholder="Choose the services this campaign buys"
+          emptyText={EMPTY_SERVICES}
+          data={serviceOptions(services.data ?? recorded)}
+          searchable
+          clearable
+        />
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <TagsFormField name="tags" kind="match" label="Tags" placeholder="Add a tag and press Enter" />
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <TextareaField name="notes" label="Notes" emptyText={EMPTY_NOTES} />
+      </Grid.Col>
+    </>
   );
 }
 
@@ -413,7 +422,7 @@ function LeadDeliverySection({ isNew }: { isNew: boolean }) {
             placeholder="Add a phone number and press Enter"
             splitChars={[',']}
           />
-          <TextField name="notify.webhook" label="Webhook" placeholder={editing ? 'https://' : undefined} />
+          <TextField name="notify.webhook" label="Webhook" placeholder={editing ? 'https://' : EMPTY_LIST} />
           <ListField
             name="notify.broadcast_webhooks"
             label="Broadcast Webhooks"

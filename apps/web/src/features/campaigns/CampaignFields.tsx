@@ -2,6 +2,7 @@ import { Group, MultiSelect, type MultiSelectProps, Radio, TagsInput, type TagsI
 import { Controller, useFormContext } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
 import { ZipTagsInput, type ZipTagsInputProps } from '../../components/ZipTagsInput';
+import { EMPTY_LIST } from './campaignForm';
 
 /**
  * Inputs of the Campaign form that FormFields does not have: bound to the surrounding EditableForm,
@@ -9,6 +10,8 @@ import { ZipTagsInput, type ZipTagsInputProps } from '../../components/ZipTagsIn
  */
 interface BoundProps {
   name: string;
+  /** What an empty field reads while read-only ('N/A', 'None'), instead of a blank box. */
+  emptyText?: string;
 }
 
 function useMode() {
@@ -17,7 +20,7 @@ function useMode() {
 }
 
 /** Several choices from a list (services, states). */
-export function MultiSelectField({ name, ...props }: BoundProps & Omit<MultiSelectProps, 'name'>) {
+export function MultiSelectField({ name, emptyText, ...props }: BoundProps & Omit<MultiSelectProps, 'name'>) {
   const { control } = useFormContext();
   const mode = useMode();
   return (
@@ -29,7 +32,7 @@ export function MultiSelectField({ name, ...props }: BoundProps & Omit<MultiSele
           limit={50}
           {...props}
           {...mode}
-          placeholder={mode.readOnly ? undefined : props.placeholder}
+          placeholder={mode.readOnly ? (field.value?.length ? undefined : emptyText) : props.placeholder}
           clearable={!mode.readOnly && props.clearable}
           // Read-only, no chevron inviting a click.
           rightSection={mode.readOnly ? <span /> : props.rightSection}
@@ -46,7 +49,7 @@ export function MultiSelectField({ name, ...props }: BoundProps & Omit<MultiSele
 }
 
 /** A free list of texts (email addresses, phone numbers, URLs), one pill each. */
-export function ListField({ name, ...props }: BoundProps & Omit<TagsInputProps, 'name'>) {
+export function ListField({ name, emptyText = EMPTY_LIST, ...props }: BoundProps & Omit<TagsInputProps, 'name'>) {
   const { control } = useFormContext();
   const mode = useMode();
   return (
@@ -60,7 +63,7 @@ export function ListField({ name, ...props }: BoundProps & Omit<TagsInputProps, 
           maxTags={200}
           {...props}
           {...mode}
-          placeholder={mode.readOnly ? undefined : props.placeholder}
+          placeholder={mode.readOnly ? (field.value?.length ? undefined : emptyText) : props.placeholder}
           clearable={!mode.readOnly}
           ref={field.ref}
           name={field.name}
@@ -75,7 +78,11 @@ export function ListField({ name, ...props }: BoundProps & Omit<TagsInputProps, 
 }
 
 /** ZIP codes as tags (see ZipTagsInput). */
-export function ZipTagsField({ name, ...props }: BoundProps & Omit<ZipTagsInputProps, 'name' | 'value' | 'onChange'>) {
+export function ZipTagsField({
+  name,
+  emptyText,
+  ...props
+}: BoundProps & Omit<ZipTagsInputProps, 'name' | 'value' | 'onChange'>) {
   const { control } = useFormContext();
   const mode = useMode();
   return (
@@ -86,7 +93,7 @@ export function ZipTagsField({ name, ...props }: BoundProps & Omit<ZipTagsInputP
         <ZipTagsInput
           {...props}
           {...mode}
-          placeholder={mode.readOnly ? undefined : props.placeholder}
+          placeholder={mode.readOnly ? (field.value?.length ? undefined : emptyText) : props.placeholder}
           ref={field.ref}
           name={field.name}
           value={field.value ?? []}

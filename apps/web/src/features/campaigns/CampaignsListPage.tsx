@@ -4,7 +4,7 @@ import { IconFilter, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useClaims } from '../../app/session';
-import { DataTable, type DataTableColumn, useUrlFilter } from '../../components/DataTable';
+import { DataTable, type DataTableColumn, NOT_ON_PHONES, useUrlFilter } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { queryKeys } from '../../lib/queryKeys';
@@ -25,7 +25,8 @@ function ServiceBadges({ services }: { services: string[] }) {
   return (
     <Group gap={4}>
       {services.map((service) => (
-        <Badge key={service} variant="light" color="blue" radius="sm" tt="none">
+        // As wide as its name: a narrow screen scrolls the table rather than cut the badge.
+        <Badge key={service} variant="light" color="blue" radius="sm" tt="none" miw="max-content">
           {serviceLabel(service)}
         </Badge>
       ))}
@@ -33,22 +34,28 @@ function ServiceBadges({ services }: { services: string[] }) {
   );
 }
 
-const nameColumn: DataTableColumn<CampaignListItem> = {
+/** The Name cell; `withBuyer`: on a phone, where the Buyer column is hidden, the buyer under the name. */
+const nameColumn = (withBuyer: boolean): DataTableColumn<CampaignListItem> => ({
   accessor: 'name',
   title: 'Name',
   sortable: true,
   render: (c) => (
-    <div>
+    <div style={{ minWidth: 120 }}>
       <Text fz="sm" fw={600}>
         {c.name}
       </Text>
+      {withBuyer && (
+        <Text fz="xs" hiddenFrom="xs">
+          {c.buyer_name}
+        </Text>
+      )}
       <Text fz="xs" c="dimmed">
         {c.fixed_id}
       </Text>
       <DeliveryFailureLine failure={c.delivery_failure} />
     </div>
   ),
-};
+});
 const servicesColumn: DataTableColumn<CampaignListItem> = {
   accessor: 'services',
   title: 'Services',
@@ -58,7 +65,7 @@ const statusColumn: DataTableColumn<CampaignListItem> = {
   accessor: 'status',
   title: 'Status',
   sortable: true,
-  width: 110,
+  noWrap: true,
   render: (c) => <StatusBadge status={c.status} />,
 };
 const priceColumn: DataTableColumn<CampaignListItem> = {
@@ -67,19 +74,29 @@ const priceColumn: DataTableColumn<CampaignListItem> = {
   sortable: true,
   textAlign: 'right',
   width: 110,
+  // Not a spec column: a phone keeps its width for the services and the status.
+  visibleMediaQuery: NOT_ON_PHONES,
   render: (c) => money(c.price),
 };
 
-/** Admin §2 Campaigns list: search by buyer name, filter by service; Name, Buyer, Services, Status. */
+/**
+ * Admin §2 Campaigns list: search by buyer name, filter by service; Name, Buyer, Services, Status. On a
+ * phone the buyer moves under the name, and Status stays pinned in view while the table scrolls.
+ */
 const ADMIN_COLUMNS: DataTableColumn<CampaignListItem>[] = [
-  nameColumn,
-  { accessor: 'buyer_name', title: 'Buyer', sortable: true },
+  nameColumn(true),
+  { accessor: 'buyer_name', title: 'Buyer', sortable: true, visibleMediaQuery: NOT_ON_PHONES },
   servicesColumn,
   statusColumn,
 ];
 
 /** Portals §2 Buyer campaigns list: services as badges and a status badge (its own campaigns only). */
-const BUYER_COLUMNS: DataTableColumn<CampaignListItem>[] = [nameColumn, servicesColumn, priceColumn, statusColumn];
+const BUYER_COLUMNS: DataTableColumn<CampaignListItem>[] = [
+  nameColumn(false),
+  servicesColumn,
+  priceColumn,
+  statusColumn,
+];
 
 /** /campaigns for the admin (every buyer's) and the buyer (its own), page size 25. */
 export function CampaignsListPage() {
@@ -106,7 +123,7 @@ export function CampaignsListPage() {
           </Button>
         }
       />
-      <Paper withBorder p="md" shadow="xs">
+      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
         <Stack gap="md">
           <Group gap="sm" wrap="wrap">
             {isAdmin && (
@@ -140,6 +157,7 @@ export function CampaignsListPage() {
             defaultSort={{ column: 'name', order: 'asc' }}
             noRecordsText="No results"
             onRowClick={(campaign) => navigate(`/campaign/${campaign._id}`)}
+            pinLastColumn
           />
         </Stack>
       </Paper>

@@ -24,7 +24,7 @@ import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
-import { showSuccess } from '../../lib/notify';
+import { showSaved } from '../../lib/notify';
 import { RadioField } from '../campaigns/CampaignFields';
 import { useBuyerOptions } from '../campaigns/campaigns.api';
 import { RowsField } from './DeliveryRows';
@@ -167,7 +167,7 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   const save = async ({ values: all }: SaveRequest<WebhookFormValues>) => {
     if (isNew) {
       const saved = await create.mutateAsync(toWebhookPayload(all));
-      showSuccess(`${saved.name} updated successfully`);
+      showSaved(saved.name, true);
       navigate(`/delivery/${saved._id}`, { replace: true });
       return;
     }
@@ -175,7 +175,7 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
     // Only blanks or spaces changed: nothing to save.
     if (Object.keys(changes).length === 0) return;
     const saved = await update.mutateAsync(changes);
-    showSuccess(`${saved.name} updated successfully`);
+    showSaved(saved.name, false);
   };
 
   const title = isNew ? start?.name || 'New Custom Delivery' : (record?.name ?? 'Custom Delivery');

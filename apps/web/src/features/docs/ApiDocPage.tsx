@@ -3,22 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { apiRequest } from '../../lib/api';
-
-interface FieldSchema {
-  type?: string;
-  description?: string;
-}
-
-interface Operation {
-  summary?: string;
-  requestBody?: {
-    content?: Record<string, { schema?: { properties?: Record<string, FieldSchema>; required?: string[] } }>;
-  };
-}
-
-interface OpenApiDocument {
-  paths: Record<string, { post?: Operation }>;
-}
+import { documentServices, type OpenApiDocument } from './openapi';
 
 /** The three calls in the order a source uses them, with what each answers. */
 const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) => string }[] = [
@@ -89,7 +74,9 @@ export default function ApiDocPage() {
           </Text>
         </Stack>
       </Section>
-      {doc.isPending && <Loader />}
+      <Section title="Services" description="The service field takes one of these names, as written here.">
+        <ServiceList loading={doc.isPending} failed={doc.isError} services={documentServices(doc.data)} />
+      </Section>
       {ENDPOINTS.map(({ path, answers, example }) => {
         const operation = doc.data?.paths[path]?.post;
         const schema = operation?.requestBody?.content?.['application/json']?.schema;
@@ -169,5 +156,33 @@ export default function ApiDocPage() {
         </Table>
       </Section>
     </Stack>
+  );
+}
+
+/** The exchange's services from the document (`x-services`), or what stands for them meanwhile. */
+function ServiceList({ loading, failed, services }: { loading: boolean; failed: boolean; services: string[] }) {
+  if (loading)
+    return (
+      <Group gap="xs" role="status" aria-label="Loading services">
+        <Loader size="sm" />
+        <Text c="dimmed" fz="sm">
+          Loading...
+        </Text>
+      </Group>
+    );
+  if (failed || services.length === 0)
+    return (
+      <Text c="dimmed" fz="sm">
+        {failed ? 'The services could not be loaded: reload the page to try again.' : 'No services yet.'}
+      </Text>
+    );
+  return (
+    <Group gap="xs" component="ul" aria-label="Services" p={0} m={0} style={{ listStyle: 'none' }}>
+      {services.map((service) => (
+        <li key={service}>
+          <Code fz="sm">{service}</Code>
+        </li>
+      ))}
+    </Group>
   );
 }

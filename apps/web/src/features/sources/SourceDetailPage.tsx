@@ -15,9 +15,9 @@ import {
   TextField,
 } from '../../components/FormFields';
 import { Section } from '../../components/Section';
-import { formatTimestamp } from '../../lib/format';
+import { formatPhone, formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
-import { showSuccess } from '../../lib/notify';
+import { showSaved, showSuccess } from '../../lib/notify';
 import { SourceApiKeys } from './SourceApiKeys';
 import { SourceStatusBadge } from './SourceBadges';
 import { SourceChannels } from './SourceChannels';
@@ -70,7 +70,7 @@ function SourceDetail({ id }: { id: string }) {
 
   const save = async ({ values: all, changes }: SaveRequest<SourceFormValues>) => {
     const saved: Source = isNew ? await create.mutateAsync(all) : await update.mutateAsync(changes);
-    showSuccess(`${saved.name} updated successfully`);
+    showSaved(saved.name, isNew);
     if (isNew) navigate(`/source/${saved._id}`, { replace: true });
   };
 
@@ -110,7 +110,7 @@ function SourceDetail({ id }: { id: string }) {
               <TextField name="email" label="Email" required type="email" />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextField name="phone" label="Phone" required type="tel" />
+              <TextField name="phone" label="Phone" required type="tel" format={formatPhone} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
               <TextField name="address" label="Address" />

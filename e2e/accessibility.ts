@@ -1,0 +1,232 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Result } from 'axe-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+
+/**
+ * Issue 9, item 8: every screen passes axe-core's WCAG 2.0 and 2.1 A/AA rules. The e2e suite checks
+ * each screen it visits without being asked (`checkEveryScreen`, set up by `useBrowser().newPage()`),
+ * and tests call `expectAccessible` for states they pass through without acting on them.
+ */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** How long a screen may take to settle (no spinner, no running transition) before it is analysed anyway. */
+const SETTLE_TIMEOUT = 8_000;
+/** Animation frames in a row the screen must stay quiet: Mantine starts a transition a frame after mounting. */
+const QUIET_FRAMES = 5;
+
+/**
+ * Waits until the screen is at rest: the app has rendered, nothing shows a loader or a busy state, and
+ * no finite CSS transition or animation (a modal or toast fading in or out) is running, for a few
+ * frames in a row. Infinite animations are the loaders' own and are covered by the first check.
+ */
+export async function waitForSettled(page: Page): Promise<void> {
+  const token = `${Date.now()}-${Math.random()}`;
+  await page
+    .waitForFunction(
+      ({ token, frames }) => {
+        const state = window as unknown as { __leadexSettle?: { token: string; quiet: number } };
+        if (state.__leadexSettle?.token !== token) state.__leadexSettle = { token, quiet: 0 };
+        const rendered = (document.getElementById('root')?.childElementCount ?? 0) > 0;
+        const visible = (el: Element) => (el as HTMLElement).offsetParent !== null || el.getClientRects().length > 0;
+        const busy = Array.from(
+          document.querySelectorAll(
+            '.mantine-Loader-root, .mantine-LoadingOverlay-root, [aria-busy="true"], [data-loading="true"], .mantine-Skeleton-root[data-visible="true"]',
+          ),
+        ).some(visible);
+        const moving = document.getAnimations().some((animation) => {
+          if (animation.playState !== 'running') return false;
+          const end = animation.effect?.getComputedTiming().endTime;
+          return typeof end === 'number' && Number.isFinite(end);
+        });
+        state.__leadexSettle.quiet = rendered && !busy && !moving ? state.__leadexSettle.quiet + 1 : 0;
+        return state.__leadexSettle.quiet >= frames;
+      },
+      { token, frames: QUIET_FRAMES },
+      { polling: 'raf', timeout: SETTLE_TIMEOUT },
+    )
+    .catch(() => {
+      // A screen that never settles is still analysed: a lasting violation is reported either way.
+    });
+}
+
+/**
+ * axe-core's false positive for the combobox pattern (dequelabs/axe-core#4914): a select's options scroll
+ * inside its listbox and are reached with the arrow keys from the input, which keeps the focus
+ * (aria-activedescendant); a listbox may hold no tab stop of its own (aria-required-children).
+ */
+async function withoutFalsePositives(page: Page, violations: Result[]): Promise<Result[]> {
+  const kept: Result[] = [];
+  for (const violation of violations) {
+    if (violation.id !== 'scrollable-region-focusable') {
+      kept.push(violation);
+      continue;
+    }
+    const nodes = [];
+    for (const node of violation.nodes) {
+      const [selector] = node.target;
+      const inListbox =
+        typeof selector === 'string' &&
+        (await page
+          .evaluate((css) => document.querySelector(css)?.closest('[role="listbox"]') != null, selector)
+          .catch(() => false));
+      if (!inListbox) nodes.push(node);
+    }
+    if (nodes.length > 0) kept.push({ ...violation, nodes });
+  }
+  return kept;
+}
+
+async function violationsOf(page: Page): Promise<Result[]> {
+  await waitForSettled(page);
+  // Legacy mode runs axe in the page itself; the default opens a blank page in the test's context.
+  const results = await new AxeBuilder({ page })
+    // Only what fails: collecting the passes' and the undecided elements' details would double the time.
+    // (Before withTags: options() replaces the options withTags writes its tags into.)
+    .options({ resultTypes: ['violations'] })
+    .withTags(WCAG_TAGS)
+    .setLegacyMode(true)
+    .analyze();
+  return withoutFalsePositives(page, results.violations);
+}
+
+const key = (violation: Result, target: unknown) => `${violation.id} ${JSON.stringify(target)}`;
+
+/** The violations as a reader wants them: rule, impact, what it means, each element's selector and html. */
+export function describeViolations(violations: Result[]): string {
+  return violations
+    .map((violation) => {
+      const nodes = violation.nodes
+        .map((node) => {
+          const html = node.html.replace(/\s+/g, ' ');
+          const why = node.failureSummary?.split('\n').slice(1).join(' ').trim();
+          return `    - ${JSON.stringify(node.target)} ${html.length > 160 ? `${html.slice(0, 157)}...` : html}${why ? `\n      ${why}` : ''}`;
+        })
+        .join('\n');
+      return `  ${violation.id} (${violation.impact}): ${violation.help}\n${nodes}`;
+    })
+    .join('\n');
+}
+
+/**
+ * Runs axe-core's WCAG 2 A/AA rules on the page's current screen, once it has settled, and fails with
+ * the violations. A violation must show in two analyses in a row: one seen only once was a screen caught
+ * between two states, whatever waiting for it to settle could tell.
+ */
+export async function expectAccessible(page: Page, screen = describeScreen(page)): Promise<void> {
+  const first = await violationsOf(page);
+  if (first.length === 0) return;
+  const seen = new Set(first.flatMap((violation) => violation.nodes.map((node) => key(violation, node.target))));
+  const lasting = (await violationsOf(page))
+    .map((violation) => ({
+      ...violation,
+      nodes: violation.nodes.filter((node) => seen.has(key(violation, node.target))),
+    }))
+    .filter((violation) => violation.nodes.length > 0);
+  if (lasting.length === 0) return;
+  throw new Error(`Accessibility (axe-core, WCAG 2 A/AA) violations on ${screen}:\n${describeViolations(lasting)}`);
+}
+
+function describeScreen(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+/** A path as the automatic checks count screens: record ids (any part holding a digit) read ':id'. */
+export function screenOf(url: string): string | null {
+  if (!/^https?:/.test(url)) return null;
+  return new URL(url).pathname
+    .split('/')
+    .map((part) => (/\d/.test(part) ? ':id' : part))
+    .join('/');
+}
+
+/**
+ * The screen the page shows, as the automatic checks count them: its path, ids aside, marked when the
+ * window is a phone's; and the layers over it, each of which the checks meet once per screen: an open
+ * dialog (by its name), a toast (by its title: 'Error', 'Success'), fields showing their errors. Null when
+ * the page shows no app (a blank page, a JSON answer, a closed page).
+ */
+async function currentScreen(page: Page): Promise<{ screen: string; layers: string[] } | null> {
+  const path = page.isClosed() ? null : screenOf(page.url());
+  if (path === null) return null;
+  const shown = await page
+    .evaluate(() => {
+      if (!document.getElementById('root')) return null;
+      const visible = (selector: string) =>
+        Array.from(document.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0);
+      const dialogs = visible('[role="dialog"], [role="alertdialog"]').map((el) => {
+        const labelledBy = el.getAttribute('aria-labelledby');
+        const title = labelledBy ? document.getElementById(labelledBy)?.textContent : el.getAttribute('aria-label');
+        return `dialog ${title?.trim() || ''}`.trim();
+      });
+      const toasts = visible('.mantine-Notification-root').map((el) =>
+        `toast ${el.querySelector('.mantine-Notification-title')?.textContent?.trim() ?? ''}`.trim(),
+      );
+      const errors = document.querySelector('[aria-invalid="true"]') ? ['field errors'] : [];
+      // A phone's layout (the menu behind a burger, tables scrolling sideways) is a screen of its own.
+      return { narrow: window.innerWidth < 768, layers: [...new Set([...dialogs, ...toasts, ...errors])] };
+    })
+    .catch(() => null);
+  if (shown === null) return null;
+  return { screen: shown.narrow ? `${path} (phone)` : path, layers: shown.layers };
+}
+
+const checkers = new WeakMap<Page, () => Promise<void>>();
+/** The Locator actions after which a test is on a screen it waited for: the screen is checked first. */
+const ACTIONS = ['click', 'dblclick', 'fill', 'press', 'check', 'uncheck', 'selectOption'] as const;
+let locatorsPatched = false;
+
+/** Makes the Locator actions of every page run that page's checker first (one patch of the shared class). */
+function patchLocatorActions(page: Page): void {
+  if (locatorsPatched) return;
+  locatorsPatched = true;
+  const prototype = Object.getPrototypeOf(page.locator('body')) as Record<string, unknown>;
+  for (const action of ACTIONS) {
+    const original = prototype[action] as (this: Locator, ...args: unknown[]) => Promise<unknown>;
+    prototype[action] = async function (this: Locator, ...args: unknown[]) {
+      await checkers.get(this.page())?.();
+      return original.apply(this, args);
+    };
+  }
+}
+
+/**
+ * Checks the screens a test visits without it asking. Each screen, and each layer over it (a dialog, a
+ * toast, fields in error: see `currentScreen`), is analysed with `expectAccessible` once per `checked`
+ * set (one per test file), at the first of these moments while the page shows it: before a Locator
+ * action (click, fill, press, check, selectOption: the test has waited for the screen it acts on),
+ * before `page.goto` leaves it, and before the context closes. A test checks a state that none of those
+ * meets with `expectAccessible` itself.
+ */
+export function checkEveryScreen(context: BrowserContext, page: Page, checked: Set<string>): void {
+  let running = false;
+  const checkCurrent = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const shown = await currentScreen(page);
+      if (shown === null) return;
+      const seen = [shown.screen, ...shown.layers.map((layer) => `${shown.screen} [${layer}]`)];
+      if (seen.every((what) => checked.has(what))) return;
+      for (const what of seen) checked.add(what);
+      await expectAccessible(page);
+    } finally {
+      running = false;
+    }
+  };
+  checkers.set(page, checkCurrent);
+  patchLocatorActions(page);
+  const goto = page.goto.bind(page);
+  page.goto = async (...args: Parameters<Page['goto']>) => {
+    await checkCurrent();
+    return goto(...args);
+  };
+  const close = context.close.bind(context);
+  context.close = async (...args: Parameters<BrowserContext['close']>) => {
+    try {
+      await checkCurrent();
+    } finally {
+      await close(...args);
+    }
+  };
+}
