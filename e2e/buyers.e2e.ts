@@ -12,6 +12,7 @@ import {
   pathOf,
   recordRequests,
   signIn,
+  tableRows,
   toast,
   USERS,
   unique,
@@ -49,11 +50,6 @@ async function choose(page: Page, select: ReturnType<Page['getByRole']>, option:
   await select.click();
   await page.getByRole('option', { name: option, exact: true }).click();
   await expect.poll(() => select.inputValue()).toBe(option);
-}
-
-/** The records shown by the page's data table (mantine-datatable keeps an empty row while it has none). */
-function tableRows(page: Page) {
-  return page.locator('table tbody tr:not(.mantine-datatable-empty-row)');
 }
 
 /** Creates a buyer through the API with the admin's session; answers its id. */

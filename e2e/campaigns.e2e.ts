@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import {
+  choose,
   expectErrorToast,
   expectPath,
   fieldError,
@@ -11,6 +12,7 @@ import {
   pathOf,
   recordRequests,
   signIn,
+  tableRows,
   toast,
   USERS,
   unique,
@@ -30,17 +32,6 @@ async function buyerPage() {
   const opened = await e2e.newPage();
   await signIn(opened.page, USERS.buyer.username, USERS.buyer.password);
   return opened;
-}
-
-/** The records shown by the page's data table (mantine-datatable keeps an empty row while it has none). */
-function tableRows(page: Page) {
-  return page.locator('table tbody tr:not(.mantine-datatable-empty-row)');
-}
-
-/** Picks an option of a Mantine select or multi-select. */
-async function choose(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 /** The page grown to its full height, so a full-page capture shows the side navigation whole. */

@@ -5,7 +5,18 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, fieldError, navigation, pathOf, recordRequests, signIn, toast, USERS, unique } from './support';
+import {
+  expectPath,
+  fieldError,
+  navigation,
+  pathOf,
+  recordRequests,
+  signIn,
+  tableRows,
+  toast,
+  USERS,
+  unique,
+} from './support';
 
 const e2e = useBrowser();
 
@@ -39,11 +50,6 @@ async function adminPage() {
   const opened = await e2e.newPage();
   await signIn(opened.page, USERS.admin.username, USERS.admin.password);
   return opened;
-}
-
-/** The records shown by the page's data table (mantine-datatable keeps an empty row while it has none). */
-function tableRows(page: Page) {
-  return page.locator('table tbody tr:not(.mantine-datatable-empty-row)');
 }
 
 /** Closes the toast showing `text` (it would cover the top of a screenshot). */

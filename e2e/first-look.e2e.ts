@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, fieldError, pathOf, signIn, toast, USERS, unique } from './support';
+import { choose, expectPath, fieldError, pathOf, signIn, tableRows, toast, USERS, unique } from './support';
 
 /**
  * Issue 9, item 6: the smaller things a first look at the screens finds. Screenshots go to
@@ -22,17 +22,6 @@ async function signedIn(user: { username: string; password: string }) {
   const opened = await e2e.newPage();
   await signIn(opened.page, user.username, user.password);
   return opened;
-}
-
-/** The records shown by the page's data table (mantine-datatable keeps an empty row while it has none). */
-function tableRows(page: Page) {
-  return page.locator('table tbody tr:not(.mantine-datatable-empty-row)');
-}
-
-/** Picks an option of a Mantine select or multi-select. */
-async function choose(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 /** The colour an input paints its placeholder in. */

@@ -117,3 +117,14 @@ export function recordRequests(page: Page, method: string, url: RegExp): string[
   });
   return seen;
 }
+
+/** The records shown by the page's data table (mantine-datatable keeps an empty row while it has none). */
+export function tableRows(page: Page) {
+  return page.locator('table tbody tr:not(.mantine-datatable-empty-row)');
+}
+
+/** Picks an option of a Mantine select or multi-select. */
+export async function choose(page: Page, select: Locator, option: string) {
+  await select.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
