@@ -1,14 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { DEMO_BUYER_NAME, expectPath, fieldError, navigation, signIn, toast, USERS, unique } from './support';
+import {
+  DEMO_BUYER_NAME,
+  expectPath,
+  fieldError,
+  growToPage,
+  screenshot,
+  signIn,
+  toast,
+  USERS,
+  unique,
+} from './support';
 
 /** Admin spec §2 Buyer detail, complete: Lead Delivery, Billing, Bills, Users, Campaigns, Pause Campaigns. */
 const e2e = useBrowser();
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 const PAUSE_CONFIRM = 'Are you sure you want to pause all campaigns for this buyer?';
 /** A seeded buyer with one live and one paused campaign. */
 const PAUSE_BUYER = { name: 'Comfort Air HVAC', live: 'HVAC - NYC Core', paused: 'HVAC - Florida' };
@@ -81,21 +88,8 @@ async function sliderDisabled(page: Page): Promise<boolean> {
   return (await thumb.getAttribute('aria-disabled')) === 'true';
 }
 
-/** Grows the window to the whole page (a full-page capture would cut the fixed navigation off). */
-async function fitWindowToPage(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-  await expect
-    .poll(async () => {
-      const box = await navigation(page).boundingBox();
-      return box && Math.round(box.y + box.height);
-    })
-    .toBe(Math.max(900, height));
-}
-
 describe('screenshot (docs/screenshots/buyer-detail-full.png)', () => {
   it('shows every section of a seeded buyer, read-only, 1440 wide, full page', async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const { context, page } = await adminPage();
     await page.setViewportSize({ width: 1440, height: 900 });
     const id = await buyerIdByName(page, DEMO_BUYER_NAME);
@@ -106,8 +100,8 @@ describe('screenshot (docs/screenshots/buyer-detail-full.png)', () => {
     await rows(section(page, 'Campaigns')).first().waitFor();
     await rows(section(page, 'Bills')).first().waitFor();
     await page.waitForLoadState('networkidle');
-    await fitWindowToPage(page);
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'buyer-detail-full.png'), fullPage: true });
+    await growToPage(page);
+    await screenshot(page, 'buyer-detail-full', { fullPage: true });
     await context.close();
   });
 });

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
@@ -11,6 +9,7 @@ import {
   navigation,
   pathOf,
   recordRequests,
+  screenshot,
   signIn,
   tableRows,
   toast,
@@ -19,8 +18,6 @@ import {
 } from './support';
 
 const e2e = useBrowser();
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 
 /** The admin, signed in through the form, on a fresh page. */
 async function adminPage() {
@@ -71,14 +68,13 @@ async function createBuyerViaApi(page: Page, name: string): Promise<string> {
 // First in this file, on the freshly seeded exchange: the list shows the demo buyers only.
 describe('screenshots for the issue (docs/screenshots)', () => {
   it('the buyers list and the buyer detail page in edit mode, 1440x900, full page', async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const { context, page } = await adminPage();
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/buyers');
     await expect.poll(() => tableRows(page).count()).toBeGreaterThan(0);
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'buyers-list.png'), fullPage: true });
+    await screenshot(page, 'buyers-list', { fullPage: true });
 
     // A seeded buyer with users (searched for, in case a re-run on the same server added buyers).
     await page.getByRole('textbox', { name: 'Search by name' }).fill(DEMO_BUYER_NAME);
@@ -100,7 +96,7 @@ describe('screenshots for the issue (docs/screenshots)', () => {
         return box && Math.round(box.y + box.height);
       })
       .toBe(Math.max(900, height));
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'buyer-detail-edit.png'), fullPage: true });
+    await screenshot(page, 'buyer-detail-edit', { fullPage: true });
     // Leave without saving: the demo buyer stays as seeded.
     await form.cancel.click();
     await context.close();

@@ -1,6 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import {
@@ -8,9 +5,11 @@ import {
   expectErrorToast,
   expectPath,
   fieldError,
+  growToPage,
   navigation,
   pathOf,
   recordRequests,
+  screenshot,
   signIn,
   tableRows,
   toast,
@@ -19,8 +18,6 @@ import {
 } from './support';
 
 const e2e = useBrowser();
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 
 async function adminPage() {
   const opened = await e2e.newPage();
@@ -32,18 +29,6 @@ async function buyerPage() {
   const opened = await e2e.newPage();
   await signIn(opened.page, USERS.buyer.username, USERS.buyer.password);
   return opened;
-}
-
-/** The page grown to its full height, so a full-page capture shows the side navigation whole. */
-async function growToPage(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-  await expect
-    .poll(async () => {
-      const box = await navigation(page).boundingBox();
-      return box && Math.round(box.y + box.height);
-    })
-    .toBe(Math.max(900, height));
 }
 
 /** A campaign id of another buyer than the demo buyer's, found with the admin's session. */
@@ -61,14 +46,13 @@ async function otherBuyersCampaign(): Promise<string> {
 // First in this file, on the freshly seeded exchange: the lists show the demo campaigns only.
 describe('screenshots for the issue (docs/screenshots)', () => {
   it('the campaigns list and a campaign in edit mode, 1440 wide, full page', async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const { context, page } = await adminPage();
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/campaigns');
     await tableRows(page).filter({ hasText: 'Roofing - Dallas Metro shared' }).waitFor();
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'campaigns-list.png'), fullPage: true });
+    await screenshot(page, 'campaigns-list', { fullPage: true });
 
     await tableRows(page).filter({ hasText: 'Roofing - Dallas Metro shared' }).click();
     await expectPath(page, /^\/campaign\/cmp_/);
@@ -79,7 +63,7 @@ describe('screenshots for the issue (docs/screenshots)', () => {
     await page.getByRole('button', { name: 'Create Region' }).waitFor();
     await page.waitForLoadState('networkidle');
     await growToPage(page);
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'campaign-detail-edit.png'), fullPage: true });
+    await screenshot(page, 'campaign-detail-edit', { fullPage: true });
     // Leave without saving: the demo campaign stays as seeded.
     await page.getByRole('button', { name: 'Cancel' }).click();
     await context.close();

@@ -1,16 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import {
   expectPath,
   fieldError,
+  growToPage,
   navigation,
   pathOf,
   recordRequests,
+  screenshot,
   signIn,
   tableRows,
   toast,
@@ -19,8 +19,6 @@ import {
 } from './support';
 
 const e2e = useBrowser();
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 
 /** The buyer's system: a receiver on 127.0.0.1 answering {"status":"ok","id":"B-1"}. */
 let receiver: Server;
@@ -59,18 +57,6 @@ async function closeToast(page: Page, text: string) {
   await shown.waitFor({ state: 'hidden' });
 }
 
-/** The page grown to its full height, so a full-page capture shows the side navigation whole. */
-async function growToPage(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-  await expect
-    .poll(async () => {
-      const box = await navigation(page).boundingBox();
-      return box && Math.round(box.y + box.height);
-    })
-    .toBe(Math.max(900, height));
-}
-
 /** The value input of the mapping row whose field is `field` (a template row). */
 async function mappingValue(page: Page, field: string) {
   const name = await page.locator(`input[type="hidden"][value="${field}"]`).getAttribute('name');
@@ -83,7 +69,6 @@ let created: { id: string; name: string } | undefined;
 /** Admin §2 Deliveries list and Delivery detail; §5 Delivery validation; the Test modal. */
 describe('an admin creating a custom delivery', () => {
   it('shows the validation messages, saves a delivery with a mapping and a hardcoded value, and tests it', async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const { context, page } = await adminPage();
     await page.setViewportSize({ width: 1440, height: 900 });
     const posts = recordRequests(page, 'POST', /\/api\/webhook$/);
@@ -154,7 +139,7 @@ describe('an admin creating a custom delivery', () => {
     await page.getByRole('button', { name: 'Test' }).waitFor();
     await page.waitForLoadState('networkidle');
     await growToPage(page);
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'delivery-detail.png'), fullPage: true });
+    await screenshot(page, 'delivery-detail', { fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // The Test modal: one input per mapped field, Send Test, then the Test Response.
@@ -184,7 +169,7 @@ describe('an admin creating a custom delivery', () => {
     });
     expect(received[0]?.headers['x-buyer-token']).toBe('t0k');
     await page.waitForTimeout(600); // the smooth scroll to the result
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'delivery-test.png') });
+    await screenshot(page, 'delivery-test');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
@@ -274,7 +259,7 @@ describe('an admin creating a custom delivery', () => {
     await tableRows(page).filter({ hasText: 'BrightPath Solar XML feed' }).waitFor();
     await tableRows(page).filter({ hasText: 'Comfort Air dispatch' }).waitFor();
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'deliveries-list.png'), fullPage: true });
+    await screenshot(page, 'deliveries-list', { fullPage: true });
 
     // An unknown name: the spec's empty text.
     await page.getByRole('textbox', { name: 'Search by name' }).fill(`nothing-${unique()}`);

@@ -1,15 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
-import type { APIRequestContext, Locator, Page } from 'playwright-core';
+import type { APIRequestContext, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, navigation, signIn, USERS, unique } from './support';
+import { expectPath, growToPage, screenshot, signIn, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 const CRM_ERROR = 'CRM down for maintenance';
 
 /** The buyer's system, down: every delivery answers 500. */
@@ -38,18 +35,6 @@ async function call<T>(api: APIRequestContext, method: 'post' | 'put', url: stri
   const res = await api[method](url, { data: data ?? {} });
   expect(res.ok(), `${method.toUpperCase()} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
   return (await res.json()) as T;
-}
-
-/** The page grown to its full height, so a full-page capture shows the side navigation whole. */
-async function growToPage(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-  await expect
-    .poll(async () => {
-      const box = await navigation(page).boundingBox();
-      return box && Math.round(box.y + box.height);
-    })
-    .toBe(Math.max(900, height));
 }
 
 /**
@@ -156,8 +141,7 @@ describe("a buyer's failing custom delivery", () => {
     await tooltip.waitFor();
     await page.mouse.move(1200, 700);
     await tooltip.waitFor({ state: 'hidden' });
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'campaigns-list-delivery-failure.png') });
+    await screenshot(page, 'campaigns-list-delivery-failure');
 
     // The campaign: a red alert at the top naming the delivery (a link to it), the time and the message.
     await row.getByText(campaign.name, { exact: true }).click();
@@ -176,7 +160,7 @@ describe("a buyer's failing custom delivery", () => {
     expect(alertBox && detailsBox && alertBox.y < detailsBox.y).toBe(true);
     await page.waitForLoadState('networkidle');
     await growToPage(page);
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'campaign-delivery-failure.png'), fullPage: true });
+    await screenshot(page, 'campaign-delivery-failure', { fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The link opens the delivery.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, navigation, signIn, USERS } from './support';
+import { expectPath, navigation, screenshot, signIn, USERS } from './support';
 
 const e2e = useBrowser();
 
@@ -49,8 +49,7 @@ describe('API documentation', () => {
     // The service field no longer ends its list of services with an ellipsis.
     const serviceRow = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'service', exact: true }) });
     expect(await serviceRow.first().textContent()).not.toContain('…');
-    if (process.env.E2E_SHOTS)
-      await page.screenshot({ path: `${process.env.E2E_SHOTS}/doc-api-guest.png`, fullPage: true });
+    await screenshot(page, 'doc-api-guest', { fullPage: true });
     await context.close();
   });
 
@@ -63,7 +62,7 @@ describe('API documentation', () => {
     await header.getByText('Leadex', { exact: true }).waitFor();
     const signInLink = header.getByRole('link', { name: 'Sign in' });
     expect(await signInLink.getAttribute('href')).toBe('/auth');
-    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/doc-api-guest-phone.png` });
+    await screenshot(page, 'doc-api-guest-phone');
     await signInLink.click();
     await expectPath(page, '/auth');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

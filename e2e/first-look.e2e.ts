@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { choose, expectPath, fieldError, pathOf, signIn, tableRows, toast, USERS, unique } from './support';
+import { choose, expectPath, fieldError, pathOf, screenshot, signIn, tableRows, toast, USERS, unique } from './support';
 
 /**
  * Issue 9, item 6: the smaller things a first look at the screens finds. Screenshots go to
@@ -11,11 +9,8 @@ import { choose, expectPath, fieldError, pathOf, signIn, tableRows, toast, USERS
  */
 const e2e = useBrowser();
 
-const SHOTS = process.env.E2E_SHOTS;
 async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
+  await screenshot(page, name, { fullPage: true });
 }
 
 async function signedIn(user: { username: string; password: string }) {

@@ -1,13 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectErrorToast, fieldError, recordRequests, signIn, toast, USERS, unique } from './support';
+import { expectErrorToast, fieldError, recordRequests, screenshot, signIn, toast, USERS, unique } from './support';
 
 const e2e = useBrowser();
-
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 
 /** The server's answer to a region name already in use (zips.service.ts). */
 const REGION_NAME_TAKEN = 'A region with this name already exists';
@@ -110,11 +106,10 @@ describe('the region builder on the campaign page', () => {
     // A window as tall as the page: the element capture then needs no scrolling under the sticky header.
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const location = page
       .locator('.mantine-Paper-root')
       .filter({ has: page.getByRole('heading', { name: 'Location', exact: true }) });
-    await location.screenshot({ path: resolve(SCREENSHOTS, 'region-builder.png') });
+    await screenshot(location, 'region-builder');
 
     await builder.getByRole('button', { name: 'Create Region' }).click();
     const created = toast(page, "Don't forget to choose it in your campaign");

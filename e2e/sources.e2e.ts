@@ -1,13 +1,22 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, fieldError, navigation, pathOf, recordRequests, signIn, toast, USERS, unique } from './support';
+import {
+  expectPath,
+  fieldError,
+  growToPage,
+  navigation,
+  pathOf,
+  recordRequests,
+  screenshot,
+  signIn,
+  toast,
+  USERS,
+  unique,
+} from './support';
 
 const e2e = useBrowser();
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 /** A seeded source with channels, a key, a user and demo leads. */
 const DEMO_SOURCE = 'Apex Lead Partners';
 
@@ -29,25 +38,12 @@ function section(page: Page, title: string) {
   return page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 }
 
-/** Grows the window to the page's height so a full-page capture keeps the side navigation whole. */
-async function fitWindowToPage(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-  await expect
-    .poll(async () => {
-      const box = await navigation(page).boundingBox();
-      return box && Math.round(box.y + box.height);
-    })
-    .toBe(Math.max(900, height));
-}
-
 /** A valid, unique US mobile number in Phoenix. */
 const phone = () => `602${String(2_000_000 + Math.floor(Math.random() * 7_999_999))}`;
 
 // First in this file, on the freshly seeded exchange: the list shows the demo sources only.
 describe('screenshots for the issue (docs/screenshots)', () => {
   it('the sources list and a source’s detail page, 1440x900, full page', async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const { context, page } = await adminPage();
     await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -55,15 +51,15 @@ describe('screenshots for the issue (docs/screenshots)', () => {
     await expectPath(page, '/sources');
     await tableRows(page).filter({ hasText: DEMO_SOURCE }).waitFor();
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'sources-list.png'), fullPage: true });
+    await screenshot(page, 'sources-list', { fullPage: true });
 
     await tableRows(page).filter({ hasText: DEMO_SOURCE }).click();
     await expectPath(page, /^\/source\/src_/);
     await page.getByRole('heading', { name: DEMO_SOURCE }).waitFor();
     await tableRows(page, section(page, 'Leads')).first().waitFor();
     await page.waitForLoadState('networkidle');
-    await fitWindowToPage(page);
-    await page.screenshot({ path: resolve(SCREENSHOTS, 'source-detail.png'), fullPage: true });
+    await growToPage(page);
+    await screenshot(page, 'source-detail', { fullPage: true });
     await context.close();
   });
 });

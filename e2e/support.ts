@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { E2E_ADMIN } from './global-setup';
@@ -127,4 +130,28 @@ export function tableRows(page: Page) {
 export async function choose(page: Page, select: Locator, option: string) {
   await select.click();
   await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The page grown to its full height, so a full-page capture shows the side navigation whole. */
+export async function growToPage(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
+  await expect
+    .poll(async () => {
+      const box = await navigation(page).boundingBox();
+      return box && Math.round(box.y + box.height);
+    })
+    .toBe(Math.max(900, height));
+}
+
+/**
+ * Where screenshots go for a person to look at: $E2E_SHOTS, else a folder in the temp directory.
+ * Never the repository, so a test run leaves the tree as it found it.
+ */
+export const SCREENSHOTS = process.env.E2E_SHOTS ?? join(tmpdir(), 'leadex-e2e-screenshots');
+
+/** Captures the page (or one element of it) as SCREENSHOTS/{name}.png. */
+export async function screenshot(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
 }

@@ -1,6 +1,6 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -13,6 +13,8 @@ import { createEngine, type Engine } from './distribution/engine';
 import { createJobs, type Jobs } from './jobs';
 import type { Clock } from './lib/clock';
 import { newId } from './lib/ids';
+import { createLogger, type Logger } from './lib/logger';
+import type { OutboundNetwork } from './lib/outbound-http';
 import type { Auth } from './modules/auth/auth';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -54,6 +56,8 @@ export interface AppDeps {
   mailer: Mailer;
   auth: Auth;
   engine: Engine;
+  /** The process's logger; Fastify logs requests through it too. */
+  logger: Logger;
   /** Job workers (deliveries); started by main.ts where LEADEX_ROLE runs them, or by a test. */
   jobs: Jobs;
   services: {
@@ -67,22 +71,37 @@ export interface AppDeps {
   };
 }
 
-/** Wires the services onto one database and clock. */
-export function createDeps(config: Config, db: Db, clock: Clock): AppDeps {
+/**
+ * Wires the services onto one database and clock. `network` is how outbound deliveries resolve and
+ * reach their targets: the system's in production; tests script it to reach local peers under
+ * public names, with the private-address guard on as in production.
+ */
+export function createDeps(
+  config: Config,
+  db: Db,
+  clock: Clock,
+  { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
+): AppDeps {
   const mailer = createMailer({ db, clock, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
   const auth = createAuth({ config, db, mailer });
   const users = createUsersService({ db, clock, mailer, config });
-  const engine = createEngine({ db, clock, config, onError: (error) => console.error('engine:', error) });
+  const engine = createEngine({
+    db,
+    clock,
+    config,
+    onError: (error) => logger.error({ err: error }, 'engine: a refresh or a batched write failed'),
+  });
   const buyers = createBuyersService({ db, clock, users, engine });
   const campaigns = createCampaignsService({ db, clock, engine });
-  const jobs = createJobs({ db, clock, config, mailer });
-  const webhooks = createWebhooksService({ db, clock, config, engine });
+  const jobs = createJobs({ db, clock, config, mailer, network, logger });
+  const webhooks = createWebhooksService({ db, clock, config, engine, network });
   const sourceApi = createSourceApiService({
     db,
     clock,
     engine,
     secret: config.LEADEX_SECRET,
     onSale: () => jobs.kick(),
+    logger,
     inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
   });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
@@ -94,6 +113,7 @@ export function createDeps(config: Config, db: Db, clock: Clock): AppDeps {
     mailer,
     auth,
     engine,
+    logger,
     jobs,
     services: { users, buyers, sourceApi, campaigns, sources, zips, webhooks },
   };
@@ -116,7 +136,8 @@ function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    // One logger for requests and services (pino); typed as Fastify's so route plugins keep their types.
+    loggerInstance: deps.logger as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId('req'),
     trustProxy: config.TRUST_PROXY,

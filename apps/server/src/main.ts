@@ -5,16 +5,19 @@ import { openDatabase } from './db/client';
 import { demoSignIns, seedDemo, seedReferenceData } from './db/seed';
 import { loadZipsIfEmpty } from './db/zips';
 import { systemClock } from './lib/clock';
+import { createLogger } from './lib/logger';
 
 /** Start: config -> database -> (one process at a time: migrate -> ZIPs -> admin -> seed) -> listen. */
 async function main() {
   const config = loadConfig();
+  const logger = createLogger(config);
   const database = await openDatabase({
+    logger,
     url: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : resolve(config.DATA_DIR, 'pglite'),
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const deps = createDeps(config, database.db, systemClock);
+  const deps = createDeps(config, database.db, systemClock, { logger });
   await database.withStartupLock(async () => {
     await database.migrate();
     const zipCount = await loadZipsIfEmpty(database.db);

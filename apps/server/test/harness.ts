@@ -5,6 +5,7 @@ import { type Config, loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
 import { seedReferenceData } from '../src/db/seed';
 import { FixedClock } from '../src/lib/clock';
+import type { OutboundNetwork } from '../src/lib/outbound-http';
 import { usersRepo } from '../src/modules/users/users.repo';
 import { openTestDatabase } from './database';
 
@@ -24,8 +25,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the app on a fresh database of the test file's own, with a clock the test controls. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * Builds the app on a fresh database of the test file's own, with a clock the test controls.
+ * `network` scripts how outbound deliveries resolve names and where they connect (receivers.ts
+ * `scriptedNetwork`), so a delivery test can keep the private-address guard on.
+ */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  { network }: { network?: OutboundNetwork } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new FixedClock(new Date());
   const config = {
@@ -43,7 +51,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     }),
     ...overrides,
   };
-  const deps = createDeps(config, database.db, clock);
+  const deps = createDeps(config, database.db, clock, { network });
   await seedReferenceData(deps);
   await deps.services.users.ensureAdmin();
   const app = await buildApp(deps);

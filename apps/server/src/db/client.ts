@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Logger } from '../lib/logger';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -64,6 +65,8 @@ export interface OpenOptions {
   /** A PGlite data directory dump to start from (tests copy a migrated template). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** Where a dropped idle connection is reported (PostgreSQL only). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Opens PostgreSQL through `pg` when a URL is given, else the embedded PGlite. */
@@ -73,7 +76,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle pooled connection that the server drops (restart, failover, admin) is discarded and
     // replaced by the pool; without a listener its error would end the process.
-    pool.on('error', (error) => console.error('database: an idle connection failed:', error.message));
+    pool.on('error', (error) =>
+      options.logger?.warn({ err: error }, 'database: an idle connection failed; the pool replaces it'),
+    );
     const nodeDb = drizzleNodePg(pool, { schema });
     const db = nodeDb as unknown as Db;
     return {

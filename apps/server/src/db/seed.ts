@@ -450,7 +450,7 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
     db: deps.db,
     clock,
     config: deps.config,
-    onError: (error) => console.error('seed:', error),
+    onError: (error) => deps.logger.error({ err: error }, 'seed: the demo engine failed'),
   });
   const api = createSourceApiService({ db: deps.db, clock, engine, secret: deps.config.LEADEX_SECRET });
   await engine.start();

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { sha256Hex } from '../lib/secrets';
 import { runAuction } from './auction';
@@ -7,6 +7,8 @@ import { MemoryCapCounts, setCaps } from './caps';
 import { RecentSales } from './duplicates';
 import { bidsFor } from './eligibility';
 import {
+  bumpEngineVersion,
+  type EngineInput,
   type EngineSnapshot,
   type IndexedApiKey,
   type IndexedSource,
@@ -110,6 +112,22 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
 
     /** Reloads at once: after a change made through this process. */
     reload: () => refresh(true),
+
+    /**
+     * Writes a change the engine depends on: `work` runs in one transaction with the version bump of
+     * `what` (so every process reloads within REFRESH_MS), and once it has committed this process
+     * reloads at once, so the next request already sees it. A failed reload is reported, not thrown:
+     * the change is committed, and the version poll catches up within a second.
+     */
+    async change<T>(what: EngineInput, work: (tx: Tx) => Promise<T>): Promise<T> {
+      const result = await db.transaction(async (tx) => {
+        const out = await work(tx);
+        await bumpEngineVersion(tx, what);
+        return out;
+      });
+      await refresh(true).catch(onError);
+      return result;
+    },
     /** Writes the batched records now (tests, shutdown). */
     flush: () => recorder.flush(),
 

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
+import { createLogger, type Logger } from '../lib/logger';
 import type { OutboundNetwork } from '../lib/outbound-http';
 import type { Mailer } from '../modules/outbox/mailer';
 import { createBoss, NOTIFY_QUEUE } from './boss';
@@ -22,6 +23,8 @@ export interface JobsDeps {
   mailer: Mailer;
   /** How the webhook and custom channels find and reach a buyer's address: the system's by default (tests inject one). */
   network?: OutboundNetwork;
+  /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
+  logger?: Pick<Logger, 'error'>;
 }
 
 /**
@@ -30,7 +33,14 @@ export interface JobsDeps {
  * per channel and target. Created with the app, started only where jobs run (LEADEX_ROLE all or
  * worker, or a test that wants them).
  */
-export function createJobs({ db, clock, config, mailer, network }: JobsDeps) {
+export function createJobs({
+  db,
+  clock,
+  config,
+  mailer,
+  network,
+  logger = createLogger({ LOG_LEVEL: 'error' }),
+}: JobsDeps) {
   const channels = createChannels({ db, clock, config, mailer, network });
   const notify = createNotifyHandler({ db, clock, config, channels });
   let boss: PgBoss | null = null;
@@ -91,7 +101,7 @@ export function createJobs({ db, clock, config, mailer, network }: JobsDeps) {
     }
     running = dispatchOnce()
       .catch((error) => {
-        console.error('jobs: dispatch failed:', error);
+        logger.error({ err: error }, 'jobs: a dispatch round failed (the next round retries it)');
         return 0;
       })
       .finally(() => {
@@ -111,7 +121,7 @@ export function createJobs({ db, clock, config, mailer, network }: JobsDeps) {
       // Expired jobs are found by pg-boss's maintenance: run it twice per expiry, at most each minute.
       const maintenanceSeconds = Math.min(60, Math.max(1, Math.floor(config.JOB_EXPIRE_SECONDS / 2)));
       const b = createBoss(db, { maintenanceSeconds });
-      b.on('error', (error) => console.error('jobs:', error.message));
+      b.on('error', (error) => logger.error({ err: error }, 'jobs: pg-boss reported an error'));
       await b.start();
       await b.createQueue(NOTIFY_QUEUE, {
         name: NOTIFY_QUEUE,

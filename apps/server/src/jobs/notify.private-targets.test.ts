@@ -68,9 +68,9 @@ const port = () => new URL(http.url('/')).port;
 
 /**
  * A buyer whose campaign notifies as given and whose custom delivery posts to `customUrl`; one
- * lead sold to it. The sale's inline try of the custom delivery runs through the app's services,
- * which have no network seam: it is written as the sale writes a 503 (retry), and the job's retry
- * is what is under test. The delivery is paused during the sale so the sale does not run it.
+ * lead sold to it. The job's retry is what is under test here (the sale's own try of a refused
+ * target is in inline.test.ts, where it rejects the match): the delivery is paused during the sale
+ * and its first try is written as the sale writes a 503 (retry).
  */
 async function soldLead(state: string, notify: NotifyConfig, customUrl: string) {
   const buyer = await createBuyer(t);

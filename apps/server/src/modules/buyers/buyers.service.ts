@@ -10,7 +10,6 @@ import {
 } from '@leadex/domain';
 import type { Db } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
-import { bumpEngineVersion } from '../../distribution/index';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -31,7 +30,7 @@ export interface BuyersServiceDeps {
   clock: Clock;
   users: UsersService;
   /** Reloaded at once after a change the distribution engine depends on (pausing campaigns). */
-  engine: Pick<Engine, 'reload'>;
+  engine: Pick<Engine, 'change'>;
 }
 
 export function createBuyersService({ db, clock, users, engine }: BuyersServiceDeps) {
@@ -76,15 +75,11 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
      * them from the next request on (other processes follow within a second).
      */
     async pause(id: string, reason: string, actor: string): Promise<BuyerPauseResult> {
-      const paused = await db.transaction(async (tx) => {
+      const paused = await engine.change('campaigns', async (tx) => {
         if (!(await buyersRepo.findById(tx, id))) throw AppError.notFound('Buyer');
         const ids = await buyersRepo.pauseLiveCampaigns(tx, id, { reason, actor, at: clock.now() });
-        if (ids.length > 0) await bumpEngineVersion(tx, 'campaigns');
         return ids.length;
       });
-      // Committed already: if the reload fails, the engine's version poll catches up within a second.
-      if (paused > 0)
-        await engine.reload().catch((error: unknown) => console.error('engine reload after pausing campaigns:', error));
       return { paused };
     },
 

@@ -16,7 +16,6 @@ import {
 import type { Db, Tx } from '../../db/client';
 import type { NotifyConfig } from '../../db/schema';
 import type { Engine } from '../../distribution/engine';
-import { bumpEngineVersion } from '../../distribution/index';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -97,12 +96,6 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
     return present(viewer, await findVisible(viewer, id));
   }
 
-  /** The engine's index follows at once in this process; others see the version bump within 2 s. */
-  async function refreshEngine() {
-    // The change is committed: a failed reload is retried by the engine's own 1 s poll.
-    await engine.reload().catch((error) => console.error('engine reload after a campaign change:', error));
-  }
-
   /** Services, zipset and sources must exist: a 400 naming each unknown one. */
   async function checkReferences(
     tx: Tx,
@@ -156,10 +149,13 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
     }));
   }
 
-  /** Runs a write; a Branded Id taken by a concurrent write answers like one taken before. */
+  /**
+   * Runs a write the engine depends on (engine.change: one transaction, every process reloads); a
+   * Branded Id taken by a concurrent write answers like one taken before.
+   */
   async function write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await db.transaction(work);
+      return await engine.change('campaigns', work);
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
       throw error;
@@ -258,9 +254,7 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
           actor: viewer.userId,
           at: now,
         });
-        await bumpEngineVersion(tx, 'campaigns');
       });
-      await refreshEngine();
       return get(viewer, id);
     },
 
@@ -348,9 +342,7 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
         await campaignsRepo.update(tx, id, columns);
         if (changes.source_filter !== undefined)
           await campaignsRepo.replaceFilters(tx, id, toFilterRows(id, changes.source_filter));
-        await bumpEngineVersion(tx, 'campaigns');
       });
-      await refreshEngine();
       return get(viewer, id);
     },
   };

@@ -7,6 +7,7 @@ import {
   notifyJobsOf,
   notifyJobsSettled,
   type Reply,
+  scriptedNetwork,
   startHttpReceiver,
   startSmtpReceiver,
 } from '../../../test/receivers';
@@ -17,6 +18,8 @@ import { unpackExplanation } from '../source-api/explanation';
 /**
  * Live custom deliveries decide the sale (DESIGN.md §6), with real peers: a local HTTP server
  * plays the buyers' systems and a local SMTP server takes the emails. Retries wait milliseconds.
+ * The private-address guard is on, as in production: the buyers' systems have public names that the
+ * scripted network resolves to public addresses and carries to the local server.
  */
 
 let t: TestApp;
@@ -25,17 +28,28 @@ let http: Awaited<ReturnType<typeof startHttpReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let source: Awaited<ReturnType<typeof createSourceWithKey>>;
 
+const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.40'], 'crm.internal.test': ['10.20.30.40'] });
+/** The receiver's URL for `path` under the buyer system's public name. */
+const buyerUrl = (path: string, host = 'crm.buyer.test') => {
+  const url = new URL(http.url(path));
+  url.hostname = host;
+  return url.toString();
+};
+
 beforeAll(async () => {
   http = await startHttpReceiver();
   smtp = await startSmtpReceiver();
-  t = await createTestApp({
-    PUBLIC_API_RATE_LIMIT: 0,
-    SMTP_URL: smtp.url,
-    ALLOW_PRIVATE_DELIVERY_TARGETS: true,
-    DELIVERY_RETRY_DELAYS_MS: [50, 50],
-    JOB_POLL_SECONDS: 0.5,
-    DISPATCH_INTERVAL_MS: 100,
-  });
+  t = await createTestApp(
+    {
+      PUBLIC_API_RATE_LIMIT: 0,
+      SMTP_URL: smtp.url,
+      ALLOW_PRIVATE_DELIVERY_TARGETS: false,
+      DELIVERY_RETRY_DELAYS_MS: [50, 50],
+      JOB_POLL_SECONDS: 0.5,
+      DISPATCH_INTERVAL_MS: 100,
+    },
+    { network: net.network },
+  );
   await t.deps.jobs.start();
   admin = await t.signIn(ADMIN.email, ADMIN.password);
   source = await createSourceWithKey(t, { maxCost: 10 });
@@ -51,6 +65,7 @@ const ZIP_OF: Record<string, string> = {
   TX: '75201',
   CA: '90210',
   NY: '10001',
+  AZ: '85004',
   FL: '33101',
   IL: '60601',
   GA: '30301',
@@ -70,7 +85,7 @@ async function liveDelivery(buyerId: string, path: string, overrides: object = {
     payload: {
       buyer: buyerId,
       name: `CRM ${path}`,
-      url: http.url(path),
+      url: buyerUrl(path),
       accept: [{ field: 'ok', value: 'true' }],
       map: [
         { field: 'phone', value: 'Phone' },
@@ -130,7 +145,7 @@ describe('a live custom delivery', () => {
     const notify: NotifyConfig = {
       email: ['ops@four.example', 'sales@four.example'],
       sms: [],
-      webhook: http.url('/four/hook'),
+      webhook: buyerUrl('/four/hook'),
       broadcast_webhooks: [],
     };
     await t.database.db.update(campaigns).set({ notify }).where(eq(campaigns.id, campaignId));
@@ -166,7 +181,7 @@ describe('a live custom delivery', () => {
         `custom ${delivery._id}`,
         'email ops@four.example',
         'email sales@four.example',
-        `webhook ${http.url('/four/hook')}`,
+        `webhook ${buyerUrl('/four/hook')}`,
       ].sort(),
     );
     expect(attempts.every((a) => a.accepted)).toBe(true);
@@ -385,5 +400,23 @@ describe('a live custom delivery that does not answer in time', () => {
         .from(deliveryAttempts)
         .where(and(eq(deliveryAttempts.matchId, match?.id as string), eq(deliveryAttempts.channel, 'custom'))),
     ).toEqual([]);
+  });
+
+  it('refuses a buyer system whose name resolves to a private address at the sale, without connecting', async () => {
+    const only = await buyerWithCampaign('AZ', { price: 50 });
+    http.script('/intranet-crm', [], 200);
+    await liveDelivery(only.buyer._id, '/intranet-crm', { url: buyerUrl('/intranet-crm', 'crm.internal.test') });
+
+    const answer = await post('AZ');
+    expect(answer).toMatchObject({ ok: false, reason: 'no_match' });
+    const [match] = await matchesOf(answer.lead_id);
+    expect(match).toMatchObject({ campaignId: only.campaignId, rejected: true });
+    const attempts = await attemptsOf(match?.id as string);
+    expect(attempts).toEqual([
+      expect.objectContaining({ channel: 'custom', accepted: false, last: true, statusCode: null }),
+    ]);
+    expect(attempts[0]?.error).toContain('resolves to 10.20.30.40, a private address');
+    expect(http.on('/intranet-crm')).toHaveLength(0);
+    expect(net.dials).not.toContain('10.20.30.40');
   });
 });

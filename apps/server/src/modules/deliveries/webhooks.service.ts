@@ -16,11 +16,10 @@ import {
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
-import { bumpEngineVersion } from '../../distribution/index';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { blockedRange } from '../../lib/outbound-http';
+import { blockedRange, type OutboundNetwork } from '../../lib/outbound-http';
 import type { Viewer } from '../../plugins/auth';
 import { type DeliverOptions, type DeliveryTarget, deliverCustom, testLead } from './render';
 import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
@@ -32,7 +31,9 @@ export interface WebhooksServiceDeps {
   /** Read at each call: `ALLOW_PRIVATE_DELIVERY_TARGETS`. */
   config: Pick<Config, 'ALLOW_PRIVATE_DELIVERY_TARGETS'>;
   /** The engine knows which buyers have live deliveries: a sale to one runs them inline. */
-  engine?: Pick<Engine, 'reload'>;
+  engine: Pick<Engine, 'change'>;
+  /** How deliveries resolve and reach their targets: the system's by default; tests script it. */
+  network?: OutboundNetwork;
 }
 
 const PRIVATE_URL = 'URL must be a public address: private, loopback and link-local addresses are not allowed';
@@ -51,12 +52,7 @@ const OPTIONAL_COLUMNS = [
  * Custom deliveries (admin §2 Deliveries, portals §2 buyer deliveries): admins see and change every
  * buyer's; a buyer only its own, and another buyer's answers 404 on every route.
  */
-export function createWebhooksService({ db, clock, config, engine }: WebhooksServiceDeps) {
-  /** This process's engine follows at once; others see the version bump within 2 s. */
-  async function refreshEngine() {
-    await engine?.reload().catch((error) => console.error('engine reload after a delivery change:', error));
-  }
-
+export function createWebhooksService({ db, clock, config, engine, network = {} }: WebhooksServiceDeps) {
   /** The buyer whose deliveries the viewer may see: undefined for an admin (all of them). */
   function scopeOf(viewer: Viewer): string | undefined {
     if (viewer.role === 'admin') return undefined;
@@ -137,7 +133,7 @@ export function createWebhooksService({ db, clock, config, engine }: WebhooksSer
       checkUrl(input.url);
       const id = newId('whk');
       const now = clock.now();
-      await db.transaction(async (tx) => {
+      await engine.change('webhooks', async (tx) => {
         if ((await webhooksRepo.buyerName(tx, buyerId)) === null) throw AppError.field('buyer', 'Buyer not found');
         await webhooksRepo.insert(tx, {
           id,
@@ -158,16 +154,14 @@ export function createWebhooksService({ db, clock, config, engine }: WebhooksSer
           createdAt: now,
           updatedAt: now,
         });
-        await bumpEngineVersion(tx, 'webhooks');
       });
-      await refreshEngine();
       return get(viewer, id);
     },
 
     /** Applies the changed fields; lists are replaced whole. */
     async update(viewer: Viewer, id: string, changes: WebhookUpdate): Promise<Webhook> {
       checkUrl(changes.url);
-      await db.transaction(async (tx) => {
+      await engine.change('webhooks', async (tx) => {
         await findVisible(viewer, id, tx);
         const columns: Partial<WebhookInsert> = { ...optionalColumns(changes), updatedAt: clock.now() };
         if (changes.name !== undefined) columns.name = changes.name;
@@ -183,9 +177,7 @@ export function createWebhooksService({ db, clock, config, engine }: WebhooksSer
         if (changes.tags !== undefined) columns.tags = changes.tags;
         if (changes.ping_id !== undefined) columns.pingId = changes.ping_id;
         await webhooksRepo.update(tx, id, columns);
-        await bumpEngineVersion(tx, 'webhooks');
       });
-      await refreshEngine();
       return get(viewer, id);
     },
 
@@ -196,6 +188,7 @@ export function createWebhooksService({ db, clock, config, engine }: WebhooksSer
     async test(viewer: Viewer, id: string, values: WebhookTestInput): Promise<WebhookTestResult> {
       const webhook = toWebhook(await findVisible(viewer, id));
       const result = await deliverCustom(webhook, testLead(values), {
+        ...network,
         allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
       });
       return {
@@ -230,7 +223,7 @@ export function createWebhooksService({ db, clock, config, engine }: WebhooksSer
 
     /** The options every delivery of this exchange runs with (the sale adds its 3 s timeout). */
     deliverOptions(options: Omit<DeliverOptions, 'allowPrivate'> = {}): DeliverOptions {
-      return { ...options, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
+      return { ...network, ...options, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
     },
   };
 }

@@ -4,6 +4,7 @@ import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { scriptedNetwork } from '../../../test/receivers';
 import { webhooks } from '../../db/schema';
 
 let t: TestApp;
@@ -12,11 +13,17 @@ let admin: string;
 /** A buyer's system: a local receiver answering as each test says. */
 let receiver: Server;
 let receiverUrl: string;
+/** The same receiver under a name that resolves to a private address (the guard must refuse it). */
+let intranetUrl: string;
+
+// The Test modal runs with the private-address guard on, as in production: the buyer's system has a
+// public name that the scripted network resolves and carries to the local receiver.
+const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.41'], 'crm.internal.test': ['192.168.7.7'] });
 let received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
 let answer: (res: ServerResponse) => void;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { network: net.network });
   admin = await t.signIn(ADMIN.email, ADMIN.password);
   receiver = createServer((req, res) => {
     let body = '';
@@ -29,7 +36,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leads`;
+  const port = (receiver.address() as AddressInfo).port;
+  receiverUrl = `http://crm.buyer.test:${port}/leads`;
+  intranetUrl = `http://crm.internal.test:${port}/leads`;
 });
 afterAll(async () => {
   receiver?.closeAllConnections();
@@ -369,7 +378,6 @@ describe('POST /api/webhook/{id}/test', () => {
     t.request({ method: 'POST', url: `/api/webhook/${id}/test`, as, payload });
 
   it('sends the test values through the delivery and answers status, accept, url, request and response', async () => {
-    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
     const buyer = await createBuyerWithLogin(t);
     const created = await createDelivery(buyer.buyer._id, { url: receiverUrl, return_id: 'id' }, buyer.cookie);
     const res = await test(created._id, { test_first_name: 'Testy', test_phone: '5125550199' }, buyer.cookie);
@@ -390,7 +398,6 @@ describe('POST /api/webhook/{id}/test', () => {
   });
 
   it('answers Not Accepted when the accept rules do not match, and the status of an error', async () => {
-    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
     const buyer = await createBuyer(t);
     const created = await createDelivery(buyer._id, { url: receiverUrl });
     answer = (res) => res.writeHead(200).end('{"status":"duplicate"}');
@@ -400,7 +407,6 @@ describe('POST /api/webhook/{id}/test', () => {
   });
 
   it('XML both ways, with the wrap key as the root element', async () => {
-    t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
     const buyer = await createBuyer(t);
     const created = await createDelivery(buyer._id, {
       url: receiverUrl,
@@ -418,15 +424,28 @@ describe('POST /api/webhook/{id}/test', () => {
     );
   });
 
-  it('refuses a target resolving to a private address when the development flag is off', async () => {
+  it('refuses a target whose name resolves to a private address, without connecting', async () => {
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id, { url: intranetUrl });
+    const body = (await test(created._id, {})).json();
+    expect(body).toMatchObject({ status: 0, accept: false, url: intranetUrl });
+    expect(body.error).toMatch(/resolves to 192\.168\.7\.7, a private address.*only public addresses are allowed/);
+    expect(received).toHaveLength(0);
+    expect(net.dials).not.toContain('192.168.7.7');
+  });
+
+  it('reaches a loopback target only when ALLOW_PRIVATE_DELIVERY_TARGETS is on (development)', async () => {
     const buyer = await createBuyer(t);
     t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
-    const created = await createDelivery(buyer._id, { url: receiverUrl });
+    const loopback = receiverUrl.replace('crm.buyer.test', '127.0.0.1');
+    const created = await createDelivery(buyer._id, { url: loopback });
+    expect((await test(created._id, {})).json()).toMatchObject({ status: 200, accept: true, url: loopback });
+    expect(received).toHaveLength(1);
     t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = false;
-    const body = (await test(created._id, {})).json();
-    expect(body).toMatchObject({ status: 0, accept: false, url: receiverUrl });
-    expect(body.error).toMatch(/only public addresses are allowed/);
-    expect(received).toHaveLength(0);
+    const refused = (await test(created._id, {})).json();
+    expect(refused).toMatchObject({ status: 0, accept: false });
+    expect(refused.error).toMatch(/only public addresses are allowed/);
+    expect(received).toHaveLength(1);
   });
 
   it('answers 400 naming a test value that is not text', async () => {

@@ -12,6 +12,7 @@ import type { AuctionResult, ExplanationEntry, LeadFacts } from '../../distribut
 import type { Clock } from '../../lib/clock';
 import { toEpochSeconds } from '../../lib/clock';
 import { newId } from '../../lib/ids';
+import type { Logger } from '../../lib/logger';
 import { centsToDollars } from '../../lib/money';
 import { type InlineAttempt, type InlineDeliveries, recordInline } from '../deliveries/inline';
 import { leadForDelivery } from '../deliveries/render';
@@ -90,6 +91,7 @@ export function createSourceApiService({
   secret,
   onSale,
   inline,
+  logger,
 }: {
   db: Db;
   clock: Clock;
@@ -99,6 +101,8 @@ export function createSourceApiService({
   onSale?: () => void;
   /** Buyers' live custom deliveries, run during the sale (DESIGN.md §6). */
   inline?: InlineDeliveries;
+  /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
+  logger?: Pick<Logger, 'error'>;
 }) {
   const raw = rawDb(db);
 
@@ -271,7 +275,9 @@ export function createSourceApiService({
     }
     outcome ??= await sellCarefully(req, lead, window);
     if ('attempts' in outcome && outcome.attempts?.length)
-      await inline?.noteOutcomes(outcome.attempts).catch((error) => console.error('delivery outcomes:', error));
+      await inline
+        ?.noteOutcomes(outcome.attempts)
+        .catch((error) => logger?.error({ err: error }, 'sale: keeping the delivery outcomes failed'));
 
     engine.recorder.mark(req.caller.source.id, req.test ? 'lastTestLeadSentAt' : 'lastLeadSentAt', now);
     if ('replay' in outcome) return replay(outcome.replay, req);

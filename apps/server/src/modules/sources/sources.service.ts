@@ -13,7 +13,6 @@ import {
 } from '@leadex/domain';
 import type { Db, Tx } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
-import { bumpEngineVersion } from '../../distribution/index';
 import { createApiKeyVault } from '../../lib/api-keys';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -53,22 +52,6 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
   }
 
   const showKey = (row: ApiKeyRow): SourceApiKey => toApiKey(row, vault.reveal(row.keyEncrypted), clock.now());
-
-  /**
-   * Writes a change the distribution engine depends on: the engine version moves in the same
-   * transaction (every process reloads), and this process reloads at once, so a hold refuses the
-   * next ping and a new key works for the next one.
-   */
-  async function engineChange<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await db.transaction(async (tx) => {
-      const out = await work(tx);
-      await bumpEngineVersion(tx, 'sources');
-      return out;
-    });
-    // Committed already: if the reload fails, the engine's version poll catches up within a second.
-    await engine.reload().catch((error: unknown) => console.error('engine reload after a source change:', error));
-    return result;
-  }
 
   async function detail(row: SourceRow, forAdmin: boolean, include: string[] = []): Promise<Source> {
     const [channels, keys, sourceUsers, leads] = await Promise.all([
@@ -126,7 +109,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
     async create(input: SourceCreate): Promise<Source> {
       const now = clock.now();
       const id = newId('src');
-      const row = await engineChange(async (tx) => {
+      const row = await engine.change('sources', async (tx) => {
         const { channels, ...fields } = input;
         const inserted = await sourcesRepo.insert(tx, {
           ...toColumns(fields),
@@ -146,7 +129,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
     /** Applies the changed fields; `channels`, when sent, replaces the source's channels. */
     async update(id: string, changes: SourceUpdate): Promise<Source> {
-      const row = await engineChange(async (tx) => {
+      const row = await engine.change('sources', async (tx) => {
         const current = await mustExist(tx, id);
         const { channels, ...fields } = changes;
         if (channels) await sourcesRepo.replaceChannels(tx, id, toChannelRows(channels));
@@ -157,7 +140,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
     /** Puts the source on hold: the public API refuses it from the next call. Holding again keeps the first hold. */
     async hold(id: string, reason?: string): Promise<Source> {
-      const row = await engineChange(async (tx) => {
+      const row = await engine.change('sources', async (tx) => {
         const current = await mustExist(tx, id);
         if (current.heldAt) return current;
         return (await sourcesRepo.update(tx, id, {
@@ -170,7 +153,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
     },
 
     async unhold(id: string): Promise<Source> {
-      const row = await engineChange(async (tx) => {
+      const row = await engine.change('sources', async (tx) => {
         await mustExist(tx, id);
         return (await sourcesRepo.update(tx, id, {
           heldAt: null,
@@ -187,7 +170,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
       if (input.expiration !== undefined && input.expiration * 1000 <= now.getTime()) {
         throw AppError.field('expiration', 'Expiration must be in the future');
       }
-      const row = await engineChange(async (tx) => {
+      const row = await engine.change('sources', async (tx) => {
         const source = await mustExist(tx, id);
         const taken = new Set((await sourcesRepo.apiKeysOf(tx, id)).map((k) => k.name.toLowerCase()));
         // Keys are held by name, so a source's key names are unique.
@@ -214,7 +197,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
     /** Puts the named key on hold; a key already on hold cannot be held again (admin §4). */
     async holdApiKey(id: string, name: string): Promise<SourceApiKey> {
-      const row = await engineChange(async (tx) => {
+      const row = await engine.change('sources', async (tx) => {
         await mustExist(tx, id);
         const key = (await sourcesRepo.apiKeysOf(tx, id)).find((k) => k.name.toLowerCase() === name.toLowerCase());
         if (!key) throw AppError.notFound('API key');

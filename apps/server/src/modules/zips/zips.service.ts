@@ -12,7 +12,6 @@ import {
 } from '@leadex/domain';
 import type { Db, Tx } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
-import { bumpEngineVersion } from '../../distribution/index';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -108,7 +107,7 @@ export function createZipsService({ db, clock, engine }: ZipsServiceDeps) {
     async create(viewer: Viewer, input: ZipsetCreate): Promise<Zipset> {
       const buyerId = viewer.role === 'buyer' ? viewer.roleId : null;
       if (viewer.role === 'buyer' && !buyerId) throw new AppError('forbidden', 'You do not have access to this');
-      const row = await db.transaction(async (tx) => {
+      const row = await engine.change('zipsets', async (tx) => {
         await refuseTakenName(tx, input.name, buyerId);
         const inserted = await zipsRepo.insertZipset(tx, {
           id: newId('zst'),
@@ -118,11 +117,8 @@ export function createZipsService({ db, clock, engine }: ZipsServiceDeps) {
           buyerId,
           createdAt: clock.now(),
         });
-        await bumpEngineVersion(tx, 'zipsets');
         return inserted;
       });
-      // Committed already: if the reload fails, the engine's version poll catches up within a second.
-      await engine.reload().catch((error: unknown) => console.error('engine reload after a region change:', error));
       return toZipset(row);
     },
 
