@@ -7,9 +7,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { buildApp, createDeps } from '../apps/server/src/app';
+import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
+import { createDeps } from '../apps/server/src/deps';
 import { systemClock } from '../apps/server/src/lib/clock';
 import { newId } from '../apps/server/src/lib/ids';
 import { createProfiler } from './profile';

@@ -1,5 +1,6 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
+import { SOURCE_API_REASONS } from '@leadex/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -7,121 +8,32 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config';
-import type { Db } from './db/client';
-import { createEngine, type Engine } from './distribution/engine';
-import { createJobs, type Jobs } from './jobs';
-import type { Clock } from './lib/clock';
+import type { AppDeps } from './deps';
 import { newId } from './lib/ids';
-import { createLogger, type Logger } from './lib/logger';
-import type { OutboundNetwork } from './lib/outbound-http';
-import type { Auth } from './modules/auth/auth';
-import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/auth.routes';
 import { billRoutes } from './modules/bills/bills.routes';
 import { buyerRoutes } from './modules/buyers/buyers.routes';
-import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes';
-import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
-import { createInlineDeliveries } from './modules/deliveries/inline';
 import { webhookRoutes } from './modules/deliveries/webhooks.routes';
-import { createWebhooksService, type WebhooksService } from './modules/deliveries/webhooks.service';
 import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { notifyRoutes } from './modules/notify/notify.routes';
-import { createMailer, type Mailer } from './modules/outbox/mailer';
 import { outboxRoutes } from './modules/outbox/outbox.routes';
-import { referenceRepo } from './modules/reference/reference.repo';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
-import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { sourceRoutes } from './modules/sources/sources.routes';
-import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { statsRoutes } from './modules/stats/stats.routes';
-import { createUsersService, type UsersService } from './modules/users/users.service';
 import { zipRoutes } from './modules/zips/zips.routes';
-import { createZipsService, type ZipsService } from './modules/zips/zips.service';
 import { registerAuthGuards } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
 import { registerInputHygiene } from './plugins/input-hygiene';
 import { createOriginPolicy, registerOriginCheck } from './plugins/origins';
 import { defaultWebDist, registerSpa } from './plugins/spa';
 
-/** Everything the app is built from; tests build their own (fresh database, fixed clock). */
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  mailer: Mailer;
-  auth: Auth;
-  engine: Engine;
-  /** The process's logger; Fastify logs requests through it too. */
-  logger: Logger;
-  /** Job workers (deliveries); started by main.ts where LEADEX_ROLE runs them, or by a test. */
-  jobs: Jobs;
-  services: {
-    users: UsersService;
-    buyers: BuyersService;
-    sourceApi: SourceApiService;
-    campaigns: CampaignsService;
-    sources: SourcesService;
-    zips: ZipsService;
-    webhooks: WebhooksService;
-  };
-}
-
-/**
- * Wires the services onto one database and clock. `network` is how outbound deliveries resolve and
- * reach their targets: the system's in production; tests script it to reach local peers under
- * public names, with the private-address guard on as in production.
- */
-export function createDeps(
-  config: Config,
-  db: Db,
-  clock: Clock,
-  { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
-): AppDeps {
-  const mailer = createMailer({ db, clock, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
-  const auth = createAuth({ config, db, mailer });
-  const users = createUsersService({ db, clock, mailer, config });
-  const engine = createEngine({
-    db,
-    clock,
-    config,
-    onError: (error) => logger.error({ err: error }, 'engine: a refresh or a batched write failed'),
-  });
-  const buyers = createBuyersService({ db, clock, users, engine });
-  const campaigns = createCampaignsService({ db, clock, engine });
-  const jobs = createJobs({ db, clock, config, mailer, network, logger });
-  const webhooks = createWebhooksService({ db, clock, config, engine, network });
-  const sourceApi = createSourceApiService({
-    db,
-    clock,
-    engine,
-    secret: config.LEADEX_SECRET,
-    onSale: () => jobs.kick(),
-    logger,
-    inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
-  });
-  const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
-  const zips = createZipsService({ db, clock, engine });
-  return {
-    config,
-    db,
-    clock,
-    mailer,
-    auth,
-    engine,
-    logger,
-    jobs,
-    services: { users, buyers, sourceApi, campaigns, sources, zips, webhooks },
-  };
-}
-
 /**
  * The OpenAPI document of the public source API only (ping, post, lead), for sources' docs, with the
- * exchange's services as they are now (`x-services`).
+ * exchange's services as they are now (`x-services`) and what each reason code means (`x-reasons`).
  */
 function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, services: string[]) {
   const paths = Object.fromEntries(
@@ -129,7 +41,13 @@ function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, 
       ['/api/ping', '/api/post', '/api/lead', '/api/services'].includes(path),
     ),
   );
-  return { ...doc, info: { ...doc.info, title: 'Leadex source API' }, paths, 'x-services': services };
+  return {
+    ...doc,
+    info: { ...doc.info, title: 'Leadex source API' },
+    paths,
+    'x-services': services,
+    'x-reasons': SOURCE_API_REASONS,
+  };
 }
 
 /** Builds the HTTP app; it never listens (main.ts does, tests use `inject`). */
@@ -190,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.get('/openapi/public.json', { schema: { hide: true } }, async () =>
         publicOpenApi(
           app.swagger() as { paths?: Record<string, unknown>; info?: object },
-          await referenceRepo.serviceNames(deps.db),
+          await deps.services.reference.serviceNames(),
         ),
       );
       await api.register(authRoutes, deps);

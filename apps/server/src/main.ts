@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
-import { buildApp, createDeps } from './app';
+import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { demoSignIns, seedDemo, seedReferenceData } from './db/seed';
 import { loadZipsIfEmpty } from './db/zips';
+import { demoSignIns, seedDemo, seedReferenceData } from './demo/seed';
+import { createDeps } from './deps';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
 

@@ -1,9 +1,10 @@
 import { hashPassword } from 'better-auth/crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { type AppDeps, buildApp, createDeps } from '../src/app';
+import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
-import { seedReferenceData } from '../src/db/seed';
+import { seedReferenceData } from '../src/demo/seed';
+import { type AppDeps, createDeps } from '../src/deps';
 import { FixedClock } from '../src/lib/clock';
 import type { OutboundNetwork } from '../src/lib/outbound-http';
 import { usersRepo } from '../src/modules/users/users.repo';

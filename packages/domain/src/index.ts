@@ -11,5 +11,6 @@ export * from './messages';
 export * from './session';
 export * from './sim';
 export * from './source';
+export * from './source-api';
 export * from './webhook';
 export * from './zip';

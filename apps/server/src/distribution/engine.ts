@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Db, Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
+import { AppError } from '../lib/errors';
 import { sha256Hex } from '../lib/secrets';
 import { runAuction } from './auction';
 import { MemoryCapCounts, setCaps } from './caps';
@@ -18,18 +19,6 @@ import {
 } from './index';
 import { Recorder } from './recorder';
 import type { CapCounts, IndexedCampaign, LeadFacts } from './types';
-
-/** A refusal of the public source API: the HTTP status, a reason code for machines, a message for people. */
-export class SourceApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly reason: string,
-    message: string,
-    readonly errors?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
 
 /** The caller of the public API, resolved from its API key. */
 export interface SourceCaller {
@@ -141,26 +130,21 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
     /** Resolves the API key of a public call, from memory (DESIGN.md §5 rule 1). */
     authenticate(apiKey: string | undefined, options: { direct: boolean }): SourceCaller {
       if (!apiKey)
-        throw new SourceApiError(
-          401,
-          'unauthorized',
+        throw new AppError(
+          'unauthenticated',
           'An API key is required: send Authorization: Bearer <key> or an apikey field',
         );
       const snap = current();
       const key = snap.keysByHash.get(sha256Hex(apiKey.trim()));
       const source = key ? snap.sources.get(key.sourceId) : undefined;
-      if (!key || !source) throw new SourceApiError(401, 'unauthorized', 'Unknown API key');
+      if (!key || !source) throw new AppError('unauthenticated', 'Unknown API key');
       const now = clock.now().getTime();
-      if (key.heldAt) throw new SourceApiError(403, 'held', 'This API key is on hold');
+      if (key.heldAt) throw new AppError('forbidden', 'This API key is on hold', { reason: 'held' });
       if (key.expiresAt !== null && key.expiresAt <= now)
-        throw new SourceApiError(403, 'expired', 'This API key has expired');
-      if (source.heldAt) throw new SourceApiError(403, 'held', 'This source is on hold');
+        throw new AppError('forbidden', 'This API key has expired', { reason: 'expired' });
+      if (source.heldAt) throw new AppError('forbidden', 'This source is on hold', { reason: 'held' });
       if (options.direct && !(key.canPostLead && source.canPostLead)) {
-        throw new SourceApiError(
-          403,
-          'forbidden',
-          'This source is not approved to post leads directly; use ping and post',
-        );
+        throw new AppError('forbidden', 'This source is not approved to post leads directly; use ping and post');
       }
       return { key, source };
     },
@@ -169,15 +153,12 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
     callerFor(sourceId: string): SourceCaller {
       const snap = current();
       const source = snap.sources.get(sourceId);
-      if (!source) throw new SourceApiError(404, 'not_found', 'Source not found');
+      if (!source) throw AppError.notFound('Source');
       const now = clock.now().getTime();
       const key = [...snap.keysByHash.values()].find(
         (k) => k.sourceId === sourceId && !k.heldAt && (k.expiresAt === null || k.expiresAt > now),
       );
-      if (!key)
-        throw new SourceApiError(400, 'invalid', 'The source has no active API key', {
-          Source: 'The source has no active API key',
-        });
+      if (!key) throw AppError.field('Source', 'The source has no active API key');
       return { key: { ...key, canPostLead: true }, source: { ...source, canPostLead: true } };
     },
 

@@ -1,4 +1,4 @@
-/** What went wrong, mapped to an HTTP status by the one error handler. */
+/** What went wrong, mapped to an HTTP status by the one error handler (plugins/errors.ts). */
 export type ErrorCode =
   | 'bad_request'
   | 'unauthenticated'
@@ -20,21 +20,56 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-/** The one error type services raise; the error handler turns it into `{ ok: false, message, errors? }`. */
+/**
+ * The public source API's `reason` for a code, when the error names none more precise (`held`,
+ * `expired`, `not_approved`): machines branch on it (docs/api.md).
+ */
+export const REASON_OF: Record<ErrorCode, string> = {
+  bad_request: 'invalid',
+  unauthenticated: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  too_many_requests: 'rate_limited',
+  unavailable: 'error',
+  internal: 'error',
+};
+
+/** The code of an HTTP status that a library raised (a body too large, a rate limit). */
+export function codeOfStatus(status: number): ErrorCode {
+  const code = (Object.keys(STATUS_OF) as ErrorCode[]).find((c) => STATUS_OF[c] === status);
+  return code ?? (status < 500 ? 'bad_request' : 'internal');
+}
+
+export interface AppErrorDetails {
+  /** Per-field messages, keyed by dotted path. */
+  errors?: Record<string, string>;
+  /** The public source API's reason code, where it says more than the code's default. */
+  reason?: string;
+}
+
+/**
+ * The one error type services and the engine raise; the one error handler turns it into
+ * `{ ok: false, message, errors? }` (and `reason` on the public source API). No HTTP status here.
+ */
 export class AppError extends Error {
+  readonly errors?: Record<string, string>;
+  readonly reason?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Per-field messages, keyed by dotted path. */
-    readonly errors?: Record<string, string>,
+    details: AppErrorDetails = {},
   ) {
     super(message);
     this.name = 'AppError';
+    if (details.errors) this.errors = details.errors;
+    if (details.reason) this.reason = details.reason;
   }
 
   /** A 400 naming one field, so the web can mark it (spec §8). */
-  static field(field: string, message: string): AppError {
-    return new AppError('bad_request', message, { [field]: message });
+  static field(field: string, message: string, reason?: string): AppError {
+    return new AppError('bad_request', message, { errors: { [field]: message }, reason });
   }
 
   static notFound(what = 'Record'): AppError {

@@ -1,24 +1,38 @@
 import type { ApiError } from '@leadex/domain';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, STATUS_OF } from '../lib/errors';
+import { AppError, codeOfStatus, REASON_OF, STATUS_OF } from '../lib/errors';
 
 /** PostgreSQL's unique_violation: two requests raced past a service's own check. */
 const UNIQUE_VIOLATION = '23505';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route of the public source API: its failures always carry a `reason` code for machines. */
+    sourceApi?: boolean;
+  }
+}
+
 /**
- * The one error handler: every failure answers `{ ok: false, message, errors? }` (DESIGN.md §4).
- * Validation failures name their fields; a 500 never shows internals, only the request id.
+ * The one error handler: every failure answers `{ ok: false, message, errors? }` (DESIGN.md §4), and
+ * the public source API's also `reason` (the error's own, else its code's). Validation failures name
+ * their fields; a 500 never shows internals, only the request id.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorReply(error, request);
-    return reply.status(status).send(body);
+    const reason = error instanceof AppError ? error.reason : undefined;
+    const answer = request.routeOptions.config.sourceApi
+      ? { ok: false, reason: reason ?? REASON_OF[codeOfStatus(status)], message: body.message, ...errorsOf(body) }
+      : { ...body, ...(reason ? { reason } : {}) };
+    return reply.status(status).send(answer);
   });
 }
 
-/** The status and body for any error; route scopes with their own answer shape (the source API) build on it. */
-export function toErrorReply(error: FastifyError, request: FastifyRequest): { status: number; body: ApiError } {
+const errorsOf = (body: ApiError) => (body.errors ? { errors: body.errors } : {});
+
+/** The status and body for any error. */
+function toErrorReply(error: FastifyError, request: FastifyRequest): { status: number; body: ApiError } {
   if (error instanceof AppError) return { status: STATUS_OF[error.code], body: body(error.message, error.errors) };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: Record<string, string> = {};

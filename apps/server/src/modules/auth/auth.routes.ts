@@ -1,20 +1,17 @@
 import { claimsUpdateSchema } from '@leadex/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import { LOCAL_PORT_HEADER, SIGN_OUT_PATH } from '../../plugins/origins';
 import { CLIENT_IP_HEADER } from './auth';
-import { createSessionService } from './session.service';
-import { createSignInLimit } from './sign-in-limit';
 
 const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/username']);
 
 /** better-auth's routes under /api/auth/*, the per-account sign-in limit, and the session claims. */
-export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, db, clock, config }) => {
-  const signInLimit = createSignInLimit(db, clock, config.SIGN_IN_FAILURES_PER_HOUR);
-  const sessions = createSessionService(db, clock);
+export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, services, config }) => {
+  const { signInLimit, sessions } = services;
 
   app.route({
     method: ['GET', 'POST'],

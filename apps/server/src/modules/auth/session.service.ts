@@ -38,3 +38,5 @@ export function createSessionService(db: Db, clock: Clock) {
     },
   };
 }
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -34,3 +34,5 @@ export function createSignInLimit(db: Db, clock: Clock, maxFailuresPerHour: numb
     },
   };
 }
+
+export type SignInLimit = ReturnType<typeof createSignInLimit>;

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { createBillsService } from './bills.service';
+import type { AppDeps } from '../../deps';
 
 const buyerParams = z.object({ buyerId: z.string() });
 
 /** /api/bill: a buyer's bills, for the admin and for that buyer only (another buyer's answer 404). */
-export const billRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock }) => {
-  const bills = createBillsService({ db, clock });
+export const billRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const { bills } = services;
   const adminOrBuyer = app.requireRole('admin', 'buyer');
 
   app.get(

@@ -1,7 +1,7 @@
 import { campaignCreateSchema, campaignListQuery, campaignUpdateSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 const idParams = z.object({ id: z.string() });
 

@@ -39,7 +39,7 @@ const ID_CHARS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 function fieldErrors(issues: FieldIssue[]): AppError {
   const errors: Record<string, string> = {};
   for (const issue of issues) errors[issue.path] ??= issue.message;
-  return new AppError('bad_request', issues[0]?.message ?? 'Invalid campaign', errors);
+  return new AppError('bad_request', issues[0]?.message ?? 'Invalid campaign', { errors });
 }
 
 /** PostgreSQL's unique_violation, wherever the driver put it in the error's cause chain. */

@@ -10,6 +10,12 @@ export type MatchRow = typeof leadMatches.$inferSelect & {
 };
 
 export const leadsRepo = {
+  /** The lead's stored explanation (packed), or null for an unknown lead. */
+  async explanationOf(db: Db, id: string): Promise<unknown[] | null> {
+    const [row] = await db.select({ explanation: leads.explanation }).from(leads).where(eq(leads.id, id));
+    return (row?.explanation as unknown[] | null | undefined) ?? null;
+  },
+
   async findById(db: Db, id: string): Promise<(LeadRow & { sourceName: string }) | null> {
     const [row] = await db
       .select({ lead: leads, sourceName: sources.name })

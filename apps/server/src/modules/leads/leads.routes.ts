@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { createLeadsService } from './leads.service';
+import type { AppDeps } from '../../deps';
 
 const flag = z
   .enum(['true', 'false'])
@@ -9,8 +8,8 @@ const flag = z
   .transform((v) => v === 'true');
 
 /** /api/lead/{id}: one lead, scoped to the caller's role. */
-export const leadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
-  const leads = createLeadsService(db);
+export const leadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const { leads } = services;
   app.get(
     '/lead/:id',
     {

@@ -97,6 +97,11 @@ export function createLeadsService(db: Db) {
   }
 
   return {
+    /** How the engine decided a lead (the simulator shows it): every campaign considered, and why. */
+    async explanationOf(leadId: string) {
+      return unpackExplanation(db, await leadsRepo.explanationOf(db, leadId));
+    },
+
     async get(viewer: Viewer, id: string, options: { includeMatchLog: boolean; includeNotifyLogs?: boolean }) {
       const lead = await leadsRepo.findById(db, id);
       if (!lead) throw AppError.notFound('Lead');
@@ -140,3 +145,5 @@ export function createLeadsService(db: Db) {
     },
   };
 }
+
+export type LeadsService = ReturnType<typeof createLeadsService>;

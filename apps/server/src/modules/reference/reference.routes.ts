@@ -2,18 +2,12 @@ import { TAG_KINDS } from '@leadex/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { SourceApiError } from '../../distribution/engine';
+import type { AppDeps } from '../../deps';
 import { API_KEY_PREFIX } from '../../lib/api-keys';
-import { AppError } from '../../lib/errors';
 import type { RoleGuard } from '../../plugins/auth';
-import { referenceRepo } from './reference.repo';
-
-/** Buyers may read the tags of their own campaigns, deliveries and leads; the rest is the admin's. */
-const BUYER_TAG_KINDS = new Set(['match', 'webhook', 'lead']);
 
 /** Reference data for forms: services and tag choices (short lists, answered as bare arrays). */
-export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, engine }) => {
+export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { engine, services }) => {
   const portalUser = app.requireRole('admin', 'buyer', 'source');
   /** A source's server asks with its API key (DESIGN.md §4), a portal user with the session. */
   const apiKeyOrPortalUser: RoleGuard = Object.assign(
@@ -21,12 +15,7 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       const header = request.headers.authorization ?? '';
       const key = /^bearer /i.test(header) ? header.slice(7).trim() : '';
       if (!key.startsWith(API_KEY_PREFIX)) return portalUser.call(this, request, reply);
-      try {
-        engine.authenticate(key, { direct: false });
-      } catch (error) {
-        if (!(error instanceof SourceApiError)) throw error;
-        throw new AppError(error.status === 401 ? 'unauthenticated' : 'forbidden', error.message);
-      }
+      engine.authenticate(key, { direct: false });
     },
     { roles: portalUser.roles },
   );
@@ -41,7 +30,7 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
         security: [{ bearer: [] }],
       },
     },
-    () => referenceRepo.serviceNames(db),
+    () => services.reference.serviceNames(),
   );
 
   app.get(
@@ -50,12 +39,6 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
       onRequest: app.requireRole('admin', 'buyer'),
       schema: { tags: ['reference'], params: z.object({ kind: z.enum(TAG_KINDS, { error: 'Unknown tag kind' }) }) },
     },
-    async (request) => {
-      const viewer = request.viewer();
-      const { kind } = request.params;
-      if (viewer.role === 'admin') return referenceRepo.tags(db, kind);
-      if (!BUYER_TAG_KINDS.has(kind)) throw new AppError('forbidden', 'Not allowed');
-      return referenceRepo.tags(db, kind, viewer.roleId ?? '');
-    },
+    (request) => services.reference.tags(request.viewer(), request.params.kind),
   );
 };

@@ -1,14 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { simLeadSchema, simPingPostSchema } from '@leadex/domain';
-import { eq } from 'drizzle-orm';
-import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
-import { leads } from '../../db/schema';
-import { SourceApiError } from '../../distribution/engine';
+import type { AppDeps } from '../../deps';
 import { toEpochSeconds } from '../../lib/clock';
-import { toErrorReply } from '../../plugins/errors';
-import { unpackExplanation } from '../source-api/explanation';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 
 const FIRST = ['Avery', 'Jordan', 'Morgan', 'Riley', 'Casey', 'Taylor', 'Jamie', 'Quinn'];
@@ -32,25 +26,12 @@ export function simulatedContact() {
  * The simulator's calls (admin spec §7): a ping-post or a direct lead through the real engine, as a
  * chosen source, answered with every campaign considered. Only outside production.
  */
-export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, services, engine, config, clock }) => {
+export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, engine, config, clock }) => {
   const admin = app.requireRole('admin');
   const meta = { ip: '127.0.0.1', userAgent: 'Leadex simulator' };
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof SourceApiError) {
-      return reply
-        .status(error.status)
-        .send({ ok: false, message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
-    }
-    const { status, body } = toErrorReply(error, request);
-    return reply.status(status).send(body);
-  });
-
-  const explanationOf = async (leadId: unknown) => {
-    if (typeof leadId !== 'string') return [];
-    const [row] = await db.select({ explanation: leads.explanation }).from(leads).where(eq(leads.id, leadId));
-    return unpackExplanation(db, row?.explanation ?? []);
-  };
+  const explanationOf = async (leadId: unknown) =>
+    typeof leadId === 'string' ? services.leads.explanationOf(leadId) : [];
 
   app.post(
     '/sim/pingpost',

@@ -1,11 +1,16 @@
 import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
+import {
+  type PingAnswer,
+  pingAnswerSchema,
+  type SaleAnswer,
+  saleAnswerSchema,
+  sourceApiResponses,
+} from '@leadex/domain';
 import { XMLParser } from 'fast-xml-parser';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
-import { SourceApiError } from '../../distribution/engine';
-import { toErrorReply } from '../../plugins/errors';
+import type { AppDeps } from '../../deps';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { RequestMeta } from './source-api.service';
 
@@ -43,6 +48,10 @@ function metaOf(request: FastifyRequest): RequestMeta {
  */
 export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
   const api = services.sourceApi;
+  // Every failure of these routes carries a `reason` for machines (the app's one error handler).
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, sourceApi: true };
+  });
   await app.register(formBody);
   app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, payload, done) => {
     try {
@@ -75,43 +84,40 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
     });
   }
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof SourceApiError) {
-      return reply.status(error.status).send({
-        ok: false,
-        reason: error.reason,
-        message: error.message,
-        ...(error.errors ? { errors: error.errors } : {}),
-      });
-    }
-    if (error.statusCode === 429)
-      return reply.status(429).send({ ok: false, reason: 'rate_limited', message: error.message });
-    const { status, body } = toErrorReply(error, request);
-    return reply.status(status).send({
-      ok: false,
-      reason: status >= 500 ? 'error' : 'invalid',
-      message: body.message,
-      ...(body.errors ? { errors: body.errors } : {}),
-    });
-  });
-
   const security = [{ bearer: [] }];
 
   app.post(
     '/ping',
-    { schema: { tags: ['public'], summary: 'Ask a price for a lead (no contact data)', security, body: pingSchema } },
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Ask a price for a lead (no contact data)',
+        security,
+        body: pingSchema,
+        response: sourceApiResponses(pingAnswerSchema),
+      },
+    },
     async (request, reply) => {
       const answer = api.ping(request.body, apiKeyOf(request));
-      return reply.status(answer.status).send(answer.body);
+      // The answer's shape is checked against the response schema when it is serialized.
+      return reply.status(answer.status as 200).send(answer.body as PingAnswer);
     },
   );
 
   app.post(
     '/post',
-    { schema: { tags: ['public'], summary: 'Send the lead of a ping; it sells once', security, body: postSchema } },
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Send the lead of a ping; it sells once',
+        security,
+        body: postSchema,
+        response: sourceApiResponses(saleAnswerSchema),
+      },
+    },
     async (request, reply) => {
       const answer = await api.post(request.body, apiKeyOf(request), metaOf(request));
-      return reply.status(answer.status).send(answer.body);
+      return reply.status(answer.status as 200).send(answer.body as SaleAnswer);
     },
   );
 
@@ -123,11 +129,12 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
         summary: 'Ping and post in one call (sources approved to post directly)',
         security,
         body: leadSchema,
+        response: sourceApiResponses(saleAnswerSchema),
       },
     },
     async (request, reply) => {
       const answer = await api.lead(request.body, apiKeyOf(request), metaOf(request));
-      return reply.status(answer.status).send(answer.body);
+      return reply.status(answer.status as 200).send(answer.body as SaleAnswer);
     },
   );
 };

@@ -5,12 +5,13 @@ import { idempotencyKeys, leads } from '../../db/schema';
 import { runAuction } from '../../distribution/auction';
 import { type CapSlot, capSlots, lockOrder } from '../../distribution/caps';
 import { bidsFor } from '../../distribution/eligibility';
-import { type Engine, SourceApiError, type SourceCaller } from '../../distribution/engine';
+import type { Engine, SourceCaller } from '../../distribution/engine';
 import { emailHash, phoneHash } from '../../distribution/normalize';
 import { newPingId, PING_TOKEN_TTL_SECONDS, signPingToken, verifyPingToken } from '../../distribution/ping-token';
 import type { AuctionResult, ExplanationEntry, LeadFacts } from '../../distribution/types';
 import type { Clock } from '../../lib/clock';
 import { toEpochSeconds } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
 import { centsToDollars } from '../../lib/money';
@@ -108,20 +109,16 @@ export function createSourceApiService({
 
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
-      throw new SourceApiError(400, 'invalid', `service '${service}' is not one the exchange buys`, {
-        service: `service '${service}' is not one the exchange buys`,
-      });
+      throw AppError.field('service', `service '${service}' is not one the exchange buys`);
     }
   }
 
   /** Self-signed-up sources may test at once but sell real leads only once approved. */
   function checkApproved(caller: SourceCaller, test: boolean) {
     if (!test && !caller.source.approved)
-      throw new SourceApiError(
-        403,
-        'not_approved',
-        'This source is not approved yet: send test leads until an admin approves it',
-      );
+      throw new AppError('forbidden', 'This source is not approved yet: send test leads until an admin approves it', {
+        reason: 'not_approved',
+      });
   }
 
   function facts(
@@ -475,7 +472,7 @@ export function createSourceApiService({
         .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, req.meta.idempotencyKey)));
       if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_TTL_MS)
         return { status: row.statusCode, body: row.body };
-      throw new SourceApiError(409, 'conflict', 'A request with this Idempotency-Key is still in progress');
+      throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress');
     }
     const [first] = await db
       .select({ id: leads.id, answer: leads.answer })
@@ -560,13 +557,10 @@ export function createSourceApiService({
       const check = verifyPingToken(secret, input.ping_id, clock.now());
       if (!check.ok) {
         const message = check.reason === 'expired' ? 'ping_id has expired: ping again' : 'ping_id is not valid';
-        throw new SourceApiError(400, check.reason === 'expired' ? 'expired' : 'invalid', message, {
-          ping_id: message,
-        });
+        throw AppError.field('ping_id', message, check.reason === 'expired' ? 'expired' : undefined);
       }
       const ping = check.payload;
-      if (ping.sourceId !== caller.source.id)
-        throw new SourceApiError(400, 'invalid', 'ping_id is not valid', { ping_id: 'ping_id is not valid' });
+      if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
       return sell({
         caller,

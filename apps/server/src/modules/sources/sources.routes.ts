@@ -10,7 +10,7 @@ import {
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 const idParams = z.object({ id: z.string() });
 const userParams = z.object({ id: z.string(), userId: z.string() });

@@ -55,3 +55,5 @@ export function createStatsService(db: Db, clock: Clock) {
     },
   };
 }
+
+export type StatsService = ReturnType<typeof createStatsService>;

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { SOURCE_API_REASONS } from '@leadex/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
 
@@ -63,5 +66,29 @@ describe('public API documentation', () => {
         .then((r) => r.json()),
     );
     expect(res.json()['x-services'].length).toBeGreaterThan(3);
+  });
+
+  it('documents every answer of ping, post and lead with its reason codes and what each means', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/openapi/public.json' })).json();
+    expect(doc['x-reasons']).toEqual(SOURCE_API_REASONS);
+    for (const path of ['/api/ping', '/api/post', '/api/lead']) {
+      const responses = doc.paths[path].post.responses;
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['200', '400', '401', '403', '409', '429']));
+      // The 200 answer is a sale (or quote) or a refusal whose reason is one of the documented codes.
+      const answer = JSON.stringify(responses['200'].content['application/json'].schema);
+      for (const { reason } of SOURCE_API_REASONS) expect(answer, `${path} ${reason}`).toContain(`"${reason}"`);
+      expect(answer).toContain(path === '/api/ping' ? '"ping_id"' : '"lead_id"');
+    }
+  });
+
+  it('lists the same reason codes in docs/api.md as the server answers', () => {
+    const table = readFileSync(fileURLToPath(new URL('../../../../../docs/api.md', import.meta.url)), 'utf8')
+      .split('## Reason codes')[1]
+      ?.split('\n')
+      .filter((line) => /^\| \d{3} \|/.test(line))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    expect(table?.map(([, status, reason, meaning]) => [Number(status), reason, meaning])).toEqual(
+      SOURCE_API_REASONS.map((r) => [r.status, `\`${r.reason}\``, r.meaning]),
+    );
   });
 });

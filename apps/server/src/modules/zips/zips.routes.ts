@@ -1,7 +1,7 @@
 import { zipSearchQuery, zipSuggestionsQuery, zipsetCreateSchema, zipsetListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 const tags = ['reference'];
 

@@ -1,14 +1,6 @@
 import type { BuyerCreate } from '@leadex/domain';
 import { hashPassword } from 'better-auth/crypto';
-import type { AppDeps } from '../app';
-import { createEngine } from '../distribution/engine';
-import { createApiKeyVault } from '../lib/api-keys';
-import { FixedClock } from '../lib/clock';
-import { newId } from '../lib/ids';
-import { leadSchema, pingSchema, postSchema } from '../modules/source-api/source-api.schema';
-import { createSourceApiService } from '../modules/source-api/source-api.service';
-import { usersRepo } from '../modules/users/users.repo';
-import type { Tx } from './client';
+import type { Tx } from '../db/client';
 import {
   apiKeys,
   buyers,
@@ -21,7 +13,15 @@ import {
   sources,
   webhooks,
   zipsets,
-} from './schema';
+} from '../db/schema';
+import type { AppDeps } from '../deps';
+import { createEngine } from '../distribution/engine';
+import { createApiKeyVault } from '../lib/api-keys';
+import { FixedClock } from '../lib/clock';
+import { newId } from '../lib/ids';
+import { leadSchema, pingSchema, postSchema } from '../modules/source-api/source-api.schema';
+import { createSourceApiService } from '../modules/source-api/source-api.service';
+import { usersRepo } from '../modules/users/users.repo';
 
 /** The services leads are sold for, offered when the exchange starts empty. */
 export const DEFAULT_SERVICES: { name: string; label: string }[] = [

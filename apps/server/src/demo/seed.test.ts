@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { apiKeys, campaigns, leadMatches, leads, sourceChannels, sources, webhooks, zipsets } from '../db/schema';
 import { createApiKeyVault } from '../lib/api-keys';
-import { apiKeys, campaigns, leadMatches, leads, sourceChannels, sources, webhooks, zipsets } from './schema';
 import { DEMO_PASSWORD, seedDemo } from './seed';
 
 let t: TestApp;

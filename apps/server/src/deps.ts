@@ -1,0 +1,120 @@
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { createEngine, type Engine } from './distribution/engine';
+import { createJobs, type Jobs } from './jobs';
+import type { Clock } from './lib/clock';
+import { createLogger, type Logger } from './lib/logger';
+import type { OutboundNetwork } from './lib/outbound-http';
+import { type Auth, createAuth } from './modules/auth/auth';
+import { createSessionService, type SessionService } from './modules/auth/session.service';
+import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limit';
+import { type BillsService, createBillsService } from './modules/bills/bills.service';
+import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
+import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
+import { createInlineDeliveries } from './modules/deliveries/inline';
+import { createWebhooksService, type WebhooksService } from './modules/deliveries/webhooks.service';
+import { createLeadsService, type LeadsService } from './modules/leads/leads.service';
+import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
+import { createMailer, type Mailer } from './modules/outbox/mailer';
+import { createOutboxService, type OutboxService } from './modules/outbox/outbox.service';
+import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
+import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
+import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
+import { createStatsService, type StatsService } from './modules/stats/stats.service';
+import { createUsersService, type UsersService } from './modules/users/users.service';
+import { createZipsService, type ZipsService } from './modules/zips/zips.service';
+
+/** Everything the app is built from; tests build their own (fresh database, fixed clock). */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  auth: Auth;
+  engine: Engine;
+  /** The process's logger; Fastify logs requests through it too. */
+  logger: Logger;
+  /** Job workers (deliveries); started by main.ts where LEADEX_ROLE runs them, or by a test. */
+  jobs: Jobs;
+  services: {
+    users: UsersService;
+    buyers: BuyersService;
+    sourceApi: SourceApiService;
+    campaigns: CampaignsService;
+    sources: SourcesService;
+    zips: ZipsService;
+    webhooks: WebhooksService;
+    bills: BillsService;
+    leads: LeadsService;
+    messages: MessagesService;
+    outbox: OutboxService;
+    reference: ReferenceService;
+    sessions: SessionService;
+    signInLimit: SignInLimit;
+    stats: StatsService;
+  };
+}
+
+/**
+ * Wires the services onto one database and clock. `network` is how outbound deliveries resolve and
+ * reach their targets: the system's in production; tests script it to reach local peers under
+ * public names, with the private-address guard on as in production.
+ */
+export function createDeps(
+  config: Config,
+  db: Db,
+  clock: Clock,
+  { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
+): AppDeps {
+  const mailer = createMailer({ db, clock, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  const auth = createAuth({ config, db, mailer });
+  const users = createUsersService({ db, clock, mailer, config });
+  const engine = createEngine({
+    db,
+    clock,
+    config,
+    onError: (error) => logger.error({ err: error }, 'engine: a refresh or a batched write failed'),
+  });
+  const buyers = createBuyersService({ db, clock, users, engine });
+  const campaigns = createCampaignsService({ db, clock, engine });
+  const jobs = createJobs({ db, clock, config, mailer, network, logger });
+  const webhooks = createWebhooksService({ db, clock, config, engine, network });
+  const sourceApi = createSourceApiService({
+    db,
+    clock,
+    engine,
+    secret: config.LEADEX_SECRET,
+    onSale: () => jobs.kick(),
+    logger,
+    inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
+  });
+  const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
+  const zips = createZipsService({ db, clock, engine });
+  return {
+    config,
+    db,
+    clock,
+    mailer,
+    auth,
+    engine,
+    logger,
+    jobs,
+    services: {
+      users,
+      buyers,
+      sourceApi,
+      campaigns,
+      sources,
+      zips,
+      webhooks,
+      bills: createBillsService({ db, clock }),
+      leads: createLeadsService(db),
+      messages: createMessagesService({ db, clock }),
+      outbox: createOutboxService({ db }),
+      reference: createReferenceService({ db }),
+      sessions: createSessionService(db, clock),
+      signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_PER_HOUR),
+      stats: createStatsService(db, clock),
+    },
+  };
+}

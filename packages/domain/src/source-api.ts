@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * The public source API's reason codes (DESIGN.md §4): machines branch on `reason`, people read
+ * `message`. One list for the server's answers, the OpenAPI document (`x-reasons`), the API doc
+ * page and docs/api.md (a test keeps its table equal to this list).
+ */
+export const SOURCE_API_REASONS = [
+  { status: 200, reason: 'no_match', meaning: 'no buyer takes this lead now (service, location, hours, caps, price)' },
+  { status: 200, reason: 'duplicate', meaning: 'you sent the same phone or email within the last 5 minutes' },
+  {
+    status: 400,
+    reason: 'invalid',
+    meaning: 'a field is missing or malformed: `errors` names each field; a tampered or foreign `ping_id` too',
+  },
+  { status: 400, reason: 'expired', meaning: 'the `ping_id` has expired: ping again' },
+  { status: 401, reason: 'unauthorized', meaning: 'no API key, or an unknown one' },
+  { status: 403, reason: 'held', meaning: 'the API key or the source is on hold' },
+  { status: 403, reason: 'expired', meaning: 'the API key has expired' },
+  { status: 403, reason: 'forbidden', meaning: '`/api/lead` by a source not approved to post directly' },
+  { status: 403, reason: 'not_approved', meaning: 'a new source may send test leads only until an admin approves it' },
+  { status: 409, reason: 'conflict', meaning: 'a request with the same `Idempotency-Key` is still being processed' },
+  { status: 429, reason: 'rate_limited', meaning: 'too many requests for this key; see `Retry-After`' },
+  { status: 500, reason: 'error', meaning: 'something went wrong on our side: `message` names the request; retry' },
+] as const;
+
+export const sourceApiReasonSchema = z.enum([
+  'no_match',
+  'duplicate',
+  'invalid',
+  'expired',
+  'unauthorized',
+  'held',
+  'forbidden',
+  'not_approved',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'error',
+]);
+export type SourceApiReason = z.infer<typeof sourceApiReasonSchema>;
+
+/** Any refusal: a 200 for a lead nobody takes, or the status of the failure. */
+export const sourceApiFailureSchema = z.object({
+  ok: z.literal(false),
+  reason: sourceApiReasonSchema,
+  message: z.string().optional(),
+  errors: z.record(z.string(), z.string()).optional(),
+  /** The lead is kept even when it does not sell (post and lead). */
+  lead_id: z.string().optional(),
+  /** `duplicate`: the lead this one repeats. */
+  duplicate_of: z.string().optional(),
+});
+export type SourceApiFailure = z.infer<typeof sourceApiFailureSchema>;
+
+/** POST /api/ping: a price and the ping_id to post with, valid until `expires` (epoch seconds). */
+export const pingQuoteSchema = z.object({
+  ok: z.literal(true),
+  ping_id: z.string(),
+  price: z.number(),
+  expires: z.number().int(),
+  test: z.literal(true).optional(),
+});
+
+/** POST /api/post and /api/lead: the lead sold at `price` (the source's payout). */
+export const leadSoldSchema = z.object({
+  ok: z.literal(true),
+  lead_id: z.string(),
+  price: z.number(),
+  status: z.literal('sold'),
+  test: z.literal(true).optional(),
+});
+
+export const pingAnswerSchema = z.union([pingQuoteSchema, sourceApiFailureSchema]);
+export const saleAnswerSchema = z.union([leadSoldSchema, sourceApiFailureSchema]);
+export type PingAnswer = z.infer<typeof pingAnswerSchema>;
+export type SaleAnswer = z.infer<typeof saleAnswerSchema>;
+
+/** The response schemas of a public route by status: 200 answers, every failure status refuses. */
+export function sourceApiResponses<T extends z.ZodType>(ok: T) {
+  return {
+    200: ok,
+    400: sourceApiFailureSchema,
+    401: sourceApiFailureSchema,
+    403: sourceApiFailureSchema,
+    404: sourceApiFailureSchema,
+    409: sourceApiFailureSchema,
+    413: sourceApiFailureSchema,
+    415: sourceApiFailureSchema,
+    429: sourceApiFailureSchema,
+    500: sourceApiFailureSchema,
+  };
+}
