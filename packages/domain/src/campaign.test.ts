@@ -608,3 +608,52 @@ describe('campaign API field rules (mutation testing)', () => {
     expect(create({ state: 'TX' })).toEqual({ state: expect.not.stringMatching(/required/i) });
   });
 });
+
+describe('campaign form and edit rules (mutation testing)', () => {
+  it('needs a shared price for shared leads even when the rule input has no shared price at all', () => {
+    // The server's merged update passes null; another caller may leave the field out.
+    const required = [{ path: 'shared_price', message: 'Shared Price is required when leads are shared' }];
+    expect(campaignRuleIssues({ exclusive: 0 })).toEqual(required);
+    expect(campaignRuleIssues({ exclusive: 0, shared_price: null })).toEqual(required);
+    expect(campaignRuleIssues({ exclusive: 0, shared_price: 12 })).toEqual([]);
+    expect(campaignRuleIssues({ exclusive: 1 })).toEqual([]);
+  });
+
+  it('checks the hours while Time Restrictions are on: valid hours pass, a blank hour is named', () => {
+    expect(messages(campaignFormSchema, form({ timeOn: true }))).toEqual({});
+    const time = { zone: 'America/Los_Angeles', weekday: { start: '0', end: '23' }, weekend: { start: '9', end: '9' } };
+    expect(messages(campaignFormSchema, form({ timeOn: true, time }))).toEqual({});
+    // Only the blank hour is reported, on the field the form shows it under.
+    const blank = { ...time, weekday: { start: '', end: '23' } };
+    expect(messages(campaignFormSchema, form({ timeOn: true, time: blank }))).toEqual({
+      'time.weekday.start': 'Weekday start hour must be a number',
+    });
+  });
+
+  it('sends a paused campaign as paused, and a pause made in an edit', () => {
+    const paused = { live: false, draft: false, pause: true };
+    expect(toCampaignPayload(form({ status: 'pause' }), { withSourceFilter: false }).status).toEqual(paused);
+    const live = form({ status: 'live' });
+    expect(campaignChanges(live, { ...live, status: 'pause' }, { withSourceFilter: false })).toEqual({
+      status: paused,
+    });
+  });
+
+  it('re-sends only the chosen location type with its values when the location changes', () => {
+    // toStrictEqual: the other types' fields must be absent, not present as undefined.
+    const opts = { withSourceFilter: false };
+    const byZip = form({ location: 'zip', zips: ['75201'], state: [] });
+    expect(campaignChanges(byZip, { ...byZip, zips: ['75201', '75202'] }, opts)).toStrictEqual({
+      location: 'zip',
+      zips: ['75201', '75202'],
+    });
+    expect(campaignChanges(byZip, { ...byZip, location: 'state', state: ['OK'] }, opts)).toStrictEqual({
+      location: 'state',
+      state: ['OK'],
+    });
+    expect(campaignChanges(byZip, { ...byZip, location: 'zipset', zipset: 'reg_1' }, opts)).toStrictEqual({
+      location: 'zipset',
+      zipset: 'reg_1',
+    });
+  });
+});
