@@ -26,7 +26,7 @@ export interface CapSlot {
 /**
  * The counters a sale to this campaign increments (one per set cap), in the campaign's zone. The
  * increment itself is a conditional `… DO UPDATE SET n = n + 1 WHERE n < cap` in the sale's
- * statement (modules/source-api/source-api.repo.ts), which no number of concurrent posts on any
+ * statement (distribution/sale.repo.ts), which no number of concurrent posts on any
  * number of processes can push past the cap.
  */
 export function capSlots(c: IndexedCampaign, now: Date): CapSlot[] {

@@ -1,6 +1,7 @@
-import type { NamedStatement, SqlRunner } from '../../db/raw';
-import { sqlError } from '../../db/raw';
-import type { CapSlot } from '../../distribution/caps';
+import type { NamedStatement, SqlRunner } from '../db/raw';
+import { sqlError } from '../db/raw';
+import { CUSTOM_CHANNEL, type InlineAttempt } from '../modules/deliveries/inline';
+import type { CapSlot } from './caps';
 
 /** A lead as stored, with the answer its source got (replayed on a repeated post). */
 export interface LeadRecord {
@@ -318,4 +319,73 @@ export async function answerIdempotencyKey(
   answer: { status: number; body: Record<string, unknown> },
 ): Promise<void> {
   await tx.query(ANSWER_IDEMPOTENCY, [apiKeyId, key, answer.status, JSON.stringify(answer.body)]);
+}
+
+const INSERT_ATTEMPTS: NamedStatement = {
+  name: 'leadex_insert_inline_attempts',
+  text: `
+    insert into delivery_attempts (id, match_id, channel, target, attempt, accepted, status_code, request, response,
+      error, provider_id, last, duration_ms, at)
+    select a.id, a.match_id, '${CUSTOM_CHANNEL}', a.target, 1, a.accepted, a.status_code, a.request, a.response,
+      a.error, a.provider_id, a.last, a.duration_ms, a.at
+    from unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::text[], $8::text[],
+      $9::text[], $10::boolean[], $11::int[], $12::timestamptz[])
+      as a(id, match_id, target, accepted, status_code, request, response, error, provider_id, last, duration_ms, at)`,
+};
+
+const INSERT_REJECTED: NamedStatement = {
+  name: 'leadex_insert_rejected_matches',
+  text: `
+    insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, rejected, delivery_status, created_at)
+    select m.id, $1, m.campaign_id, m.buyer_id, $6, m.price_cents, true, 'rejected', $7::timestamptz
+    from unnest($2::text[], $3::text[], $4::text[], $5::int[]) as m(id, campaign_id, buyer_id, price_cents)`,
+};
+
+const SET_BUYER_LEAD_IDS: NamedStatement = {
+  name: 'leadex_set_buyer_lead_ids',
+  text: `
+    update lead_matches m set buyer_lead_id = b.buyer_lead_id
+    from unnest($1::text[], $2::text[]) as b(id, buyer_lead_id) where m.id = b.id`,
+};
+
+/**
+ * Records what the sale's inline deliveries did, in the sale's transaction: every attempt, the
+ * matches the buyers refused (rejected: never billed, never delivered) and the buyers' lead ids.
+ */
+export async function recordInline(
+  tx: SqlRunner,
+  leadId: string,
+  kind: string,
+  at: Date,
+  attempts: InlineAttempt[],
+  rejected: { id: string; campaignId: string; buyerId: string; priceCents: number }[],
+  buyerLeadIds: { matchId: string; buyerLeadId: string }[],
+): Promise<void> {
+  if (rejected.length > 0)
+    await tx.query(INSERT_REJECTED, [
+      leadId,
+      rejected.map((m) => m.id),
+      rejected.map((m) => m.campaignId),
+      rejected.map((m) => m.buyerId),
+      rejected.map((m) => m.priceCents),
+      kind,
+      at.toISOString(),
+    ]);
+  if (attempts.length > 0)
+    await tx.query(INSERT_ATTEMPTS, [
+      attempts.map((a) => a.id),
+      attempts.map((a) => a.matchId),
+      attempts.map((a) => a.target),
+      attempts.map((a) => a.accepted),
+      attempts.map((a) => a.statusCode),
+      attempts.map((a) => a.request),
+      attempts.map((a) => a.response),
+      attempts.map((a) => a.error),
+      attempts.map((a) => a.providerId),
+      attempts.map((a) => a.last),
+      attempts.map((a) => a.durationMs),
+      attempts.map((a) => a.at.toISOString()),
+    ]);
+  if (buyerLeadIds.length > 0)
+    await tx.query(SET_BUYER_LEAD_IDS, [buyerLeadIds.map((b) => b.matchId), buyerLeadIds.map((b) => b.buyerLeadId)]);
 }

@@ -1,8 +1,8 @@
 import type PgBoss from 'pg-boss';
 import type { Db } from '../db/client';
 import { rawDb } from '../db/raw';
+import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../distribution/sale.repo';
 import type { Clock } from '../lib/clock';
-import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../modules/source-api/source-api.repo';
 
 /** The queue of the purge of Idempotency-Keys past their 24 hours (DESIGN.md §4). */
 export const PURGE_IDEMPOTENCY_QUEUE = 'purge-idempotency-keys';

@@ -1,90 +1,20 @@
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rawDb, type SqlRunner } from '../../db/raw';
-import { idempotencyKeys, leads } from '../../db/schema';
-import { runAuction } from '../../distribution/auction';
-import { type CapSlot, capSlots, lockOrder } from '../../distribution/caps';
-import { bidsFor } from '../../distribution/eligibility';
 import type { Engine, SourceCaller } from '../../distribution/engine';
-import { emailHash, phoneHash } from '../../distribution/normalize';
-import { newPingId, PING_TOKEN_TTL_SECONDS, signPingToken, verifyPingToken } from '../../distribution/ping-token';
-import type { AuctionResult, ExplanationEntry, LeadFacts } from '../../distribution/types';
+import { verifyPingToken } from '../../distribution/ping-token';
+import { type Answer, createSale, type RequestMeta } from '../../distribution/sale';
 import type { Clock } from '../../lib/clock';
-import { toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
-import { centsToDollars } from '../../lib/money';
-import { type InlineAttempt, type InlineDeliveries, recordInline } from '../deliveries/inline';
-import { leadForDelivery } from '../deliveries/render';
-import { type ExplanationRecord, packExplanation } from './explanation';
-import {
-  answerIdempotencyKey,
-  claimIdempotencyKey,
-  IDEMPOTENCY_TTL_MS,
-  type LeadRecord,
-  type MatchRecord,
-  priorSales,
-  releaseCaps,
-  storeSale,
-  takeCampaignCaps,
-} from './source-api.repo';
-import type { ContactInput, LeadInput, PingInput, PostInput } from './source-api.schema';
+import type { InlineDeliveries } from '../deliveries/inline';
+import type { ExplanationRecord } from './explanation';
+import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 
-/** What a sale ended in: an answer (with the matches it sold), or a replay of an earlier answer. */
-type Outcome =
-  | { answer: Answer; matches: MatchRecord[]; attempts?: InlineAttempt[] }
-  | { replay: 'ping' | 'idempotency' };
+export type { Answer, RequestMeta } from '../../distribution/sale';
 
-type Winner = AuctionResult['winners'][number];
-
-/** A sale met a lead already stored for its ping id: the transaction is undone and the first answer replayed. */
-class ReplayPing extends Error {}
-
-const NO_INLINE = { matchIds: new Map<string, string>(), refused: new Map<string, string>() };
-
-/** A source re-posting the same lead within this window is refused as a duplicate (DESIGN.md §5 rule 9). */
-const REPOST_WINDOW_MS = 5 * 60_000;
-
-export type Answer = { status: number; body: Record<string, unknown> };
-
-/** Where a request came from: kept with the lead as consent evidence. */
-export interface RequestMeta {
-  ip: string;
-  userAgent?: string;
-  idempotencyKey?: string;
-}
-
-interface SaleRequest {
-  caller: SourceCaller;
-  pingId: string | null;
-  service: string;
-  zip: string;
-  channel: string | null;
-  campaign: string | null;
-  test: boolean;
-  /** What the source is paid if the lead sells; the sale needs revenue at least this. */
-  payoutCents: number;
-  /** The payout is below the source's `minprice`: stored, never sold. */
-  belowMinPrice?: boolean;
-  contact: ContactInput;
-  meta: RequestMeta;
-}
-
-function explanationOf(considered: ExplanationEntry[], result: AuctionResult | null): ExplanationRecord[] {
-  const winners = new Map(result?.winners.map((w) => [w.campaignId, w.priceCents]) ?? []);
-  return considered.map(({ campaignId, buyerId, name, eligibility }) => ({
-    campaign: campaignId,
-    buyer: buyerId,
-    name,
-    eligible: eligibility.eligible,
-    ...(eligibility.eligible
-      ? { price: centsToDollars(winners.get(campaignId) ?? eligibility.priceCents), won: winners.has(campaignId) }
-      : { rule: eligibility.rule, detail: eligibility.detail }),
-  }));
-}
-
-/** The public source API: ping, post and direct lead (DESIGN.md §4, §5). */
+/**
+ * The public source API: ping, post and direct lead (DESIGN.md §4, §5). It maps requests and checks
+ * what the source may do; the sale itself is the engine's (distribution/sale.ts).
+ */
 export function createSourceApiService({
   db,
   clock,
@@ -105,7 +35,7 @@ export function createSourceApiService({
   /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
   logger?: Pick<Logger, 'error'>;
 }) {
-  const raw = rawDb(db);
+  const sale = createSale({ db, clock, engine, secret, onSale, inline, logger });
 
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
@@ -121,366 +51,6 @@ export function createSourceApiService({
       });
   }
 
-  function facts(
-    key: string,
-    caller: SourceCaller,
-    input: { service: string; zip: string; channel: string | null; campaign: string | null },
-    duplicateBuyerIds: ReadonlySet<string>,
-  ): LeadFacts {
-    return {
-      key,
-      sourceId: caller.source.id,
-      channel: input.channel,
-      service: input.service,
-      zip: input.zip,
-      state: engine.stateOf(input.zip),
-      campaign: input.campaign,
-      duplicateBuyerIds,
-      now: clock.now(),
-    };
-  }
-
-  /** The lead as it will be stored; the answer, explanation and prices are filled by the sale. */
-  function leadRecord(req: SaleRequest, now: Date): LeadRecord {
-    const contact = req.contact;
-    return {
-      id: newId('lead'),
-      sourceId: req.caller.source.id,
-      apiKeyId: req.caller.key.id,
-      channel: req.channel,
-      service: req.service,
-      zip: req.zip,
-      state: contact.state?.toUpperCase() ?? engine.stateOf(req.zip),
-      city: contact.city ?? null,
-      name: contact.name ?? ([contact.first_name, contact.last_name].filter(Boolean).join(' ') || null),
-      firstName: contact.first_name ?? null,
-      lastName: contact.last_name ?? null,
-      address: contact.address ?? null,
-      phone: contact.phone ?? null,
-      email: contact.email ?? null,
-      tcpaConsent: contact.tcpa_consent ?? null,
-      tcpaLanguage: contact.tcpa_language ?? null,
-      trustedForm: contact.trusted_form ?? null,
-      jornaya: contact.jornaya ?? null,
-      ip: contact.ip ?? req.meta.ip,
-      userAgent: contact.user_agent ?? req.meta.userAgent ?? null,
-      pubId: contact.pub_id ?? null,
-      subId: contact.sub_id ?? null,
-      homeowner: contact.homeowner ?? null,
-      metadata: contact.metadata ?? null,
-      pingId: req.pingId ?? 'no_ping',
-      test: req.test,
-      answer: {},
-      explanation: [],
-      priceCents: 0,
-      costCents: 0,
-      createdAt: now,
-    };
-  }
-
-  /** What the auction decided, as the lead row, its matches and the cap slots the sale takes. */
-  function decide(
-    req: SaleRequest,
-    lead: LeadRecord,
-    considered: ExplanationEntry[],
-    result: AuctionResult | null,
-    capFilled: ReadonlySet<string>,
-    inlineSale: { matchIds: ReadonlyMap<string, string>; refused: ReadonlyMap<string, string> } = NO_INLINE,
-  ) {
-    const explanation = packExplanation(
-      explanationOf(
-        considered.map((entry) => {
-          const refusedBy = inlineSale.refused.get(entry.campaignId);
-          if (refusedBy !== undefined)
-            return {
-              ...entry,
-              eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
-            };
-          return capFilled.has(entry.campaignId)
-            ? { ...entry, eligibility: { eligible: false, rule: 'cap', detail: 'cap filled during the sale' } }
-            : entry;
-        }),
-        result,
-      ),
-    );
-    if (!result) {
-      return { row: { ...lead, explanation, answer: { ok: false, lead_id: lead.id, reason: 'no_match' } }, sale: null };
-    }
-    const answer = {
-      ok: true,
-      lead_id: lead.id,
-      price: centsToDollars(req.payoutCents),
-      status: 'sold',
-      ...(req.test ? { test: true } : {}),
-    };
-    // A test lead gets the answer a real one would, and never counts toward caps or bills.
-    if (req.test) return { row: { ...lead, explanation, answer }, sale: null };
-    const row = { ...lead, explanation, answer, priceCents: result.revenueCents, costCents: req.payoutCents };
-    const matches = result.winners.map((w) => ({
-      id: inlineSale.matchIds.get(w.campaignId) ?? newId('mat'),
-      campaignId: w.campaignId,
-      buyerId: w.buyerId,
-      priceCents: w.priceCents,
-    }));
-    return {
-      row,
-      sale: {
-        kind: result.kind,
-        matches,
-        caps: lockOrder(result.winners.flatMap((w) => slotsOf(w.campaignId, lead.createdAt))),
-      },
-    };
-  }
-
-  function slotsOf(campaignId: string, now: Date): CapSlot[] {
-    const campaign = engine.snapshot().campaigns.find((c) => c.id === campaignId);
-    return campaign ? capSlots(campaign, now) : [];
-  }
-
-  /**
-   * One sale (DESIGN.md §5 write path). The usual sale is ONE statement: the auction runs in memory
-   * (the buyers that bought this phone or email come from the recent sales this process knows), and
-   * the statement re-checks the database for a re-post or a duplicate sale that memory has not seen
-   * yet, takes the cap slots and stores the lead with its matches, or undoes all of it. Only when it
-   * refuses (a cap filled elsewhere, a duplicate sold by another process, a re-post) or an
-   * Idempotency-Key must be claimed does the sale take the careful path: read the prior sales, then
-   * a transaction that takes each winner's slots in turn and moves the sale to the next bidders
-   * while the revenue still covers the payout.
-   */
-  async function sell(req: SaleRequest): Promise<Answer> {
-    const now = clock.now();
-    const lead = leadRecord(req, now);
-    const hashes = [lead.phone ? phoneHash(lead.phone) : null, lead.email ? emailHash(lead.email) : null];
-    const window = {
-      repostSince: new Date(now.getTime() - REPOST_WINDOW_MS),
-      boughtSince: engine.duplicateWindowStart(now),
-    };
-    let outcome: Outcome | null = null;
-    if (!req.meta.idempotencyKey) {
-      const known = engine.recentSales.buyersOf(
-        hashes.map((h) => h ?? undefined),
-        window.boughtSince,
-      );
-      const { result, considered } = auction(req, lead, known);
-      // A sale to a buyer with live deliveries waits for their answers: the careful path runs them.
-      if (!result?.winners.some((w) => inline?.runsFor(w.buyerId))) {
-        const { row, sale } = decide(req, lead, considered, result, new Set());
-        const stopped = await storeSale(raw, row, sale, window);
-        if (stopped === null) outcome = { answer: { status: 200, body: row.answer }, matches: sale?.matches ?? [] };
-        else if (stopped === 'replay') outcome = { replay: 'ping' };
-      }
-    }
-    outcome ??= await sellCarefully(req, lead, window);
-    if ('attempts' in outcome && outcome.attempts?.length)
-      await inline
-        ?.noteOutcomes(outcome.attempts)
-        .catch((error) => logger?.error({ err: error }, 'sale: keeping the delivery outcomes failed'));
-
-    engine.recorder.mark(req.caller.source.id, req.test ? 'lastTestLeadSentAt' : 'lastLeadSentAt', now);
-    if ('replay' in outcome) return replay(outcome.replay, req);
-    if (outcome.matches.length > 0) {
-      engine.noteSale(
-        outcome.matches.map((m) => m.campaignId),
-        outcome.matches.map((m) => m.buyerId),
-        hashes,
-        now,
-        true,
-      );
-      onSale?.();
-    }
-    return outcome.answer;
-  }
-
-  function auction(req: SaleRequest, lead: LeadRecord, duplicateBuyerIds: ReadonlySet<string>) {
-    const { bids, considered } = bidsFor(
-      engine.campaignsFor(req.service, req.campaign),
-      facts(req.pingId ?? lead.id, req.caller, req, duplicateBuyerIds),
-      engine.capCounts(),
-    );
-    const rules = { maxSharedBuyers: engine.snapshot().settings.sharedBuyers, minRevenueCents: req.payoutCents };
-    const run = (excluded: ReadonlySet<string>) =>
-      req.belowMinPrice
-        ? null
-        : runAuction(excluded.size > 0 ? bids.filter((b) => !excluded.has(b.campaignId)) : bids, rules);
-    return { result: run(new Set()), considered, run };
-  }
-
-  /** Runs a sale transaction; a repeated ping id rolls it back (its cap slots too) and replays. */
-  async function inTransaction(work: (tx: SqlRunner) => Promise<Outcome>): Promise<Outcome> {
-    try {
-      return await raw.transaction(work);
-    } catch (error) {
-      if (error instanceof ReplayPing) return { replay: 'ping' };
-      throw error;
-    }
-  }
-
-  /** Stores the lead as decided (its slots already taken), and the answer under the Idempotency-Key. */
-  async function store(
-    tx: SqlRunner,
-    req: SaleRequest,
-    row: LeadRecord,
-    sale: { kind: string; matches: MatchRecord[] } | null,
-  ): Promise<Outcome> {
-    const stopped = await storeSale(tx, row, sale && { ...sale, caps: [] }, null);
-    if (stopped !== null) throw new ReplayPing();
-    const answer = { status: 200, body: row.answer };
-    if (req.meta.idempotencyKey) await answerIdempotencyKey(tx, req.caller.key.id, req.meta.idempotencyKey, answer);
-    return { answer, matches: sale?.matches ?? [] };
-  }
-
-  /**
-   * The careful path (see `sell`): prior sales from the database, then one transaction. The winners'
-   * cap slots are taken in turn; a full cap moves the sale to the next bidders while the revenue
-   * still covers the payout. A winner whose buyer has live custom deliveries gets the lead there and
-   * then (DESIGN.md §6): Not Accepted rejects its match and the auction runs again without that
-   * buyer, before the source is answered. A winner that took the lead stays in the sale.
-   */
-  async function sellCarefully(
-    req: SaleRequest,
-    lead: LeadRecord,
-    window: { repostSince: Date; boughtSince: Date },
-  ): Promise<Outcome> {
-    const prior = await priorSales(raw, {
-      sourceId: req.caller.source.id,
-      phone: lead.phone,
-      email: lead.email,
-      ...window,
-    });
-    const { result: first, considered, run } = auction(req, lead, prior.buyerIds);
-    // Read before the transaction: on PGlite a read outside it would wait for it to end.
-    const live = inline && !req.test ? await inline.of(considered.map((c) => c.buyerId)) : new Map();
-    return inTransaction(async (tx) => {
-      const idempotencyKey = req.meta.idempotencyKey;
-      if (idempotencyKey && !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, lead.createdAt)))
-        return { replay: 'idempotency' };
-      if (prior.repostOf) {
-        const answer = { ok: false, lead_id: lead.id, reason: 'duplicate', duplicate_of: prior.repostOf };
-        return store(tx, req, { ...lead, answer }, null);
-      }
-      const full = new Set<string>();
-      /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery. */
-      const refused = new Map<string, string>();
-      /** Cap slots held by campaigns of the current winners. */
-      const held = new Map<string, CapSlot[]>();
-      /** Winners that have the lead through a live delivery: they stay in the sale whatever follows. */
-      const kept = new Map<string, Winner>();
-      const matchIds = new Map<string, string>();
-      const matchIdOf = (w: Winner) =>
-        matchIds.get(w.campaignId) ?? (matchIds.set(w.campaignId, newId('mat')).get(w.campaignId) as string);
-      const rejected: MatchRecord[] = [];
-      const attempts: InlineAttempt[] = [];
-      const buyerLeadIds: { matchId: string; buyerLeadId: string }[] = [];
-      let kind = first?.kind ?? 'exclusive';
-
-      const rerun = (): AuctionResult | null => {
-        const next = run(new Set([...full, ...refused.keys()]));
-        const keptWinners = [...kept.values()];
-        if (
-          keptWinners.length === 0 ||
-          keptWinners.every((k) => next?.winners.some((w) => w.campaignId === k.campaignId))
-        )
-          return next;
-        // The next auction would leave out a buyer that already has the lead: the sale is what stands.
-        return {
-          kind: kind as AuctionResult['kind'],
-          winners: keptWinners,
-          revenueCents: keptWinners.reduce((n, w) => n + w.priceCents, 0),
-        };
-      };
-      const releaseLosers = async (result: AuctionResult | null) => {
-        for (const [campaignId, slots] of held) {
-          if (result?.winners.some((w) => w.campaignId === campaignId)) continue;
-          await releaseCaps(tx, slots);
-          held.delete(campaignId);
-        }
-      };
-
-      let result = first;
-      while (result && !req.test) {
-        kind = result.kind;
-        let capFull = false;
-        // In the one-statement sale's lock order (campaign, then period): concurrent sales never deadlock.
-        const byCampaign = [...result.winners].sort((a, b) => (a.campaignId < b.campaignId ? -1 : 1));
-        for (const w of byCampaign) {
-          if (held.has(w.campaignId)) continue;
-          const slots = lockOrder(slotsOf(w.campaignId, lead.createdAt));
-          if (await takeCampaignCaps(tx, slots)) held.set(w.campaignId, slots);
-          else {
-            full.add(w.campaignId);
-            capFull = true;
-          }
-        }
-        if (!capFull) {
-          const asked = result.winners.filter((w) => !kept.has(w.campaignId) && live.get(w.buyerId)?.length);
-          if (asked.length === 0) break;
-          const outcomes = await Promise.all(
-            asked.map((w) =>
-              (inline as InlineDeliveries).deliver(
-                live.get(w.buyerId) ?? [],
-                leadForDelivery(lead, w.priceCents),
-                matchIdOf(w),
-              ),
-            ),
-          );
-          let anyRefused = false;
-          outcomes.forEach((outcome, i) => {
-            const w = asked[i] as Winner;
-            attempts.push(...outcome.attempts);
-            if (outcome.buyerLeadId !== undefined)
-              buyerLeadIds.push({ matchId: matchIdOf(w), buyerLeadId: outcome.buyerLeadId });
-            if (outcome.verdict === 'rejected') {
-              anyRefused = true;
-              rejected.push({
-                id: matchIdOf(w),
-                campaignId: w.campaignId,
-                buyerId: w.buyerId,
-                priceCents: w.priceCents,
-              });
-              // The buyer said no to this lead: none of its campaigns buys it.
-              for (const c of considered)
-                if (c.buyerId === w.buyerId) refused.set(c.campaignId, outcome.refusedBy ?? 'a custom delivery');
-            } else kept.set(w.campaignId, w);
-          });
-          if (!anyRefused) break;
-        }
-        result = rerun();
-        await releaseLosers(result);
-      }
-      if (!result) await releaseLosers(null);
-      const { row, sale } = decide(req, lead, considered, result, full, { matchIds, refused });
-      const outcome = await store(tx, req, row, sale);
-      await recordInline(
-        tx,
-        lead.id,
-        kind,
-        lead.createdAt,
-        attempts,
-        rejected,
-        buyerLeadIds.filter((b) => !rejected.some((m) => m.id === b.matchId)),
-      );
-      return { ...outcome, attempts } as Outcome;
-    });
-  }
-
-  /** The first answer of a repeated post (same ping id) or a retried request (same Idempotency-Key). */
-  async function replay(kind: 'ping' | 'idempotency', req: SaleRequest): Promise<Answer> {
-    if (kind === 'idempotency' && req.meta.idempotencyKey) {
-      const [row] = await db
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, req.meta.idempotencyKey)));
-      if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_TTL_MS)
-        return { status: row.statusCode, body: row.body };
-      throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress');
-    }
-    const [first] = await db
-      .select({ id: leads.id, answer: leads.answer })
-      .from(leads)
-      .where(eq(leads.pingId, req.pingId ?? ''));
-    return { status: 200, body: first?.answer ?? { ok: false, lead_id: first?.id, reason: 'no_match' } };
-  }
-
   return {
     /** POST /api/ping: a price for a lead, from memory only (DESIGN.md §4). */
     ping(input: PingInput, apiKey: string | undefined): Answer {
@@ -489,63 +59,9 @@ export function createSourceApiService({
 
     /** A ping by an already identified source (the public route, or the simulator). */
     pingAs(caller: SourceCaller, input: PingInput): Answer & { explanation: ExplanationRecord[] } {
-      const test = input.test ?? false;
       checkService(input.service);
-      checkApproved(caller, test);
-      const now = clock.now();
-      const pingId = newPingId();
-      const channel = input.channel ?? null;
-      const campaign = input.campaign ?? null;
-      const payout = engine.payoutCents(caller.source, channel);
-      const duplicates = engine.recentSales.buyersOf(
-        [input.phone_hash, input.email_hash],
-        engine.duplicateWindowStart(now),
-      );
-      const { result, considered } = engine.quote(
-        facts(pingId, caller, { service: input.service, zip: input.zip, channel, campaign }, duplicates),
-        payout,
-      );
-      const belowMin = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
-      const reason = !result ? 'no_match' : belowMin ? 'no_match' : null;
-      engine.recorder.ping({
-        id: pingId,
-        sourceId: caller.source.id,
-        apiKeyId: caller.key.id,
-        channel,
-        service: input.service,
-        zip: input.zip,
-        priceCents: reason ? null : payout,
-        reason,
-        test,
-        createdAt: now,
-      });
-      // A test ping always gets a quote, so a source can try its post before any campaign fits.
-      const explanation = explanationOf(considered, result);
-      if (reason && !test) return { status: 200, body: { ok: false, reason }, explanation };
-      const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
-      const token = signPingToken(secret, {
-        id: pingId,
-        sourceId: caller.source.id,
-        apiKeyId: caller.key.id,
-        service: input.service,
-        zip: input.zip,
-        priceCents: reason ? 0 : payout,
-        channel,
-        campaign,
-        test,
-        exp,
-      });
-      return {
-        explanation,
-        status: 200,
-        body: {
-          ok: true,
-          ping_id: token,
-          price: centsToDollars(reason ? 0 : payout),
-          expires: exp,
-          ...(test ? { test: true } : {}),
-        },
-      };
+      checkApproved(caller, input.test ?? false);
+      return sale.quote(caller, input);
     },
 
     /** POST /api/post: the lead for a ping; the auction runs again and sells once (DESIGN.md §4). */
@@ -562,7 +78,7 @@ export function createSourceApiService({
       const ping = check.payload;
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
-      return sell({
+      return sale.sell({
         caller,
         pingId: ping.id,
         service: ping.service,
@@ -588,7 +104,7 @@ export function createSourceApiService({
       const channel = input.channel ?? null;
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
-      return sell({
+      return sale.sell({
         caller,
         pingId: null,
         service: input.service,
