@@ -11,12 +11,12 @@ import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limi
 import { type BillsService, createBillsService } from './modules/bills/bills.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
-import { createInlineDeliveries } from './modules/deliveries/inline';
-import { createWebhooksService, type WebhooksService } from './modules/deliveries/webhooks.service';
+import { createInlineDeliveries } from './modules/deliveries/custom/inline';
+import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
+import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
+import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
 import { createLeadsService, type LeadsService } from './modules/leads/leads.service';
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
-import { createMailer, type Mailer } from './modules/outbox/mailer';
-import { createOutboxService, type OutboxService } from './modules/outbox/outbox.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../src/db/client';
-import { NOTIFY_QUEUE } from '../src/jobs/boss';
 import { blockedRange, type OutboundNetwork, type ResolvedAddress } from '../src/lib/outbound-http';
+import { NOTIFY_QUEUE } from '../src/modules/deliveries/notify/notify';
 
 /** A request a local HTTP receiver got. */
 export interface Received {

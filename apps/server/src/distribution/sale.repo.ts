@@ -1,6 +1,6 @@
 import type { NamedStatement, SqlRunner } from '../db/raw';
 import { sqlError } from '../db/raw';
-import { CUSTOM_CHANNEL, type InlineAttempt } from '../modules/deliveries/inline';
+import { CUSTOM_CHANNEL, type InlineAttempt } from '../modules/deliveries/custom/inline';
 import type { CapSlot } from './caps';
 
 /** A lead as stored, with the answer its source got (replayed on a repeated post). */

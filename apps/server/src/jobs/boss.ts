@@ -3,9 +3,6 @@ import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Db } from '../db/client';
 
-/** The one queue of the notify channels: one job per match, channel and target. */
-export const NOTIFY_QUEUE = 'notify';
-
 /** Intervals of pg-boss's housekeeping: expiry of jobs left active by a crashed worker is found this often. */
 export interface BossTiming {
   maintenanceSeconds: number;

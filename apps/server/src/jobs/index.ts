@@ -6,11 +6,18 @@ import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/logger';
 import type { OutboundNetwork } from '../lib/outbound-http';
-import type { Mailer } from '../modules/outbox/mailer';
-import { createBoss, NOTIFY_QUEUE } from './boss';
-import { createChannels } from './channels';
-import { createNotifyHandler, jobId, type NotifyJob, targetsOf } from './notify';
-import { notifyRepo } from './notify.repo';
+import { createChannels } from '../modules/deliveries/notify/channels';
+import {
+  createNotifyHandler,
+  jobId,
+  NOTIFY_QUEUE,
+  type NotifyJob,
+  notifyJobSchema,
+  targetsOf,
+} from '../modules/deliveries/notify/notify';
+import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
+import type { Mailer } from '../modules/deliveries/outbox/mailer';
+import { createBoss } from './boss';
 import { startIdempotencyPurge } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
@@ -130,11 +137,13 @@ export function createJobs({
         retryDelay: 1,
         expireInSeconds: config.JOB_EXPIRE_SECONDS,
       });
-      await b.work<NotifyJob>(
+      await b.work<unknown>(
         NOTIFY_QUEUE,
         { batchSize: 10, pollingIntervalSeconds: config.JOB_POLL_SECONDS },
         async (jobs) => {
-          const results = await Promise.allSettled(jobs.map((job) => notify.handle(b, job.data)));
+          const results = await Promise.allSettled(
+            jobs.map((job) => notify.handle(b, notifyJobSchema.parse(job.data))),
+          );
           const failed = results.find((r) => r.status === 'rejected');
           if (failed) throw (failed as PromiseRejectedResult).reason;
         },

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { account, session, user, verification } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { createOriginPolicy, LOCAL_PORT_HEADER } from '../../plugins/origins';
-import type { Mailer } from '../outbox/mailer';
+import type { Mailer } from '../deliveries/outbox/mailer';
 import { passwordResetEmail } from './emails';
 
 export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;

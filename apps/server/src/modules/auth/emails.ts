@@ -1,4 +1,4 @@
-import type { Email } from '../outbox/mailer';
+import type { Email } from '../deliveries/outbox/mailer';
 
 /** The welcome email: a set-password link for a user an admin invited. */
 export function welcomeEmail(to: string, name: string, link: string, days: number): Email {

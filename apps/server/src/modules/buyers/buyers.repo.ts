@@ -2,7 +2,11 @@ import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
-import { type DeliveryFailureColumns, deliveryFailureFields, lastDeliveryFailure } from '../deliveries/failures.repo';
+import {
+  type DeliveryFailureColumns,
+  deliveryFailureFields,
+  lastDeliveryFailure,
+} from '../deliveries/custom/failures.repo';
 
 export type BuyerRow = typeof buyers.$inferSelect;
 export type BuyerInsert = typeof buyers.$inferInsert;

@@ -10,7 +10,7 @@ import type {
 import { statusFlags } from '@leadex/domain';
 import { toEpochSeconds } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
-import type { DeliveryFailureColumns } from '../deliveries/failures.repo';
+import type { DeliveryFailureColumns } from '../deliveries/custom/failures.repo';
 import type { CampaignRow, SourceFilterRow, StatusEventRow } from './campaigns.repo';
 
 const EMPTY_NOTIFY = { email: [], sms: [], broadcast_webhooks: [] };

@@ -11,7 +11,11 @@ import {
   zipsets,
 } from '../../db/schema';
 import { likeContains } from '../buyers/buyers.repo';
-import { type DeliveryFailureColumns, deliveryFailureFields, lastDeliveryFailure } from '../deliveries/failures.repo';
+import {
+  type DeliveryFailureColumns,
+  deliveryFailureFields,
+  lastDeliveryFailure,
+} from '../deliveries/custom/failures.repo';
 
 export type CampaignInsert = typeof campaigns.$inferInsert;
 /** A campaign with the names the API shows beside its ids and its buyer's last delivery failure. */

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/client';
-import { type AttemptRow, notifyRepo } from '../../jobs/notify.repo';
 import { toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
+import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
 import { unpackExplanation } from '../source-api/explanation';
 import { type LeadRow, leadsRepo, type MatchRow } from './leads.repo';
 

@@ -5,7 +5,7 @@ import { type Answer, createSale, type RequestMeta } from '../../distribution/sa
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import type { InlineDeliveries } from '../deliveries/inline';
+import type { InlineDeliveries } from '../deliveries/custom/inline';
 import type { ExplanationRecord } from './explanation';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 

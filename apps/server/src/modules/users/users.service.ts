@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { welcomeEmail } from '../auth/emails';
-import type { Mailer } from '../outbox/mailer';
+import type { Mailer } from '../deliveries/outbox/mailer';
 import { type UserRow, usersRepo } from './users.repo';
 
 /** How long a welcome email's set-password link works. */

@@ -1,12 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
-import { eventually, notifyJobsOf, notifyJobsSettled, scriptedNetwork, startHttpReceiver } from '../../test/receivers';
-import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig, webhooks } from '../db/schema';
-import { newId } from '../lib/ids';
-import { blockedRange } from '../lib/outbound-http';
-import { createJobs, type Jobs } from './index';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import {
+  eventually,
+  notifyJobsOf,
+  notifyJobsSettled,
+  scriptedNetwork,
+  startHttpReceiver,
+} from '../../../../test/receivers';
+import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig, webhooks } from '../../../db/schema';
+import { createJobs, type Jobs } from '../../../jobs/index';
+import { newId } from '../../../lib/ids';
+import { blockedRange } from '../../../lib/outbound-http';
 
 /**
  * DESIGN.md §6 with ALLOW_PRIVATE_DELIVERY_TARGETS off, as in production: every notify channel

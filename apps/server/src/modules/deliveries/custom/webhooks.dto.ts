@@ -10,7 +10,7 @@ import {
   type WebhookTemplate,
   webhookStatusFlags,
 } from '@leadex/domain';
-import { toEpochSeconds } from '../../lib/clock';
+import { toEpochSeconds } from '../../../lib/clock';
 import type { WebhookRow } from './webhooks.repo';
 
 const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;

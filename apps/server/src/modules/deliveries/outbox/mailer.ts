@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Db } from '../../db/client';
-import type { Clock } from '../../lib/clock';
-import { newId } from '../../lib/ids';
+import type { Db } from '../../../db/client';
+import type { Clock } from '../../../lib/clock';
+import { newId } from '../../../lib/ids';
 import { type OutboxRow, outboxRepo } from './outbox.repo';
 
 export interface Email {

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
 import {
   eventually,
   notifyJobsOf,
@@ -10,10 +10,10 @@ import {
   scriptedNetwork,
   startHttpReceiver,
   startSmtpReceiver,
-} from '../../../test/receivers';
-import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../db/schema';
-import { billsRepo } from '../bills/bills.repo';
-import { unpackExplanation } from '../source-api/explanation';
+} from '../../../../test/receivers';
+import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../../db/schema';
+import { billsRepo } from '../../bills/bills.repo';
+import { unpackExplanation } from '../../source-api/explanation';
 
 /**
  * Live custom deliveries decide the sale (DESIGN.md §6), with real peers: a local HTTP server

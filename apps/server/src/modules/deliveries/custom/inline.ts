@@ -1,5 +1,5 @@
-import type { Clock } from '../../lib/clock';
-import { newId } from '../../lib/ids';
+import type { Clock } from '../../../lib/clock';
+import { newId } from '../../../lib/ids';
 import { type DeliveryLead, type DeliveryResult, type DeliveryTarget, deliverCustom, isRetryable } from './render';
 import type { WebhooksService } from './webhooks.service';
 

@@ -7,12 +7,12 @@ import {
   createCampaign,
   createSourceWithKey,
   uniquePhone,
-} from '../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
-import { eventually, notifyJobsOf, startHttpReceiver, startSmtpReceiver } from '../../test/receivers';
-import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../db/schema';
-import { deriveSigningSecret, verifyWebhook } from '../lib/webhook-signature';
-import { billsRepo } from '../modules/bills/bills.repo';
+} from '../../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import { eventually, notifyJobsOf, startHttpReceiver, startSmtpReceiver } from '../../../../test/receivers';
+import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../../../db/schema';
+import { deriveSigningSecret, verifyWebhook } from '../../../lib/webhook-signature';
+import { billsRepo } from '../../bills/bills.repo';
 
 /**
  * DESIGN.md §6 with real peers: a local SMTP server and a local HTTP server receive the leads the

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
-import { eventually, notifyJobsOf, notifyJobsSettled, startHttpReceiver } from '../../test/receivers';
-import { loadConfig } from '../config';
-import { campaigns, deliveryAttempts, leadMatches } from '../db/schema';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import { eventually, notifyJobsOf, notifyJobsSettled, startHttpReceiver } from '../../../../test/receivers';
+import { loadConfig } from '../../../config';
+import { campaigns, deliveryAttempts, leadMatches } from '../../../db/schema';
 
 /**
  * The notify channels' backoff (DESIGN.md §6: 10 s, 1 min, 5 min, 15 min, 30 min), measured on the

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, type TestApp } from '../../../../test/harness';
 import { createMailer } from './mailer';
 
 interface Received {

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import twilio from 'twilio';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import type { Clock } from '../lib/clock';
-import { newId } from '../lib/ids';
-import { OutboundError, type OutboundNetwork, outboundRequest } from '../lib/outbound-http';
-import { deriveSigningSecret, signWebhook } from '../lib/webhook-signature';
-import { attemptOf, customMessageId } from '../modules/deliveries/inline';
-import { deliverCustom, isRetryable, leadForDelivery } from '../modules/deliveries/render';
-import { toWebhook } from '../modules/deliveries/webhooks.dto';
-import { webhooksRepo } from '../modules/deliveries/webhooks.repo';
-import type { Mailer } from '../modules/outbox/mailer';
-import { outboxRepo } from '../modules/outbox/outbox.repo';
+import type { Config } from '../../../config';
+import type { Db } from '../../../db/client';
+import type { Clock } from '../../../lib/clock';
+import { newId } from '../../../lib/ids';
+import { OutboundError, type OutboundNetwork, outboundRequest } from '../../../lib/outbound-http';
+import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
+import { attemptOf, customMessageId } from '../custom/inline';
+import { deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
+import { toWebhook } from '../custom/webhooks.dto';
+import { webhooksRepo } from '../custom/webhooks.repo';
+import type { Mailer } from '../outbox/mailer';
+import { outboxRepo } from '../outbox/outbox.repo';
 import { type NotifyLead, notifyRepo } from './notify.repo';
 
 /** The notify channels of DESIGN.md §6, and `custom`: a buyer's live custom delivery, retried as a job. */

@@ -1,6 +1,6 @@
 import { pageQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../../deps';
 
 /** GET /api/outbox: outgoing mail, for admins (what a missing or failing SMTP server kept back). */
 export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {

@@ -1,26 +1,33 @@
 import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import type { NotifyConfig } from '../db/schema';
-import type { Clock } from '../lib/clock';
-import { newId } from '../lib/ids';
-import { NOTIFY_QUEUE } from './boss';
+import { z } from 'zod';
+import type { Config } from '../../../config';
+import type { Db } from '../../../db/client';
+import type { NotifyConfig } from '../../../db/schema';
+import type { Clock } from '../../../lib/clock';
+import { newId } from '../../../lib/ids';
 import type { Channels, NotifyChannel } from './channels';
 import { notifyRepo } from './notify.repo';
 
-/** One pg-boss job: one try of one channel to one target of a match. */
-export interface NotifyJob {
-  matchId: string;
-  channel: NotifyChannel;
-  target: string;
+/** The pg-boss queue of the notify jobs. */
+export const NOTIFY_QUEUE = 'notify';
+
+/**
+ * One pg-boss job: one try of one channel to one target of a match. The payload is checked when a
+ * worker takes the job: a job written by another version of the code fails loudly, not halfway.
+ */
+export const notifyJobSchema = z.object({
+  matchId: z.string().min(1),
+  channel: z.enum(['email', 'sms', 'webhook', 'broadcast', 'custom']),
+  target: z.string().min(1),
   /** How many targets the match has: when all have ended unaccepted, it is undelivered. */
-  targets: number;
+  targets: z.number().int().positive(),
   /** 0 for the first try of a chain; retry n waits DELIVERY_RETRY_DELAYS_MS[n - 1]. */
-  step: number;
+  step: z.number().int().min(0),
   /** Tells a resend's chain from the first one, so their job ids differ. */
-  chain: string;
-}
+  chain: z.string(),
+}) satisfies z.ZodType<{ channel: NotifyChannel }>;
+export type NotifyJob = z.infer<typeof notifyJobSchema>;
 
 /**
  * The targets of a match: the campaign's channels when it has any, else the buyer's defaults; and

@@ -1,6 +1,14 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { buyers, campaigns, deliveryAttempts, leadMatches, leads, messages, type NotifyConfig } from '../db/schema';
+import type { Db } from '../../../db/client';
+import {
+  buyers,
+  campaigns,
+  deliveryAttempts,
+  leadMatches,
+  leads,
+  messages,
+  type NotifyConfig,
+} from '../../../db/schema';
 
 /** A sold lead as its notify channels render it. */
 export interface NotifyLead {

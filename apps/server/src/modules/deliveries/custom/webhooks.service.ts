@@ -13,14 +13,14 @@ import {
   type WebhookTestResult,
   type WebhookUpdate,
 } from '@leadex/domain';
-import type { Config } from '../../config';
-import type { Db, Tx } from '../../db/client';
-import type { Engine } from '../../distribution/engine';
-import type { Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { newId } from '../../lib/ids';
-import { blockedRange, type OutboundNetwork } from '../../lib/outbound-http';
-import type { Viewer } from '../../plugins/auth';
+import type { Config } from '../../../config';
+import type { Db, Tx } from '../../../db/client';
+import type { Engine } from '../../../distribution/engine';
+import type { Clock } from '../../../lib/clock';
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import { blockedRange, type OutboundNetwork } from '../../../lib/outbound-http';
+import type { Viewer } from '../../../plugins/auth';
 import { type DeliverOptions, type DeliveryTarget, deliverCustom, testLead } from './render';
 import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
 import { type WebhookInsert, type WebhookRow, webhooksRepo } from './webhooks.repo';

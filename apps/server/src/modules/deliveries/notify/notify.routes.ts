@@ -2,8 +2,8 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
-import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../../../deps';
+import { AppError } from '../../../lib/errors';
 
 /** Resending a match's failed notify channels (admin) and Twilio's SMS status callback. */
 export const notifyRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { jobs, config }) => {

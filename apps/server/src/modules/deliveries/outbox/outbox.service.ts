@@ -1,5 +1,5 @@
-import type { Db } from '../../db/client';
-import { toEpochSeconds } from '../../lib/clock';
+import type { Db } from '../../../db/client';
+import { toEpochSeconds } from '../../../lib/clock';
 import { outboxRepo } from './outbox.repo';
 
 /** Outgoing mail for admins: what a missing or failing SMTP server kept back. */

@@ -1,15 +1,15 @@
 import { type ContentType, DELIVERY_FIELDS, type FieldValueRow, type Webhook } from '@leadex/domain';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import type { leads } from '../../db/schema';
-import { toEpochSeconds } from '../../lib/clock';
-import { centsToDollars } from '../../lib/money';
+import type { leads } from '../../../db/schema';
+import { toEpochSeconds } from '../../../lib/clock';
+import { centsToDollars } from '../../../lib/money';
 import {
   DEFAULT_OUTBOUND_TIMEOUT_MS,
   OutboundError,
   type OutboundErrorCode,
   type OutboundNetwork,
   outboundRequest,
-} from '../../lib/outbound-http';
+} from '../../../lib/outbound-http';
 
 /** What rendering and sending a custom delivery reads of it (a Webhook as the API answers it). */
 export type DeliveryTarget = Pick<

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
-import { scriptedNetwork } from '../../../test/receivers';
-import { webhooks } from '../../db/schema';
+import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import { scriptedNetwork } from '../../../../test/receivers';
+import { webhooks } from '../../../db/schema';
 
 let t: TestApp;
 let admin: string;

@@ -1,7 +1,7 @@
 import { webhookCreateSchema, webhookListQuery, webhookTestSchema, webhookUpdateSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../../deps';
 
 const idParams = z.object({ id: z.string() });
 const actionParams = z.object({ id: z.string(), action: z.string() });

@@ -1,6 +1,6 @@
 import { count, desc } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { outbox } from '../../db/schema';
+import type { Db } from '../../../db/client';
+import { outbox } from '../../../db/schema';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
