@@ -1,5 +1,6 @@
 import { hashPassword } from 'better-auth/crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
@@ -92,4 +93,20 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   const cookie = res.cookies.find((c) => c.name.endsWith('session_token'));
   if (!cookie) throw new Error(`no session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);
   return `${cookie.name}=${cookie.value}`;
+}
+
+/** A request of a scoping check: its method, URL and body (sent as the signed-in caller). */
+export type ScopedRequest = Pick<InjectOptions, 'method' | 'url' | 'payload'>;
+
+/**
+ * DESIGN.md §3 rule 3: another buyer's or source's record answers 404 on every route that names it,
+ * with the answer an unknown id gets (`{What} not found`), so a caller cannot even learn it exists.
+ * Sends each request as `as`; the caller checks afterwards that nothing changed.
+ */
+export async function expectScoped404(t: TestApp, as: string, what: string, requests: ScopedRequest[]) {
+  for (const req of requests) {
+    const res = await t.request({ ...req, as });
+    expect(res.statusCode, `${req.method} ${req.url}`).toBe(404);
+    expect(res.json(), `${req.method} ${req.url}`).toEqual({ ok: false, message: `${what} not found` });
+  }
 }

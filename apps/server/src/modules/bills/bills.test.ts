@@ -6,7 +6,7 @@ import {
   createSourceWithKey,
   createSourceWithLogin,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 import { leadMatches, leads } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { billingPeriod } from './bills.service';
@@ -136,11 +136,10 @@ describe('GET /api/bill/buyer/{buyerId}', () => {
     const mine = await createBuyerWithLogin(t);
     const other = await createBuyerWithLogin(t);
     expect((await get(`/api/bill/buyer/${mine.buyer._id}`, mine.cookie)).statusCode).toBe(200);
-    for (const url of [`/api/bill/buyer/${other.buyer._id}`, `/api/bill/buyer/${other.buyer._id}/current`]) {
-      const res = await get(url, mine.cookie);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ ok: false, message: 'Buyer not found' });
-    }
+    await expectScoped404(t, mine.cookie, 'Buyer', [
+      { method: 'GET', url: `/api/bill/buyer/${other.buyer._id}` },
+      { method: 'GET', url: `/api/bill/buyer/${other.buyer._id}/current` },
+    ]);
     expect((await get('/api/bill/buyer/buy_missing')).statusCode).toBe(404);
   });
 

@@ -10,7 +10,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 import { campaignStatusEvents, campaigns, leadMatches, leads, outbox, user } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
@@ -300,11 +300,12 @@ describe("a buyer user reaches only its own buyer's routes", () => {
       `/api/bill/buyer/${id}`,
       `/api/bill/buyer/${id}/current`,
     ];
-    for (const url of routes(other.buyer._id)) {
-      const res = await get(url, mine.cookie);
-      expect(res.statusCode, url).toBe(404);
-      expect(res.json(), url).toEqual({ ok: false, message: 'Buyer not found' });
-    }
+    await expectScoped404(
+      t,
+      mine.cookie,
+      'Buyer',
+      routes(other.buyer._id).map((url) => ({ method: 'GET', url })),
+    );
     for (const url of routes(mine.buyer._id)) expect((await get(url, mine.cookie)).statusCode, url).toBe(200);
   });
 

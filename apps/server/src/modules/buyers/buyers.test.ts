@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
 let t: TestApp;
@@ -141,9 +141,7 @@ describe('GET /api/buyer/{id}', () => {
     const mine = await createBuyerWithLogin(t);
     const other = await createBuyerWithLogin(t);
     expect((await get(`/api/buyer/${mine.buyer._id}?include=users`, mine.cookie)).statusCode).toBe(200);
-    const res = await get(`/api/buyer/${other.buyer._id}`, mine.cookie);
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ ok: false, message: 'Buyer not found' });
+    await expectScoped404(t, mine.cookie, 'Buyer', [{ method: 'GET', url: `/api/buyer/${other.buyer._id}` }]);
   });
 
   it('answers a source 403', async () => {

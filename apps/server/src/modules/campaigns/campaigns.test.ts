@@ -9,7 +9,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 import { campaignSourceFilters, campaignStatusEvents, campaigns, user, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
@@ -324,11 +324,10 @@ describe('GET /api/match/{id}', () => {
     const a = await createBuyerWithLogin(t);
     const b = await createBuyerWithLogin(t);
     const ofB = await createCampaign(t, b.buyer._id, { status: 'draft' });
-    const read = await get(`/api/match/${ofB}`, a.cookie);
-    expect(read.statusCode).toBe(404);
-    expect(read.json()).toEqual({ ok: false, message: 'Campaign not found' });
-    const write = await put(ofB, { name: 'Stolen', status: 'live' }, a.cookie);
-    expect(write.statusCode).toBe(404);
+    await expectScoped404(t, a.cookie, 'Campaign', [
+      { method: 'GET', url: `/api/match/${ofB}` },
+      { method: 'PUT', url: `/api/match/${ofB}`, payload: { name: 'Stolen', status: 'live' } },
+    ]);
     const after = (await get(`/api/match/${ofB}`, b.cookie)).json();
     expect(after.status.draft).toBe(true);
     expect(after.name).not.toBe('Stolen');

@@ -6,7 +6,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
 let admin: string;
@@ -65,9 +65,10 @@ describe('GET /api/lead/{id}', () => {
   });
 
   it('answers 404 to a buyer that did not buy it and to another source', async () => {
-    expect((await get(other.cookie)).statusCode).toBe(404);
+    const url = `/api/lead/${leadId}?includeMatchLog=true`;
+    await expectScoped404(t, other.cookie, 'Lead', [{ method: 'GET', url }]);
     const stranger = await createSourceWithLogin(t);
-    expect((await get(stranger.cookie)).statusCode).toBe(404);
+    await expectScoped404(t, stranger.cookie, 'Lead', [{ method: 'GET', url }]);
     expect((await get(admin, 'lead_missing')).statusCode).toBe(404);
   });
 });

@@ -7,7 +7,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 import { apiKeys, outbox, sourceChannels, sources, user } from '../../db/schema';
 
 let t: TestApp;
@@ -268,9 +268,7 @@ describe('GET /api/source/{id}', () => {
     expect(own.statusCode).toBe(200);
     expect(own.json()).toMatchObject({ _id: mine.source.id, users: [{ email: mine.user.email }], leads: [] });
     expect(own.json().notes).toBeUndefined();
-    const res = await get(`/api/source/${other.source.id}`, mine.cookie);
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ ok: false, message: 'Source not found' });
+    await expectScoped404(t, mine.cookie, 'Source', [{ method: 'GET', url: `/api/source/${other.source.id}` }]);
   });
 
   it('answers a buyer 403', async () => {

@@ -2,7 +2,7 @@ import type { ZipSearchResult, ZipSuggestion, Zipset } from '@leadex/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
 import { zipsets } from '../../db/schema';
 import { readZipData, type ZipRow } from '../../db/zips';
 import { readEngineVersion } from '../../distribution/index';
@@ -260,9 +260,7 @@ describe('/api/zipset', () => {
     expect(seenByB).not.toContain(mine._id);
 
     expect((await get(`/api/zipset/${mine._id}`, a.cookie)).statusCode).toBe(200);
-    const other = await get(`/api/zipset/${mine._id}`, b.cookie);
-    expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ ok: false, message: 'Region not found' });
+    await expectScoped404(t, b.cookie, 'Region', [{ method: 'GET', url: `/api/zipset/${mine._id}` }]);
     expect((await get(`/api/zipset/${shared._id}`, b.cookie)).json().name).toBe('Exchange-wide');
 
     // A buyer cannot widen its scope with the admin's filter.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../../test/harness';
 import { scriptedNetwork } from '../../../../test/receivers';
 import { webhooks } from '../../../db/schema';
 
@@ -357,16 +357,12 @@ describe("another buyer's delivery answers 404 on every route", () => {
     const mine = await createDelivery(own.buyer._id, { name: 'My hook' });
     const as = own.cookie;
     expect((await get(`/api/webhook/${mine._id}`, as)).statusCode).toBe(200);
-    const answers = [
-      await get(`/api/webhook/${theirs._id}`, as),
-      await get(`/api/webhook/${theirs._id}/copy`, as),
-      await put(theirs._id, { name: 'Taken over' }, as),
-      await t.request({ method: 'POST', url: `/api/webhook/${theirs._id}/test`, as, payload: {} }),
-    ];
-    for (const res of answers) {
-      expect(res.statusCode).toBe(404);
-      expect(res.body).not.toContain('Secret hook');
-    }
+    await expectScoped404(t, as, 'Delivery', [
+      { method: 'GET', url: `/api/webhook/${theirs._id}` },
+      { method: 'GET', url: `/api/webhook/${theirs._id}/copy` },
+      { method: 'PUT', url: `/api/webhook/${theirs._id}`, payload: { name: 'Taken over' } },
+      { method: 'POST', url: `/api/webhook/${theirs._id}/test`, payload: {} },
+    ]);
     expect((await get(`/api/webhook/${theirs._id}`)).json().name).toBe('Secret hook');
     expect(received).toHaveLength(0);
     expect((await get('/api/webhook/whk_missing')).statusCode).toBe(404);
