@@ -1,6 +1,6 @@
 import { hashPassword } from 'better-auth/crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
@@ -86,6 +86,26 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/**
+ * The app of one test file: built in `beforeAll` on the file's own database, closed in `afterAll`.
+ * The answer stands for the app (use it inside tests and hooks, not at the file's top level).
+ */
+export function useTestApp(overrides: Partial<Config> = {}, options: { network?: OutboundNetwork } = {}): TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await createTestApp(overrides, options);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return new Proxy({} as TestApp, {
+    get(_target, key) {
+      if (!app) throw new Error('useTestApp: the app is built in beforeAll; use it inside tests and hooks');
+      return Reflect.get(app, key);
+    },
+  });
 }
 
 /** The `name=value` of the session cookie a response set. */

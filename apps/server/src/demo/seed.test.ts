@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/harness';
 import { apiKeys, campaigns, leadMatches, leads, sourceChannels, sources, webhooks, zipsets } from '../db/schema';
 import { createApiKeyVault } from '../lib/api-keys';
 import { DEMO_PASSWORD, seedDemo } from './seed';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t?.close());
+const t = useTestApp();
 
 describe('demo seed', () => {
   it('seeds buyers with campaigns in every location type, and sources with channels and keys', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { useTestApp } from '../../test/harness';
 import { campaigns, leadMatches, leads } from '../db/schema';
 import { unpackExplanation } from '../modules/source-api/explanation';
 import { createEngine } from './engine';
@@ -19,14 +19,12 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const DAY = 86_400 * SECOND;
 
-let t: TestApp;
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
   // No periodic refresh: what the engine knows changes only through the sales and reloads below,
   // never through a one-second timer firing at some point of a test.
   await t.deps.engine.stop();
 });
-afterAll(() => t?.close());
 
 const call = (url: string, apiKey: string, payload: object) =>
   t.request({ method: 'POST', url, payload, headers: { authorization: `Bearer ${apiKey}` } }).then((r) => {

@@ -1,6 +1,6 @@
 import { asc, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/harness';
 import { eventually } from '../../test/receivers';
 import { idempotencyKeys } from '../db/schema';
 import { createBoss } from './boss';
@@ -10,12 +10,10 @@ import { PURGE_IDEMPOTENCY_CRON, PURGE_IDEMPOTENCY_QUEUE } from './purge-idempot
 
 const HOUR = 3_600_000;
 
-let t: TestApp;
+const t = useTestApp({ JOB_POLL_SECONDS: 0.5 });
 beforeAll(async () => {
-  t = await createTestApp({ JOB_POLL_SECONDS: 0.5 });
   await t.deps.jobs.start();
 });
-afterAll(() => t?.close());
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 

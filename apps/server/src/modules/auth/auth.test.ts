@@ -1,15 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, sessionCookie, type TestApp } from '../../../test/harness';
+import { ADMIN, sessionCookie, useTestApp } from '../../../test/harness';
 import { outbox, signInFailures } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t?.close());
+const t = useTestApp();
 
 const session = (cookie?: string) => t.request({ method: 'GET', url: '/api/session', as: cookie });
 

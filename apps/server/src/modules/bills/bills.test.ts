@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
@@ -6,18 +6,16 @@ import {
   createSourceWithKey,
   createSourceWithLogin,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
+import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
 import { leadMatches, leads } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { billingPeriod } from './bills.service';
 
-let t: TestApp;
 let admin: string;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.signIn(ADMIN.email, ADMIN.password);
 });
-afterAll(() => t?.close());
 
 const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
 const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
+import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
-let t: TestApp;
 let admin: string;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.signIn(ADMIN.email, ADMIN.password);
 });
-afterAll(() => t?.close());
 
 const post = (payload: object, as = admin) => t.request({ method: 'POST', url: '/api/buyer', as, payload });
 const put = (id: string, payload: object, as = admin) =>

@@ -1,20 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createCampaign } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, useTestApp } from '../../../test/harness';
 import { webhooks } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 // DESIGN.md §6: the last failure of a buyer's custom delivery is shown in red on its campaigns.
 // The deliveries write last_failure/last_failure_at; here they are set directly.
 
-let t: TestApp;
 let admin: string;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.signIn(ADMIN.email, ADMIN.password);
 });
-afterAll(() => t?.close());
 
 const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
 const minutesAgo = (minutes: number) => new Date(t.clock.now().getTime() - minutes * 60_000);

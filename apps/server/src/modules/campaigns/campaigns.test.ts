@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buyerInput,
   createBuyer,
@@ -9,20 +9,18 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
+import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
 import { campaignSourceFilters, campaignStatusEvents, campaigns, user, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-let t: TestApp;
 let admin: string;
 let adminId: string;
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
   admin = await t.signIn(ADMIN.email, ADMIN.password);
   const [row] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, ADMIN.email));
   adminId = row?.id ?? '';
 });
-afterAll(() => t?.close());
 
 const post = (payload: object, as = admin) => t.request({ method: 'POST', url: '/api/match', as, payload });
 const put = (id: string, payload: object, as = admin) =>

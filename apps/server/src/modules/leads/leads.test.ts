@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyerWithLogin,
   createCampaign,
@@ -6,15 +6,14 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
+import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
 
-let t: TestApp;
 let admin: string;
 let leadId: string;
 let mine: Awaited<ReturnType<typeof createBuyerWithLogin>>;
 let other: Awaited<ReturnType<typeof createBuyerWithLogin>>;
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
   admin = await t.signIn(ADMIN.email, ADMIN.password);
   mine = await createBuyerWithLogin(t);
   other = await createBuyerWithLogin(t);
@@ -29,7 +28,6 @@ beforeAll(async () => {
   });
   leadId = sale.json().lead_id;
 });
-afterAll(() => t?.close());
 
 const get = (as: string, id = leadId) => t.request({ method: 'GET', url: `/api/lead/${id}?includeMatchLog=true`, as });
 

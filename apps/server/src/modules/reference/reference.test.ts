@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithKey, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, useTestApp } from '../../../test/harness';
 import { campaigns } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-let t: TestApp;
 let admin: string;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.signIn(ADMIN.email, ADMIN.password);
 });
-afterAll(() => t?.close());
 
 const addCampaign = async (buyerId: string, tags: string[]) => {
   const now = t.clock.now();

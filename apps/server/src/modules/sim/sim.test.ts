@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, useTestApp } from '../../../test/harness';
 
-let t: TestApp;
 let admin: string;
 let sourceId: string;
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
   admin = await t.signIn(ADMIN.email, ADMIN.password);
   const buyer = await createBuyer(t);
   await createCampaign(t, buyer._id, { price: 35, services: ['roofing'], states: ['TX'] });
   await createCampaign(t, buyer._id, { price: 35, services: ['roofing'], states: ['CA'] });
   sourceId = (await createSourceWithKey(t, { maxCost: 12 })).sourceId;
 });
-afterAll(() => t?.close());
 
 const sim = (url: string, payload: object) => t.request({ method: 'POST', url, as: admin, payload });
 

@@ -2,15 +2,11 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../../../test/database';
 import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, useTestApp } from '../../../test/harness';
 import { apiKeys, capCounters, idempotencyKeys, leadMatches, leads, pings, sources } from '../../db/schema';
 import { unpackExplanation } from './explanation';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
-});
-afterAll(() => t?.close());
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
 const call = (
   url: string,

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
@@ -7,16 +7,14 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
+import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
 import { apiKeys, outbox, sourceChannels, sources, user } from '../../db/schema';
 
-let t: TestApp;
 let admin: string;
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
   admin = await t.signIn(ADMIN.email, ADMIN.password);
 });
-afterAll(() => t?.close());
 
 let counter = 0;
 /** A valid Source form, unique per call. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
@@ -6,13 +6,9 @@ import {
   createSourceWithKey,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, useTestApp } from '../../../test/harness';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
-});
-afterAll(() => t?.close());
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
 describe('GET /api/stats/', () => {
   it('sums quota, revenue, cost and the top unmatched pings of this month', async () => {

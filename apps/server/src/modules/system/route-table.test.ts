@@ -1,6 +1,6 @@
 import type { Role } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
@@ -9,7 +9,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { ADMIN, useTestApp } from '../../../test/harness';
 import { leads } from '../../db/schema';
 
 /**
@@ -18,7 +18,6 @@ import { leads } from '../../db/schema';
  * public source API).
  */
 
-let t: TestApp;
 const cookies = {} as Record<Role, string>;
 let apiKey: string;
 
@@ -44,8 +43,8 @@ const ROLES: Role[] = ['admin', 'buyer', 'source'];
 
 let routes: { method: string; path: string; url: string; operation: Operation }[] = [];
 
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   cookies.admin = await t.signIn(ADMIN.email, ADMIN.password);
   cookies.buyer = (await createBuyerWithLogin(t)).cookie;
   cookies.source = (await createSourceWithLogin(t)).cookie;
@@ -61,7 +60,6 @@ beforeAll(async () => {
     })),
   );
 });
-afterAll(() => t?.close());
 
 const hasBody = (method: string) => !['GET', 'HEAD', 'DELETE'].includes(method);
 const rolesOf = (method: string, path: string) =>

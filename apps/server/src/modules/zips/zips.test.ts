@@ -1,22 +1,20 @@
 import type { ZipSearchResult, ZipSuggestion, Zipset } from '@leadex/domain';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../test/harness';
+import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
 import { zipsets } from '../../db/schema';
 import { readZipData, type ZipRow } from '../../db/zips';
 import { readEngineVersion } from '../../distribution/index';
 import { parseCountyText, ZIPSET_NAME_TAKEN } from './zips.service';
 
-let t: TestApp;
 let admin: string;
 let zipData: ZipRow[];
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   admin = await t.signIn(ADMIN.email, ADMIN.password);
   zipData = readZipData();
 });
-afterAll(() => t?.close());
 
 /** The great-circle distance in miles, computed here independently of the SQL. */
 function haversineMiles(lat1: number, lon1: number, lat2: number, lon2: number): number {

@@ -3,7 +3,14 @@ import { jobId, notifyJobSchema } from './notify';
 
 /** The notify job's payload is checked when a worker takes it (the dispatcher's own jobs pass in notify.test.ts). */
 describe('the notify job payload', () => {
-  const job = { matchId: 'mat_1', channel: 'webhook' as const, target: 'https://crm.example/x', targets: 2, step: 0, chain: '' };
+  const job = {
+    matchId: 'mat_1',
+    channel: 'webhook' as const,
+    target: 'https://crm.example/x',
+    targets: 2,
+    step: 0,
+    chain: '',
+  };
 
   it('takes a job as the dispatcher writes it, unchanged, so its job id stays the same', () => {
     const parsed = notifyJobSchema.parse(job);
