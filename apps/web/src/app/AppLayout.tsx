@@ -1,8 +1,10 @@
 import type { Role } from '@leadex/domain';
 import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Brand } from '../components/Brand';
+import { PageLoader } from '../components/PageLoader';
 import { MENUS, ROLE_LABELS } from './navigation';
 
 /**
@@ -70,7 +72,10 @@ export function AppLayout({ area }: { area: Role }) {
 
       <AppShell.Main bg="gray.0">
         <Box maw={1400} mx="auto">
-          <Outlet />
+          {/* A screen's code loading keeps the frame and the menu in place. */}
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
         </Box>
       </AppShell.Main>
     </AppShell>

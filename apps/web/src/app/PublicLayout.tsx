@@ -1,8 +1,9 @@
 import { AppShell, Box, Button, Group } from '@mantine/core';
 import { IconLogin2 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Brand } from '../components/Brand';
+import { PageLoader } from '../components/PageLoader';
 
 /**
  * The frame of a page a logged-out visitor may read (/doc/api): the signed-in frame's header, with
@@ -21,7 +22,7 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       </AppShell.Header>
       <AppShell.Main bg="gray.0">
         <Box maw={1200} mx="auto">
-          {children}
+          <Suspense fallback={<PageLoader />}>{children}</Suspense>
         </Box>
       </AppShell.Main>
     </AppShell>

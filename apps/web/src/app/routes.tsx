@@ -1,26 +1,34 @@
 import type { SessionClaims } from '@leadex/domain';
-import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Button, Center, Stack, Text, Title } from '@mantine/core';
+import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { ComingSoonPage } from '../components/ComingSoonPage';
-import { LogoutPage } from '../features/auth/LogoutPage';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
-import { SignInPage } from '../features/auth/SignInPage';
-import { BuyerDetailPage, BuyerProfilePage } from '../features/buyers/BuyerDetailPage';
-import { BuyersListPage } from '../features/buyers/BuyersListPage';
-import { CampaignDetailPage } from '../features/campaigns/CampaignDetailPage';
-import { CampaignsListPage } from '../features/campaigns/CampaignsListPage';
-import { DeliveriesListPage } from '../features/deliveries/DeliveriesListPage';
-import { DeliveryDetailPage } from '../features/deliveries/DeliveryDetailPage';
-import { AdminHomePage } from '../features/home/AdminHomePage';
-import { BuyerHomePage } from '../features/home/BuyerHomePage';
-import { SourceHomePage } from '../features/home/SourceHomePage';
-import { SourceDetailPage } from '../features/sources/SourceDetailPage';
-import { SourcesListPage } from '../features/sources/SourcesListPage';
-import { AppLayout } from './AppLayout';
+import { PageLoader } from '../components/PageLoader';
+import { lazyPage } from './lazyPage';
 import { HOME_OF } from './navigation';
-import { PublicLayout } from './PublicLayout';
 import { useSession } from './session';
+
+// Every area and screen is its own chunk (issue 11): the entry holds only the providers, the session
+// and this table, so the sign-in page loads fast and each role downloads only its own screens.
+const SignInPage = lazyPage(() => import('../features/auth/SignInPage'), 'SignInPage');
+const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage');
+const LogoutPage = lazyPage(() => import('../features/auth/LogoutPage'), 'LogoutPage');
+const AppLayout = lazyPage(() => import('./AppLayout'), 'AppLayout');
+const PublicLayout = lazyPage(() => import('./PublicLayout'), 'PublicLayout');
+const ComingSoonPage = lazyPage(() => import('../components/ComingSoonPage'), 'ComingSoonPage');
+const AdminHomePage = lazyPage(() => import('../features/home/AdminHomePage'), 'AdminHomePage');
+const BuyerHomePage = lazyPage(() => import('../features/home/BuyerHomePage'), 'BuyerHomePage');
+const SourceHomePage = lazyPage(() => import('../features/home/SourceHomePage'), 'SourceHomePage');
+const BuyersListPage = lazyPage(() => import('../features/buyers/BuyersListPage'), 'BuyersListPage');
+const BuyerDetailPage = lazyPage(() => import('../features/buyers/BuyerDetailPage'), 'BuyerDetailPage');
+const BuyerProfilePage = lazyPage(() => import('../features/buyers/BuyerDetailPage'), 'BuyerProfilePage');
+const CampaignsListPage = lazyPage(() => import('../features/campaigns/CampaignsListPage'), 'CampaignsListPage');
+const CampaignDetailPage = lazyPage(() => import('../features/campaigns/CampaignDetailPage'), 'CampaignDetailPage');
+const SourcesListPage = lazyPage(() => import('../features/sources/SourcesListPage'), 'SourcesListPage');
+const SourceDetailPage = lazyPage(() => import('../features/sources/SourceDetailPage'), 'SourceDetailPage');
+const DeliveriesListPage = lazyPage(() => import('../features/deliveries/DeliveriesListPage'), 'DeliveriesListPage');
+const DeliveryDetailPage = lazyPage(() => import('../features/deliveries/DeliveryDetailPage'), 'DeliveryDetailPage');
+/** The API documentation (admin spec §2: /doc/api is lazy loaded). */
+const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
 
 /** Screens later issues build: path and title, rendered by the one placeholder. */
 type Placeholder = readonly [path: string, title: string];
@@ -49,19 +57,20 @@ const SOURCE_PLACEHOLDERS: Placeholder[] = [
   ['lead/:id', 'Lead'],
 ];
 
-/** The API documentation is loaded on demand (admin spec §2: /doc/api is lazy loaded). */
-const ApiDocPage = lazy(() => import('../features/docs/ApiDocPage'));
-
-function ApiDoc() {
-  return (
-    <Suspense fallback={<Loader />}>
-      <ApiDocPage />
-    </Suspense>
-  );
-}
-
 const placeholders = (list: Placeholder[]) =>
   list.map(([path, title]) => <Route key={path} path={path} element={<ComingSoonPage title={title} />} />);
+
+/** Screens the admin and the buyer share; each takes the viewer's role into account (DESIGN.md §3). */
+const ADMIN_AND_BUYER_ROUTES = (
+  <>
+    <Route path="campaigns" element={<CampaignsListPage />} />
+    <Route path="campaign/:id" element={<CampaignDetailPage />} />
+    <Route path="deliveries" element={<DeliveriesListPage />} />
+    <Route path="delivery/:id" element={<DeliveryDetailPage />} />
+    <Route path="delivery/:id/:action" element={<DeliveryDetailPage />} />
+    <Route path="doc/api" element={<ApiDocPage />} />
+  </>
+);
 
 /**
  * The role guard: only the signed-in role's area is mounted, so another role's screens do not exist
@@ -76,14 +85,9 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route index element={<AdminHomePage />} />
           <Route path="buyers" element={<BuyersListPage />} />
           <Route path="buyer/:id" element={<BuyerDetailPage />} />
-          <Route path="campaigns" element={<CampaignsListPage />} />
-          <Route path="campaign/:id" element={<CampaignDetailPage />} />
           <Route path="sources" element={<SourcesListPage />} />
           <Route path="source/:id" element={<SourceDetailPage />} />
-          <Route path="deliveries" element={<DeliveriesListPage />} />
-          <Route path="delivery/:id" element={<DeliveryDetailPage />} />
-          <Route path="delivery/:id/:action" element={<DeliveryDetailPage />} />
-          <Route path="doc/api" element={<ApiDoc />} />
+          {ADMIN_AND_BUYER_ROUTES}
           {placeholders(ADMIN_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.admin} replace />} />
         </Route>
@@ -93,12 +97,7 @@ function areaRoutes(claims: SessionClaims | null) {
         <Route element={<AppLayout area="buyer" />}>
           <Route index element={<BuyerHomePage />} />
           <Route path="buyer" element={<BuyerProfilePage />} />
-          <Route path="campaigns" element={<CampaignsListPage />} />
-          <Route path="campaign/:id" element={<CampaignDetailPage />} />
-          <Route path="deliveries" element={<DeliveriesListPage />} />
-          <Route path="delivery/:id" element={<DeliveryDetailPage />} />
-          <Route path="delivery/:id/:action" element={<DeliveryDetailPage />} />
-          <Route path="doc/api" element={<ApiDoc />} />
+          {ADMIN_AND_BUYER_ROUTES}
           {placeholders(BUYER_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.buyer} replace />} />
         </Route>
@@ -107,8 +106,8 @@ function areaRoutes(claims: SessionClaims | null) {
       return (
         <Route element={<AppLayout area="source" />}>
           <Route path="source" element={<SourceHomePage />} />
-          <Route path="doc" element={<ApiDoc />} />
-          <Route path="doc/api" element={<ApiDoc />} />
+          <Route path="doc" element={<ApiDocPage />} />
+          <Route path="doc/api" element={<ApiDocPage />} />
           {placeholders(SOURCE_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.source} replace />} />
         </Route>
@@ -122,7 +121,7 @@ function areaRoutes(claims: SessionClaims | null) {
             path="doc/api"
             element={
               <PublicLayout>
-                <ApiDoc />
+                <ApiDocPage />
               </PublicLayout>
             }
           />
@@ -135,21 +134,18 @@ function areaRoutes(claims: SessionClaims | null) {
 /** Every route of the app, chosen by the session's role. */
 export function AppRoutes() {
   const session = useSession();
-  if (session.isPending) {
-    return (
-      <Center h="100vh">
-        <Loader />
-      </Center>
-    );
-  }
+  if (session.isPending) return <PageLoader fullScreen />;
   if (session.isError) return <Unreachable retry={() => session.refetch()} />;
   return (
-    <Routes>
-      {/* Reached from emails and the menu whatever the session: set a password, sign out. */}
-      <Route path="/reset-password" element={<ResetPasswordPage />} />
-      <Route path="/logout" element={<LogoutPage />} />
-      {areaRoutes(session.data)}
-    </Routes>
+    // A sign-in page or an area's frame loading; inside the frame, AppLayout shows its own loader.
+    <Suspense fallback={<PageLoader fullScreen />}>
+      <Routes>
+        {/* Reached from emails and the menu whatever the session: set a password, sign out. */}
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/logout" element={<LogoutPage />} />
+        {areaRoutes(session.data)}
+      </Routes>
+    </Suspense>
   );
 }
 

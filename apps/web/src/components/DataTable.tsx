@@ -3,7 +3,7 @@ import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type DataTableColumn, type DataTableSortStatus, DataTable as MantineDataTable } from 'mantine-datatable';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { api } from '../lib/api';
 
 export type { DataTableColumn };
@@ -121,6 +121,7 @@ export function DataTable<T>({
  */
 export function useUrlFilter(name: string, debounceMs = 0): [string, (value: string) => void] {
   const [params, setParams] = useSearchParams();
+  const { pathname } = useLocation();
   const fromUrl = params.get(name) ?? '';
   const [value, setValue] = useState(fromUrl);
   const [debounced] = useDebouncedValue(value, debounceMs);
@@ -129,6 +130,9 @@ export function useUrlFilter(name: string, debounceMs = 0): [string, (value: str
 
   useEffect(() => {
     if (debounced === written.current) return;
+    // A row clicked before the debounce ends opens a screen whose code loads on demand, and this page
+    // stays on screen meanwhile: a write now would take the user back to the list. Drop it.
+    if (window.location.pathname !== pathname) return;
     written.current = debounced;
     setParams(
       (current) => {
@@ -140,7 +144,7 @@ export function useUrlFilter(name: string, debounceMs = 0): [string, (value: str
       },
       { replace: true },
     );
-  }, [debounced, name, setParams]);
+  }, [debounced, name, setParams, pathname]);
 
   useEffect(() => {
     if (fromUrl === written.current) return;

@@ -17,6 +17,8 @@ export interface SaveRequest<TValues> {
   values: TValues;
   /** Only what differs from the record (for an update); never empty. */
   changes: Partial<TValues>;
+  /** The record as the form last loaded or saved it, for updates that compute their own diff. */
+  original: TValues;
 }
 
 export interface EditableFormProps<TValues extends FieldValues> {
@@ -77,13 +79,14 @@ export function EditableForm<TValues extends FieldValues>({
 
   const save = form.handleSubmit(async () => {
     const current = form.getValues();
-    const changes = changedFields(form.formState.defaultValues as Partial<TValues>, current, wholeFields);
+    const original = form.formState.defaultValues as TValues;
+    const changes = changedFields(original, current, wholeFields);
     if (!isNew && Object.keys(changes).length === 0) {
       setEditing(false);
       return;
     }
     try {
-      await onSave({ values: current, changes });
+      await onSave({ values: current, changes, original });
     } catch (error) {
       // The api client has raised the toast; a 400 naming fields also marks them here.
       applyFieldErrors(error, form.setError);

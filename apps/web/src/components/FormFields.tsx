@@ -1,17 +1,27 @@
 import type { TagKind } from '@leadex/domain';
 import {
+  Group,
+  MultiSelect,
+  type MultiSelectProps,
   NumberInput,
   type NumberInputProps,
+  Radio,
   Select,
   type SelectProps,
+  Stack,
+  TagsInput,
+  type TagsInputProps,
+  Text,
   Textarea,
   type TextareaProps,
   TextInput,
   type TextInputProps,
 } from '@mantine/core';
-import { Controller, useFormContext } from 'react-hook-form';
+import type { ReactNode } from 'react';
+import { useController } from 'react-hook-form';
 import { useEditing } from './EditableForm';
-import { TagsField, type TagsFieldProps } from './TagsField';
+import { MAX_TAGS, TagsField, type TagsFieldProps } from './TagsField';
+import { ZipTagsInput, type ZipTagsInputProps } from './ZipTagsInput';
 
 /**
  * Inputs bound to the surrounding EditableForm: editable in edit mode, read-only (filled) otherwise,
@@ -24,12 +34,27 @@ interface BoundProps {
   locked?: boolean;
 }
 
-function useMode(locked?: boolean, required?: boolean) {
-  const editing = useEditing();
-  const readOnly = !editing || Boolean(locked);
-  // The asterisk is a hint for typing; on a value that cannot be changed it is noise.
-  return { readOnly, variant: readOnly ? 'filled' : 'default', required: required && !readOnly } as const;
+/** Admin §2: empty read-only lists (delivery lists, rows) show None. */
+export const EMPTY_LIST = 'None';
+
+/**
+ * The form binding of one field: `mode` (read-only or not) and `bind` (ref, name, blur and the
+ * message), which every bound input spreads after its own props so the form has the last word.
+ */
+function useBoundField(name: string, locked?: boolean, required?: boolean) {
+  const { field, fieldState } = useController({ name });
+  const readOnly = !useEditing() || Boolean(locked);
+  return {
+    field,
+    // The asterisk is a hint for typing; on a value that cannot be changed it is noise.
+    mode: { readOnly, variant: readOnly ? 'filled' : 'default', required: required && !readOnly } as const,
+    bind: { ref: field.ref, name: field.name, onBlur: field.onBlur, error: fieldState.error?.message },
+  };
 }
+
+/** What a read-only list without values reads instead of a blank box; editable, the usual hint. */
+const listPlaceholder = (readOnly: boolean, value: unknown, emptyText?: string, placeholder?: string) =>
+  readOnly ? ((value as unknown[] | undefined)?.length ? undefined : emptyText) : placeholder;
 
 export function TextField({
   name,
@@ -41,24 +66,14 @@ export function TextField({
     /** How the value reads while read-only (a phone number formatted); edit mode shows it as stored. */
     format?: (value: string) => string;
   }) {
-  const { control } = useFormContext();
-  const mode = useMode(locked, props.required);
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
   return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => (
-        <TextInput
-          {...props}
-          {...mode}
-          ref={field.ref}
-          name={field.name}
-          value={mode.readOnly && format ? format(field.value ?? '') : (field.value ?? '')}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-        />
-      )}
+    <TextInput
+      {...props}
+      {...mode}
+      {...bind}
+      value={mode.readOnly && format ? format(field.value ?? '') : (field.value ?? '')}
+      onChange={field.onChange}
     />
   );
 }
@@ -73,28 +88,18 @@ export function TextareaField({
     /** What an empty value reads while read-only ('None'), instead of a blank box. */
     emptyText?: string;
   }) {
-  const { control } = useFormContext();
-  const mode = useMode(locked, props.required);
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
   return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => (
-        <Textarea
-          autosize
-          minRows={mode.readOnly && !field.value ? 1 : 3}
-          maxRows={10}
-          {...props}
-          {...mode}
-          placeholder={mode.readOnly ? emptyText : props.placeholder}
-          ref={field.ref}
-          name={field.name}
-          value={field.value ?? ''}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-        />
-      )}
+    <Textarea
+      autosize
+      minRows={mode.readOnly && !field.value ? 1 : 3}
+      maxRows={10}
+      {...props}
+      {...mode}
+      placeholder={mode.readOnly ? emptyText : props.placeholder}
+      {...bind}
+      value={field.value ?? ''}
+      onChange={field.onChange}
     />
   );
 }
@@ -104,44 +109,23 @@ export function TextareaField({
  * it shows the chosen option's label as plain text (no dropdown chevron inviting a click).
  */
 export function SelectField({ name, locked, ...props }: BoundProps & Omit<SelectProps, 'name'>) {
-  const { control } = useFormContext();
-  const mode = useMode(locked, props.required);
-  return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => {
-        const value =
-          field.value === '' || field.value === undefined || field.value === null ? null : String(field.value);
-        if (mode.readOnly) {
-          return (
-            <TextInput
-              label={props.label}
-              aria-label={props['aria-label']}
-              description={props.description}
-              {...mode}
-              ref={field.ref}
-              name={field.name}
-              value={optionLabel(props.data, value)}
-              error={fieldState.error?.message}
-            />
-          );
-        }
-        return (
-          <Select
-            {...props}
-            {...mode}
-            ref={field.ref}
-            name={field.name}
-            value={value}
-            onChange={(next) => field.onChange(next ?? '')}
-            onBlur={field.onBlur}
-            error={fieldState.error?.message}
-          />
-        );
-      }}
-    />
-  );
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
+  const value = field.value === '' || field.value === undefined || field.value === null ? null : String(field.value);
+  if (mode.readOnly) {
+    return (
+      <TextInput
+        label={props.label}
+        aria-label={props['aria-label']}
+        description={props.description}
+        {...mode}
+        ref={bind.ref}
+        name={bind.name}
+        value={optionLabel(props.data, value)}
+        error={bind.error}
+      />
+    );
+  }
+  return <Select {...props} {...mode} {...bind} value={value} onChange={(next) => field.onChange(next ?? '')} />;
 }
 
 /** The label Select would show for `value` (data may hold strings, options or groups of them). */
@@ -168,25 +152,38 @@ function findLabel(entries: readonly unknown[], value: string): string | undefin
 }
 
 export function NumberField({ name, locked, ...props }: BoundProps & Omit<NumberInputProps, 'name'>) {
-  const { control } = useFormContext();
-  const mode = useMode(locked, props.required);
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
   return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => (
-        <NumberInput
-          {...props}
-          {...mode}
-          hideControls={mode.readOnly || props.hideControls}
-          ref={field.ref}
-          name={field.name}
-          value={field.value ?? ''}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-        />
-      )}
+    <NumberInput
+      {...props}
+      {...mode}
+      hideControls={mode.readOnly || props.hideControls}
+      {...bind}
+      value={field.value ?? ''}
+      onChange={field.onChange}
+    />
+  );
+}
+
+export interface MoneyFieldProps extends BoundProps, Omit<NumberInputProps, 'name'> {
+  /** Whole dollars only (a prepay, a credit threshold). */
+  wholeDollars?: boolean;
+  /** Always two decimals ($18.00), as prices read. */
+  fixedCents?: boolean;
+}
+
+/**
+ * A dollar amount (the API speaks dollars with two decimals, DESIGN.md §3): '$' before it, never
+ * below 0, thousands separated, cents unless `wholeDollars`. One field, so money reads alike everywhere.
+ */
+export function MoneyField({ wholeDollars = false, fixedCents = false, ...props }: MoneyFieldProps) {
+  return (
+    <NumberField
+      prefix="$"
+      min={0}
+      thousandSeparator=","
+      {...(wholeDollars ? { allowDecimal: false } : { decimalScale: 2, fixedDecimalScale: fixedCents })}
+      {...props}
     />
   );
 }
@@ -200,28 +197,132 @@ export function TagsFormField({
   kind,
   ...props
 }: BoundProps & { kind: TagKind } & Omit<TagsFieldProps, 'name' | 'kind'>) {
-  const { control } = useFormContext();
-  const mode = useMode(locked, props.required);
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
   return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => (
-        <TagsField
-          {...props}
-          {...mode}
-          kind={kind}
-          ref={field.ref}
-          name={field.name}
-          value={field.value ?? []}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-          // Admin §8: an empty tag list shows N/A (TagsInput shows a placeholder beside pills too).
-          placeholder={mode.readOnly ? (field.value?.length ? undefined : EMPTY_TAGS) : props.placeholder}
-        />
-      )}
+    <TagsField
+      {...props}
+      {...mode}
+      kind={kind}
+      {...bind}
+      value={field.value ?? []}
+      onChange={field.onChange}
+      // Admin §8: an empty tag list shows N/A (TagsInput shows a placeholder beside pills too).
+      placeholder={listPlaceholder(mode.readOnly, field.value, EMPTY_TAGS, props.placeholder)}
     />
+  );
+}
+
+/** What an empty field reads while read-only ('N/A', 'None'), instead of a blank box. */
+interface EmptyText {
+  emptyText?: string;
+}
+
+/** A free list of texts (email addresses, phone numbers, URLs), one pill each. */
+export function ListField({
+  name,
+  locked,
+  emptyText = EMPTY_LIST,
+  ...props
+}: BoundProps & EmptyText & Omit<TagsInputProps, 'name'>) {
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
+  return (
+    <TagsInput
+      splitChars={[',', ' ']}
+      acceptValueOnBlur
+      maxTags={MAX_TAGS}
+      {...props}
+      {...mode}
+      placeholder={listPlaceholder(mode.readOnly, field.value, emptyText, props.placeholder)}
+      clearable={!mode.readOnly}
+      {...bind}
+      value={field.value ?? []}
+      onChange={field.onChange}
+    />
+  );
+}
+
+/** Several choices from a list (services, states). */
+export function MultiSelectField({
+  name,
+  locked,
+  emptyText,
+  ...props
+}: BoundProps & EmptyText & Omit<MultiSelectProps, 'name'>) {
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
+  return (
+    <MultiSelect
+      limit={50}
+      {...props}
+      {...mode}
+      placeholder={listPlaceholder(mode.readOnly, field.value, emptyText, props.placeholder)}
+      clearable={!mode.readOnly && props.clearable}
+      // Read-only, no chevron inviting a click.
+      rightSection={mode.readOnly ? <span /> : props.rightSection}
+      {...bind}
+      value={field.value ?? []}
+      onChange={field.onChange}
+    />
+  );
+}
+
+/** ZIP codes as tags (see ZipTagsInput). */
+export function ZipTagsField({
+  name,
+  locked,
+  emptyText,
+  ...props
+}: BoundProps & EmptyText & Omit<ZipTagsInputProps, 'name' | 'value' | 'onChange'>) {
+  const { field, mode, bind } = useBoundField(name, locked, props.required);
+  return (
+    <ZipTagsInput
+      {...props}
+      {...mode}
+      placeholder={listPlaceholder(mode.readOnly, field.value, emptyText, props.placeholder)}
+      {...bind}
+      value={field.value ?? []}
+      onChange={field.onChange}
+    />
+  );
+}
+
+/** One choice among a few, as radios in a row (a campaign's or a delivery's status); shown in edit mode. */
+export function RadioField({
+  name,
+  label,
+  options,
+}: {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
+  const { field, fieldState } = useController({ name });
+  return (
+    <Radio.Group
+      label={label}
+      name={field.name}
+      value={field.value}
+      onChange={field.onChange}
+      error={fieldState.error?.message}
+    >
+      <Group gap="lg" mt={8}>
+        {options.map((option) => (
+          <Radio key={option.value} value={option.value} label={option.label} />
+        ))}
+      </Group>
+    </Radio.Group>
+  );
+}
+
+/** A read-only value that is not text (a status badge), labelled like the fields beside it. */
+export function LabeledValue({ label, note, children }: { label: string; note?: ReactNode; children: ReactNode }) {
+  return (
+    <Stack gap={6}>
+      <Text fz="sm" fw={500}>
+        {label}
+      </Text>
+      <div>{children}</div>
+      {note}
+    </Stack>
   );
 }
 

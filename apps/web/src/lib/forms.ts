@@ -79,3 +79,23 @@ function isBlank(value: unknown): boolean {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A postal address as its inputs hold it: '' where the record has none (buyers and sources). */
+export interface AddressFormValues {
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+export const NO_ADDRESS: AddressFormValues = { address: '', city: '', state: '', zip: '' };
+
+/** A record's address as form values. */
+export function addressFormValues(record: {
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip?: string | null;
+}): AddressFormValues {
+  return { address: record.address ?? '', city: record.city ?? '', state: record.state ?? '', zip: record.zip ?? '' };
+}

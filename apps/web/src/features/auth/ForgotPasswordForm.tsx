@@ -1,9 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
+import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { schemaResolver } from '../../lib/forms';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { requestPasswordReset, signInErrorText } from './auth.api';
 import { type ForgotPasswordValues, forgotPasswordSchema } from './auth.schemas';
@@ -50,27 +51,20 @@ export function ForgotPasswordForm() {
 
   return (
     <AuthLayout title="Reset your password" subtitle="Enter your account's email and we will send you a link.">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert">
-              {failure}
-            </Alert>
-          )}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            autoFocus
-            {...form.register('email')}
-            error={errors.email?.message}
-          />
-          <Button type="submit" fullWidth size="md" loading={isSubmitting}>
-            Send reset link
-          </Button>
-          <Text ta="center">{back}</Text>
-        </Stack>
-      </form>
+      <AuthForm onSubmit={submit} failure={failure}>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+          {...form.register('email')}
+          error={errors.email?.message}
+        />
+        <Button type="submit" fullWidth size="md" loading={isSubmitting}>
+          Send reset link
+        </Button>
+        <Text ta="center">{back}</Text>
+      </AuthForm>
     </AuthLayout>
   );
 }

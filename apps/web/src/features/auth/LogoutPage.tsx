@@ -1,7 +1,7 @@
-import { Center, Loader } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
+import { PageLoader } from '../../components/PageLoader';
 import { queryKeys } from '../../lib/queryKeys';
 import { signOut } from './auth.api';
 
@@ -27,9 +27,5 @@ export function LogoutPage() {
       });
   }, [navigate, queryClient]);
 
-  return (
-    <Center h="100vh">
-      <Loader />
-    </Center>
-  );
+  return <PageLoader fullScreen />;
 }

@@ -1,5 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Anchor, Button, PasswordInput, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,6 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { AUTH_TEXTS, resetErrorText, resetPassword } from './auth.api';
 import { type NewPasswordValues, newPasswordSchema } from './auth.schemas';
@@ -56,43 +56,36 @@ export function ResetPasswordPage() {
           : 'Choose a new password for your account.'
       }
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert">
-              {failure}
-            </Alert>
-          )}
-          <PasswordInput
-            label="New password"
-            description="At least 8 characters, with a letter and a number."
-            autoComplete="new-password"
-            autoFocus
-            disabled={!token}
-            {...form.register('newPassword')}
-            error={errors.newPassword?.message}
-          />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            disabled={!token}
-            {...form.register('confirmPassword')}
-            error={errors.confirmPassword?.message}
-          />
-          <Button type="submit" fullWidth size="md" loading={isSubmitting} disabled={!token}>
-            {welcome ? 'Set password' : 'Reset password'}
-          </Button>
-          <Text ta="center" fz="sm">
-            <Anchor component={Link} to="/auth?show=forgot" fz="sm">
-              Request a new link
-            </Anchor>
-            {' · '}
-            <Anchor component={Link} to="/auth" fz="sm">
-              Back to sign in
-            </Anchor>
-          </Text>
-        </Stack>
-      </form>
+      <AuthForm onSubmit={submit} failure={failure}>
+        <PasswordInput
+          label="New password"
+          description="At least 8 characters, with a letter and a number."
+          autoComplete="new-password"
+          autoFocus
+          disabled={!token}
+          {...form.register('newPassword')}
+          error={errors.newPassword?.message}
+        />
+        <PasswordInput
+          label="Confirm password"
+          autoComplete="new-password"
+          disabled={!token}
+          {...form.register('confirmPassword')}
+          error={errors.confirmPassword?.message}
+        />
+        <Button type="submit" fullWidth size="md" loading={isSubmitting} disabled={!token}>
+          {welcome ? 'Set password' : 'Reset password'}
+        </Button>
+        <Text ta="center" fz="sm">
+          <Anchor component={Link} to="/auth?show=forgot" fz="sm">
+            Request a new link
+          </Anchor>
+          {' · '}
+          <Anchor component={Link} to="/auth" fz="sm">
+            Back to sign in
+          </Anchor>
+        </Text>
+      </AuthForm>
     </AuthLayout>
   );
 }

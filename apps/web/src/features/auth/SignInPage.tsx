@@ -1,5 +1,5 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Group, PasswordInput, TextInput } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session';
 import { schemaResolver } from '../../lib/forms';
 import { queryKeys } from '../../lib/queryKeys';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { signIn, signInErrorText } from './auth.api';
 import { type SignInValues, signInSchema } from './auth.schemas';
@@ -45,41 +46,40 @@ function SignInForm() {
 
   return (
     <AuthLayout title="Sign in" subtitle="Welcome back. Sign in to your Leadex account.">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {session && !session.role && (
+      <AuthForm
+        onSubmit={submit}
+        failure={failure}
+        notice={
+          session &&
+          !session.role && (
             <Alert color="yellow" icon={<IconInfoCircle />}>
               Your account has no access yet. Contact the exchange, or sign in with another account.
             </Alert>
-          )}
-          {failure && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert">
-              {failure}
-            </Alert>
-          )}
-          <TextInput
-            label="Email or username"
-            autoComplete="username"
-            autoFocus
-            {...form.register('identifier')}
-            error={errors.identifier?.message}
-          />
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            {...form.register('password')}
-            error={errors.password?.message}
-          />
-          <Group justify="flex-end" mt={-6}>
-            <Anchor component={Link} to="/auth?show=forgot" fz="sm">
-              Forgot password?
-            </Anchor>
-          </Group>
-          <Button type="submit" fullWidth size="md" loading={isSubmitting}>
-            Sign in
-          </Button>
-        </Stack>
-      </form>
+          )
+        }
+      >
+        <TextInput
+          label="Email or username"
+          autoComplete="username"
+          autoFocus
+          {...form.register('identifier')}
+          error={errors.identifier?.message}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          {...form.register('password')}
+          error={errors.password?.message}
+        />
+        <Group justify="flex-end" mt={-6}>
+          <Anchor component={Link} to="/auth?show=forgot" fz="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth size="md" loading={isSubmitting}>
+          Sign in
+        </Button>
+      </AuthForm>
     </AuthLayout>
   );
 }

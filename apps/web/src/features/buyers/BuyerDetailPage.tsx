@@ -1,26 +1,17 @@
-import type { Buyer } from '@leadex/domain';
-import { Alert, Center, Grid, Loader, SimpleGrid } from '@mantine/core';
+import { buyerUserSchema } from '@leadex/domain';
+import { Alert, Grid, SimpleGrid } from '@mantine/core';
 import { IconInfoCircle, IconPlayerPause } from '@tabler/icons-react';
-import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
 import { useClaims } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { EditableForm, type SaveRequest } from '../../components/EditableForm';
-import {
-  DisplayField,
-  NumberField,
-  SelectField,
-  TagsFormField,
-  TextareaField,
-  TextField,
-} from '../../components/FormFields';
+import { EditableForm } from '../../components/EditableForm';
+import { DisplayField, MoneyField, SelectField, TextField } from '../../components/FormFields';
+import { AddressFields, NotesAndTagsFields } from '../../components/ProfileFields';
+import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
+import { UsersSection } from '../../components/UsersSection';
 import { formatPhone, formatTimestamp } from '../../lib/format';
-import { schemaResolver } from '../../lib/forms';
-import { showSaved, showSuccess } from '../../lib/notify';
+import { showSuccess } from '../../lib/notify';
 import { BuyerBillsTable, BuyerCampaignsTable, BuyerLeadsTable } from './BuyerTables';
-import { BuyerUsersSection } from './BuyerUsersTable';
 import {
   type BuyerFormValues,
   createSchema,
@@ -28,7 +19,6 @@ import {
   NEW_BUYER,
   PAY_METHOD_OPTIONS,
   PERIOD_OPTIONS,
-  STATE_OPTIONS,
   toFormValues,
   updateSchema,
   WHOLE_FIELDS,
@@ -37,6 +27,7 @@ import {
   type BuyerInclude,
   useBuyer,
   useBuyerBills,
+  useBuyerUserActions,
   useCreateBuyer,
   usePauseCampaigns,
   useUpdateBuyer,
@@ -51,9 +42,7 @@ const SELF_INCLUDE: BuyerInclude[] = ['users'];
 
 /** /buyer/{id} for the admin; /buyer/new creates. */
 export function BuyerDetailPage() {
-  const { id = 'new' } = useParams();
-  // A fresh form per record: after a create the page moves from /buyer/new to the new id.
-  return <BuyerDetail key={id} id={id} />;
+  return <RecordRoute>{(id) => <BuyerDetail id={id} />}</RecordRoute>;
 }
 
 /** /buyer for a buyer user: its own record, read-only (admin spec §2, the buyer's own view). */
@@ -78,38 +67,22 @@ interface BuyerDetailProps {
 /** The buyer screen shared by the admin and the buyer's own profile (DESIGN.md §3). */
 function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
   const isNew = id === 'new' && !selfView;
-  const navigate = useNavigate();
   const buyer = useBuyer(isNew ? null : id, selfView ? SELF_INCLUDE : ADMIN_INCLUDE);
   const bills = useBuyerBills(isNew || selfView ? null : id);
   const create = useCreateBuyer();
   const update = useUpdateBuyer(id);
   const pause = usePauseCampaigns(id);
-  const values = useMemo(() => (isNew ? NEW_BUYER : buyer.data && toFormValues(buyer.data)), [isNew, buyer.data]);
-  const form = useForm<BuyerFormValues>({
-    resolver: schemaResolver(isNew ? createSchema : updateSchema),
-    defaultValues: NEW_BUYER,
+  const userActions = useBuyerUserActions(id);
+  const editor = useRecordForm({
+    base: '/buyer',
+    isNew,
+    schema: isNew ? createSchema : updateSchema,
+    blank: NEW_BUYER,
+    record: buyer.data,
+    toValues: toFormValues,
+    create: ({ values: all }) => create.mutateAsync(all),
+    update: ({ changes }) => update.mutateAsync(changes),
   });
-
-  if (!isNew && buyer.isPending) {
-    return (
-      <Center py={80}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (!isNew && !buyer.data) {
-    return (
-      <Alert color="red" icon={<IconInfoCircle />} title="Buyer not found">
-        This buyer does not exist, or you cannot see it.
-      </Alert>
-    );
-  }
-
-  const save = async ({ values: all, changes }: SaveRequest<BuyerFormValues>) => {
-    const saved: Buyer = isNew ? await create.mutateAsync(all) : await update.mutateAsync(changes);
-    showSaved(saved.name, isNew);
-    if (isNew) navigate(`/buyer/${saved._id}`, { replace: true });
-  };
 
   const record = buyer.data;
   const anyLive = Boolean(record?.matches?.some((c) => c.status.live));
@@ -119,130 +92,112 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
   };
 
   return (
-    <EditableForm<BuyerFormValues>
-      form={form}
-      values={values}
-      isNew={isNew}
-      readOnly={selfView}
-      onSave={save}
-      wholeFields={WHOLE_FIELDS}
-      actions={
-        record && !selfView ? (
-          <ConfirmButton
-            variant="light"
-            color="red"
-            leftSection={<IconPlayerPause size={18} />}
-            disabled={!anyLive}
-            loading={pause.isPending}
-            confirmTitle="Pause Campaigns"
-            confirmText={PAUSE_CONFIRM}
-            confirmLabel="Pause Campaigns"
-            confirmColor="red"
-            onConfirm={pauseAll}
-          >
-            Pause Campaigns
-          </ConfirmButton>
-        ) : undefined
-      }
-      title={isNew ? 'New Buyer' : (record?.name ?? 'Buyer')}
-      description={selfView ? 'Your company profile with the exchange.' : undefined}
-      breadcrumbs={
-        selfView
-          ? undefined
-          : [{ label: 'Buyers', to: '/buyers' }, { label: isNew ? 'New Buyer' : (record?.name ?? '') }]
-      }
+    <RecordFrame
+      status={recordStatus(buyer, isNew)}
+      notFound={{ title: 'Buyer not found', text: 'This buyer does not exist, or you cannot see it.' }}
     >
-      <Section title="Profile">
-        <Grid gap="md">
-          {record && (
+      <EditableForm<BuyerFormValues>
+        {...editor}
+        readOnly={selfView}
+        wholeFields={WHOLE_FIELDS}
+        actions={
+          record && !selfView ? (
+            <ConfirmButton
+              variant="light"
+              color="red"
+              leftSection={<IconPlayerPause size={18} />}
+              disabled={!anyLive}
+              loading={pause.isPending}
+              confirmTitle="Pause Campaigns"
+              confirmText={PAUSE_CONFIRM}
+              confirmLabel="Pause Campaigns"
+              confirmColor="red"
+              onConfirm={pauseAll}
+            >
+              Pause Campaigns
+            </ConfirmButton>
+          ) : undefined
+        }
+        title={isNew ? 'New Buyer' : (record?.name ?? 'Buyer')}
+        description={selfView ? 'Your company profile with the exchange.' : undefined}
+        breadcrumbs={
+          selfView
+            ? undefined
+            : [{ label: 'Buyers', to: '/buyers' }, { label: isNew ? 'New Buyer' : (record?.name ?? '') }]
+        }
+      >
+        <Section title="Profile">
+          <Grid gap="md">
+            {record && (
+              <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+                <DisplayField label="ID" value={record._id} />
+              </Grid.Col>
+            )}
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <DisplayField label="ID" value={record._id} />
+              <TextField name="username" label="Username" locked={!isNew} required={isNew} autoComplete="off" />
             </Grid.Col>
-          )}
-          <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-            <TextField name="username" label="Username" locked={!isNew} required={isNew} autoComplete="off" />
-          </Grid.Col>
-          {record && (
-            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <DisplayField label="Timestamp" value={formatTimestamp(record.ts)} />
+            {record && (
+              <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+                <DisplayField label="Timestamp" value={formatTimestamp(record.ts)} />
+              </Grid.Col>
+            )}
+            <Grid.Col span={{ base: 12, lg: isNew ? 8 : 12 }}>
+              <TextField name="name" label="Name" required />
             </Grid.Col>
-          )}
-          <Grid.Col span={{ base: 12, lg: isNew ? 8 : 12 }}>
-            <TextField name="name" label="Name" required />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
-            <TextField name="address" label="Address" />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
-            <TextField name="city" label="City" />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, lg: 2 }}>
-            <SelectField name="state" label="State" data={STATE_OPTIONS} searchable clearable />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, lg: 2 }}>
-            <TextField name="zip" label="Zip" maxLength={5} inputMode="numeric" />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextField name="phone" label="Phone" required type="tel" format={formatPhone} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextField name="email" label="Email" required type="email" />
-          </Grid.Col>
-          <Grid.Col span={12}>
-            <TextareaField name="notes" label="Notes" />
-          </Grid.Col>
-          <Grid.Col span={12}>
-            <TagsFormField name="tags" kind="buyer" label="Tags" placeholder="Add a tag and press Enter" />
-          </Grid.Col>
-        </Grid>
-      </Section>
-
-      <LeadDeliverySection />
-
-      <Section title="Billing" description="How the buyer pays for the leads it receives.">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          <SelectField name="bill.pay" label="Payment Method" data={PAY_METHOD_OPTIONS} required />
-          <SelectField name="bill.period" label="Billing Period" data={PERIOD_OPTIONS} />
-          <SelectField name="bill.grace" label="Grace Period" data={GRACE_OPTIONS} />
-          <NumberField
-            name="bill.prepay"
-            label="Prepay"
-            prefix="$"
-            min={0}
-            max={100_000}
-            allowDecimal={false}
-            thousandSeparator=","
-          />
-          <NumberField
-            name="bill.threshold"
-            label="Credit Threshold"
-            prefix="$"
-            min={0}
-            max={100_000}
-            allowDecimal={false}
-            thousandSeparator=","
-          />
-        </SimpleGrid>
-      </Section>
-
-      {record && !selfView && (
-        <Section title="Bills" description="Bills of this buyer; the accruing bill first.">
-          <BuyerBillsTable buyerId={record._id} bills={bills.data} />
+            <AddressFields />
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextField name="phone" label="Phone" required type="tel" format={formatPhone} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <TextField name="email" label="Email" required type="email" />
+            </Grid.Col>
+            <NotesAndTagsFields kind="buyer" />
+          </Grid>
         </Section>
-      )}
 
-      {record && <BuyerUsersSection buyerId={record._id} users={record.users ?? []} selfView={selfView} />}
+        <LeadDeliverySection />
 
-      {record && !selfView && (
-        <>
-          <Section title="Campaigns" description="The buyer's campaigns; a row opens the campaign.">
-            <BuyerCampaignsTable campaigns={record.matches} />
+        <Section title="Billing" description="How the buyer pays for the leads it receives.">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            <SelectField name="bill.pay" label="Payment Method" data={PAY_METHOD_OPTIONS} required />
+            <SelectField name="bill.period" label="Billing Period" data={PERIOD_OPTIONS} />
+            <SelectField name="bill.grace" label="Grace Period" data={GRACE_OPTIONS} />
+            <MoneyField name="bill.prepay" label="Prepay" max={100_000} wholeDollars />
+            <MoneyField name="bill.threshold" label="Credit Threshold" max={100_000} wholeDollars />
+          </SimpleGrid>
+        </Section>
+
+        {record && !selfView && (
+          <Section title="Bills" description="Bills of this buyer; the accruing bill first.">
+            <BuyerBillsTable buyerId={record._id} bills={bills.data} />
           </Section>
-          <Section title="Latest Leads" description="The last 50 leads sold to this buyer, newest first.">
-            <BuyerLeadsTable leads={record.leads} />
-          </Section>
-        </>
-      )}
-    </EditableForm>
+        )}
+
+        {record && (
+          <UsersSection
+            users={record.users ?? []}
+            description={
+              selfView
+                ? 'To add, remove or change users, contact your provider.'
+                : 'People who sign in to this buyer’s portal.'
+            }
+            modalTitle="Buyer User Details"
+            schema={buyerUserSchema}
+            actions={selfView ? undefined : userActions}
+          />
+        )}
+
+        {record && !selfView && (
+          <>
+            <Section title="Campaigns" description="The buyer's campaigns; a row opens the campaign.">
+              <BuyerCampaignsTable campaigns={record.matches} />
+            </Section>
+            <Section title="Latest Leads" description="The last 50 leads sold to this buyer, newest first.">
+              <BuyerLeadsTable leads={record.leads} />
+            </Section>
+          </>
+        )}
+      </EditableForm>
+    </RecordFrame>
   );
 }

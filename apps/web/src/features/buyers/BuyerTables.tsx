@@ -1,19 +1,12 @@
 import { type BillSummary, type BuyerCampaign, type BuyerLead, NEXT_BILL_ID } from '@leadex/domain';
 import { Badge, Group, Text } from '@mantine/core';
-import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import type { DataTableColumn } from 'mantine-datatable';
 import { useNavigate } from 'react-router';
+import { RecordsTable } from '../../components/RecordsTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
 import { DeliveryFailureLine } from '../campaigns/DeliveryFailure';
 import { formatBillDate, formatMoney, locationSummary } from './buyerFormat';
-
-const tableProps = {
-  withTableBorder: true,
-  borderRadius: 'md',
-  verticalSpacing: 'sm',
-  fz: 'sm',
-  highlightOnHover: true,
-} as const;
 
 /** Campaigns (admin §2, Buyer detail): services, zips, price, exclusive, status; a row opens the campaign. */
 export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] | undefined }) {
@@ -54,14 +47,10 @@ export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] 
     { accessor: 'status', title: 'Status', render: (c) => <StatusBadge status={c.status} /> },
   ];
   return (
-    <DataTable<BuyerCampaign>
-      {...tableProps}
-      records={campaigns ?? []}
-      idAccessor="_id"
+    <RecordsTable<BuyerCampaign>
+      records={campaigns}
       columns={columns}
-      minHeight={campaigns?.length ? undefined : 150}
-      noRecordsText={campaigns ? 'No results' : 'Loading...'}
-      onRowClick={({ record }) => navigate(`/campaign/${record._id}`)}
+      onRowClick={(campaign) => navigate(`/campaign/${campaign._id}`)}
     />
   );
 }
@@ -108,15 +97,12 @@ export function BuyerBillsTable({ buyerId, bills }: { buyerId: string; bills: Bi
     },
   ];
   return (
-    <DataTable<BillSummary>
-      {...tableProps}
-      records={bills ?? []}
-      idAccessor="_id"
+    <RecordsTable<BillSummary>
+      records={bills}
       columns={columns}
-      minHeight={bills?.length ? undefined : 150}
-      noRecordsText={bills ? 'No bills found' : 'Loading...'}
-      onRowClick={({ record }) =>
-        navigate(record._id === NEXT_BILL_ID ? `/bill/${NEXT_BILL_ID}/buyer/${buyerId}` : `/bill/${record._id}`)
+      noRecordsText="No bills found"
+      onRowClick={(bill) =>
+        navigate(bill._id === NEXT_BILL_ID ? `/bill/${NEXT_BILL_ID}/buyer/${buyerId}` : `/bill/${bill._id}`)
       }
     />
   );
@@ -133,15 +119,11 @@ export function BuyerLeadsTable({ leads }: { leads: BuyerLead[] | undefined }) {
     { accessor: 'price', title: 'Price', textAlign: 'right', render: (lead) => formatMoney(lead.price) },
   ];
   return (
-    <DataTable<BuyerLead>
-      {...tableProps}
-      records={leads ?? []}
-      idAccessor="_id"
+    <RecordsTable<BuyerLead>
+      records={leads}
       columns={columns}
       height={leads && leads.length > 8 ? 420 : undefined}
-      minHeight={leads?.length ? undefined : 150}
-      noRecordsText={leads ? 'No results' : 'Loading...'}
-      onRowClick={({ record }) => navigate(`/lead/${record._id}`)}
+      onRowClick={(lead) => navigate(`/lead/${lead._id}`)}
     />
   );
 }

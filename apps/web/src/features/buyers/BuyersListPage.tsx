@@ -1,9 +1,8 @@
 import { type BuyerListItem, PAGE_SIZE } from '@leadex/domain';
-import { Button, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
-import { DataTable, type DataTableColumn, useUrlFilter } from '../../components/DataTable';
-import { PageHeader } from '../../components/PageHeader';
+import { Text } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { ListPage, UrlSearchInput } from '../../components/ListPage';
 import { formatPhone } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
 
@@ -29,41 +28,22 @@ const columns: DataTableColumn<BuyerListItem>[] = [
 
 export function BuyersListPage() {
   const navigate = useNavigate();
-  const [name, setName] = useUrlFilter('name', 200);
-
   return (
-    <>
-      <PageHeader
-        title="Buyers"
-        description="Companies that buy leads through their campaigns."
-        actions={
-          <Button component={Link} to="/buyer/new" leftSection={<IconPlus size={18} />}>
-            Create New Buyer
-          </Button>
-        }
+    <ListPage
+      title="Buyers"
+      description="Companies that buy leads through their campaigns."
+      create={{ label: 'Create New Buyer', to: '/buyer/new' }}
+      filters={<UrlSearchInput param="name" label="Search by name" maw={360} />}
+    >
+      <DataTable<BuyerListItem>
+        path="/api/buyer"
+        queryKey={queryKeys.buyers.all}
+        columns={columns}
+        pageSize={PAGE_SIZE.buyers}
+        filterParams={['name']}
+        defaultSort={{ column: 'name', order: 'asc' }}
+        onRowClick={(buyer) => navigate(`/buyer/${buyer._id}`)}
       />
-      <Paper withBorder p="md" shadow="xs">
-        <Stack gap="md">
-          <TextInput
-            placeholder="Search by name"
-            aria-label="Search by name"
-            leftSection={<IconSearch size={16} />}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            maw={360}
-          />
-          <DataTable<BuyerListItem>
-            path="/api/buyer"
-            queryKey={queryKeys.buyers.all}
-            columns={columns}
-            pageSize={PAGE_SIZE.buyers}
-            filterParams={['name']}
-            defaultSort={{ column: 'name', order: 'asc' }}
-            noRecordsText="No results"
-            onRowClick={(buyer) => navigate(`/buyer/${buyer._id}`)}
-          />
-        </Stack>
-      </Paper>
-    </>
+    </ListPage>
   );
 }

@@ -1,40 +1,10 @@
-import { Anchor, Group, Input, SimpleGrid, Slider, Stack, TagsInput, type TagsInputProps, Text } from '@mantine/core';
+import { Anchor, Group, Input, Slider, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useEditing } from '../../components/EditableForm';
-import { TextField } from '../../components/FormFields';
+import { LeadDeliveryFields } from '../../components/LeadDeliveryFields';
 import { Section } from '../../components/Section';
-
-/** A free list (emails, phone numbers, URLs) bound to the form: one pill per entry. */
-function ListField({ name, ...props }: { name: string } & Omit<TagsInputProps, 'name'>) {
-  const { control } = useFormContext();
-  const editing = useEditing();
-  return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => (
-        <TagsInput
-          {...props}
-          readOnly={!editing}
-          variant={editing ? 'default' : 'filled'}
-          clearable={editing}
-          // Pasted lists split on commas and semicolons (phone numbers may hold spaces).
-          splitChars={[',', ';']}
-          acceptValueOnBlur
-          ref={field.ref}
-          name={field.name}
-          value={field.value ?? []}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-          placeholder={editing ? props.placeholder : (field.value ?? []).length === 0 ? 'None' : undefined}
-        />
-      )}
-    />
-  );
-}
 
 /** Auto Approve Returns: a 0 to 100% slider in steps of 1%, held in the form as a share from 0 to 1. */
 function AutoApproveReturnsField() {
@@ -84,7 +54,6 @@ function AutoApproveReturnsField() {
 
 /** Lead Delivery (admin §2): where the buyer's leads go by default, and how returns are approved. */
 export function LeadDeliverySection({ customDeliveries = true }: { customDeliveries?: boolean }) {
-  const editing = useEditing();
   return (
     <Section
       title="Lead Delivery"
@@ -101,27 +70,7 @@ export function LeadDeliverySection({ customDeliveries = true }: { customDeliver
       }
     >
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
-          <ListField
-            name="notify.email"
-            label="Email List"
-            placeholder="leads@buyer.com, press Enter"
-            aria-label="Email List"
-          />
-          <ListField
-            name="notify.sms"
-            label="SMS List"
-            placeholder="(555) 010-2000, press Enter"
-            aria-label="SMS List"
-          />
-          <TextField name="notify.webhook" label="Webhook" placeholder={editing ? 'https://' : 'None'} type="url" />
-          <ListField
-            name="notify.broadcast_webhooks"
-            label="Broadcast Webhooks"
-            placeholder="https://, press Enter"
-            aria-label="Broadcast Webhooks"
-          />
-        </SimpleGrid>
+        <LeadDeliveryFields form="buyer" />
         <AutoApproveReturnsField />
       </Stack>
     </Section>

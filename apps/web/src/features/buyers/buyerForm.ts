@@ -6,19 +6,15 @@ import {
   GRACE_DAYS,
   PAY_METHOD_LABELS,
   PAY_METHODS,
-  US_STATES,
 } from '@leadex/domain';
+import { type AddressFormValues, addressFormValues, NO_ADDRESS } from '../../lib/forms';
 
 /** The buyer form as its inputs hold it: text as strings ('' when empty), selects as strings. */
-export interface BuyerFormValues {
+export interface BuyerFormValues extends AddressFormValues {
   username: string;
   name: string;
   email: string;
   phone: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
   notes: string;
   tags: string[];
   /** Lead Delivery: the default delivery copied onto the buyer's new campaigns. */
@@ -40,10 +36,7 @@ export const NEW_BUYER: BuyerFormValues = {
   name: '',
   email: '',
   phone: '',
-  address: '',
-  city: '',
-  state: '',
-  zip: '',
+  ...NO_ADDRESS,
   notes: '',
   tags: [],
   notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
@@ -60,10 +53,7 @@ export function toFormValues(buyer: Buyer): BuyerFormValues {
     name: buyer.name,
     email: buyer.email,
     phone: buyer.phone,
-    address: buyer.address ?? '',
-    city: buyer.city ?? '',
-    state: buyer.state ?? '',
-    zip: buyer.zip ?? '',
+    ...addressFormValues(buyer),
     notes: buyer.notes ?? '',
     tags: buyer.tags ?? [],
     notify: {
@@ -88,7 +78,6 @@ export const createSchema = buyerCreateSchema;
 // The username is shown on an existing buyer but is not part of an update (the API refuses it).
 export const updateSchema = buyerUpdateSchema.omit({ username: true });
 
-export const STATE_OPTIONS = [...US_STATES];
 export const PAY_METHOD_OPTIONS = PAY_METHODS.map((value) => ({ value, label: PAY_METHOD_LABELS[value] }));
 export const PERIOD_OPTIONS = BILL_PERIODS.map((value) => ({
   value,

@@ -1,5 +1,6 @@
 import { type BillSummary, type Buyer, type BuyerPauseResult, type BuyerUser, PAUSE_ALL_REASON } from '@leadex/domain';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PortalUserAction, PortalUserActions, PortalUserInput } from '../../components/UsersSection';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import type { BuyerFormValues } from './buyerForm';
@@ -72,32 +73,25 @@ export function usePauseCampaigns(id: string) {
   });
 }
 
-/** The Users table's actions (admin §7): add, edit, welcome email, lock and unlock. */
-export function useBuyerUserActions(id: string) {
+/** The Users section's calls (admin §7): add or edit, and welcome email, lock (hold) and unlock. */
+export function useBuyerUserActions(id: string): PortalUserActions<BuyerUser> {
   const queryClient = useQueryClient();
-  const done = () => refreshBuyer(queryClient);
-  const userPath = (action: string, userId: string) => `${buyerPath(id)}/${action}/${encodeURIComponent(userId)}`;
+  const save = useMutation({
+    mutationFn: ({ userId, ...user }: PortalUserInput & { userId?: string }) =>
+      userId
+        ? api.put<BuyerUser>(`${buyerPath(id)}/user/${encodeURIComponent(userId)}`, user)
+        : api.post<BuyerUser>(`${buyerPath(id)}/user`, user),
+    onSuccess: () => refreshBuyer(queryClient),
+  });
+  const act = useMutation({
+    mutationFn: ({ action, userId }: { action: PortalUserAction; userId: string }) =>
+      api.put<BuyerUser>(`${buyerPath(id)}/${action}/${encodeURIComponent(userId)}`),
+    // A welcome email changes nothing the screen shows.
+    onSuccess: (_user, { action }) => (action === 'welcome' ? undefined : refreshBuyer(queryClient)),
+  });
   return {
-    add: useMutation({
-      mutationFn: (user: { name: string; email: string }) => api.post<BuyerUser>(`${buyerPath(id)}/user`, user),
-      onSuccess: done,
-    }),
-    edit: useMutation({
-      mutationFn: ({ userId, ...user }: { userId: string; name: string; email: string }) =>
-        api.put<BuyerUser>(userPath('user', userId), user),
-      onSuccess: done,
-    }),
-    welcome: useMutation({
-      mutationFn: (userId: string) => api.put<BuyerUser>(userPath('welcome', userId)),
-    }),
-    lock: useMutation({
-      mutationFn: (userId: string) => api.put<BuyerUser>(userPath('hold', userId)),
-      onSuccess: done,
-    }),
-    unlock: useMutation({
-      mutationFn: (userId: string) => api.put<BuyerUser>(userPath('unhold', userId)),
-      onSuccess: done,
-    }),
+    save: (input, userId) => save.mutateAsync({ ...input, userId }),
+    act: (action, userId) => act.mutateAsync({ action, userId }),
   };
 }
 

@@ -10,33 +10,34 @@ import {
   timeFormValues,
   toCampaignPayload,
 } from '@leadex/domain';
-import { Alert, Anchor, Center, Grid, Loader, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm, useFormContext, useWatch } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Grid, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { useEffect, useMemo } from 'react';
+import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useClaims } from '../../app/session';
-import { EditableForm, type SaveRequest, useEditing } from '../../components/EditableForm';
+import { BuyerPicker } from '../../components/BuyerPicker';
+import { EditableForm, useEditing } from '../../components/EditableForm';
 import {
   DisplayField,
+  LabeledValue,
+  MoneyField,
+  MultiSelectField,
   NumberField,
+  RadioField,
   SelectField,
   TagsFormField,
   TextareaField,
   TextField,
+  ZipTagsField,
 } from '../../components/FormFields';
+import { LeadDeliveryFields } from '../../components/LeadDeliveryFields';
+import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
-import { schemaResolver } from '../../lib/forms';
-import { showSaved } from '../../lib/notify';
 import { useBuyer } from '../buyers/buyers.api';
 import { RegionBuilder } from '../zips/RegionBuilder';
 import { useZipsets } from '../zips/zips.api';
-import { ListField, MultiSelectField, RadioField, ZipTagsField } from './CampaignFields';
 import {
-  EMPTY_LIST,
   EMPTY_NOTES,
   EMPTY_SERVICES,
   HOUR_OPTIONS,
@@ -47,15 +48,13 @@ import {
   serviceOptions,
   ZONE_OPTIONS,
 } from './campaignForm';
-import { useBuyerOptions, useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
+import { useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
 import { DeliveryFailureAlert } from './DeliveryFailure';
 import { SourceRestrictions } from './SourceRestrictions';
 
 /** /campaign/{id} for the admin and the buyer; /campaign/new creates. */
 export function CampaignDetailPage() {
-  const { id = 'new' } = useParams();
-  // A fresh form per record: after a create the page moves from /campaign/new to the new id.
-  return <CampaignDetail key={id} id={id} />;
+  return <RecordRoute>{(id) => <CampaignDetail id={id} />}</RecordRoute>;
 }
 
 /**
@@ -67,70 +66,53 @@ function CampaignDetail({ id }: { id: string }) {
   const claims = useClaims();
   const isAdmin = claims.role === 'admin';
   const isNew = id === 'new';
-  const navigate = useNavigate();
   const campaign = useCampaign(isNew ? null : id);
   const create = useCreateCampaign();
   const update = useUpdateCampaign(id);
   const record = campaign.data;
   const blank = useMemo(() => newCampaignFormValues(isAdmin ? '' : (claims.role_id ?? '')), [isAdmin, claims.role_id]);
-  const values = useMemo(() => (isNew ? blank : record && campaignFormValues(record)), [isNew, blank, record]);
-  const form = useForm<CampaignFormValues>({
-    resolver: schemaResolver(campaignFormSchema),
-    defaultValues: blank,
-  });
-
-  if (!isNew && campaign.isPending) {
-    return (
-      <Center py={80}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (!isNew && !record) {
-    return (
-      <Alert color="red" icon={<IconInfoCircle />} title="Campaign not found">
-        This campaign does not exist, or you cannot see it.{' '}
-        <Anchor component={Link} to="/campaigns" fz="sm">
-          Back to Campaigns
-        </Anchor>
-      </Alert>
-    );
-  }
-
-  const save = async ({ values: all }: SaveRequest<CampaignFormValues>) => {
-    const options = { withSourceFilter: isAdmin };
-    let saved: Campaign;
-    if (isNew) {
+  // Only the admin sees Source Restrictions, so only the admin's saves send them.
+  const options = { withSourceFilter: isAdmin };
+  const editor = useRecordForm({
+    base: '/campaign',
+    isNew,
+    schema: campaignFormSchema,
+    blank,
+    record,
+    toValues: campaignFormValues,
+    create: ({ values: all }) => {
       // A new campaign starts as draft: the server decides its status.
       const { status: _draft, ...payload } = toCampaignPayload(all, options);
-      saved = await create.mutateAsync(payload);
-    } else {
-      const before = form.formState.defaultValues as CampaignFormValues;
-      saved = await update.mutateAsync(campaignChanges(before, all, options));
-    }
-    showSaved(saved.name, isNew);
-    if (isNew) navigate(`/campaign/${saved._id}`, { replace: true });
-  };
+      return create.mutateAsync(payload);
+    },
+    update: ({ values: all, original }) => update.mutateAsync(campaignChanges(original, all, options)),
+  });
 
   const title = isNew ? 'New Campaign' : (record?.name ?? 'Campaign');
   return (
-    <EditableForm<CampaignFormValues>
-      form={form}
-      values={values}
-      isNew={isNew}
-      onSave={save}
-      title={title}
-      description={isNew ? 'A new campaign starts as a draft: set it live once it is ready.' : undefined}
-      breadcrumbs={[{ label: 'Campaigns', to: '/campaigns' }, { label: title }]}
+    <RecordFrame
+      status={recordStatus(campaign, isNew)}
+      notFound={{
+        title: 'Campaign not found',
+        text: 'This campaign does not exist, or you cannot see it.',
+        back: { label: 'Back to Campaigns', to: '/campaigns' },
+      }}
     >
-      <DeliveryFailureAlert failure={record?.delivery_failure} />
-      <DetailsSection record={record} isAdmin={isAdmin} isNew={isNew} />
-      <LocationSection record={record} isAdmin={isAdmin} />
-      <LimitsSection />
-      <LeadDeliverySection isNew={isNew} />
-      {isAdmin && <SourceRestrictions />}
-      <TimeSection />
-    </EditableForm>
+      <EditableForm<CampaignFormValues>
+        {...editor}
+        title={title}
+        description={isNew ? 'A new campaign starts as a draft: set it live once it is ready.' : undefined}
+        breadcrumbs={[{ label: 'Campaigns', to: '/campaigns' }, { label: title }]}
+      >
+        <DeliveryFailureAlert failure={record?.delivery_failure} />
+        <DetailsSection record={record} isAdmin={isAdmin} isNew={isNew} />
+        <LocationSection record={record} isAdmin={isAdmin} />
+        <LimitsSection />
+        <LeadDeliverySection isNew={isNew} />
+        {isAdmin && <SourceRestrictions />}
+        <TimeSection />
+      </EditableForm>
+    </RecordFrame>
   );
 }
 
@@ -200,9 +182,7 @@ function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: bool
 }
 
 function PriceField() {
-  return (
-    <NumberField name="price" label="Price" required prefix="$" min={0} max={5000} decimalScale={2} fixedDecimalScale />
-  );
+  return <MoneyField name="price" label="Price" required max={5000} fixedCents />;
 }
 
 /**
@@ -219,16 +199,7 @@ function TermsFields({ services: recorded = [] }: { services?: string[] }) {
       </Grid.Col>
       {shared && (
         <Grid.Col span={{ base: 12, sm: 4 }}>
-          <NumberField
-            name="shared_price"
-            label="Shared Price"
-            required
-            prefix="$"
-            min={0}
-            max={5000}
-            decimalScale={2}
-            fixedDecimalScale
-          />
+          <MoneyField name="shared_price" label="Shared Price" required max={5000} fixedCents />
         </Grid.Col>
       )}
       <Grid.Col span={12}>
@@ -257,61 +228,20 @@ function StatusLine({ record }: { record: Campaign }) {
   const { status } = record;
   const last = status.history[0];
   return (
-    <Stack gap={6}>
-      <Text fz="sm" fw={500}>
-        Status
-      </Text>
-      <div>
-        <StatusBadge status={status} size="lg" />
-      </div>
-      {last && (
-        <Text fz="xs" c="dimmed">
-          Since {formatTimestamp(last.ts)}
-          {last.operator_name ? ` by ${last.operator_name}` : ''}
-          {last.reason ? ` (${last.reason})` : ''}
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
-/** The admin's Buyer picker for a new campaign: buyers found by name on the server. */
-function BuyerPicker() {
-  const { control } = useFormContext<CampaignFormValues>();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const options = useBuyerOptions(debounced, true);
-  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
-  const data = useMemo(() => {
-    const found = (options.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
-    return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
-  }, [options.data, chosen]);
-  return (
-    <Controller
-      name="buyer"
-      control={control}
-      render={({ field, fieldState }) => (
-        <Select
-          label="Buyer"
-          required
-          placeholder="Search buyers by name"
-          searchable
-          data={data}
-          searchValue={search}
-          onSearchChange={setSearch}
-          nothingFoundMessage={options.isFetching ? 'Loading...' : 'No buyers found'}
-          ref={field.ref}
-          name={field.name}
-          value={field.value || null}
-          onChange={(value, option) => {
-            setChosen(option ? { value: option.value, label: option.label } : null);
-            field.onChange(value ?? '');
-          }}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-        />
-      )}
-    />
+    <LabeledValue
+      label="Status"
+      note={
+        last && (
+          <Text fz="xs" c="dimmed">
+            Since {formatTimestamp(last.ts)}
+            {last.operator_name ? ` by ${last.operator_name}` : ''}
+            {last.reason ? ` (${last.reason})` : ''}
+          </Text>
+        )
+      }
+    >
+      <StatusBadge status={status} size="lg" />
+    </LabeledValue>
   );
 }
 
@@ -393,7 +323,6 @@ function LimitsSection() {
 
 /** Lead Delivery: email list, SMS list, webhook, broadcast webhooks; a new campaign copies the buyer's. */
 function LeadDeliverySection({ isNew }: { isNew: boolean }) {
-  const editing = useEditing();
   const { formState, getValues, setValue } = useFormContext<CampaignFormValues>();
   const buyerId = useWatch<CampaignFormValues, 'buyer'>({ name: 'buyer' });
   const buyer = useBuyer(isNew && buyerId ? buyerId : null);
@@ -414,21 +343,7 @@ function LeadDeliverySection({ isNew }: { isNew: boolean }) {
   return (
     <Section title="Lead Delivery" description="How the buyer receives each lead this campaign buys.">
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
-          <ListField name="notify.email" label="Email" placeholder="Add an address and press Enter" />
-          <ListField
-            name="notify.sms"
-            label="SMS"
-            placeholder="Add a phone number and press Enter"
-            splitChars={[',']}
-          />
-          <TextField name="notify.webhook" label="Webhook" placeholder={editing ? 'https://' : EMPTY_LIST} />
-          <ListField
-            name="notify.broadcast_webhooks"
-            label="Broadcast Webhooks"
-            placeholder="Add a URL and press Enter"
-          />
-        </SimpleGrid>
+        <LeadDeliveryFields form="campaign" />
         {notifyError && (
           <Text c="red" fz="sm" role="alert">
             {notifyError}

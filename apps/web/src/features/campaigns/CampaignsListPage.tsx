@@ -1,11 +1,11 @@
 import { type CampaignListItem, PAGE_SIZE } from '@leadex/domain';
-import { Badge, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconFilter, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Badge, Group, Text } from '@mantine/core';
+import { IconFilter } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useClaims } from '../../app/session';
-import { DataTable, type DataTableColumn, NOT_ON_PHONES, useUrlFilter } from '../../components/DataTable';
-import { PageHeader } from '../../components/PageHeader';
+import { DataTable, type DataTableColumn, NOT_ON_PHONES } from '../../components/DataTable';
+import { ListPage, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { queryKeys } from '../../lib/queryKeys';
 import { serviceLabel, serviceOptions } from './campaignForm';
@@ -103,64 +103,42 @@ export function CampaignsListPage() {
   const { role } = useClaims();
   const isAdmin = role === 'admin';
   const navigate = useNavigate();
-  const [buyerName, setBuyerName] = useUrlFilter('buyer_name', 200);
-  const [service, setService] = useUrlFilter('service');
   const services = useCampaignServices();
   const options = useMemo(() => serviceOptions(services.data ?? []), [services.data]);
 
   return (
-    <>
-      <PageHeader
-        title="Campaigns"
-        description={
-          isAdmin
-            ? 'What each buyer buys: services, locations, limits, prices and hours.'
-            : 'The services, places and hours you buy leads for.'
-        }
-        actions={
-          <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={18} />}>
-            Create New Campaign
-          </Button>
-        }
-      />
-      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
-        <Stack gap="md">
-          <Group gap="sm" wrap="wrap">
-            {isAdmin && (
-              <TextInput
-                placeholder="Search by buyer name"
-                aria-label="Search by buyer name"
-                leftSection={<IconSearch size={16} />}
-                value={buyerName}
-                onChange={(event) => setBuyerName(event.currentTarget.value)}
-                w={320}
-              />
-            )}
-            <Select
-              placeholder="Filter by service"
-              aria-label="Filter by service"
-              leftSection={<IconFilter size={16} />}
-              data={options}
-              value={service || null}
-              onChange={(value) => setService(value ?? '')}
-              clearable
-              searchable
-              w={240}
-            />
-          </Group>
-          <DataTable<CampaignListItem>
-            path="/api/match"
-            queryKey={queryKeys.campaigns.all}
-            columns={isAdmin ? ADMIN_COLUMNS : BUYER_COLUMNS}
-            pageSize={PAGE_SIZE.campaigns}
-            filterParams={['buyer_name', 'service']}
-            defaultSort={{ column: 'name', order: 'asc' }}
-            noRecordsText="No results"
-            onRowClick={(campaign) => navigate(`/campaign/${campaign._id}`)}
-            pinLastColumn
+    <ListPage
+      title="Campaigns"
+      description={
+        isAdmin
+          ? 'What each buyer buys: services, locations, limits, prices and hours.'
+          : 'The services, places and hours you buy leads for.'
+      }
+      create={{ label: 'Create New Campaign', to: '/campaign/new' }}
+      padding={{ base: 'xs', xs: 'md' }}
+      filters={
+        <Group gap="sm" wrap="wrap">
+          {isAdmin && <UrlSearchInput param="buyer_name" label="Search by buyer name" w={320} />}
+          <UrlSelectFilter
+            param="service"
+            label="Filter by service"
+            leftSection={<IconFilter size={16} />}
+            data={options}
+            w={240}
           />
-        </Stack>
-      </Paper>
-    </>
+        </Group>
+      }
+    >
+      <DataTable<CampaignListItem>
+        path="/api/match"
+        queryKey={queryKeys.campaigns.all}
+        columns={isAdmin ? ADMIN_COLUMNS : BUYER_COLUMNS}
+        pageSize={PAGE_SIZE.campaigns}
+        filterParams={['buyer_name', 'service']}
+        defaultSort={{ column: 'name', order: 'asc' }}
+        onRowClick={(campaign) => navigate(`/campaign/${campaign._id}`)}
+        pinLastColumn
+      />
+    </ListPage>
   );
 }

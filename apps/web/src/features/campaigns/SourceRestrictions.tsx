@@ -1,10 +1,10 @@
 import type { CampaignFormValues } from '@leadex/domain';
-import { ActionIcon, Button, Grid, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Grid, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
-import { NumberField, SelectField } from '../../components/FormFields';
+import { MoneyField, NumberField, SelectField } from '../../components/FormFields';
+import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
 import { Section } from '../../components/Section';
 import { NEW_SOURCE_FILTER } from './campaignForm';
 import { type SourceOption, useSourceOptions } from './campaigns.api';
@@ -38,16 +38,9 @@ export function SourceRestrictions() {
           </Paper>
         ))}
         {editing && (
-          <div>
-            <Button
-              variant="light"
-              size="xs"
-              leftSection={<IconPlus size={16} />}
-              onClick={() => append({ ...NEW_SOURCE_FILTER })}
-            >
-              Add Restriction
-            </Button>
-          </div>
+          <AddRowButton size="xs" onClick={() => append({ ...NEW_SOURCE_FILTER })}>
+            Add Restriction
+          </AddRowButton>
         )}
       </Stack>
     </Section>
@@ -98,46 +91,22 @@ function FilterRow({ index, sources, onRemove }: { index: number; sources: Sourc
         />
       </Grid.Col>
       <Grid.Col span={{ base: 6, sm: 3, md: 2 }}>
-        <NumberField
-          name={at('price')}
-          label="Price"
-          prefix="$"
-          min={0}
-          max={5000}
-          decimalScale={2}
-          fixedDecimalScale
-          placeholder="Campaign's"
-        />
+        <MoneyField name={at('price')} label="Price" max={5000} fixedCents placeholder="Campaign's" />
       </Grid.Col>
       <Grid.Col span={{ base: 6, sm: 3, md: 2 }}>
-        <NumberField
-          name={at('shared_price')}
-          label="Shared Price"
-          prefix="$"
-          min={0}
-          max={5000}
-          decimalScale={2}
-          fixedDecimalScale
-          placeholder="Campaign's"
-        />
+        <MoneyField name={at('shared_price')} label="Shared Price" max={5000} fixedCents placeholder="Campaign's" />
       </Grid.Col>
       <Grid.Col span={{ base: 8, md: 2 }}>
         <NumberField name={at('pct')} label="Percent" required suffix="%" min={0} max={100} decimalScale={2} />
       </Grid.Col>
       <Grid.Col span={{ base: 4, md: 1 }}>
         {onRemove && (
-          <Tooltip label="Remove this restriction">
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              mt={26}
-              size="lg"
-              onClick={onRemove}
-              aria-label={`Remove restriction ${index + 1}`}
-            >
-              <IconTrash size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <RemoveRowButton
+            label={`Remove restriction ${index + 1}`}
+            tooltip="Remove this restriction"
+            mt={26}
+            onClick={onRemove}
+          />
         )}
       </Grid.Col>
     </Grid>

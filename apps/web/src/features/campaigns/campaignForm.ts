@@ -20,8 +20,6 @@ export function serviceLabel(name: string): string {
 /** What read-only empty fields of a campaign read: services and tags as the lists' N/A (admin §8), notes None. */
 export const EMPTY_SERVICES = 'N/A';
 export const EMPTY_NOTES = 'None';
-/** Admin §2 (Delivery detail): empty read-only lists show None; the campaign's delivery lists do too. */
-export const EMPTY_LIST = 'None';
 
 export const serviceOptions = (names: readonly string[]) =>
   names.map((value) => ({ value, label: serviceLabel(value) }));

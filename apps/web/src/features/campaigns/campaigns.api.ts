@@ -1,4 +1,4 @@
-import type { BuyerListItem, Campaign, CampaignPayload, Page } from '@leadex/domain';
+import type { Campaign, CampaignPayload, Page } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -71,16 +71,5 @@ export function useSourceOptions(enabled: boolean) {
       api.get<Page<SourceOption>>('/api/source', { query: { pageSize: 200, sort: 'name' }, signal }),
     enabled,
     staleTime: 60_000,
-  });
-}
-
-/** GET /api/buyer?name=: buyers matching the text typed in the Buyer picker (admin). */
-export function useBuyerOptions(search: string, enabled: boolean) {
-  return useQuery({
-    queryKey: [...queryKeys.buyers.all, 'options', search],
-    queryFn: ({ signal }) =>
-      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: search, pageSize: 50, sort: 'name' }, signal }),
-    enabled,
-    staleTime: 30_000,
   });
 }

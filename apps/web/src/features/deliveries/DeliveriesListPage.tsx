@@ -1,11 +1,11 @@
 import { PAGE_SIZE, type WebhookListItem } from '@leadex/domain';
-import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconCopy, IconPlus, IconSearch, IconTag } from '@tabler/icons-react';
+import { Button, Group, Text } from '@mantine/core';
+import { IconCopy, IconTag } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useClaims } from '../../app/session';
-import { DataTable, type DataTableColumn, useUrlFilter } from '../../components/DataTable';
-import { PageHeader } from '../../components/PageHeader';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { ListPage, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TAG_OPTION_LIMIT } from '../../components/TagsField';
 import { api } from '../../lib/api';
@@ -82,9 +82,6 @@ export function DeliveriesListPage() {
   const { role } = useClaims();
   const isAdmin = role === 'admin';
   const navigate = useNavigate();
-  const [name, setName] = useUrlFilter('name', 200);
-  const [buyerName, setBuyerName] = useUrlFilter('buyer_name', 200);
-  const [tag, setTag] = useUrlFilter('tag');
   // The tag filter offers the tags in use (the viewer's own deliveries' for a buyer).
   const tags = useQuery({
     queryKey: queryKeys.tags('webhook'),
@@ -93,67 +90,39 @@ export function DeliveriesListPage() {
   });
 
   return (
-    <>
-      <PageHeader
-        title="Custom Deliveries"
-        description={
-          isAdmin
-            ? "Webhooks that push each sold lead into a buyer's own system."
-            : 'Webhooks that push each lead you buy into your own system.'
-        }
-        actions={
-          <Button component={Link} to="/delivery/new" leftSection={<IconPlus size={18} />}>
-            Create Custom Delivery
-          </Button>
-        }
-      />
-      <Paper withBorder p="md" shadow="xs">
-        <Stack gap="md">
-          <Group gap="sm" wrap="wrap">
-            <TextInput
-              placeholder="Search by name"
-              aria-label="Search by name"
-              leftSection={<IconSearch size={16} />}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              w={260}
-            />
-            {isAdmin && (
-              <TextInput
-                placeholder="Search by buyer name"
-                aria-label="Search by buyer name"
-                leftSection={<IconSearch size={16} />}
-                value={buyerName}
-                onChange={(event) => setBuyerName(event.currentTarget.value)}
-                w={260}
-              />
-            )}
-            <Select
-              placeholder="Search by tag"
-              aria-label="Search by tag"
-              leftSection={<IconTag size={16} />}
-              data={tags.data ?? []}
-              value={tag || null}
-              onChange={(value) => setTag(value ?? '')}
-              limit={TAG_OPTION_LIMIT}
-              nothingFoundMessage="No tags"
-              searchable
-              clearable
-              w={220}
-            />
-          </Group>
-          <DataTable<WebhookListItem>
-            path="/api/webhook"
-            queryKey={queryKeys.webhooks.all}
-            columns={columns((d) => navigate(`/delivery/${d._id}/copy`))}
-            pageSize={PAGE_SIZE.deliveries}
-            filterParams={isAdmin ? ['name', 'buyer_name', 'tag'] : ['name', 'tag']}
-            defaultSort={{ column: 'name', order: 'asc' }}
-            noRecordsText="No results"
-            onRowClick={(d) => navigate(`/delivery/${d._id}`)}
+    <ListPage
+      title="Custom Deliveries"
+      description={
+        isAdmin
+          ? "Webhooks that push each sold lead into a buyer's own system."
+          : 'Webhooks that push each lead you buy into your own system.'
+      }
+      create={{ label: 'Create Custom Delivery', to: '/delivery/new' }}
+      filters={
+        <Group gap="sm" wrap="wrap">
+          <UrlSearchInput param="name" label="Search by name" w={260} />
+          {isAdmin && <UrlSearchInput param="buyer_name" label="Search by buyer name" w={260} />}
+          <UrlSelectFilter
+            param="tag"
+            label="Search by tag"
+            leftSection={<IconTag size={16} />}
+            data={tags.data ?? []}
+            limit={TAG_OPTION_LIMIT}
+            nothingFoundMessage="No tags"
+            w={220}
           />
-        </Stack>
-      </Paper>
-    </>
+        </Group>
+      }
+    >
+      <DataTable<WebhookListItem>
+        path="/api/webhook"
+        queryKey={queryKeys.webhooks.all}
+        columns={columns((d) => navigate(`/delivery/${d._id}/copy`))}
+        pageSize={PAGE_SIZE.deliveries}
+        filterParams={isAdmin ? ['name', 'buyer_name', 'tag'] : ['name', 'tag']}
+        defaultSort={{ column: 'name', order: 'asc' }}
+        onRowClick={(d) => navigate(`/delivery/${d._id}`)}
+      />
+    </ListPage>
   );
 }

@@ -11,33 +11,31 @@ import {
   webhookFormSchema,
   webhookFormValues,
 } from '@leadex/domain';
-import { Alert, Anchor, Badge, Button, Center, Divider, Grid, Loader, Select, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconInfoCircle, IconPlayerPlay } from '@tabler/icons-react';
+import { Badge, Button, Divider, Grid, Stack, Text } from '@mantine/core';
+import { IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { Controller, useForm, useFormContext, useWatch } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useWatch } from 'react-hook-form';
 import { useClaims } from '../../app/session';
-import { EditableForm, type SaveRequest, useEditing } from '../../components/EditableForm';
-import { DisplayField, SelectField, TagsFormField, TextField } from '../../components/FormFields';
+import { type BuyerChoice, BuyerPicker } from '../../components/BuyerPicker';
+import { EditableForm, useEditing } from '../../components/EditableForm';
+import {
+  DisplayField,
+  LabeledValue,
+  RadioField,
+  SelectField,
+  TagsFormField,
+  TextField,
+} from '../../components/FormFields';
+import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
-import { schemaResolver } from '../../lib/forms';
-import { showSaved } from '../../lib/notify';
-import { RadioField } from '../campaigns/CampaignFields';
-import { useBuyerOptions } from '../campaigns/campaigns.api';
 import { RowsField } from './DeliveryRows';
 import { DeliveryTestModal } from './DeliveryTestModal';
 import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
 
 /** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
 export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
-
-interface BuyerChoice {
-  value: string;
-  label: string;
-}
 
 /** The remembered buyer: its id (and name, to show it before the buyer list loads). */
 function readDefaultBuyer(): BuyerChoice | null {
@@ -70,27 +68,14 @@ const BADGE_LABEL: Record<WebhookStatusValue, string> = { live: 'Live', draft: '
 
 /** /delivery/{id}, /delivery/new and /delivery/{id}/copy, for the admin and the buyer. */
 export function DeliveryDetailPage() {
-  const { id = 'new', action } = useParams();
-  // A fresh form per record: after a create the page moves from /delivery/new to the new id.
-  return <DeliveryDetail key={`${id}/${action ?? ''}`} id={id} action={action} />;
+  return <RecordRoute>{(id, action) => <DeliveryDetail id={id} action={action} />}</RecordRoute>;
 }
 
-function NotFound() {
-  return (
-    <Alert color="red" icon={<IconInfoCircle />} title="Custom delivery not found">
-      This delivery does not exist, or you cannot see it.{' '}
-      <Anchor component={Link} to="/deliveries" fz="sm">
-        Back to Custom Deliveries
-      </Anchor>
-    </Alert>
-  );
-}
-
-const loading = (
-  <Center py={80}>
-    <Loader />
-  </Center>
-);
+const NOT_FOUND = {
+  title: 'Custom delivery not found',
+  text: 'This delivery does not exist, or you cannot see it.',
+  back: { label: 'Back to Custom Deliveries', to: '/deliveries' },
+};
 
 /** Loads what the form starts from: the record, its copy, or the template of a new delivery. */
 function DeliveryDetail({ id, action }: { id: string; action: string | undefined }) {
@@ -115,25 +100,26 @@ function DeliveryDetail({ id, action }: { id: string; action: string | undefined
     });
   }, [isCopy, copy.data, id, template.data, isAdmin, initialBuyer, claims.role_id]);
 
-  if (action !== undefined && !isCopy) return <NotFound />;
-  if (isCopy && copy.isError) return <NotFound />;
-  if (!isNew && record.isError) return <NotFound />;
-  if (isNew ? !start : record.isPending) return loading;
+  let status: RecordStatus = 'ready';
+  if ((action !== undefined && !isCopy) || (isCopy && copy.isError) || (!isNew && record.isError)) status = 'missing';
+  else if (isNew ? !start : record.isPending) status = 'loading';
 
   const buyerChoice =
     isCopy && copy.data?.buyer
       ? { value: copy.data.buyer, label: copy.data.buyer_name ?? copy.data.buyer }
       : initialBuyer;
   return (
-    <DeliveryForm
-      id={id}
-      isNew={isNew}
-      isAdmin={isAdmin}
-      record={record.data}
-      start={start}
-      buyerChoice={buyerChoice}
-      fieldNames={(template.data?.fields ?? []).map((f) => f.field)}
-    />
+    <RecordFrame status={status} notFound={NOT_FOUND}>
+      <DeliveryForm
+        id={id}
+        isNew={isNew}
+        isAdmin={isAdmin}
+        record={record.data}
+        start={start}
+        buyerChoice={buyerChoice}
+        fieldNames={(template.data?.fields ?? []).map((f) => f.field)}
+      />
+    </RecordFrame>
   );
 }
 
@@ -154,38 +140,29 @@ interface DeliveryFormProps {
  * delivery detail): read-only with Edit and Test, or in edit mode; a new one starts in edit mode.
  */
 function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNames }: DeliveryFormProps) {
-  const navigate = useNavigate();
   const create = useCreateWebhook();
   const update = useUpdateWebhook(id);
-  const values = useMemo(() => (isNew ? start : record && webhookFormValues(record)), [isNew, start, record]);
-  const form = useForm<WebhookFormValues>({
-    resolver: schemaResolver(webhookFormSchema),
-    defaultValues: values,
+  const editor = useRecordForm({
+    base: '/delivery',
+    isNew,
+    schema: webhookFormSchema,
+    blank: start,
+    record,
+    toValues: webhookFormValues,
+    create: ({ values: all }) => create.mutateAsync(toWebhookPayload(all)),
+    update: async ({ values: all, original }) => {
+      const changes = webhookChanges(original, all);
+      // Only blanks or spaces changed: nothing to save.
+      return Object.keys(changes).length === 0 ? null : update.mutateAsync(changes);
+    },
   });
   const [testing, setTesting] = useState(false);
-
-  const save = async ({ values: all }: SaveRequest<WebhookFormValues>) => {
-    if (isNew) {
-      const saved = await create.mutateAsync(toWebhookPayload(all));
-      showSaved(saved.name, true);
-      navigate(`/delivery/${saved._id}`, { replace: true });
-      return;
-    }
-    const changes = webhookChanges(form.formState.defaultValues as WebhookFormValues, all);
-    // Only blanks or spaces changed: nothing to save.
-    if (Object.keys(changes).length === 0) return;
-    const saved = await update.mutateAsync(changes);
-    showSaved(saved.name, false);
-  };
 
   const title = isNew ? start?.name || 'New Custom Delivery' : (record?.name ?? 'Custom Delivery');
   return (
     <>
       <EditableForm<WebhookFormValues>
-        form={form}
-        values={values}
-        isNew={isNew}
-        onSave={save}
+        {...editor}
         title={title}
         description={isNew ? 'A new delivery starts as a draft: set it live once a test is accepted.' : undefined}
         breadcrumbs={[{ label: 'Custom Deliveries', to: '/deliveries' }, { label: title }]}
@@ -210,7 +187,6 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
               { key: 'value', label: 'Value', placeholder: 'Name in your system' },
             ]}
             addLabel="Add Mapping"
-            newRow={{ field: '', value: '' }}
           />
         </Section>
         <Section title="Delivery Hardcoded Values" description="The same value sent with every lead.">
@@ -222,7 +198,6 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
               { key: 'value', label: 'Value', placeholder: 'leadex' },
             ]}
             addLabel="Add Hardcoded Value"
-            newRow={{ field: '', value: '' }}
           />
         </Section>
       </EditableForm>
@@ -249,16 +224,11 @@ function StatusField() {
   const status = statusKey(current);
   const value: WebhookStatusValue = status === 'unknown' ? 'draft' : status;
   return (
-    <Stack gap={6}>
-      <Text fz="sm" fw={500}>
-        Status
-      </Text>
-      <div>
-        <Badge color={BADGE_COLOR[value]} variant="light" size="lg">
-          {BADGE_LABEL[value]}
-        </Badge>
-      </div>
-    </Stack>
+    <LabeledValue label="Status">
+      <Badge color={BADGE_COLOR[value]} variant="light" size="lg">
+        {BADGE_LABEL[value]}
+      </Badge>
+    </LabeledValue>
   );
 }
 
@@ -301,7 +271,7 @@ function DetailsSection({
           isNew &&
           isAdmin && (
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <BuyerPicker initial={buyerChoice} />
+              <BuyerPicker initial={buyerChoice} onChoose={rememberBuyer} />
             </Grid.Col>
           )
         )}
@@ -310,48 +280,6 @@ function DetailsSection({
         </Grid.Col>
       </Grid>
     </Section>
-  );
-}
-
-/** The admin's Buyer picker for a new delivery; the choice is remembered for the next one. */
-function BuyerPicker({ initial }: { initial: BuyerChoice | null }) {
-  const { control } = useFormContext<WebhookFormValues>();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const options = useBuyerOptions(debounced, true);
-  const [chosen, setChosen] = useState<BuyerChoice | null>(initial);
-  const data = useMemo(() => {
-    const found = (options.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
-    return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
-  }, [options.data, chosen]);
-  return (
-    <Controller
-      name="buyer"
-      control={control}
-      render={({ field, fieldState }) => (
-        <Select
-          label="Buyer"
-          required
-          placeholder="Search buyers by name"
-          searchable
-          data={data}
-          searchValue={search}
-          onSearchChange={setSearch}
-          nothingFoundMessage={options.isFetching ? 'Loading...' : 'No buyers found'}
-          ref={field.ref}
-          name={field.name}
-          value={field.value || null}
-          onChange={(value, option) => {
-            const next = option ? { value: option.value, label: option.label } : null;
-            setChosen(next);
-            rememberBuyer(next);
-            field.onChange(value ?? '');
-          }}
-          onBlur={field.onBlur}
-          error={fieldState.error?.message}
-        />
-      )}
-    />
   );
 }
 
@@ -413,7 +341,6 @@ function ParametersSection() {
             { key: 'value', label: 'Value' },
           ]}
           addLabel="Add Header"
-          newRow={{ header: '', value: '' }}
         />
         <Divider label="Accept" labelPosition="left" />
         <Text fz="xs" c="dimmed" mt={-8}>
@@ -427,7 +354,6 @@ function ParametersSection() {
             { key: 'value', label: 'Value', placeholder: 'ok' },
           ]}
           addLabel="Add Accept Rule"
-          newRow={{ field: '', value: '' }}
         />
       </Stack>
     </Section>

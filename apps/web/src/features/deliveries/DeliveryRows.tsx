@@ -1,8 +1,8 @@
-import { ActionIcon, Button, Grid, Stack, Text, Tooltip } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Grid, Stack, Text } from '@mantine/core';
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
 import { SelectField, TextField } from '../../components/FormFields';
+import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
 
 export interface RowColumn {
   /** The row's key (`field`, `value`, `header`). */
@@ -20,14 +20,13 @@ export interface RowsFieldProps {
   title: string;
   columns: [RowColumn, RowColumn];
   addLabel: string;
-  newRow: Record<string, string>;
 }
 
 /**
  * A list of two-column rows (headers, accept rules, mapping, hardcoded values): rows can be added
- * and removed while editing; read-only, an empty list shows None (admin §2 Delivery detail).
+ * (blank) and removed while editing; read-only, an empty list shows None (admin §2 Delivery detail).
  */
-export function RowsField({ name, title, columns, addLabel, newRow }: RowsFieldProps) {
+export function RowsField({ name, title, columns, addLabel }: RowsFieldProps) {
   const editing = useEditing();
   const { control } = useFormContext();
   const { fields, append, remove } = useFieldArray({ control, name });
@@ -62,28 +61,20 @@ export function RowsField({ name, title, columns, addLabel, newRow }: RowsFieldP
           })}
           {editing && (
             <Grid.Col span={2}>
-              <Tooltip label="Remove this row">
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  mt={index === 0 ? 25 : 0}
-                  onClick={() => remove(index)}
-                  aria-label={`Remove ${title} ${index + 1}`}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Tooltip>
+              <RemoveRowButton
+                label={`Remove ${title} ${index + 1}`}
+                tooltip="Remove this row"
+                mt={index === 0 ? 25 : 0}
+                onClick={() => remove(index)}
+              />
             </Grid.Col>
           )}
         </Grid>
       ))}
       {editing && (
-        <div>
-          <Button variant="light" size="xs" leftSection={<IconPlus size={16} />} onClick={() => append({ ...newRow })}>
-            {addLabel}
-          </Button>
-        </div>
+        <AddRowButton size="xs" onClick={() => append(Object.fromEntries(columns.map((column) => [column.key, ''])))}>
+          {addLabel}
+        </AddRowButton>
       )}
     </Stack>
   );

@@ -1,6 +1,7 @@
-import { Card, Center, Loader, SimpleGrid, Text, Title } from '@mantine/core';
+import { Card, SimpleGrid, Text, Title } from '@mantine/core';
 import { useClaims } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
+import { PageLoader } from '../../components/PageLoader';
 import { formatPhone } from '../../lib/format';
 import { useBuyer } from '../buyers/buyers.api';
 
@@ -8,13 +9,7 @@ import { useBuyer } from '../buyers/buyers.api';
 export function BuyerHomePage() {
   const { role_id } = useClaims();
   const buyer = useBuyer(role_id);
-  if (buyer.isPending && role_id) {
-    return (
-      <Center py={80}>
-        <Loader />
-      </Center>
-    );
-  }
+  if (buyer.isPending && role_id) return <PageLoader />;
   const record = buyer.data;
   return (
     <>

@@ -3,9 +3,9 @@ import { ActionIcon, Button, Code, CopyButton, Group, Modal, Stack, Switch, Text
 import { DateInput } from '@mantine/dates';
 import { IconCheck, IconCopy, IconKey, IconPlayerPause } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { DataTable } from 'mantine-datatable';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { ApiRequestError } from '../../lib/api';
 import { formatDate } from '../../lib/format';
@@ -61,14 +61,8 @@ export function SourceApiKeys({ source }: { source: Source }) {
         </Button>
       }
     >
-      <DataTable<SourceApiKey>
+      <RecordsTable<SourceApiKey>
         records={source.apikeys}
-        idAccessor="_id"
-        withTableBorder
-        borderRadius="md"
-        verticalSpacing="sm"
-        fz="sm"
-        minHeight={source.apikeys.length ? undefined : 150}
         noRecordsText="No API keys yet"
         columns={[
           { accessor: 'name', title: 'Name', noWrap: true },

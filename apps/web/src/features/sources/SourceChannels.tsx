@@ -1,9 +1,9 @@
 import { MAX_SOURCE_COST } from '@leadex/domain';
-import { ActionIcon, Button, Grid, Stack, Text, Tooltip } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Grid, Stack, Text } from '@mantine/core';
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
-import { NumberField, TextField } from '../../components/FormFields';
+import { MoneyField, TextField } from '../../components/FormFields';
+import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
 import { NEW_CHANNEL, type SourceFormValues } from './sourceForm';
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -33,43 +33,27 @@ export function SourceChannels() {
             <TextField name={`channels.${index}.name`} label="Channel name" required />
           </Grid.Col>
           <Grid.Col span={{ base: 10, sm: 5 }}>
-            <NumberField
+            <MoneyField
               name={`channels.${index}.max_cost`}
               label="Max cost"
               required
-              prefix="$"
-              min={0}
               max={MAX_SOURCE_COST}
-              decimalScale={2}
               allowNegative={false}
               clampBehavior="none"
-              thousandSeparator=","
             />
           </Grid.Col>
           {editing && (
             <Grid.Col span={{ base: 2, sm: 1 }} pt={30}>
-              <Tooltip label="Remove channel">
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  aria-label={`Remove channel ${index + 1}`}
-                  onClick={() => remove(index)}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Tooltip>
+              <RemoveRowButton
+                label={`Remove channel ${index + 1}`}
+                tooltip="Remove channel"
+                onClick={() => remove(index)}
+              />
             </Grid.Col>
           )}
         </Grid>
       ))}
-      {editing && (
-        <div>
-          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => append({ ...NEW_CHANNEL })}>
-            Add Channel
-          </Button>
-        </div>
-      )}
+      {editing && <AddRowButton onClick={() => append({ ...NEW_CHANNEL })}>Add Channel</AddRowButton>}
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { SOURCE_DETAIL_LEADS, type SourceLead } from '@leadex/domain';
 import { Badge, Group } from '@mantine/core';
-import { DataTable } from 'mantine-datatable';
 import { useNavigate } from 'react-router';
+import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
 import { formatDollars } from './SourceChannels';
@@ -11,17 +11,9 @@ export function SourceLeads({ leads }: { leads: SourceLead[] }) {
   const navigate = useNavigate();
   return (
     <Section title="Leads" description={`The latest ${SOURCE_DETAIL_LEADS} leads this source sent.`}>
-      <DataTable<SourceLead>
+      <RecordsTable<SourceLead>
         records={leads}
-        idAccessor="_id"
-        withTableBorder
-        borderRadius="md"
-        verticalSpacing="sm"
-        fz="sm"
-        highlightOnHover
-        minHeight={leads.length ? undefined : 150}
-        noRecordsText="No results"
-        onRowClick={({ record }) => navigate(`/lead/${record._id}`)}
+        onRowClick={(lead) => navigate(`/lead/${lead._id}`)}
         columns={[
           { accessor: 'ts', title: 'Date', noWrap: true, render: (lead) => formatTimestamp(lead.ts) },
           { accessor: 'name', title: 'Name' },

@@ -1,9 +1,8 @@
 import { PAGE_SIZE, type SourceListItem } from '@leadex/domain';
-import { Button, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
-import { DataTable, type DataTableColumn, useUrlFilter } from '../../components/DataTable';
-import { PageHeader } from '../../components/PageHeader';
+import { Text } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { ListPage, UrlSearchInput } from '../../components/ListPage';
 import { formatPhone } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
 import { SourceStatusBadge } from './SourceBadges';
@@ -32,41 +31,22 @@ const columns: DataTableColumn<SourceListItem>[] = [
 
 export function SourcesListPage() {
   const navigate = useNavigate();
-  const [name, setName] = useUrlFilter('name', 200);
-
   return (
-    <>
-      <PageHeader
-        title="Sources"
-        description="Lead suppliers that ping and post leads to the exchange."
-        actions={
-          <Button component={Link} to="/source/new" leftSection={<IconPlus size={18} />}>
-            Create New Source
-          </Button>
-        }
+    <ListPage
+      title="Sources"
+      description="Lead suppliers that ping and post leads to the exchange."
+      create={{ label: 'Create New Source', to: '/source/new' }}
+      filters={<UrlSearchInput param="name" label="Search by name" maw={360} />}
+    >
+      <DataTable<SourceListItem>
+        path="/api/source"
+        queryKey={queryKeys.sources.all}
+        columns={columns}
+        pageSize={PAGE_SIZE.sources}
+        filterParams={['name']}
+        defaultSort={{ column: 'name', order: 'asc' }}
+        onRowClick={(source) => navigate(`/source/${source._id}`)}
       />
-      <Paper withBorder p="md" shadow="xs">
-        <Stack gap="md">
-          <TextInput
-            placeholder="Search by name"
-            aria-label="Search by name"
-            leftSection={<IconSearch size={16} />}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            maw={360}
-          />
-          <DataTable<SourceListItem>
-            path="/api/source"
-            queryKey={queryKeys.sources.all}
-            columns={columns}
-            pageSize={PAGE_SIZE.sources}
-            filterParams={['name']}
-            defaultSort={{ column: 'name', order: 'asc' }}
-            noRecordsText="No results"
-            onRowClick={(source) => navigate(`/source/${source._id}`)}
-          />
-        </Stack>
-      </Paper>
-    </>
+    </ListPage>
   );
 }

@@ -1,4 +1,5 @@
-import { type Source, sourceCreateSchema, sourceUpdateSchema, US_STATES } from '@leadex/domain';
+import { type Source, sourceCreateSchema, sourceUpdateSchema } from '@leadex/domain';
+import { type AddressFormValues, addressFormValues, NO_ADDRESS } from '../../lib/forms';
 
 /** One channel row as its inputs hold it. */
 export interface ChannelFormValues {
@@ -7,15 +8,11 @@ export interface ChannelFormValues {
 }
 
 /** The Source form as its inputs hold it: text as strings ('' when empty), yes/no as 'true' / 'false'. */
-export interface SourceFormValues {
+export interface SourceFormValues extends AddressFormValues {
   name: string;
   contactName: string;
   email: string;
   phone: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
   website: string;
   notes: string;
   tags: string[];
@@ -30,10 +27,7 @@ export const NEW_SOURCE: SourceFormValues = {
   contactName: '',
   email: '',
   phone: '',
-  address: '',
-  city: '',
-  state: '',
-  zip: '',
+  ...NO_ADDRESS,
   website: '',
   notes: '',
   tags: [],
@@ -51,10 +45,7 @@ export function toFormValues(source: Source): SourceFormValues {
     contactName: source.contactName ?? '',
     email: source.email,
     phone: source.phone,
-    address: source.address ?? '',
-    city: source.city ?? '',
-    state: source.state ?? '',
-    zip: source.zip ?? '',
+    ...addressFormValues(source),
     website: source.website ?? '',
     notes: source.notes ?? '',
     tags: source.tags ?? [],
@@ -69,7 +60,6 @@ export function toFormValues(source: Source): SourceFormValues {
 export const createSchema = sourceCreateSchema;
 export const updateSchema = sourceUpdateSchema;
 
-export const STATE_OPTIONS = [...US_STATES];
 export const YES_NO_OPTIONS = [
   { value: 'true', label: 'Yes' },
   { value: 'false', label: 'No' },

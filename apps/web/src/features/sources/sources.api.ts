@@ -1,5 +1,6 @@
 import type { Source, SourceApiKey, SourceUser, SourceUserInput } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PortalUserAction, PortalUserActions } from '../../components/UsersSection';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import type { SourceFormValues } from './sourceForm';
@@ -77,26 +78,23 @@ export function useHoldApiKey(id: string) {
   });
 }
 
-/** POST /api/source/{id}/user, or PUT /api/source/{id}/user/{userId} when editing. */
-export function useSaveSourceUser(id: string) {
+/** The Users section's calls: POST …/user adds, PUT …/user/{userId} edits, PUT …/{action}/{userId}. */
+export function useSourceUserActions(id: string): Omit<PortalUserActions<SourceUser>, 'afterWelcome'> {
   const refresh = useRefresh();
-  return useMutation({
+  const save = useMutation({
     mutationFn: ({ userId, ...input }: SourceUserInput & { userId?: string }) =>
       userId
         ? api.put<SourceUser>(path(id, `/user/${encodeURIComponent(userId)}`), input)
         : api.post<SourceUser>(path(id, '/user'), input),
     onSuccess: refresh,
   });
-}
-
-export type UserAction = 'welcome' | 'hold' | 'unhold';
-
-/** PUT /api/source/{id}/{welcome|hold|unhold}/{userId}. */
-export function useSourceUserAction(id: string) {
-  const refresh = useRefresh();
-  return useMutation({
-    mutationFn: ({ action, userId }: { action: UserAction; userId: string }) =>
+  const act = useMutation({
+    mutationFn: ({ action, userId }: { action: PortalUserAction; userId: string }) =>
       api.put<SourceUser>(path(id, `/${action}/${encodeURIComponent(userId)}`)),
     onSuccess: refresh,
   });
+  return {
+    save: (input, userId) => save.mutateAsync({ ...input, userId }),
+    act: (action, userId) => act.mutateAsync({ action, userId }),
+  };
 }

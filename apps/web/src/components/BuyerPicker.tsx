@@ -1,0 +1,72 @@
+import type { BuyerListItem, Page } from '@leadex/domain';
+import { Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useController } from 'react-hook-form';
+import { api } from '../lib/api';
+import { queryKeys } from '../lib/queryKeys';
+
+/** A buyer as the picker offers it: its id and its name. */
+export interface BuyerChoice {
+  value: string;
+  label: string;
+}
+
+/** GET /api/buyer?name=: the first 50 buyers whose name holds the text typed (admin only). */
+function useBuyerOptions(search: string) {
+  return useQuery({
+    queryKey: [...queryKeys.buyers.all, 'options', search],
+    queryFn: ({ signal }) =>
+      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: search, pageSize: 50, sort: 'name' }, signal }),
+    staleTime: 30_000,
+  });
+}
+
+export interface BuyerPickerProps {
+  /** The form field holding the buyer's id; 'buyer' by default. */
+  name?: string;
+  /** A buyer chosen before (remembered, or the copied record's), shown before the search has loaded. */
+  initial?: BuyerChoice | null;
+  /** Called with each choice (null when cleared), e.g. to remember it for the next record. */
+  onChoose?: (choice: BuyerChoice | null) => void;
+}
+
+/**
+ * The admin's Buyer select of a new campaign or delivery: buyers are searched by name on the server
+ * (there may be thousands), and the chosen one stays listed while the search text changes.
+ */
+export function BuyerPicker({ name = 'buyer', initial = null, onChoose }: BuyerPickerProps) {
+  const { field, fieldState } = useController({ name });
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const options = useBuyerOptions(debounced);
+  const [chosen, setChosen] = useState<BuyerChoice | null>(initial);
+  const data = useMemo(() => {
+    const found = (options.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
+    return chosen && !found.some((o) => o.value === chosen.value) ? [chosen, ...found] : found;
+  }, [options.data, chosen]);
+  return (
+    <Select
+      label="Buyer"
+      required
+      placeholder="Search buyers by name"
+      searchable
+      data={data}
+      searchValue={search}
+      onSearchChange={setSearch}
+      nothingFoundMessage={options.isFetching ? 'Loading...' : 'No buyers found'}
+      ref={field.ref}
+      name={field.name}
+      value={field.value || null}
+      onChange={(value, option) => {
+        const next = option ? { value: option.value, label: option.label } : null;
+        setChosen(next);
+        onChoose?.(next);
+        field.onChange(value ?? '');
+      }}
+      onBlur={field.onBlur}
+      error={fieldState.error?.message}
+    />
+  );
+}

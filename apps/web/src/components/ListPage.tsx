@@ -1,0 +1,95 @@
+import {
+  Button,
+  type MantineSpacing,
+  Paper,
+  Select,
+  type SelectProps,
+  Stack,
+  type StyleProp,
+  TextInput,
+  type TextInputProps,
+} from '@mantine/core';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useUrlFilter } from './DataTable';
+import { PageHeader } from './PageHeader';
+
+export interface ListPageProps {
+  title: string;
+  description: ReactNode;
+  /** The create button on the right of the title. */
+  create: { label: string; to: string };
+  /** The filters above the table (UrlSearchInput, UrlSelectFilter). */
+  filters: ReactNode;
+  /** The card's padding; a phone-friendly list gives the table more width. */
+  padding?: StyleProp<MantineSpacing>;
+  /** The DataTable. */
+  children: ReactNode;
+}
+
+/**
+ * The frame of a list screen (buyers, sources, campaigns, deliveries): title, description and the
+ * create button, then one card holding the filters and the paged table.
+ */
+export function ListPage({ title, description, create, filters, padding = 'md', children }: ListPageProps) {
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description={description}
+        actions={
+          <Button component={Link} to={create.to} leftSection={<IconPlus size={18} />}>
+            {create.label}
+          </Button>
+        }
+      />
+      <Paper withBorder p={padding} shadow="xs">
+        <Stack gap="md">
+          {filters}
+          {children}
+        </Stack>
+      </Paper>
+    </>
+  );
+}
+
+/** A text search kept in the URL param `param` (see useUrlFilter); `label` is its placeholder and name. */
+export function UrlSearchInput({
+  param,
+  label,
+  debounceMs = 200,
+  ...props
+}: { param: string; label: string; debounceMs?: number } & Omit<TextInputProps, 'value' | 'onChange'>) {
+  const [value, setValue] = useUrlFilter(param, debounceMs);
+  return (
+    <TextInput
+      placeholder={label}
+      aria-label={label}
+      leftSection={<IconSearch size={16} />}
+      value={value}
+      onChange={(event) => setValue(event.currentTarget.value)}
+      {...props}
+    />
+  );
+}
+
+/** A choice among the values present (a service, a tag), kept in the URL param `param`. */
+export function UrlSelectFilter({
+  param,
+  label,
+  ...props
+}: { param: string; label: string } & Omit<SelectProps, 'value' | 'onChange'>) {
+  const [value, setValue] = useUrlFilter(param);
+  return (
+    <Select
+      placeholder={label}
+      aria-label={label}
+      value={value || null}
+      onChange={(next) => setValue(next ?? '')}
+      searchable
+      clearable
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,42 @@
+import { type TagKind, US_STATES } from '@leadex/domain';
+import { Grid } from '@mantine/core';
+import { SelectField, TagsFormField, TextareaField, TextField } from './FormFields';
+
+const STATE_OPTIONS = [...US_STATES];
+
+/**
+ * Address, City, State and Zip as columns of a record's Details grid (a buyer's Profile, a source's
+ * Details), bound to the form's `address`, `city`, `state` and `zip` (see AddressFormValues).
+ */
+export function AddressFields() {
+  return (
+    <>
+      <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
+        <TextField name="address" label="Address" />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
+        <TextField name="city" label="City" />
+      </Grid.Col>
+      <Grid.Col span={{ base: 6, lg: 2 }}>
+        <SelectField name="state" label="State" data={STATE_OPTIONS} searchable clearable />
+      </Grid.Col>
+      <Grid.Col span={{ base: 6, lg: 2 }}>
+        <TextField name="zip" label="Zip" maxLength={5} inputMode="numeric" />
+      </Grid.Col>
+    </>
+  );
+}
+
+/** Notes and Tags, each a full row of the grid, closing a buyer's or a source's details. */
+export function NotesAndTagsFields({ kind }: { kind: TagKind }) {
+  return (
+    <>
+      <Grid.Col span={12}>
+        <TextareaField name="notes" label="Notes" />
+      </Grid.Col>
+      <Grid.Col span={12}>
+        <TagsFormField name="tags" kind={kind} label="Tags" placeholder="Add a tag and press Enter" />
+      </Grid.Col>
+    </>
+  );
+}
