@@ -6,6 +6,7 @@ export * from './buyer';
 export * from './campaign';
 export * from './common';
 export * from './constants';
+export * from './lead';
 export * from './errors';
 export * from './messages';
 export * from './session';

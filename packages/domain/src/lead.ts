@@ -1,0 +1,360 @@
+import { z } from 'zod';
+import { optionalText, pageQuery, tagList, usState } from './common';
+import { PAGE_SIZE } from './constants';
+
+// The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
+// Leads list and Lead detail; portals spec §2 buyer and source leads).
+
+/** The date ranges of the leads lists, in the order the selector shows them (`dateq`). */
+export const LEAD_DATE_RANGES = ['today', 'last30d', 'mtd', 'ytd', 'range'] as const;
+export type LeadDateRange = (typeof LEAD_DATE_RANGES)[number];
+export const LEAD_DATE_RANGE_LABELS: Record<LeadDateRange, string> = {
+  today: 'Today',
+  last30d: 'Last 30 Days',
+  mtd: 'This Month',
+  ytd: 'This Year',
+  range: 'Custom',
+};
+
+/** The zone the date ranges are counted in (DESIGN.md §11: "inclusive, in America/New_York"). */
+export const LEADS_TIME_ZONE = 'America/New_York';
+
+/** A list counts its rows exactly up to this; beyond, it says "10,000+" (DESIGN.md §11). */
+export const LEADS_COUNT_LIMIT = 10_000;
+
+/** `buyer=none`: the leads nobody bought (admin list, "No Buyer"). */
+export const NO_BUYER = 'none';
+
+const isoDate = (label: string) =>
+  z
+    .string({ error: `${label} is required for a custom range` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} must be a real date`);
+
+const leadFilterFields = {
+  begin: isoDate('Begin').optional(),
+  end: isoDate('End').optional(),
+  name: optionalText(200),
+  /** A buyer id, or `none` for the leads nobody bought (admins only). */
+  buyer: optionalText(100),
+  service: optionalText(100),
+  zip: optionalText(5),
+};
+
+function beginBeforeEnd(query: { begin?: string; end?: string }, ctx: z.RefinementCtx) {
+  if (query.begin && query.end && query.begin > query.end)
+    ctx.addIssue({ code: 'custom', path: ['end'], message: 'End must be on or after Begin' });
+}
+
+/** The filters every leads list, its values and its export take; `begin` and `end` only for `range`. */
+export const leadFilterQuery = z.object(leadFilterFields).superRefine(beginBeforeEnd);
+export type LeadFilterQuery = z.infer<typeof leadFilterQuery>;
+
+/** The sort columns of the leads lists (admin §2: sortable by date and service). */
+export const LEAD_SORTS = ['date', 'service'] as const;
+export type LeadSort = (typeof LEAD_SORTS)[number];
+
+export const leadListQuery = z
+  .object({ ...pageQuery(PAGE_SIZE.leads).shape, sort: z.enum(LEAD_SORTS).optional(), ...leadFilterFields })
+  .superRefine(beginBeforeEnd);
+export type LeadListQuery = z.infer<typeof leadListQuery>;
+
+/** A page of leads; `more` says the total was counted up to LEADS_COUNT_LIMIT and there are more. */
+export interface LeadPage<T> {
+  data: T[];
+  total: number;
+  more?: boolean;
+}
+
+/** A leads-list row as an admin sees it: the 18 columns of admin spec §2. */
+export interface AdminLeadListItem {
+  _id: string;
+  ts: number;
+  name?: string;
+  /** Names of the buyers that bought it (rejected matches left out). */
+  buyers: string[];
+  service: string;
+  state?: string;
+  zip: string;
+  /** What the source is paid, dollars. */
+  cost: number;
+  /** What the buyers paid, dollars. */
+  price: number;
+  source: { _id: string; name: string };
+  channel?: string;
+  sub_id?: string;
+  pub_id?: string;
+  tcpa_consent: boolean;
+  trusted_form: boolean;
+  jornaya: boolean;
+  phone?: string;
+  email?: string;
+  homeowner: boolean;
+  test: boolean;
+}
+
+/** A buyer's row: its own price, never another buyer's. */
+export interface BuyerLeadListItem {
+  _id: string;
+  ts: number;
+  name?: string;
+  service: string;
+  state?: string;
+  zip: string;
+  /** What this buyer paid, dollars. */
+  price: number;
+  phone?: string;
+  email?: string;
+  /** Direct or Ping/Post (portals §3: derived from ping_id). */
+  type: 'Direct' | 'Ping/Post';
+  return_status?: ReturnStatus;
+}
+
+/** A source's row: no buyers, no prices. */
+export interface SourceLeadListItem {
+  _id: string;
+  ts: number;
+  name?: string;
+  service: string;
+  state?: string;
+  zip: string;
+  channel?: string;
+  /** What the source is paid for it, dollars (0 while unsold). */
+  cost: number;
+  sold: boolean;
+  test: boolean;
+}
+
+export type LeadListItem = AdminLeadListItem | BuyerLeadListItem | SourceLeadListItem;
+
+export const RETURN_STATUSES = ['requested', 'approved', 'denied'] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+/** The badges of a return (portals §4; admin §2 bill leads). */
+export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
+  requested: 'Return Requested',
+  approved: 'Returned',
+  denied: 'Return Denied',
+};
+
+/**
+ * The spec's phone display for leads (admin §2): 10 digits formatted, an 11-digit number with a
+ * leading 1 drops it, anything else reads Invalid.
+ */
+export function formatLeadPhone(phone: string | null | undefined): string {
+  let digits = (phone ?? '').replace(/\D/g, '');
+  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
+  if (digits.length !== 10 || (phone ?? '').replace(/[\d\s().+-]/g, '') !== '') return 'Invalid';
+  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+}
+
+const phoneInput = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z
+    .string()
+    .trim()
+    .max(40)
+    .transform((raw, ctx) => {
+      let digits = raw.replace(/[\s().+-]/g, '');
+      if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
+      if (!/^\d{10}$/.test(digits)) {
+        ctx.addIssue({ code: 'custom', message: 'Phone must be a 10-digit US phone number' });
+        return z.NEVER;
+      }
+      return digits;
+    })
+    .nullable()
+    .optional(),
+);
+
+const emailInput = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z.string().trim().toLowerCase().max(254).pipe(z.email('Email must be a valid email address')).nullable().optional(),
+);
+
+/** An editable text of a lead: empty clears it (null). */
+const leadText = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.string().trim().max(max).nullable());
+
+/**
+ * PUT /api/lead/{id} (admin): the changed fields only. The same rules as the source's post (DESIGN.md
+ * §4): a 5-digit ZIP, a 10-digit phone, a valid email, true/false flags; a lead keeps a name and a
+ * phone or an email (checked against the stored lead by the server).
+ */
+export const leadUpdateSchema = z
+  .object({
+    name: leadText(200),
+    address: leadText(300),
+    city: leadText(100),
+    state: usState.nullable(),
+    zip: z
+      .string({ error: 'Zip is required' })
+      .trim()
+      .regex(/^\d{5}$/, 'Zip must be 5 digits'),
+    phone: phoneInput,
+    email: emailInput,
+    service: z.string().trim().toLowerCase().min(1, 'Service is required').max(100),
+    tcpa_consent: z.boolean(),
+    tcpa_language: leadText(5000),
+    trusted_form: leadText(500),
+    jornaya: leadText(200),
+    pub_id: leadText(200),
+    sub_id: leadText(200),
+    homeowner: z.boolean(),
+    tags: tagList,
+    /** The quality viewer's Good/Bad button. */
+    quality: z.object({ ok: z.boolean() }),
+  })
+  .partial()
+  .strict();
+export type LeadUpdate = z.infer<typeof leadUpdateSchema>;
+
+/** The lead detail's editable fields, in the order the admin's form shows them. */
+export const LEAD_EDITABLE_FIELDS = [
+  'name',
+  'phone',
+  'email',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'service',
+  'pub_id',
+  'sub_id',
+  'trusted_form',
+  'jornaya',
+  'tcpa_language',
+  'tcpa_consent',
+  'homeowner',
+  'tags',
+] as const;
+
+/** The CSV export's columns per role (admin spec §2: 18 columns; fewer for buyers and sources). */
+export const LEAD_CSV_COLUMNS = {
+  admin: [
+    'Date',
+    'Name',
+    'Buyers',
+    'Service',
+    'State',
+    'Zip',
+    'Cost',
+    'Price',
+    'Source',
+    'Channel',
+    'Sub Id',
+    'Pub Id',
+    'TCPA Consent',
+    'Trusted Form',
+    'LeadiD',
+    'Phone',
+    'Email',
+    'Homeowner',
+  ],
+  buyer: ['Date', 'Name', 'Service', 'State', 'Zip', 'Price', 'Phone', 'Email', 'Type', 'Return Status'],
+  source: ['Date', 'Name', 'Service', 'State', 'Zip', 'Channel', 'Cost', 'Sold'],
+} as const;
+
+/** One try of a delivery on a match, as the lead detail's delivery logs show it (DESIGN.md §6). */
+export interface LeadDeliveryAttempt {
+  _id: string;
+  /** The address, number or URL. */
+  target: string;
+  attempt: number;
+  accept: boolean;
+  status_code?: number;
+  /** Excerpts of what was sent and answered. */
+  request?: string;
+  response?: string;
+  error?: string;
+  duration_ms: number;
+  ts: number;
+  /** Email: the SMTP server's events (spec: data.event delivered); SMS: delivered, sent or failed. */
+  status?: string | { data: { event: string } }[];
+}
+
+/** The delivery channels of a match, in the order the lead detail shows them. */
+export const DELIVERY_CHANNELS = ['custom', 'webhook', 'broadcast_webhooks', 'email', 'sms'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+export const DELIVERY_CHANNEL_LABELS: Record<DeliveryChannel, string> = {
+  custom: 'Custom delivery',
+  webhook: 'Webhook',
+  broadcast_webhooks: 'Broadcast webhooks',
+  email: 'Email',
+  sms: 'SMS',
+};
+
+/** A return on a match (spec: reason, comment, approve.approve, deny.deny). */
+export interface LeadReturn {
+  reason?: string;
+  comment?: string;
+  approve?: { approve: true };
+  deny?: { deny: true };
+}
+
+/** One buyer's match of a lead (admin: every match; buyer: its own only). */
+export interface LeadMatch extends Partial<Record<DeliveryChannel, LeadDeliveryAttempt[]>> {
+  _id: string;
+  buyer: { _id: string; name?: string };
+  campaign: { _id: string; name: string };
+  kind: 'exclusive' | 'shared';
+  price: number;
+  shared_price?: number;
+  reject: boolean;
+  ts: number;
+  return?: LeadReturn;
+  /** pending, queued, delivered or undelivered (admins). */
+  delivery_status?: string;
+  /** The bill it is on (buyers and admins). */
+  bill?: string;
+}
+
+/** One campaign the engine considered for the lead, and the first rule that excluded it (DESIGN.md §5). */
+export interface LeadExplanationEntry {
+  campaign: string;
+  buyer: string;
+  name: string;
+  eligible: boolean;
+  rule?: string;
+  detail?: string;
+  price?: number;
+  won?: boolean;
+}
+
+/** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
+export interface LeadDetail {
+  _id: string;
+  source: { _id: string; name: string };
+  name?: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zip: string;
+  phone?: string;
+  email?: string;
+  service: string;
+  channel?: string;
+  trusted_form?: string;
+  tcpa_consent: boolean;
+  tcpa_language?: string;
+  jornaya?: string;
+  homeowner: boolean;
+  pub_id?: string;
+  sub_id?: string;
+  tags: string[];
+  /** no_ping for a direct lead, else ping. */
+  ping_id: string;
+  test: boolean;
+  ts: number;
+  // admins
+  ip?: string;
+  user_agent?: string;
+  quality?: { ok?: boolean } & Record<string, unknown>;
+  metadata?: unknown;
+  /** Source: what it is paid; admin: the payout. */
+  cost?: number;
+  /** Admin: the buyers' revenue; buyer: its own price. */
+  price?: number;
+  buyers?: string[];
+  match?: LeadMatch[];
+  explanation?: LeadExplanationEntry[];
+}
