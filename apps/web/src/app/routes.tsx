@@ -27,6 +27,8 @@ const SourcesListPage = lazyPage(() => import('../features/sources/SourcesListPa
 const SourceDetailPage = lazyPage(() => import('../features/sources/SourceDetailPage'), 'SourceDetailPage');
 const DeliveriesListPage = lazyPage(() => import('../features/deliveries/DeliveriesListPage'), 'DeliveriesListPage');
 const DeliveryDetailPage = lazyPage(() => import('../features/deliveries/DeliveryDetailPage'), 'DeliveryDetailPage');
+const LeadsListPage = lazyPage(() => import('../features/leads/LeadsListPage'), 'LeadsListPage');
+const LeadDetailPage = lazyPage(() => import('../features/leads/LeadDetailPage'), 'LeadDetailPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
 
@@ -34,8 +36,6 @@ const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'defaul
 type Placeholder = readonly [path: string, title: string];
 
 const ADMIN_PLACEHOLDERS: Placeholder[] = [
-  ['leads', 'Leads'],
-  ['lead/:id', 'Lead'],
   ['returns', 'Returns'],
   ['bills', 'Bills'],
   ['bill/:id', 'Bill'],
@@ -46,19 +46,20 @@ const ADMIN_PLACEHOLDERS: Placeholder[] = [
 ];
 
 const BUYER_PLACEHOLDERS: Placeholder[] = [
-  ['leads', 'Leads'],
-  ['lead/:id', 'Lead'],
   ['bills', 'Bills'],
   ['bill/:id', 'Bill'],
 ];
 
-const SOURCE_PLACEHOLDERS: Placeholder[] = [
-  ['leads', 'Leads'],
-  ['lead/:id', 'Lead'],
-];
-
 const placeholders = (list: Placeholder[]) =>
   list.map(([path, title]) => <Route key={path} path={path} element={<ComingSoonPage title={title} />} />);
+
+/** The leads list and lead detail, one screen for every role that takes the role into account. */
+const LEAD_ROUTES = (
+  <>
+    <Route path="leads" element={<LeadsListPage />} />
+    <Route path="lead/:id" element={<LeadDetailPage />} />
+  </>
+);
 
 /** Screens the admin and the buyer share; each takes the viewer's role into account (DESIGN.md §3). */
 const ADMIN_AND_BUYER_ROUTES = (
@@ -88,6 +89,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="sources" element={<SourcesListPage />} />
           <Route path="source/:id" element={<SourceDetailPage />} />
           {ADMIN_AND_BUYER_ROUTES}
+          {LEAD_ROUTES}
           {placeholders(ADMIN_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.admin} replace />} />
         </Route>
@@ -98,6 +100,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route index element={<BuyerHomePage />} />
           <Route path="buyer" element={<BuyerProfilePage />} />
           {ADMIN_AND_BUYER_ROUTES}
+          {LEAD_ROUTES}
           {placeholders(BUYER_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.buyer} replace />} />
         </Route>
@@ -108,7 +111,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="source" element={<SourceHomePage />} />
           <Route path="doc" element={<ApiDocPage />} />
           <Route path="doc/api" element={<ApiDocPage />} />
-          {placeholders(SOURCE_PLACEHOLDERS)}
+          {LEAD_ROUTES}
           <Route path="*" element={<Navigate to={HOME_OF.source} replace />} />
         </Route>
       );

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type DataTableColumn, type DataTableSortStatus, DataTable as MantineDataTable } from 'mantine-datatable';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { api } from '../lib/api';
+import { api, type QueryValue } from '../lib/api';
 
 export type { DataTableColumn };
 
@@ -29,7 +29,23 @@ export interface DataTableProps<T> {
   idAccessor?: string;
   /** Keeps the last column (a status) in view while a narrow screen scrolls the table sideways. */
   pinLastColumn?: boolean;
+  /**
+   * Turns the URL's filters, page and sort into the call, for a list whose filters are not all query
+   * parameters of `path` (the leads lists put their date range in the path).
+   */
+  request?: (call: ListRequest) => ListRequest;
+  /** Told each page the API answers (undefined while the first loads): a screen's buttons may need it. */
+  onPage?: (page: Page<T> | undefined) => void;
 }
+
+/** A list call: its path and its query parameters. */
+export interface ListRequest {
+  path: string;
+  query: Record<string, QueryValue>;
+}
+
+/** A page whose `total` was counted up to a limit: `more` says there are more rows than that. */
+type CountedPage<T> = Page<T> & { more?: boolean };
 
 /** Phones: narrower than Mantine's xs breakpoint (36em). */
 export const NARROW = '(max-width: 36em)';
@@ -51,21 +67,30 @@ export function DataTable<T>({
   onRowClick,
   idAccessor = '_id',
   pinLastColumn = false,
+  request,
+  onPage,
 }: DataTableProps<T>) {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const sort = params.get('sort') ?? defaultSort?.column;
   const order = (params.get('order') as SortOrder | null) ?? defaultSort?.order;
   const filters = Object.fromEntries(filterParams.map((name) => [name, params.get(name) ?? undefined]));
-  const query = { ...filters, page, pageSize, sort, order };
+  const call = (request ?? ((same: ListRequest) => same))({
+    path,
+    query: { ...filters, page, pageSize, sort, order },
+  });
 
   const result = useQuery({
-    queryKey: [...queryKey, 'list', path, query],
-    queryFn: ({ signal }) => api.get<Page<T>>(path, { query, signal }),
+    queryKey: [...queryKey, 'list', call.path, call.query],
+    queryFn: ({ signal }) => api.get<CountedPage<T>>(call.path, { query: call.query, signal }),
     // Keep the current rows on screen while the next page or filter loads.
     placeholderData: keepPreviousData,
   });
   const records = result.data?.data ?? [];
+  const more = result.data?.more === true;
+  useEffect(() => {
+    onPage?.(result.data);
+  }, [onPage, result.data]);
   // A phone gives the columns the room the cell padding would take.
   const narrow = useMediaQuery(NARROW) ?? false;
 
@@ -110,7 +135,10 @@ export function DataTable<T>({
       fz="sm"
       borderRadius="md"
       withTableBorder
-      paginationText={({ from, to, totalRecords }) => `${from}–${to} of ${totalRecords}`}
+      paginationText={({ from, to, totalRecords }) =>
+        // DESIGN.md §11: a count that stopped at its limit reads "10,000+".
+        `${from}–${to} of ${more ? `${totalRecords.toLocaleString('en-US')}+` : totalRecords}`
+      }
     />
   );
 }

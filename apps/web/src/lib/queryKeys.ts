@@ -44,6 +44,13 @@ export const queryKeys = {
     all: ['zipsets'] as const,
     list: (buyer?: string) => ['zipsets', 'list', buyer ?? ''] as const,
   },
+  /** The leads lists (GET /api/lead/date/…) and details (GET /api/lead/{id}). */
+  leads: {
+    all: ['leads'] as const,
+    detail: (id: string) => ['leads', 'detail', id] as const,
+    /** GET /api/lead/values/{field}: the services or ZIPs present in a range. */
+    values: (field: string, range: object) => ['leads', 'values', field, range] as const,
+  },
   /** GET /api/services: every service name. */
   services: ['services'] as const,
   tags: (kind: TagKind) => ['tags', kind] as const,

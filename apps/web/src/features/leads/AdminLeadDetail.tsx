@@ -1,0 +1,344 @@
+import { formatLeadPhone, type LeadDetail, type LeadMatch, US_STATES } from '@leadex/domain';
+import { Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
+import { IconThumbDown, IconThumbUp } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { type DefaultValues, useForm } from 'react-hook-form';
+import { EditableForm } from '../../components/EditableForm';
+import { DisplayField, SelectField, TagsFormField, TextareaField, TextField } from '../../components/FormFields';
+import { JsonViewer } from '../../components/JsonViewer';
+import { RecordsTable } from '../../components/RecordsTable';
+import { Section } from '../../components/Section';
+import { api } from '../../lib/api';
+import { formatTimestamp } from '../../lib/format';
+import { schemaResolver } from '../../lib/forms';
+import { showSaved } from '../../lib/notify';
+import { queryKeys } from '../../lib/queryKeys';
+import { DeliveryStatusBadge, ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
+import { LeadDeliveryLogs } from './LeadDeliveryLogs';
+import { LeadExplanation } from './LeadExplanation';
+import { BadgeRow, OpenLinkButton, RecordLink } from './LeadFields';
+import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
+import { formatMoney, leadType } from './leadFormat';
+import { useUpdateLead } from './leads.api';
+
+const STATE_OPTIONS = [...US_STATES];
+
+/** GET /api/services: the services a lead may be moved to. */
+function useServiceNames() {
+  return useQuery({
+    queryKey: queryKeys.services,
+    queryFn: ({ signal }) => api.get<string[]>('/api/services', { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** A lead's name as its title and its toasts read it. */
+const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
+
+/**
+ * Admin §2 Lead detail: the editable fields (Edit, Save with only the changes, Cancel), the quality
+ * viewer with its Good/Bad button, the metadata viewer, the Buyers table, each match's delivery logs
+ * with Resend, the decision explained, and the returns.
+ */
+export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
+  const update = useUpdateLead(lead._id);
+  const services = useServiceNames();
+  const values = useMemo(() => toLeadFormValues(lead), [lead]);
+  const form = useForm<LeadFormValues>({
+    resolver: schemaResolver(leadFormSchema),
+    defaultValues: values as DefaultValues<LeadFormValues>,
+  });
+  const serviceOptions = useMemo(() => {
+    const names = services.data ?? [];
+    return names.includes(lead.service) ? names : [lead.service, ...names];
+  }, [services.data, lead.service]);
+  const matches = lead.match ?? [];
+
+  return (
+    <Stack gap="lg">
+      <EditableForm<LeadFormValues>
+        form={form}
+        values={values}
+        title={titleOf(lead)}
+        description={
+          <BadgeRow>
+            <Text component="span" fz="sm" c="dimmed">
+              {formatTimestamp(lead.ts)} from {lead.source.name}
+            </Text>
+            <Badge variant="light" color={matches.some((m) => !m.reject) ? 'green' : 'gray'}>
+              {matches.some((m) => !m.reject) ? 'Sold' : 'No Buyer'}
+            </Badge>
+            <Badge variant="outline" color="gray">
+              {leadType(lead.ping_id)}
+            </Badge>
+            {lead.test && <TestBadge />}
+          </BadgeRow>
+        }
+        breadcrumbs={[{ label: 'Leads', to: '/leads' }, { label: titleOf(lead) }]}
+        onSave={async ({ changes }) => {
+          const saved = await update.mutateAsync(toLeadUpdate(changes));
+          showSaved(titleOf(saved), false);
+        }}
+      >
+        <Section title="Lead Details">
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <DisplayField label="ID" value={lead._id} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <DisplayField label="Timestamp" value={formatTimestamp(lead.ts)} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <DisplayField label="Source" value={lead.source.name} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <TextField name="name" label="Name" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <TextField name="phone" label="Phone" type="tel" format={formatLeadPhoneOrEmpty} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <TextField name="email" label="Email" type="email" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
+              <TextField name="address" label="Address" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
+              <TextField name="city" label="City" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 2 }}>
+              <SelectField name="state" label="State" data={STATE_OPTIONS} searchable clearable />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 2 }}>
+              <TextField name="zip" label="Zip" maxLength={5} inputMode="numeric" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <SelectField name="service" label="Service" data={serviceOptions} searchable allowDeselect={false} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <DisplayField label="Channel" value={lead.channel} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 2 }}>
+              <DisplayField label="Cost" value={formatMoney(lead.cost)} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 2 }}>
+              <DisplayField label="Price" value={formatMoney(lead.price)} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <TextField name="pub_id" label="Pub ID" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
+              <TextField name="sub_id" label="Sub ID" />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <TagsFormField name="tags" kind="lead" label="Tags" placeholder="Add a tag and press Enter" />
+            </Grid.Col>
+          </Grid>
+        </Section>
+
+        <Section title="Consent">
+          <Grid gap="md">
+            <Grid.Col span={{ base: 6, lg: 3 }}>
+              <SelectField name="tcpa_consent" label="TCPA Consent" data={YES_NO_OPTIONS} allowDeselect={false} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 3 }}>
+              <SelectField name="homeowner" label="Homeowner" data={YES_NO_OPTIONS} allowDeselect={false} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 6 }}>
+              <TextField
+                name="trusted_form"
+                label="Trusted Form"
+                rightSection={<OpenLinkButton url={lead.trusted_form} label="Open the TrustedForm certificate" />}
+                rightSectionPointerEvents="all"
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 6 }}>
+              <TextField name="jornaya" label="LeadiD Token" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
+              <DisplayField label="IP" value={lead.ip} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
+              <DisplayField label="User Agent" value={lead.user_agent} />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <TextareaField name="tcpa_language" label="TCPA Language" />
+            </Grid.Col>
+          </Grid>
+        </Section>
+      </EditableForm>
+
+      <QualitySection lead={lead} />
+
+      <Section title="Metadata" description="What the source sent beside the lead's fields.">
+        <JsonViewer value={lead.metadata} label="Metadata" />
+      </Section>
+
+      <BuyersSection matches={matches} />
+      <LeadDeliveryLogs lead={lead} />
+      <LeadExplanation lead={lead} />
+      <ReturnsSection matches={matches} />
+    </Stack>
+  );
+}
+
+/** Admin §2: a 10-digit phone formatted, anything else Invalid; an empty field stays empty. */
+function formatLeadPhoneOrEmpty(phone: string): string {
+  return phone ? formatLeadPhone(phone) : '';
+}
+
+/** The quality viewer: the lead's quality record and the Good/Bad button that sets `quality.ok`. */
+function QualitySection({ lead }: { lead: LeadDetail }) {
+  const update = useUpdateLead(lead._id);
+  const ok = lead.quality?.ok;
+  const mark = async (good: boolean) => {
+    const saved = await update.mutateAsync({ quality: { ok: good } });
+    showSaved(titleOf(saved), false);
+  };
+  const { ok: _ok, ...rest } = lead.quality ?? {};
+  return (
+    <Section
+      title="Quality"
+      description={
+        ok === undefined ? 'Not rated yet.' : ok ? 'Rated good.' : 'Rated bad: the buyer may have reason to return it.'
+      }
+      actions={
+        <Button.Group>
+          <Button
+            variant={ok === true ? 'filled' : 'default'}
+            color="green"
+            leftSection={<IconThumbUp size={18} />}
+            aria-pressed={ok === true}
+            loading={update.isPending && update.variables?.quality?.ok === true}
+            onClick={() => ok !== true && mark(true)}
+          >
+            Good
+          </Button>
+          <Button
+            variant={ok === false ? 'filled' : 'default'}
+            color="red"
+            leftSection={<IconThumbDown size={18} />}
+            aria-pressed={ok === false}
+            loading={update.isPending && update.variables?.quality?.ok === false}
+            onClick={() => ok !== false && mark(false)}
+          >
+            Bad
+          </Button>
+        </Button.Group>
+      }
+    >
+      {Object.keys(rest).length > 0 ? (
+        <JsonViewer value={lead.quality} label="Quality" />
+      ) : (
+        <Text fz="sm" c="dimmed">
+          No quality checks recorded.
+        </Text>
+      )}
+    </Section>
+  );
+}
+
+/** Admin §2: the buyers of the lead with price, shared price, rejected and the return's status. */
+function BuyersSection({ matches }: { matches: LeadMatch[] }) {
+  return (
+    <Section title="Buyers" description="The campaigns that bought this lead.">
+      <RecordsTable<LeadMatch>
+        records={matches}
+        noRecordsText="No Buyer"
+        columns={[
+          {
+            accessor: 'buyer',
+            title: 'Buyer',
+            noWrap: true,
+            render: (m) => <RecordLink to={`/buyer/${m.buyer._id}`}>{m.buyer.name ?? m.buyer._id}</RecordLink>,
+          },
+          {
+            accessor: 'campaign',
+            title: 'Campaign',
+            noWrap: true,
+            render: (m) => <RecordLink to={`/campaign/${m.campaign._id}`}>{m.campaign.name}</RecordLink>,
+          },
+          {
+            accessor: 'kind',
+            title: 'Exclusive',
+            render: (m) => (m.kind === 'exclusive' ? 'Yes' : 'No'),
+          },
+          { accessor: 'price', title: 'Price', textAlign: 'right', render: (m) => formatMoney(m.price) },
+          {
+            accessor: 'shared_price',
+            title: 'Shared Price',
+            textAlign: 'right',
+            render: (m) => formatMoney(m.shared_price),
+          },
+          {
+            accessor: 'reject',
+            title: 'Rejected',
+            render: (m) => (
+              <Badge variant="light" color={m.reject ? 'red' : 'gray'}>
+                {m.reject ? 'Yes' : 'No'}
+              </Badge>
+            ),
+          },
+          {
+            accessor: 'delivery_status',
+            title: 'Delivery',
+            render: (m) => <DeliveryStatusBadge status={m.delivery_status} />,
+          },
+          {
+            accessor: 'return',
+            title: 'Return Status',
+            noWrap: true,
+            render: (m) => {
+              const status = returnStatusOf(m.return);
+              return status ? <ReturnStatusBadge status={status} viewer="admin" /> : null;
+            },
+          },
+        ]}
+      />
+    </Section>
+  );
+}
+
+/**
+ * Where the returns of the lead's matches stand. Approving and denying them arrive with billing (the
+ * next issue); until then this shows each match's return as it is.
+ */
+function ReturnsSection({ matches }: { matches: LeadMatch[] }) {
+  const sold = matches.filter((m) => !m.reject);
+  return (
+    <Section title="Returns">
+      {sold.length === 0 ? (
+        <Text fz="sm" c="dimmed">
+          No buyer to return it.
+        </Text>
+      ) : (
+        <Stack gap="sm">
+          {sold.map((m) => {
+            const status = returnStatusOf(m.return);
+            return (
+              <Group key={m._id} gap="sm" wrap="wrap">
+                <Text fz="sm" fw={500}>
+                  {m.buyer.name ?? m.buyer._id}
+                </Text>
+                {status ? (
+                  <ReturnStatusBadge status={status} viewer="admin" />
+                ) : (
+                  <Text fz="sm" c="dimmed">
+                    No return requested
+                  </Text>
+                )}
+                {m.return?.reason && <Text fz="sm">Reason: {m.return.reason}</Text>}
+                {m.return?.comment && (
+                  <Text fz="sm" c="dimmed">
+                    “{m.return.comment}”
+                  </Text>
+                )}
+              </Group>
+            );
+          })}
+        </Stack>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,63 @@
+import { RETURN_STATUS_LABELS, type ReturnStatus } from '@leadex/domain';
+import { Badge, type BadgeProps } from '@mantine/core';
+
+/** Admin §2 and portals §2: consent and homeowner flags read as Yes/No badges. */
+export function YesNoBadge({ value, ...props }: { value: boolean | null | undefined } & Omit<BadgeProps, 'children'>) {
+  return (
+    <Badge color={value ? 'green' : 'gray'} variant="light" {...props}>
+      {value ? 'Yes' : 'No'}
+    </Badge>
+  );
+}
+
+const RETURN_COLORS: Record<ReturnStatus, string> = { requested: 'yellow', approved: 'green', denied: 'red' };
+
+/**
+ * A return's badge: Return Requested (yellow), Returned (green) or Return Denied (red) for the admin
+ * (admin §2); a buyer reads Return Approved rather than Returned (portals §4).
+ */
+export function ReturnStatusBadge({ status, viewer }: { status: ReturnStatus; viewer: 'admin' | 'buyer' }) {
+  const label = viewer === 'buyer' && status === 'approved' ? 'Return Approved' : RETURN_STATUS_LABELS[status];
+  return (
+    <Badge color={RETURN_COLORS[status]} variant="light">
+      {label}
+    </Badge>
+  );
+}
+
+/** The return status of a match from the spec's shape (reason, approve.approve, deny.deny). */
+export function returnStatusOf(
+  ret: { reason?: string; approve?: unknown; deny?: unknown } | undefined,
+): ReturnStatus | undefined {
+  if (!ret) return undefined;
+  if (ret.approve) return 'approved';
+  if (ret.deny) return 'denied';
+  return 'requested';
+}
+
+const DELIVERY_STYLES: Record<string, { label: string; color: string }> = {
+  pending: { label: 'Pending', color: 'gray' },
+  queued: { label: 'Queued', color: 'blue' },
+  delivered: { label: 'Delivered', color: 'green' },
+  undelivered: { label: 'Undelivered', color: 'red' },
+};
+
+/** Where a match's deliveries stand (DESIGN.md §6). */
+export function DeliveryStatusBadge({ status }: { status: string | undefined }) {
+  if (!status) return null;
+  const style = DELIVERY_STYLES[status] ?? { label: status, color: 'gray' };
+  return (
+    <Badge color={style.color} variant="light">
+      {style.label}
+    </Badge>
+  );
+}
+
+/** A test lead (sent with test=true) is marked wherever it is listed. */
+export function TestBadge() {
+  return (
+    <Badge color="blue" variant="outline" size="sm">
+      Test
+    </Badge>
+  );
+}

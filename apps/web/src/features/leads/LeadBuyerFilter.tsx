@@ -1,0 +1,60 @@
+import { type Buyer, type BuyerListItem, NO_BUYER, type Page } from '@leadex/domain';
+import { Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconUser } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useUrlFilter } from '../../components/DataTable';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import { NO_BUYER_OPTION } from './leadColumns';
+
+/**
+ * The admin's Buyer filter of the leads list (admin §2: "including No Buyer"), kept in the URL param
+ * `buyer` (a buyer's id, or `none`). Buyers are searched by name on the server, as there may be
+ * thousands; a buyer named by a shared link is read by its id so its name shows.
+ */
+export function LeadBuyerFilter({ w }: { w?: number }) {
+  const [value, setValue] = useUrlFilter('buyer');
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const found = useQuery({
+    queryKey: [...queryKeys.buyers.all, 'options', debounced],
+    queryFn: ({ signal }) =>
+      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: debounced, pageSize: 50, sort: 'name' }, signal }),
+    staleTime: 30_000,
+  });
+  const chosenId = value && value !== NO_BUYER ? value : null;
+  const listed = found.data?.data.some((b) => b._id === chosenId) ?? false;
+  const chosen = useQuery({
+    queryKey: queryKeys.buyers.detail(chosenId ?? ''),
+    queryFn: ({ signal }) => api.get<Buyer>(`/api/buyer/${encodeURIComponent(chosenId ?? '')}`, { signal }),
+    enabled: Boolean(chosenId) && !listed && !found.isPending,
+    staleTime: 60_000,
+  });
+  const data = useMemo(() => {
+    const options = (found.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
+    if (chosen.data && !options.some((o) => o.value === chosen.data._id))
+      options.unshift({ value: chosen.data._id, label: chosen.data.name });
+    return [NO_BUYER_OPTION, ...options];
+  }, [found.data, chosen.data]);
+
+  return (
+    <Select
+      aria-label="Filter by buyer"
+      placeholder="Filter by buyer"
+      leftSection={<IconUser size={16} />}
+      data={data}
+      value={value || null}
+      onChange={(next) => setValue(next ?? '')}
+      searchable
+      clearable
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server has searched already; every option it answered is shown.
+      filter={({ options }) => options}
+      nothingFoundMessage={found.isFetching ? 'Loading...' : 'No buyers found'}
+      w={w}
+    />
+  );
+}

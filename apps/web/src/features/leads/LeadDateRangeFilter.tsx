@@ -1,0 +1,78 @@
+import { LEAD_DATE_RANGE_LABELS, LEAD_DATE_RANGES, type LeadDateRange } from '@leadex/domain';
+import { Group, SegmentedControl } from '@mantine/core';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { IconCalendar } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { DEFAULT_DATE_RANGE, dateRangeOf, isoDateOf, todayInLeadsZone } from './leadRange';
+
+const RANGE_OPTIONS = LEAD_DATE_RANGES.map((value) => ({ value, label: LEAD_DATE_RANGE_LABELS[value] }));
+
+/**
+ * The leads lists' date range (admin §2, portals §2): Today, Last 30 Days, This Month, This Year, or
+ * Custom with a date range picker (MM/DD/YYYY) enabled only for Custom. Kept in the URL as `dateq`
+ * (absent for today) and, for Custom, `dateRangeStart` and `dateRangeEnd` (ISO dates). Each choice is
+ * a step of the history, so Back returns to the range before.
+ */
+export function LeadDateRangeFilter() {
+  const [params, setParams] = useSearchParams();
+  const dateq = dateRangeOf(params.get('dateq'));
+  const start = isoDateOf(params.get('dateRangeStart')) ?? null;
+  const end = isoDateOf(params.get('dateRangeEnd')) ?? null;
+  // The picker holds a half-chosen range (a first day clicked) until its second day is picked.
+  const [picked, setPicked] = useState<DatesRangeValue<string>>([start, end]);
+  useEffect(() => setPicked([start, end]), [start, end]);
+
+  const write = (changes: Record<string, string | null>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value) next.set(key, value);
+        else next.delete(key);
+      }
+      // The page may not exist in the new range.
+      next.delete('page');
+      return next;
+    });
+
+  const chooseRange = (value: string) => {
+    const range = value as LeadDateRange;
+    if (range === 'range') {
+      // Custom starts from today's day, so the list always has a range to show; the picker changes it.
+      const today = todayInLeadsZone(new Date());
+      write({ dateq: range, dateRangeStart: start ?? today, dateRangeEnd: end ?? start ?? today });
+    } else {
+      write({ dateq: range === DEFAULT_DATE_RANGE ? null : range, dateRangeStart: null, dateRangeEnd: null });
+    }
+  };
+
+  const custom = dateq === 'range';
+  return (
+    <Group gap="sm" wrap="wrap" align="center">
+      <SegmentedControl
+        aria-label="Date range"
+        data={RANGE_OPTIONS}
+        value={dateq}
+        onChange={chooseRange}
+        // A phone scrolls the choices sideways rather than squeezing them.
+        style={{ maxWidth: '100%', overflowX: 'auto' }}
+      />
+      <DatePickerInput
+        type="range"
+        aria-label="Custom date range"
+        placeholder={custom ? 'Pick dates' : 'Choose Custom to pick dates'}
+        valueFormat="MM/DD/YYYY"
+        leftSection={<IconCalendar size={16} />}
+        value={custom ? picked : [null, null]}
+        onChange={(value) => {
+          setPicked(value);
+          const [from, to] = value;
+          if (from && to) write({ dateRangeStart: from, dateRangeEnd: to });
+        }}
+        allowSingleDateInRange
+        disabled={!custom}
+        miw={240}
+      />
+    </Group>
+  );
+}

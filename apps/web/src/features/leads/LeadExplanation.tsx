@@ -1,0 +1,110 @@
+import type { LeadDetail, LeadExplanationEntry } from '@leadex/domain';
+import { Badge, Text } from '@mantine/core';
+import { useMemo } from 'react';
+import { RecordsTable } from '../../components/RecordsTable';
+import { Section } from '../../components/Section';
+import { RecordLink } from './LeadFields';
+import { formatMoney } from './leadFormat';
+
+type Row = LeadExplanationEntry & { _id: string };
+
+/** Winners first, then the other bids (highest first), then the campaigns a rule excluded. */
+function rank(entry: LeadExplanationEntry): number {
+  if (entry.won) return 0;
+  return entry.eligible ? 1 : 2;
+}
+
+function Outcome({ entry }: { entry: LeadExplanationEntry }) {
+  if (entry.won)
+    return (
+      <Badge color="green" variant="light">
+        Won
+      </Badge>
+    );
+  if (entry.eligible)
+    return (
+      <Badge color="blue" variant="light">
+        Outbid
+      </Badge>
+    );
+  return (
+    <Badge color="gray" variant="light">
+      Excluded
+    </Badge>
+  );
+}
+
+/**
+ * The decision explained (DESIGN.md §5): every campaign the engine considered for the lead, with the
+ * first rule that excluded it, or its bid and whether it won.
+ */
+export function LeadExplanation({ lead }: { lead: LeadDetail }) {
+  const buyerNames = useMemo(
+    () => new Map((lead.match ?? []).map((m) => [m.buyer._id, m.buyer.name ?? ''] as const)),
+    [lead.match],
+  );
+  const rows = useMemo<Row[]>(
+    () =>
+      (lead.explanation ?? [])
+        .map((entry, i) => ({ ...entry, _id: `${entry.campaign}:${i}` }))
+        .sort((a, b) => rank(a) - rank(b) || (b.price ?? 0) - (a.price ?? 0) || a.name.localeCompare(b.name)),
+    [lead.explanation],
+  );
+  const won = rows.filter((r) => r.won).length;
+  return (
+    <Section
+      title="Decision Explained"
+      description={
+        rows.length === 0
+          ? 'No campaign was considered for this lead.'
+          : `${rows.length} ${rows.length === 1 ? 'campaign' : 'campaigns'} considered, ${won} won.`
+      }
+    >
+      <RecordsTable<Row>
+        records={rows}
+        noRecordsText="No campaign was considered"
+        columns={[
+          {
+            accessor: 'name',
+            title: 'Campaign',
+            noWrap: true,
+            render: (r) => (
+              <RecordLink to={r.campaign ? `/campaign/${r.campaign}` : undefined}>{r.name || r.campaign}</RecordLink>
+            ),
+          },
+          {
+            accessor: 'buyer',
+            title: 'Buyer',
+            noWrap: true,
+            render: (r) =>
+              buyerNames.get(r.buyer) ? (
+                <RecordLink to={`/buyer/${r.buyer}`}>{buyerNames.get(r.buyer) ?? ''}</RecordLink>
+              ) : r.buyer ? (
+                <RecordLink to={`/buyer/${r.buyer}`}>View buyer</RecordLink>
+              ) : null,
+          },
+          { accessor: 'eligible', title: 'Outcome', render: (r) => <Outcome entry={r} /> },
+          {
+            accessor: 'price',
+            title: 'Bid',
+            textAlign: 'right',
+            render: (r) => (r.eligible ? formatMoney(r.price) : ''),
+          },
+          {
+            accessor: 'rule',
+            title: 'Excluded by',
+            render: (r) =>
+              r.eligible ? null : (
+                <Text fz="sm">
+                  <Text span fw={600} fz="sm">
+                    {r.rule}
+                  </Text>
+                  {r.detail ? `: ${r.detail}` : ''}
+                </Text>
+              ),
+          },
+        ]}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,90 @@
+import { ActionIcon, Anchor, Group, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { IconExternalLink } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { LabeledValue } from '../../components/FormFields';
+import { YesNoBadge } from './LeadBadges';
+import { safeHref } from './leadFormat';
+
+/** A read-only text of a lead, labelled like the form's fields. */
+export function ValueField({ label, value }: { label: string; value: string | undefined }) {
+  return <TextInput label={label} value={value ?? ''} readOnly variant="filled" />;
+}
+
+/** A long read-only text (the TCPA language). */
+export function LongValueField({ label, value }: { label: string; value: string | undefined }) {
+  return <Textarea label={label} value={value ?? ''} readOnly variant="filled" autosize minRows={1} maxRows={8} />;
+}
+
+/** A flag as a Yes/No badge, labelled like the fields beside it. */
+export function FlagField({ label, value }: { label: string; value: boolean | undefined }) {
+  return (
+    <LabeledValue label={label}>
+      <YesNoBadge value={value} size="lg" />
+    </LabeledValue>
+  );
+}
+
+/**
+ * Opens a certificate URL a source sent, in a new tab; only http and https URLs get the button, so
+ * `javascript:` and other schemes stay inert text.
+ */
+export function OpenLinkButton({ url, label }: { url: string | undefined; label: string }) {
+  const href = safeHref(url);
+  if (!href) return null;
+  return (
+    <Tooltip label={label}>
+      <ActionIcon
+        component="a"
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer"
+        variant="subtle"
+        aria-label={label}
+      >
+        <IconExternalLink size={16} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** A read-only URL field with the button that opens it (when it is http or https). */
+export function UrlValueField({
+  label,
+  value,
+  openLabel,
+}: {
+  label: string;
+  value: string | undefined;
+  openLabel: string;
+}) {
+  return (
+    <TextInput
+      label={label}
+      value={value ?? ''}
+      readOnly
+      variant="filled"
+      rightSection={<OpenLinkButton url={value} label={openLabel} />}
+      rightSectionPointerEvents="all"
+    />
+  );
+}
+
+/** A link to another record of the back office, or its name as text when there is no id. */
+export function RecordLink({ to, children }: { to: string | undefined; children: string }) {
+  if (!to) return <Text fz="sm">{children}</Text>;
+  return (
+    <Anchor component={Link} to={to} fz="sm">
+      {children}
+    </Anchor>
+  );
+}
+
+/** Badges in a row under a title. */
+export function BadgeRow({ children }: { children: ReactNode }) {
+  return (
+    <Group gap="xs" component="span" wrap="wrap">
+      {children}
+    </Group>
+  );
+}

@@ -1,0 +1,132 @@
+import { type LeadListItem, PAGE_SIZE } from '@leadex/domain';
+import { Button, Group, Paper, Stack, Tooltip } from '@mantine/core';
+import { IconDownload, IconFilter, IconMapPin } from '@tabler/icons-react';
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useClaims } from '../../app/session';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { PageHeader } from '../../components/PageHeader';
+import { queryKeys } from '../../lib/queryKeys';
+import { LeadBuyerFilter } from './LeadBuyerFilter';
+import { LeadDateRangeFilter } from './LeadDateRangeFilter';
+import { ADMIN_LEAD_COLUMNS, BUYER_LEAD_COLUMNS, SOURCE_LEAD_COLUMNS } from './leadColumns';
+import { LEAD_URL_FILTERS, leadExportUrl, leadListRequest, leadRangeOf } from './leadRange';
+import { useLeadValues } from './leads.api';
+
+const DEFAULT_SORT = { column: 'date', order: 'desc' } as const;
+
+const COLUMNS = {
+  admin: ADMIN_LEAD_COLUMNS,
+  buyer: BUYER_LEAD_COLUMNS,
+  source: SOURCE_LEAD_COLUMNS,
+} as unknown as Record<'admin' | 'buyer' | 'source', DataTableColumn<LeadListItem>[]>;
+
+const DESCRIPTIONS = {
+  admin: 'Every lead the exchange received, sold or not.',
+  buyer: 'The leads you bought.',
+  source: 'The leads you sent.',
+};
+
+/**
+ * /leads for the admin, the buyer and the source (admin §2 Leads list, portals §2 buyer and source
+ * leads lists): one screen that takes the role into account. The range, the filters, the page and
+ * the sort live in the URL, so a copied link opens the same view and Back and Forward work.
+ */
+export function LeadsListPage() {
+  const claims = useClaims();
+  // Only the three areas mount this screen.
+  const role = claims.role === 'admin' || claims.role === 'buyer' ? claims.role : 'source';
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [hasRows, setHasRows] = useState(false);
+  const onPage = useCallback((page: { data: unknown[] } | undefined) => setHasRows((page?.data.length ?? 0) > 0), []);
+  const range = leadRangeOf({
+    dateq: params.get('dateq'),
+    dateRangeStart: params.get('dateRangeStart'),
+    dateRangeEnd: params.get('dateRangeEnd'),
+  });
+  const services = useLeadValues('service', range);
+  const zips = useLeadValues('zip', range);
+  const service = params.get('service');
+  const zip = params.get('zip');
+  const serviceOptions = useMemo(() => withChosen(services.data, service), [services.data, service]);
+  const zipOptions = useMemo(() => withChosen(zips.data, zip), [zips.data, zip]);
+
+  return (
+    <>
+      <PageHeader
+        title="Leads"
+        description={DESCRIPTIONS[role]}
+        actions={<ExportButton href={leadExportUrl(params, DEFAULT_SORT)} disabled={!hasRows} />}
+      />
+      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
+        <Stack gap="md">
+          <LeadDateRangeFilter />
+          <Group gap="sm" wrap="wrap">
+            <UrlSearchInput param="name" label="Search by name" w={260} />
+            {role === 'admin' && <LeadBuyerFilter w={240} />}
+            <UrlSelectFilter
+              param="service"
+              label="Filter by service"
+              leftSection={<IconFilter size={16} />}
+              data={serviceOptions}
+              limit={50}
+              w={220}
+            />
+            <UrlSelectFilter
+              param="zip"
+              label="Filter by zip"
+              leftSection={<IconMapPin size={16} />}
+              data={zipOptions}
+              limit={50}
+              w={180}
+            />
+          </Group>
+          <DataTable<LeadListItem>
+            path="/api/lead/date"
+            request={leadListRequest}
+            queryKey={queryKeys.leads.all}
+            columns={COLUMNS[role]}
+            pageSize={PAGE_SIZE.leads}
+            filterParams={LEAD_URL_FILTERS}
+            defaultSort={DEFAULT_SORT}
+            onRowClick={(lead) => navigate(`/lead/${lead._id}`)}
+            onPage={onPage}
+          />
+        </Stack>
+      </Paper>
+    </>
+  );
+}
+
+/** The values present, and the one a link chose even when the range holds none of it (so it shows). */
+function withChosen(values: string[] | undefined, chosen: string | null): string[] {
+  const list = values ?? [];
+  return chosen && !list.includes(chosen) ? [chosen, ...list] : list;
+}
+
+/**
+ * Export to CSV (admin §2, portals §2): the list's range, filters and sort as a download the server
+ * streams (leads_{YYYY-MM-DD}.csv); disabled while the list has no rows.
+ */
+function ExportButton({ href, disabled }: { href: string; disabled: boolean }) {
+  const icon = <IconDownload size={18} />;
+  if (disabled) {
+    return (
+      <Tooltip label="No leads to export">
+        {/* A disabled button takes no pointer events: the span shows the tooltip. */}
+        <span>
+          <Button leftSection={icon} disabled>
+            Export to CSV
+          </Button>
+        </span>
+      </Tooltip>
+    );
+  }
+  return (
+    <Button component="a" href={href} download leftSection={icon}>
+      Export to CSV
+    </Button>
+  );
+}

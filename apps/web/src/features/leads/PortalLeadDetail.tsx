@@ -1,0 +1,235 @@
+import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
+import { Alert, Anchor, Button, Grid, Stack, Text, Tooltip } from '@mantine/core';
+import { IconArrowBackUp, IconInfoCircle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { LabeledValue } from '../../components/FormFields';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { formatTimestamp } from '../../lib/format';
+import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
+import { BadgeRow, FlagField, LongValueField, UrlValueField, ValueField } from './LeadFields';
+import { formatMoney, leadType } from './leadFormat';
+
+const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
+const phoneOf = (phone: string | undefined) => (phone ? formatLeadPhone(phone) : '');
+
+const half = { base: 12, sm: 6, lg: 4 } as const;
+
+/**
+ * Portals §2 Buyer lead detail: the lead's fields read-only, its own match only; the Billing section
+ * and the Request Lead Return button appear when the first match exists and was not rejected.
+ */
+export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
+  const first = lead.match?.[0];
+  const billed = first !== undefined && !first.reject;
+  const returnStatus = returnStatusOf(first?.return);
+  return (
+    <>
+      <PageHeader
+        title={titleOf(lead)}
+        description={
+          <BadgeRow>
+            <Text component="span" fz="sm" c="dimmed">
+              {formatTimestamp(lead.ts)} · {leadType(lead.ping_id)}
+            </Text>
+            {lead.test && <TestBadge />}
+          </BadgeRow>
+        }
+        breadcrumbs={[{ label: 'Leads', to: '/leads' }, { label: titleOf(lead) }]}
+        actions={billed && !returnStatus ? <RequestReturnButton /> : undefined}
+      />
+      <Stack gap="lg">
+        <Section title="Lead Details">
+          <Grid gap="md">
+            <Grid.Col span={half}>
+              <ValueField label="ID" value={lead._id} />
+            </Grid.Col>
+            <Grid.Col span={half}>
+              <ValueField label="Timestamp" value={formatTimestamp(lead.ts)} />
+            </Grid.Col>
+            <Grid.Col span={half}>
+              <ValueField label="Service" value={lead.service} />
+            </Grid.Col>
+            <Grid.Col span={half}>
+              <ValueField label="Name" value={lead.name} />
+            </Grid.Col>
+            <Grid.Col span={half}>
+              <ValueField label="Phone" value={phoneOf(lead.phone)} />
+            </Grid.Col>
+            <Grid.Col span={half}>
+              <ValueField label="Email" value={lead.email} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
+              <ValueField label="Address" value={lead.address} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
+              <ValueField label="City" value={lead.city} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 2 }}>
+              <ValueField label="State" value={lead.state} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 2 }}>
+              <ValueField label="Zip" value={lead.zip} />
+            </Grid.Col>
+          </Grid>
+        </Section>
+
+        <Section title="Consent">
+          <Grid gap="md">
+            <Grid.Col span={{ base: 6, lg: 3 }}>
+              <FlagField label="TCPA Consent" value={lead.tcpa_consent} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, lg: 3 }}>
+              <FlagField label="Homeowner" value={lead.homeowner} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 6 }}>
+              <UrlValueField
+                label="Trusted Form"
+                value={lead.trusted_form}
+                openLabel="Open the TrustedForm certificate"
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 6 }}>
+              <ValueField label="LeadiD Token" value={lead.jornaya} />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <LongValueField label="TCPA Language" value={lead.tcpa_language} />
+            </Grid.Col>
+          </Grid>
+        </Section>
+
+        {first?.reject && (
+          <Alert color="gray" icon={<IconInfoCircle />} title="Not billed">
+            Your delivery did not accept this lead, so it is not on your bill.
+          </Alert>
+        )}
+        {billed && (
+          <Section title="Billing">
+            <Grid gap="md">
+              <Grid.Col span={half}>
+                <ValueField label="Price" value={formatMoney(first.price)} />
+              </Grid.Col>
+              <Grid.Col span={half}>
+                <LabeledValue label="Bill">
+                  {first.bill ? (
+                    <Anchor component={Link} to={`/bill/${first.bill}`} fz="sm">
+                      View the bill
+                    </Anchor>
+                  ) : (
+                    <Text fz="sm" c="dimmed">
+                      The next bill
+                    </Text>
+                  )}
+                </LabeledValue>
+              </Grid.Col>
+              <Grid.Col span={half}>
+                <LabeledValue label="Return Status">
+                  {returnStatus ? (
+                    <ReturnStatusBadge status={returnStatus} viewer="buyer" />
+                  ) : (
+                    <Text fz="sm" c="dimmed">
+                      No return requested
+                    </Text>
+                  )}
+                </LabeledValue>
+              </Grid.Col>
+            </Grid>
+          </Section>
+        )}
+      </Stack>
+    </>
+  );
+}
+
+/**
+ * Where Request Lead Return goes (portals §2, §5: the return dialog). Returns open with billing in
+ * the next issue; until then the button says so and requests nothing.
+ */
+function RequestReturnButton() {
+  return (
+    <Tooltip label="Returns open with billing">
+      {/* A disabled button takes no pointer events: the span shows the tooltip. */}
+      <span>
+        <Button leftSection={<IconArrowBackUp size={18} />} disabled>
+          Request Lead Return
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}
+
+/**
+ * Portals §2 Source lead detail: title the lead's name (or Lead); ID, Timestamp, Source name, Name,
+ * City, State, Zip, Phone, Email, Address, Trusted_Form, PUB_ID, SUB_ID, Jornaya, TCPA_Language, and
+ * Yes/No badges for TCPA_Consent and Homeowner. Never a buyer or a price.
+ */
+export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
+  return (
+    <>
+      <PageHeader
+        title={titleOf(lead)}
+        description={lead.test ? <TestBadge /> : undefined}
+        breadcrumbs={[{ label: 'Leads', to: '/leads' }, { label: titleOf(lead) }]}
+      />
+      <Section title="Lead Details">
+        <Grid gap="md">
+          <Grid.Col span={half}>
+            <ValueField label="ID" value={lead._id} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Timestamp" value={formatTimestamp(lead.ts)} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Source name" value={lead.source.name} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Name" value={lead.name} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="City" value={lead.city} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, lg: 2 }}>
+            <ValueField label="State" value={lead.state} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, lg: 2 }}>
+            <ValueField label="Zip" value={lead.zip} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Phone" value={phoneOf(lead.phone)} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Email" value={lead.email} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Address" value={lead.address} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 8 }}>
+            <UrlValueField
+              label="Trusted_Form"
+              value={lead.trusted_form}
+              openLabel="Open the TrustedForm certificate"
+            />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="PUB_ID" value={lead.pub_id} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="SUB_ID" value={lead.sub_id} />
+          </Grid.Col>
+          <Grid.Col span={half}>
+            <ValueField label="Jornaya" value={lead.jornaya} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, lg: 2 }}>
+            <FlagField label="TCPA_Consent" value={lead.tcpa_consent} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, lg: 2 }}>
+            <FlagField label="Homeowner" value={lead.homeowner} />
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <LongValueField label="TCPA_Language" value={lead.tcpa_language} />
+          </Grid.Col>
+        </Grid>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { jsonViewOf } from '../../components/JsonViewer';
+import { safeHref } from './leadFormat';
+import { leadExportUrl, leadListRequest, leadRangeOf, todayInLeadsZone } from './leadRange';
+
+describe('the leads lists’ URL and the API', () => {
+  it('reads an absent or unknown dateq as today', () => {
+    expect(leadRangeOf({})).toEqual({ dateq: 'today' });
+    expect(leadRangeOf({ dateq: 'yesterday' })).toEqual({ dateq: 'today' });
+    expect(leadRangeOf({ dateq: 'mtd', dateRangeStart: '2026-01-01' })).toEqual({ dateq: 'mtd' });
+  });
+
+  it('puts a custom range in begin and end, in order, one date meaning one day', () => {
+    expect(leadRangeOf({ dateq: 'range', dateRangeStart: '2026-03-01', dateRangeEnd: '2026-03-31' })).toEqual({
+      dateq: 'range',
+      begin: '2026-03-01',
+      end: '2026-03-31',
+    });
+    expect(leadRangeOf({ dateq: 'range', dateRangeStart: '2026-03-31', dateRangeEnd: '2026-03-01' })).toEqual({
+      dateq: 'range',
+      begin: '2026-03-01',
+      end: '2026-03-31',
+    });
+    expect(leadRangeOf({ dateq: 'range', dateRangeEnd: '2026-03-05' })).toEqual({
+      dateq: 'range',
+      begin: '2026-03-05',
+      end: '2026-03-05',
+    });
+    expect(leadRangeOf({ dateq: 'range', dateRangeStart: '03/01/2026' })).toEqual({ dateq: 'today' });
+  });
+
+  it('maps the list call to /api/lead/date/{dateq} with the filters, page and sort', () => {
+    expect(
+      leadListRequest({
+        path: '/api/lead/date',
+        query: {
+          dateq: 'range',
+          dateRangeStart: '2026-03-01',
+          dateRangeEnd: '2026-03-02',
+          name: 'ann',
+          buyer: 'none',
+          page: 2,
+          pageSize: 15,
+          sort: 'date',
+          order: 'desc',
+        },
+      }),
+    ).toEqual({
+      path: '/api/lead/date/range',
+      query: {
+        name: 'ann',
+        buyer: 'none',
+        page: 2,
+        pageSize: 15,
+        sort: 'date',
+        order: 'desc',
+        begin: '2026-03-01',
+        end: '2026-03-02',
+      },
+    });
+  });
+
+  it('exports with the same range, filters and sort', () => {
+    const params = new URLSearchParams('dateq=ytd&name=ann&zip=10001&page=3');
+    expect(leadExportUrl(params, { column: 'date', order: 'desc' })).toBe(
+      '/api/lead/date/ytd/export.csv?name=ann&zip=10001&sort=date&order=desc',
+    );
+  });
+
+  it('counts today in New York', () => {
+    expect(todayInLeadsZone(new Date('2026-03-02T03:00:00Z'))).toBe('2026-03-01');
+    expect(todayInLeadsZone(new Date('2026-03-02T06:00:00Z'))).toBe('2026-03-02');
+  });
+});
+
+describe('what a source sent stays inert', () => {
+  it('links only http and https URLs', () => {
+    expect(safeHref('https://cert.trustedform.com/abc')).toBe('https://cert.trustedform.com/abc');
+    expect(safeHref('javascript:alert(1)')).toBeUndefined();
+    expect(safeHref('data:text/html,<b>x</b>')).toBeUndefined();
+    expect(safeHref('not a url')).toBeUndefined();
+  });
+
+  it('pretty-prints JSON and says when a text is not JSON', () => {
+    expect(jsonViewOf({ a: 1 })).toEqual({ ok: true, text: '{\n  "a": 1\n}' });
+    expect(jsonViewOf('{"a":1}')).toEqual({ ok: true, text: '{\n  "a": 1\n}' });
+    expect(jsonViewOf('{oops')).toEqual({ ok: false, raw: '{oops' });
+  });
+});
