@@ -22,17 +22,21 @@ function channelsOf(match: LeadMatch): [DeliveryChannel, LeadDeliveryAttempt[]][
 }
 
 /**
- * Whether a match's delivery failed: it is undelivered after its retries, or a channel's latest try
- * was not accepted (DESIGN.md §6: an admin can resend it).
+ * Whether a match has a failed delivery to resend (DESIGN.md §6): it is undelivered after its retries,
+ * or a target has not accepted any try yet (the server resends the targets never accepted).
  */
 export function deliveryFailed(match: LeadMatch): boolean {
   if (match.reject) return false;
   if (match.delivery_status === 'undelivered') return true;
-  if (match.delivery_status === 'delivered') return false;
-  return channelsOf(match).some(([, attempts]) => {
-    const last = [...attempts].sort((a, b) => a.ts - b.ts || a.attempt - b.attempt).at(-1);
-    return last ? !last.accept : false;
-  });
+  const tried = new Set<string>();
+  const accepted = new Set<string>();
+  for (const [channel, attempts] of channelsOf(match)) {
+    for (const attempt of attempts) {
+      tried.add(`${channel} ${attempt.target}`);
+      if (attempt.accept) accepted.add(`${channel} ${attempt.target}`);
+    }
+  }
+  return [...tried].some((target) => !accepted.has(target));
 }
 
 /** What an attempt's status reads: the email's event or the SMS status where there is one. */

@@ -1,8 +1,7 @@
-import { ActionIcon, Anchor, Group, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Group, Input, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { LabeledValue } from '../../components/FormFields';
 import { YesNoBadge } from './LeadBadges';
 import { safeHref } from './leadFormat';
 
@@ -16,12 +15,22 @@ export function LongValueField({ label, value }: { label: string; value: string 
   return <Textarea label={label} value={value ?? ''} readOnly variant="filled" autosize minRows={1} maxRows={8} />;
 }
 
+/** A value that is not text (a badge, a link), labelled as the inputs beside it are. */
+export function LabeledField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // A div, not a label: there is no input to label.
+    <Input.Wrapper label={label} labelElement="div">
+      <div style={{ paddingTop: 6 }}>{children}</div>
+    </Input.Wrapper>
+  );
+}
+
 /** A flag as a Yes/No badge, labelled like the fields beside it. */
 export function FlagField({ label, value }: { label: string; value: boolean | undefined }) {
   return (
-    <LabeledValue label={label}>
+    <LabeledField label={label}>
       <YesNoBadge value={value} size="lg" />
-    </LabeledValue>
+    </LabeledField>
   );
 }
 

@@ -2,12 +2,11 @@ import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
 import { Alert, Anchor, Button, Grid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { LabeledValue } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
-import { BadgeRow, FlagField, LongValueField, UrlValueField, ValueField } from './LeadFields';
+import { BadgeRow, FlagField, LabeledField, LongValueField, UrlValueField, ValueField } from './LeadFields';
 import { formatMoney, leadType } from './leadFormat';
 
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
@@ -110,7 +109,7 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
                 <ValueField label="Price" value={formatMoney(first.price)} />
               </Grid.Col>
               <Grid.Col span={half}>
-                <LabeledValue label="Bill">
+                <LabeledField label="Bill">
                   {first.bill ? (
                     <Anchor component={Link} to={`/bill/${first.bill}`} fz="sm">
                       View the bill
@@ -120,10 +119,10 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
                       The next bill
                     </Text>
                   )}
-                </LabeledValue>
+                </LabeledField>
               </Grid.Col>
               <Grid.Col span={half}>
-                <LabeledValue label="Return Status">
+                <LabeledField label="Return Status">
                   {returnStatus ? (
                     <ReturnStatusBadge status={returnStatus} viewer="buyer" />
                   ) : (
@@ -131,7 +130,7 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
                       No return requested
                     </Text>
                   )}
-                </LabeledValue>
+                </LabeledField>
               </Grid.Col>
             </Grid>
           </Section>
