@@ -1,0 +1,635 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIRequestContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { expectPath, navigation, pathOf, signIn, USERS } from './support';
+
+/**
+ * Issue 12: the leads lists, the lead detail and the CSV export, per role. The leads are posted
+ * through the public API (POST /api/lead) with fixed inputs: each run starts a fresh exchange, so
+ * names and phones need not be unique across runs, only within one.
+ */
+const e2e = useBrowser();
+
+/** The 18 columns of admin §2, as the list and the export name them. */
+const ADMIN_COLUMNS = [
+  'Date',
+  'Name',
+  'Buyers',
+  'Service',
+  'State',
+  'Zip',
+  'Cost',
+  'Price',
+  'Source',
+  'Channel',
+  'Sub ID',
+  'Pub ID',
+  'TCPA Consent',
+  'Trusted Form',
+  'LeadiD',
+  'Phone',
+  'Email',
+  'Homeowner',
+];
+const CSV_HEADER =
+  'Date,Name,Buyers,Service,State,Zip,Cost,Price,Source,Channel,Sub Id,Pub Id,TCPA Consent,Trusted Form,LeadiD,Phone,Email,Homeowner';
+
+const SUMMIT = 'Summit Roofing Co.';
+/** A screen's rows arrive after its code, its data and the accessibility check: wait up to 10 s. */
+const POLL = { timeout: 10_000 };
+const FAILING_BUYER = 'Leads E2E Failing Webhook';
+const RECEIVER_ERROR = 'CRM down for maintenance';
+
+/** The leads of this file, posted by the seeded source Apex Lead Partners (it may post direct). */
+const LEADS = {
+  /** Sold to Summit Roofing's Texas campaign at $45; an 11-digit phone, consent and TrustedForm, no LeadiD. */
+  sold: {
+    service: 'roofing',
+    zip: '75201',
+    campaign: 'SUMMIT-TXOK',
+    name: 'Avery Leadtest',
+    phone: '1 (214) 555-7001',
+    email: 'avery.leadtest@example.com',
+    tcpa_consent: true,
+    trusted_form: 'https://cert.trustedform.com/e2e-avery',
+    homeowner: false,
+    sub_id: 'e2e-sub',
+    pub_id: 'e2e-pub',
+    metadata: { utm_source: 'e2e', clicks: 3 },
+  },
+  /** Nobody buys roofing in Maine: stored with No Buyer. */
+  unsold: {
+    service: 'roofing',
+    zip: '04101',
+    name: 'Blake Nobuyer',
+    email: 'blake.nobuyer@example.com',
+    tcpa_consent: false,
+  },
+  /** Sold to BrightPath Solar: another buyer's lead for Summit Roofing. */
+  solar: {
+    service: 'solar',
+    zip: '85004',
+    campaign: 'BRIGHT-SW',
+    name: 'Casey Solartest',
+    phone: '6025557003',
+    email: 'casey.solartest@example.com',
+    tcpa_consent: true,
+  },
+  /** What a source sent is shown, never run: HTML in the name, a javascript: certificate URL. */
+  hostile: {
+    service: 'roofing',
+    zip: '04101',
+    name: '<img src=x onerror=alert(1)>Drew',
+    email: 'drew.hostile@example.com',
+    trusted_form: 'javascript:alert(1)',
+    homeowner: true,
+  },
+} as const;
+
+const ids = { sold: '', unsold: '', solar: '', hostile: '', failing: '' };
+let failingCampaign = '';
+
+/** The failing buyer's system: every webhook answers 500. */
+let receiver: Server;
+let receiverUrl = '';
+let webhooksReceived = 0;
+
+/** Sends a JSON call and answers its body, failing on a non-2xx. */
+async function call<T>(api: APIRequestContext, method: 'get' | 'post' | 'put', url: string, data?: object) {
+  const res = await api[method](url, method === 'get' ? {} : { data: data ?? {} });
+  expect(res.ok(), `${method.toUpperCase()} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** POST /api/lead with the source's key: answers the stored lead's id. */
+async function postLead(api: APIRequestContext, key: string, lead: object, sold: boolean): Promise<string> {
+  const res = await api.post('/api/lead', { headers: { authorization: `Bearer ${key}` }, data: lead });
+  const answer = (await res.json()) as { ok: boolean; lead_id?: string; status?: string; reason?: string };
+  expect(answer, JSON.stringify(answer)).toMatchObject(sold ? { ok: true, status: 'sold' } : { ok: false });
+  expect(answer.lead_id).toMatch(/^lead_/);
+  return answer.lead_id as string;
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      webhooksReceived++;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(RECEIVER_ERROR);
+    });
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leads`;
+
+  const { context, page } = await e2e.newPage();
+  await signIn(page, USERS.admin.username, USERS.admin.password);
+  const api = page.request;
+
+  // A key of the seeded source Apex Lead Partners that may post direct.
+  const sources = await call<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/source?name=Apex');
+  const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
+  expect(apex).toBeDefined();
+  const { key } = await call<{ key: string }>(api, 'put', `/api/source/${apex?._id}/apikey/new`, {
+    name: 'Leads e2e',
+    canPostLead: true,
+  });
+
+  // A buyer whose campaign delivers by a webhook to the receiver above, which fails.
+  const buyer = await call<{ _id: string }>(api, 'post', '/api/buyer', {
+    username: 'leads-e2e-failing',
+    name: FAILING_BUYER,
+    email: 'failing@leads-e2e.example',
+    phone: '(555) 010-2000',
+    tags: [],
+    notify: { email: ['failing@leads-e2e.example'], sms: [], broadcast_webhooks: [] },
+    bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
+    autoApproveReturns: 0,
+  });
+  const campaign = await call<{ _id: string }>(api, 'post', '/api/match', {
+    name: 'Windows - Manhattan webhook',
+    buyer: buyer._id,
+    price: 50,
+    fixed_id: 'LEADS-E2E-FAIL',
+    services: ['windows'],
+    location: 'zip',
+    zips: ['10001'],
+    notify: { email: [], sms: [], webhook: receiverUrl, broadcast_webhooks: [] },
+  });
+  failingCampaign = campaign._id;
+  await call(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
+
+  ids.sold = await postLead(api, key, LEADS.sold, true);
+  ids.unsold = await postLead(api, key, LEADS.unsold, false);
+  ids.solar = await postLead(api, key, LEADS.solar, true);
+  ids.hostile = await postLead(api, key, LEADS.hostile, false);
+  ids.failing = await postLead(
+    api,
+    key,
+    {
+      service: 'windows',
+      zip: '10001',
+      campaign: 'LEADS-E2E-FAIL',
+      name: 'Emery Webhookfail',
+      phone: '2125557005',
+      email: 'emery.webhookfail@example.com',
+    },
+    true,
+  );
+  await context.close();
+});
+
+afterAll(async () => {
+  receiver?.closeAllConnections();
+  await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
+});
+
+/** A toast (spec §8: top centre) showing `text`. */
+function toast(page: Page, text: string): Locator {
+  return page.locator('[data-position="top-center"]').getByRole('alert').filter({ hasText: text });
+}
+
+/** Collects the requests the page sends with `method` to a URL matching `url`. */
+function recordRequests(page: Page, method: string, url: RegExp): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === method && url.test(request.url())) seen.push(request.url());
+  });
+  return seen;
+}
+
+/** Captures the whole page, the side navigation grown to its height, in $E2E_SHOTS (else the temp folder). */
+async function fullPageScreenshot(page: Page, name: string) {
+  await page.waitForLoadState('networkidle');
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
+  await expect
+    .poll(async () => {
+      const box = await navigation(page).boundingBox();
+      return box && Math.round(box.y + box.height);
+    })
+    .toBe(Math.max(900, height));
+  const folder = process.env.E2E_SHOTS ?? join(tmpdir(), 'leadex-e2e-screenshots');
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
+}
+
+/** The records shown by a data table (mantine-datatable keeps an empty row while it has none). */
+function tableRows(scope: Page | Locator) {
+  return scope.locator('table tbody tr:not(.mantine-datatable-empty-row)');
+}
+
+/** A section of a detail page, by its title. */
+function section(page: Page, title: string) {
+  return page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+}
+
+/** The texts of a table's column headers. */
+async function headers(scope: Page | Locator): Promise<string[]> {
+  return (await scope.locator('table thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+/** The cells of a row, by column title. */
+async function rowCells(page: Page, row: Locator): Promise<Record<string, string>> {
+  const titles = (await page.locator('table thead th').allInnerTexts()).map((t) => t.trim());
+  const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
+  return Object.fromEntries(titles.map((title, i) => [title, cells[i] ?? '']));
+}
+
+/** A URL search parameter of the page. */
+function param(page: Page, name: string): string | null {
+  return new URL(page.url()).searchParams.get(name);
+}
+
+async function signedIn(user: { username: string; password: string }) {
+  const opened = await e2e.newPage();
+  await signIn(opened.page, user.username, user.password);
+  return opened;
+}
+
+describe('the admin leads list', () => {
+  it('shows the 18 columns, the phone formatted and Yes/No badges; a wide table scrolls inside its card', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/leads');
+    const row = tableRows(page).filter({ hasText: LEADS.sold.name });
+    await row.waitFor();
+    expect(await headers(page)).toEqual(ADMIN_COLUMNS);
+    // Today is the default range, newest first.
+    expect(await page.getByRole('radio', { name: 'Today' }).isChecked()).toBe(true);
+
+    const cells = await rowCells(page, row);
+    expect(cells).toMatchObject({
+      Name: LEADS.sold.name,
+      Buyers: SUMMIT,
+      Service: 'roofing',
+      State: 'TX',
+      Zip: '75201',
+      Cost: '$18.00',
+      Price: '$45.00',
+      Source: 'Apex Lead Partners',
+      'Sub ID': 'e2e-sub',
+      'Pub ID': 'e2e-pub',
+      'TCPA Consent': 'Yes',
+      'Trusted Form': 'Yes',
+      LeadiD: 'No',
+      Phone: '(214) 555-7001',
+      Email: LEADS.sold.email,
+      Homeowner: 'No',
+    });
+    expect(cells.Date).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M$/);
+    expect((await rowCells(page, tableRows(page).filter({ hasText: LEADS.unsold.name }))).Buyers).toBe('No Buyer');
+
+    // The table scrolls sideways inside its card; the page itself does not.
+    const widths = await page.evaluate(() => {
+      const table = document.querySelector('table');
+      const scroller = table?.closest('.mantine-ScrollArea-viewport') as HTMLElement | null;
+      return {
+        page: document.documentElement.scrollWidth,
+        window: window.innerWidth,
+        table: table?.scrollWidth ?? 0,
+        viewport: scroller?.clientWidth ?? 0,
+      };
+    });
+    expect(widths.page).toBeLessThanOrEqual(widths.window);
+    expect(widths.table).toBeGreaterThan(widths.viewport);
+    await fullPageScreenshot(page, 'leads-admin-list');
+    await context.close();
+  });
+
+  it('keeps the filters in the URL: Back restores them, a copied link opens the same view', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    await page.goto('/leads');
+    await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
+
+    // The name filter (contains, any case) goes to the URL.
+    await page.getByRole('textbox', { name: 'Search by name' }).fill('avery');
+    await expect.poll(() => param(page, 'name'), POLL).toBe('avery');
+    await expect.poll(() => tableRows(page).count(), POLL).toBe(1);
+
+    // A row opens the lead; Back comes to the same filtered list.
+    await tableRows(page).filter({ hasText: LEADS.sold.name }).click();
+    await expectPath(page, `/lead/${ids.sold}`);
+    await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
+    await page.goBack();
+    await expectPath(page, '/leads');
+    expect(param(page, 'name')).toBe('avery');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Search by name' }).inputValue(), POLL).toBe('avery');
+    await expect.poll(() => tableRows(page).count(), POLL).toBe(1);
+    await page.getByRole('textbox', { name: 'Search by name' }).fill('');
+    await expect.poll(() => param(page, 'name'), POLL).toBe(null);
+
+    // Buyer: No Buyer lists the unsold leads only.
+    const buyer = page.getByRole('combobox', { name: 'Filter by buyer' });
+    await buyer.click();
+    await page.getByRole('option', { name: 'No Buyer', exact: true }).click();
+    await expect.poll(() => param(page, 'buyer'), POLL).toBe('none');
+    await tableRows(page).filter({ hasText: LEADS.unsold.name }).waitFor();
+    await expect.poll(() => tableRows(page).filter({ hasText: LEADS.sold.name }).count(), POLL).toBe(0);
+
+    // Service, a select of the values present today.
+    const service = page.getByRole('combobox', { name: 'Filter by service' });
+    await service.click();
+    await page.getByRole('option', { name: 'roofing', exact: true }).click();
+    await expect.poll(() => param(page, 'service'), POLL).toBe('roofing');
+    await expect.poll(() => tableRows(page).filter({ hasText: LEADS.unsold.name }).count(), POLL).toBe(1);
+    const shared = page.url();
+
+    // The copied link, opened elsewhere, shows the same view.
+    const other = await signedIn(USERS.admin);
+    await other.page.goto(shared);
+    await tableRows(other.page).filter({ hasText: LEADS.unsold.name }).waitFor();
+    await expect
+      .poll(() => other.page.getByRole('combobox', { name: 'Filter by buyer' }).inputValue())
+      .toBe('No Buyer');
+    expect(await other.page.getByRole('combobox', { name: 'Filter by service' }).inputValue()).toBe('roofing');
+    expect(await tableRows(other.page).filter({ hasText: LEADS.sold.name }).count()).toBe(0);
+    await other.context.close();
+    await context.close();
+  });
+
+  it('pages and sorts in the URL over Last 30 Days; Custom enables the date picker', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    await page.goto('/leads');
+    await tableRows(page).first().waitFor();
+    const picker = page.getByRole('button', { name: 'Custom date range' });
+    expect(await picker.isDisabled()).toBe(true);
+
+    // Last 30 Days holds the demo's leads: more than a page of 15.
+    await page.getByText('Last 30 Days', { exact: true }).click();
+    await expect.poll(() => param(page, 'dateq'), POLL).toBe('last30d');
+    await expect.poll(() => tableRows(page).count(), POLL).toBe(15);
+    const pagination = page.locator('.mantine-datatable-pagination');
+    await pagination.getByText(/^1–15 of \d+$/).waitFor();
+    await pagination.getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(() => param(page, 'page'), POLL).toBe('2');
+    await pagination.getByText(/^16–30 of \d+$/).waitFor();
+
+    // Sorting by service goes back to the first page (mantine-datatable keeps the direction).
+    await page
+      .locator('table thead th')
+      .filter({ hasText: /^Service$/ })
+      .click();
+    await expect.poll(() => param(page, 'sort'), POLL).toBe('service');
+    expect(param(page, 'page')).toBe(null);
+    const order = param(page, 'order');
+    // The rows follow (the last ones may stay on screen for a moment).
+    await expect
+      .poll(async () => {
+        const shown = await page.locator('table tbody tr td:nth-child(4)').allInnerTexts();
+        const sorted = [...shown].sort();
+        return JSON.stringify(shown) === JSON.stringify(order === 'desc' ? sorted.reverse() : sorted);
+      }, POLL)
+      .toBe(true);
+    await pagination.getByText(/^1–15 of \d+$/).waitFor();
+
+    // Back returns to page 2 of the list by date.
+    await page.goBack();
+    await expect.poll(() => param(page, 'page'), POLL).toBe('2');
+    expect(param(page, 'sort')).toBe(null);
+    await pagination.getByText(/^16–30 of \d+$/).waitFor();
+
+    // Custom: the picker opens for it, starting at today's day, and the list follows.
+    await page.getByText('Custom', { exact: true }).click();
+    await expect.poll(() => param(page, 'dateq'), POLL).toBe('range');
+    await expect.poll(() => picker.isDisabled(), POLL).toBe(false);
+    const start = param(page, 'dateRangeStart') ?? '';
+    expect(start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(param(page, 'dateRangeEnd')).toBe(start);
+    const [y, m, d] = start.split('-');
+    expect(await picker.textContent()).toContain(`${m}/${d}/${y}`);
+    await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
+    await page.getByText('Today', { exact: true }).click();
+    await expect.poll(() => param(page, 'dateq'), POLL).toBe(null);
+    await expect.poll(() => picker.isDisabled(), POLL).toBe(true);
+    expect(param(page, 'dateRangeStart')).toBe(null);
+    await context.close();
+  });
+
+  it('exports the filtered list as leads_{date}.csv; the button is disabled without rows', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    await page.goto('/leads?name=Leadtest');
+    await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
+    await expect.poll(() => tableRows(page).count(), POLL).toBe(1);
+    const exportButton = page.getByRole('link', { name: 'Export to CSV' });
+    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+    expect(download.suggestedFilename()).toMatch(/^leads_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path()) as string, 'utf8').replace(/^\uFEFF/, '');
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[0]).toBe(CSV_HEADER);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(LEADS.sold.name);
+    expect(lines[1]).toContain(SUMMIT);
+
+    await page.getByRole('textbox', { name: 'Search by name' }).fill('nobody-has-this-name');
+    await page.getByText('No results', { exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Export to CSV' }).isDisabled(), POLL).toBe(true);
+    await context.close();
+  });
+});
+
+describe('the admin lead detail', () => {
+  it('edits a field with only the change, leaves edit mode on an unchanged save, and rates the quality', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    const puts: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().endsWith(`/api/lead/${ids.sold}`))
+        puts.push(request.postDataJSON());
+    });
+    await page.goto(`/lead/${ids.sold}`);
+    await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
+    const city = page.getByRole('textbox', { name: 'City', exact: true });
+    expect(await page.getByRole('textbox', { name: 'Phone' }).inputValue()).toBe('(214) 555-7001');
+
+    // An unchanged Save only leaves edit mode.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(puts).toEqual([]);
+
+    // A change sends only itself, with the spec's toast.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await city.fill('Dallas');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, `${LEADS.sold.name} updated successfully`).waitFor();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(puts).toEqual([{ city: 'Dallas' }]);
+    await page.reload();
+    await expect.poll(() => city.inputValue(), POLL).toBe('Dallas');
+
+    // Cancel puts back what was there; a bad ZIP is refused on the field.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const zip = page.getByRole('textbox', { name: 'Zip', exact: true });
+    await zip.fill('7520');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Zip must be 5 digits', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await zip.inputValue()).toBe('75201');
+    expect(puts).toHaveLength(1);
+
+    // Quality: Bad, then Good, each a PUT of quality.ok.
+    const quality = section(page, 'Quality');
+    await quality.getByRole('button', { name: 'Bad' }).click();
+    await expect
+      .poll(() => quality.getByRole('button', { name: 'Bad' }).getAttribute('aria-pressed'), POLL)
+      .toBe('true');
+    expect(puts.at(-1)).toEqual({ quality: { ok: false } });
+    await quality.getByRole('button', { name: 'Good' }).click();
+    await expect
+      .poll(() => quality.getByRole('button', { name: 'Good' }).getAttribute('aria-pressed'), POLL)
+      .toBe('true');
+    expect(puts.at(-1)).toEqual({ quality: { ok: true } });
+
+    // Metadata, pretty-printed.
+    const metadata = section(page, 'Metadata').getByRole('region', { name: 'Metadata' });
+    expect(await metadata.textContent()).toContain('"utm_source": "e2e"');
+    await context.close();
+  });
+
+  it('shows the buyers, the delivery logs and the decision explained', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/lead/${ids.sold}`);
+    await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
+
+    const buyers = section(page, 'Buyers');
+    const match = tableRows(buyers).filter({ hasText: SUMMIT });
+    await match.waitFor();
+    expect(await match.textContent()).toContain('$45.00');
+
+    // The decision: the targeted campaign won.
+    const decision = section(page, 'Decision Explained');
+    const won = tableRows(decision).filter({ hasText: 'Roofing - Texas & Oklahoma' });
+    await won.getByText('Won', { exact: true }).waitFor();
+    expect(await won.textContent()).toContain('$45.00');
+
+    // The delivery logs: Summit's email, kept in the outbox (no SMTP in tests), logged as an attempt.
+    const logs = section(page, 'Delivery Logs');
+    await logs.getByText(SUMMIT, { exact: true }).waitFor();
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await logs.getByText(SUMMIT, { exact: true }).waitFor();
+          return logs.getByRole('heading', { name: 'Email', exact: true }).count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    const attempt = logs.getByRole('button', { name: /dispatch@summitroofing\.example/ });
+    await attempt.click();
+    await logs.getByText('Request', { exact: true }).first().waitFor();
+    await section(page, 'Returns').getByText('No return requested').waitFor();
+    await fullPageScreenshot(page, 'lead-admin-detail');
+    await context.close();
+  });
+
+  it('resends a failed webhook delivery', async () => {
+    const { context, page } = await signedIn(USERS.admin);
+    // The first try has failed once the lead's webhook log holds an attempt not accepted.
+    await expect
+      .poll(
+        async () => {
+          const lead = (await (await page.request.get(`/api/lead/${ids.failing}?includeNotifyLogs=true`)).json()) as {
+            match: { webhook?: { accept: boolean }[] }[];
+          };
+          return lead.match[0]?.webhook?.some((a) => !a.accept) ?? false;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const before = webhooksReceived;
+    const resends = recordRequests(page, 'POST', /\/api\/lead\/lead_[^/]+\/match\/[^/]+\/resend$/);
+
+    await page.goto(`/lead/${ids.failing}`);
+    await page.getByRole('heading', { name: 'Emery Webhookfail', level: 2 }).waitFor();
+    const logs = section(page, 'Delivery Logs');
+    await logs.getByText(`The delivery to ${FAILING_BUYER} failed.`).waitFor();
+    const failed = logs.getByRole('button', { name: new RegExp(receiverUrl.replace(/[./]/g, '\\$&')) }).first();
+    await failed.click();
+    await logs.getByText(RECEIVER_ERROR).first().waitFor();
+    await logs.getByRole('button', { name: 'Resend' }).click();
+    await toast(page, `Resending to ${FAILING_BUYER}: 1 delivery queued.`).waitFor();
+    expect(resends).toHaveLength(1);
+    await expect.poll(() => webhooksReceived, { timeout: 15_000 }).toBeGreaterThan(before);
+    expect(failingCampaign).toMatch(/^cmp_/);
+    await context.close();
+  });
+});
+
+describe('the buyer’s leads', () => {
+  it('lists only its own leads with its own price, and another buyer’s lead is not found', async () => {
+    const { context, page } = await signedIn(USERS.buyer);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/leads');
+    const row = tableRows(page).filter({ hasText: LEADS.sold.name });
+    await row.waitFor();
+    const columns = await headers(page);
+    expect(columns).toEqual(expect.arrayContaining(['Date', 'Name', 'Service', 'Price']));
+    for (const hidden of ['Buyers', 'Cost', 'Source']) expect(columns).not.toContain(hidden);
+    expect(await rowCells(page, row)).toMatchObject({ Price: '$45.00', Phone: '(214) 555-7001', Zip: '75201' });
+    for (const other of [LEADS.unsold.name, LEADS.solar.name, 'Emery Webhookfail'])
+      expect(await tableRows(page).filter({ hasText: other }).count()).toBe(0);
+    await fullPageScreenshot(page, 'leads-buyer-list');
+
+    await row.click();
+    await expectPath(page, `/lead/${ids.sold}`);
+    await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
+    const billing = section(page, 'Billing');
+    expect(await billing.getByRole('textbox', { name: 'Price' }).inputValue()).toBe('$45.00');
+    expect(await page.getByRole('button', { name: 'Request Lead Return' }).isDisabled()).toBe(true);
+    expect(await page.getByText('Decision Explained').count()).toBe(0);
+    expect(await page.getByText('Apex Lead Partners').count()).toBe(0);
+
+    await page.goto(`/lead/${ids.solar}`);
+    await page.getByText('Lead not found', { exact: true }).first().waitFor();
+    expect(pathOf(page)).toBe(`/lead/${ids.solar}`);
+    await context.close();
+  });
+});
+
+describe('the source’s leads', () => {
+  it('lists its leads without buyers or prices, and shows what it sent as inert text', async () => {
+    const { context, page } = await signedIn(USERS.source);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/leads');
+    await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
+    await tableRows(page).filter({ hasText: LEADS.unsold.name }).waitFor();
+    expect(await headers(page)).toEqual(['Date', 'Name', 'Service', 'Zip']);
+    expect(await page.locator('table').textContent()).not.toContain('$');
+
+    // The service filter offers the values present.
+    await page.getByRole('combobox', { name: 'Filter by service' }).click();
+    await page.getByRole('option', { name: 'solar', exact: true }).click();
+    await expect.poll(() => param(page, 'service'), POLL).toBe('solar');
+    await expect.poll(() => tableRows(page).filter({ hasText: LEADS.sold.name }).count(), POLL).toBe(0);
+    await tableRows(page).filter({ hasText: LEADS.solar.name }).click();
+    await expectPath(page, `/lead/${ids.solar}`);
+    await page.getByRole('heading', { name: LEADS.solar.name, level: 2 }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Source name' }).inputValue()).toBe('Apex Lead Partners');
+    expect(await page.locator('main').textContent()).not.toContain('BrightPath');
+    expect(await page.locator('main').textContent()).not.toContain('$');
+
+    // HTML in the name is text; a javascript: URL is not a link.
+    await page.goto(`/lead/${ids.hostile}`);
+    await page.getByRole('heading', { name: LEADS.hostile.name, level: 2 }).waitFor();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.getByRole('textbox', { name: 'Trusted_Form' }).inputValue()).toBe('javascript:alert(1)');
+    expect(await page.getByRole('link', { name: 'Open the TrustedForm certificate' }).count()).toBe(0);
+    for (const label of ['ID', 'Timestamp', 'Name', 'City', 'State', 'Zip', 'Phone', 'Email', 'Address'])
+      await page.getByRole('textbox', { name: label, exact: true }).waitFor();
+    for (const label of ['PUB_ID', 'SUB_ID', 'Jornaya', 'TCPA_Language'])
+      await page.getByRole('textbox', { name: label, exact: true }).waitFor();
+    await page.getByText('TCPA_Consent', { exact: true }).waitFor();
+    await page.getByText('Homeowner', { exact: true }).waitFor();
+
+    await page.goto(`/lead/${ids.sold}`);
+    await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
+    await fullPageScreenshot(page, 'lead-source-detail');
+    await context.close();
+  });
+});
