@@ -108,7 +108,7 @@ export function createDeps(
       zips,
       webhooks,
       bills: createBillsService({ db, clock }),
-      leads: createLeadsService(db),
+      leads: createLeadsService({ db, clock }),
       messages: createMessagesService({ db, clock }),
       outbox: createOutboxService({ db }),
       reference: createReferenceService({ db }),

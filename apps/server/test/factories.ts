@@ -66,18 +66,25 @@ export async function createSourceWithLogin(
     })
     .returning();
   if (!source) throw new Error('source not written');
+  const { user, cookie } = await signInForSource(t, source.id, password);
+  return { source, user, password, cookie };
+}
+
+/** A user of an existing source (on its welcome page, as a new one is), signed in. */
+export async function signInForSource(t: TestApp, sourceId: string, password = 'source-password-1') {
+  const n = unique();
   const user = await t.database.db.transaction((tx) =>
     t.deps.services.users.create(tx, {
       name: 'Source User',
       email: `user.${n}@example.com`,
       username: `source-${n}`,
       role: 'source',
-      roleId: source.id,
+      roleId: sourceId,
     }),
   );
   await usersRepo.update(t.database.db, user.id, { welcome: true });
   await t.setPassword(user.id, password);
-  return { source, user, password, cookie: await t.signIn(user.email, password) };
+  return { user, cookie: await t.signIn(user.email, password) };
 }
 
 /** A source with an API key (and optional channels), written directly; the engine is reloaded. */

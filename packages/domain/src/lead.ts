@@ -25,11 +25,17 @@ export const LEADS_COUNT_LIMIT = 10_000;
 /** `buyer=none`: the leads nobody bought (admin list, "No Buyer"). */
 export const NO_BUYER = 'none';
 
+/** 2026-02-28 is a date; 2026-02-31 is not (Date would roll it over to March 3). */
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
 const isoDate = (label: string) =>
   z
     .string({ error: `${label} is required for a custom range` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} must be a real date`);
+    .refine((value) => isCalendarDate(value), `${label} must be a real date`);
 
 const leadFilterFields = {
   begin: isoDate('Begin').optional(),
@@ -49,6 +55,15 @@ function beginBeforeEnd(query: { begin?: string; end?: string }, ctx: z.Refineme
 /** The filters every leads list, its values and its export take; `begin` and `end` only for `range`. */
 export const leadFilterQuery = z.object(leadFilterFields).superRefine(beginBeforeEnd);
 export type LeadFilterQuery = z.infer<typeof leadFilterQuery>;
+
+/** GET /api/lead/values/{field}: the select filters' values over a date range (default today). */
+export const leadValuesQuery = z
+  .object({
+    dateq: z.enum(LEAD_DATE_RANGES).default('today'),
+    begin: leadFilterFields.begin,
+    end: leadFilterFields.end,
+  })
+  .superRefine(beginBeforeEnd);
 
 /** The sort columns of the leads lists (admin §2: sortable by date and service). */
 export const LEAD_SORTS = ['date', 'service'] as const;

@@ -1,6 +1,8 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, notExists, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
+import { likeContains } from '../buyers/buyers.repo';
+import type { TimeSpan } from './date-range';
 
 export type LeadRow = typeof leads.$inferSelect;
 export type MatchRow = typeof leadMatches.$inferSelect & {
@@ -9,7 +11,205 @@ export type MatchRow = typeof leadMatches.$inferSelect & {
   sharedPriceCents: number | null;
 };
 
+/** Whose leads a list shows (DESIGN.md §8): all, those sold to one buyer, or one source's own. */
+export type LeadScope = { role: 'admin' } | { role: 'buyer'; buyerId: string } | { role: 'source'; sourceId: string };
+
+export interface LeadListFilter {
+  span: TimeSpan;
+  name?: string;
+  /** A buyer id, or `none` for unsold leads (admins). */
+  buyer?: string;
+  service?: string;
+  zip?: string;
+}
+
+export interface LeadOrder {
+  sort: 'date' | 'service';
+  order: 'asc' | 'desc';
+}
+
+/** Where a page or an export batch resumes: the last row's sort key (the date as the database's own text). */
+export interface LeadCursor {
+  at: string;
+  id: string;
+  service: string;
+}
+
+/** A row of a leads list, every role's columns; the service picks what each role may see. */
+export interface LeadListRow {
+  id: string;
+  /** The lead's arrival; for a buyer, its purchase. */
+  at: Date;
+  cursorAt: string;
+  name: string | null;
+  service: string;
+  state: string | null;
+  zip: string;
+  costCents: number;
+  priceCents: number;
+  sourceId: string;
+  sourceName: string;
+  channel: string | null;
+  subId: string | null;
+  pubId: string | null;
+  tcpaConsent: boolean | null;
+  trustedForm: string | null;
+  jornaya: string | null;
+  phone: string | null;
+  email: string | null;
+  homeowner: boolean | null;
+  test: boolean;
+  pingId: string;
+  /** Admins: the names of the buyers that bought it. */
+  buyerNames: string[] | null;
+  /** Buyers: their own match's price and return. */
+  matchPriceCents: number | null;
+  returnStatus: string | null;
+}
+
+/** The buyer's own (unrejected) match is joined in; its date is the buyer's list date. */
+const ownMatch = (buyerId: string) =>
+  and(eq(leadMatches.leadId, leads.id), eq(leadMatches.buyerId, buyerId), eq(leadMatches.rejected, false));
+
+/** A sold (unrejected) match of the lead, optionally of one buyer. */
+const soldMatch = (db: Db, buyerId?: string) =>
+  db
+    .select({ one: sql`1` })
+    .from(leadMatches)
+    .where(
+      and(
+        eq(leadMatches.leadId, leads.id),
+        eq(leadMatches.rejected, false),
+        buyerId ? eq(leadMatches.buyerId, buyerId) : undefined,
+      ),
+    );
+
+function dateColumn(scope: LeadScope) {
+  return scope.role === 'buyer' ? leadMatches.createdAt : leads.createdAt;
+}
+
+/** The lead list's filters as SQL, for the scope's rows. */
+function conditions(db: Db, scope: LeadScope, filter: LeadListFilter): SQL | undefined {
+  const at = dateColumn(scope);
+  return and(
+    gte(at, filter.span.from),
+    lt(at, filter.span.to),
+    scope.role === 'source' ? eq(leads.sourceId, scope.sourceId) : undefined,
+    filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
+    filter.service ? eq(leads.service, filter.service) : undefined,
+    filter.zip ? eq(leads.zip, filter.zip) : undefined,
+    scope.role === 'admin' && filter.buyer
+      ? filter.buyer === 'none'
+        ? notExists(soldMatch(db))
+        : exists(soldMatch(db, filter.buyer))
+      : undefined,
+  );
+}
+
+/** The scope's leads (a buyer's through its matches), before filters. */
+function scoped<T extends Record<string, unknown>>(db: Db, scope: LeadScope, fields: T) {
+  const base = db
+    .select(fields as never)
+    .from(leads)
+    .$dynamic();
+  return scope.role === 'buyer' ? base.innerJoin(leadMatches, ownMatch(scope.buyerId)) : base;
+}
+
+function orderOf(scope: LeadScope, { sort, order }: LeadOrder): SQL[] {
+  const dir = order === 'asc' ? asc : desc;
+  const at = dateColumn(scope);
+  // Dates go newest first under a service sort: the latest of each service on top.
+  return sort === 'service' ? [dir(leads.service), desc(at), desc(leads.id)] : [dir(at), dir(leads.id)];
+}
+
+/** Rows after `cursor` in the list's order (keyset: an export reads millions without OFFSET). */
+function after(scope: LeadScope, { sort, order }: LeadOrder, cursor: LeadCursor): SQL {
+  const at = dateColumn(scope);
+  const later = order === 'asc' ? sql`>` : sql`<`;
+  if (sort === 'date') return sql`(${at}, ${leads.id}) ${later} (${cursor.at}::timestamptz, ${cursor.id})`;
+  return sql`(${leads.service} ${later} ${cursor.service} or (${leads.service} = ${cursor.service} and (${at}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id})))`;
+}
+
 export const leadsRepo = {
+  /**
+   * One page (or, with `cursor`, one export batch) of the scope's leads. Every column the roles'
+   * lists use; the buyers' names only for admins (a subquery on the page's rows alone).
+   */
+  async list(
+    db: Db,
+    scope: LeadScope,
+    filter: LeadListFilter,
+    order: LeadOrder,
+    page: { limit: number; offset?: number; cursor?: LeadCursor },
+  ): Promise<LeadListRow[]> {
+    const at = dateColumn(scope);
+    const fields = {
+      id: leads.id,
+      at,
+      cursorAt: sql<string>`${at}::text`,
+      name: leads.name,
+      service: leads.service,
+      state: leads.state,
+      zip: leads.zip,
+      costCents: leads.costCents,
+      priceCents: leads.priceCents,
+      sourceId: leads.sourceId,
+      // Written out: Drizzle leaves a one-table select's columns unqualified, which a subquery would misread.
+      sourceName: sql<string>`(select s.name from sources s where s.id = leads.source_id)`,
+      channel: leads.channel,
+      subId: leads.subId,
+      pubId: leads.pubId,
+      tcpaConsent: leads.tcpaConsent,
+      trustedForm: leads.trustedForm,
+      jornaya: leads.jornaya,
+      phone: leads.phone,
+      email: leads.email,
+      homeowner: leads.homeowner,
+      test: leads.test,
+      pingId: leads.pingId,
+      buyerNames:
+        scope.role === 'admin'
+          ? sql<
+              string[]
+            >`(select coalesce(array_agg(b.name order by m.created_at, m.id), '{}') from lead_matches m join buyers b on b.id = m.buyer_id where m.lead_id = leads.id and not m.rejected)`
+          : sql<null>`null`,
+      matchPriceCents: scope.role === 'buyer' ? leadMatches.priceCents : sql<null>`null`,
+      returnStatus: scope.role === 'buyer' ? leadMatches.returnStatus : sql<null>`null`,
+    };
+    const where = conditions(db, scope, filter);
+    const rows = await scoped(db, scope, fields)
+      .where(page.cursor ? and(where, after(scope, order, page.cursor)) : where)
+      .orderBy(...orderOf(scope, order))
+      .limit(page.limit)
+      .offset(page.offset ?? 0);
+    return rows as unknown as LeadListRow[];
+  },
+
+  /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
+  async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
+    const capped = scoped(db, scope, { one: sql`1` })
+      .where(conditions(db, scope, filter))
+      .limit(limit)
+      .as('capped');
+    const [row] = (await db.select({ n: count() }).from(capped)) as { n: number }[];
+    return row?.n ?? 0;
+  },
+
+  /** The distinct values of a column over the scope's leads in a span (the lists' select filters). */
+  async values(db: Db, scope: LeadScope, span: TimeSpan, field: 'service' | 'zip', limit: number): Promise<string[]> {
+    const column = field === 'service' ? leads.service : leads.zip;
+    const rows = (await scoped(db, scope, { value: column })
+      .where(conditions(db, scope, { span }))
+      .groupBy(column)
+      .orderBy(column)
+      .limit(limit)) as { value: string }[];
+    return rows.map((r) => r.value);
+  },
+
+  async update(db: Db, id: string, changes: Partial<typeof leads.$inferInsert>): Promise<void> {
+    await db.update(leads).set(changes).where(eq(leads.id, id));
+  },
+
   /** The lead's stored explanation (packed), or null for an unknown lead. */
   async explanationOf(db: Db, id: string): Promise<unknown[] | null> {
     const [row] = await db.select({ explanation: leads.explanation }).from(leads).where(eq(leads.id, id));

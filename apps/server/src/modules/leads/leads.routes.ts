@@ -1,3 +1,4 @@
+import { LEAD_DATE_RANGES, leadListQuery, leadUpdateSchema, leadValuesQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -7,16 +8,62 @@ const flag = z
   .optional()
   .transform((v) => v === 'true');
 
-/** /api/lead/{id}: one lead, scoped to the caller's role. */
+const dateq = z.enum(LEAD_DATE_RANGES, { error: 'Date range must be today, last30d, mtd, ytd or range' });
+const idParams = z.object({ id: z.string() });
+
+/** /api/lead: the leads lists, their values and export, and one lead, scoped to the caller's role. */
 export const leadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
   const { leads } = services;
+  const anyRole = app.requireRole('admin', 'buyer', 'source');
+
+  app.get(
+    '/lead/date/:dateq',
+    { onRequest: anyRole, schema: { tags: ['leads'], params: z.object({ dateq }), querystring: leadListQuery } },
+    (request) => leads.list(request.viewer(), request.params.dateq, request.query),
+  );
+
+  app.get(
+    '/lead/date/:dateq/export.csv',
+    {
+      onRequest: anyRole,
+      schema: {
+        tags: ['leads'],
+        summary: 'The list as CSV, streamed',
+        params: z.object({ dateq }),
+        querystring: leadListQuery,
+      },
+    },
+    (request, reply) => {
+      const { fileName, body } = leads.exportCsv(request.viewer(), request.params.dateq, request.query);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store');
+      return reply.send(body);
+    },
+  );
+
+  app.get(
+    '/lead/values/:field',
+    {
+      onRequest: anyRole,
+      schema: {
+        tags: ['leads'],
+        summary: 'The values present (service or ZIP) over a date range, for the lists’ select filters',
+        params: z.object({ field: z.enum(['service', 'zip'], { error: 'Field must be service or zip' }) }),
+        querystring: leadValuesQuery,
+      },
+    },
+    (request) => leads.values(request.viewer(), request.params.field, request.query.dateq, request.query),
+  );
+
   app.get(
     '/lead/:id',
     {
-      onRequest: app.requireRole('admin', 'buyer', 'source'),
+      onRequest: anyRole,
       schema: {
         tags: ['leads'],
-        params: z.object({ id: z.string() }),
+        params: idParams,
         querystring: z.object({ includeMatchLog: flag, includeNotifyLogs: flag }),
       },
     },
@@ -25,5 +72,11 @@ export const leadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services
         includeMatchLog: request.query.includeMatchLog,
         includeNotifyLogs: request.query.includeNotifyLogs,
       }),
+  );
+
+  app.put(
+    '/lead/:id',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['leads'], params: idParams, body: leadUpdateSchema } },
+    (request) => leads.update(request.params.id, request.body),
   );
 };

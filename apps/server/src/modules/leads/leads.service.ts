@@ -1,11 +1,39 @@
+import { Readable } from 'node:stream';
+import { TZDate } from '@date-fns/tz';
+import {
+  type AdminLeadListItem,
+  type BuyerLeadListItem,
+  LEAD_CSV_COLUMNS,
+  LEADS_COUNT_LIMIT,
+  LEADS_TIME_ZONE,
+  type LeadDateRange,
+  type LeadListQuery,
+  type LeadPage,
+  type LeadUpdate,
+  RETURN_STATUS_LABELS,
+  type ReturnStatus,
+  type SourceLeadListItem,
+} from '@leadex/domain';
+import { stringify } from 'csv-stringify/sync';
+import { format } from 'date-fns';
 import type { Db } from '../../db/client';
-import { toEpochSeconds } from '../../lib/clock';
+import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
 import { unpackExplanation } from '../source-api/explanation';
-import { type LeadRow, leadsRepo, type MatchRow } from './leads.repo';
+import { leadDateSpan, leadsToday } from './date-range';
+import {
+  type LeadCursor,
+  type LeadListFilter,
+  type LeadListRow,
+  type LeadOrder,
+  type LeadRow,
+  type LeadScope,
+  leadsRepo,
+  type MatchRow,
+} from './leads.repo';
 
 const orUndefined = <T>(v: T | null) => v ?? undefined;
 
@@ -19,6 +47,8 @@ function matchOf(m: MatchRow, forAdmin: boolean) {
     shared_price: m.kind === 'shared' ? centsToDollars(m.priceCents) : undefined,
     reject: m.rejected,
     ts: toEpochSeconds(m.createdAt),
+    bill: orUndefined(m.billId),
+    delivery_status: forAdmin ? m.deliveryStatus : undefined,
     return: m.returnStatus
       ? {
           reason: orUndefined(m.returnReason),
@@ -64,11 +94,27 @@ function withNotifyLogs<M extends { _id: string }>(matches: M[], attempts: Attem
   });
 }
 
+interface DetailOptions {
+  /** The engine's explanation (admins). */
+  includeMatchLog: boolean;
+  /** Each match's delivery logs (admins). */
+  includeNotifyLogs?: boolean;
+}
+
 /**
  * Leads as each role may see them (DESIGN.md §8): admins everything, with the engine's explanation;
  * a buyer only a lead sold to it, with its own match; a source only its own leads, without buyers or prices.
  */
-export function createLeadsService(db: Db) {
+export function createLeadsService({
+  db,
+  clock,
+  exportBatch = EXPORT_BATCH,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Rows an export reads per round trip (tests make it small to cross batches). */
+  exportBatch?: number;
+}) {
   function base(lead: LeadRow & { sourceName: string }) {
     return {
       _id: lead.id,
@@ -96,39 +142,140 @@ export function createLeadsService(db: Db) {
     };
   }
 
+  /** Everything of a lead, for admins: payout, revenue, every match with its delivery logs, the explanation. */
+  async function adminDetail(lead: LeadRow & { sourceName: string }, options: DetailOptions) {
+    const matches = await leadsRepo.matchesOf(db, [lead.id]);
+    const shown = matches.map((m) => matchOf(m, true));
+    return {
+      ...base(lead),
+      ip: orUndefined(lead.ip),
+      user_agent: orUndefined(lead.userAgent),
+      quality: orUndefined(lead.quality),
+      metadata: orUndefined(lead.metadata),
+      cost: centsToDollars(lead.costCents),
+      price: centsToDollars(lead.priceCents),
+      buyers: matches.filter((m) => !m.rejected).map((m) => m.buyerName),
+      match: options.includeNotifyLogs
+        ? withNotifyLogs(
+            shown,
+            await notifyRepo.attemptsOf(
+              db,
+              matches.map((m) => m.id),
+            ),
+          )
+        : shown,
+      answer: lead.answer ?? undefined,
+      ...(options.includeMatchLog ? { explanation: await unpackExplanation(db, lead.explanation) } : {}),
+    };
+  }
+
   return {
     /** How the engine decided a lead (the simulator shows it): every campaign considered, and why. */
     async explanationOf(leadId: string) {
       return unpackExplanation(db, await leadsRepo.explanationOf(db, leadId));
     },
 
-    async get(viewer: Viewer, id: string, options: { includeMatchLog: boolean; includeNotifyLogs?: boolean }) {
+    /** A page of the viewer's leads (GET /api/lead/date/{dateq}); the total counted up to 10,000. */
+    async list(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): Promise<LeadPage<unknown>> {
+      const scope = scopeOf(viewer);
+      const filter = filterOf(dateq, query, scope, clock.now());
+      const [rows, counted] = await Promise.all([
+        leadsRepo.list(db, scope, filter, orderOf(query), {
+          limit: query.pageSize,
+          offset: (query.page - 1) * query.pageSize,
+        }),
+        leadsRepo.count(db, scope, filter, LEADS_COUNT_LIMIT + 1),
+      ]);
+      const more = counted > LEADS_COUNT_LIMIT;
+      return {
+        data: rows.map((row) => listItem(scope, row)),
+        total: Math.min(counted, LEADS_COUNT_LIMIT),
+        ...(more ? { more } : {}),
+      };
+    },
+
+    /** The values present for a select filter (service or ZIP) over the range. */
+    async values(
+      viewer: Viewer,
+      field: 'service' | 'zip',
+      dateq: LeadDateRange,
+      custom: { begin?: string; end?: string },
+    ) {
+      const scope = scopeOf(viewer);
+      return leadsRepo.values(db, scope, leadDateSpan(dateq, clock.now(), custom), field, VALUES_LIMIT);
+    },
+
+    /**
+     * The list as CSV (GET /api/lead/date/{dateq}/export.csv): the role's columns, every matching row,
+     * read in keyset batches and streamed, so an export of millions never sits in memory.
+     */
+    exportCsv(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): { fileName: string; body: Readable } {
+      const scope = scopeOf(viewer);
+      const filter = filterOf(dateq, query, scope, clock.now());
+      const order = orderOf(query);
+      // Each batch becomes one chunk of CSV: a failed read ends the stream with its error (the
+      // response is cut short, never a file that looks whole).
+      async function* chunks() {
+        yield stringify([[...LEAD_CSV_COLUMNS[scope.role]]]);
+        let cursor: LeadCursor | undefined;
+        for (;;) {
+          const batch = await leadsRepo.list(db, scope, filter, order, { limit: exportBatch, cursor });
+          if (batch.length > 0) yield stringify(batch.map((row) => csvRecord(scope.role, row)));
+          const last = batch.at(-1);
+          if (!last || batch.length < exportBatch) return;
+          cursor = { at: last.cursorAt, id: last.id, service: last.service };
+        }
+      }
+      return { fileName: `leads_${leadsToday(clock.now())}.csv`, body: Readable.from(chunks()) };
+    },
+
+    /**
+     * An admin's edit of a lead (PUT /api/lead/{id}): the changed fields, by the post's rules. A lead
+     * keeps a name and a phone or an email, as a post must carry them.
+     */
+    async update(id: string, changes: LeadUpdate) {
       const lead = await leadsRepo.findById(db, id);
       if (!lead) throw AppError.notFound('Lead');
-      if (viewer.role === 'admin') {
-        const matches = await leadsRepo.matchesOf(db, [id]);
-        return {
-          ...base(lead),
-          ip: orUndefined(lead.ip),
-          user_agent: orUndefined(lead.userAgent),
-          quality: orUndefined(lead.quality),
-          metadata: orUndefined(lead.metadata),
-          cost: centsToDollars(lead.costCents),
-          price: centsToDollars(lead.priceCents),
-          buyers: matches.filter((m) => !m.rejected).map((m) => m.buyerName),
-          match: options.includeNotifyLogs
-            ? withNotifyLogs(
-                matches.map((m) => matchOf(m, true)),
-                await notifyRepo.attemptsOf(
-                  db,
-                  matches.map((m) => m.id),
-                ),
-              )
-            : matches.map((m) => matchOf(m, true)),
-          answer: lead.answer ?? undefined,
-          ...(options.includeMatchLog ? { explanation: await unpackExplanation(db, lead.explanation) } : {}),
-        };
+      const has = <K extends keyof LeadUpdate>(key: K) => Object.hasOwn(changes, key);
+      const name = has('name') ? changes.name : lead.name;
+      const phone = has('phone') ? changes.phone : lead.phone;
+      const email = has('email') ? changes.email : lead.email;
+      if (!name) throw AppError.field('name', 'Name is required');
+      if (!phone && !email) throw AppError.field('phone', 'A phone or an email is required');
+      const set: Record<string, unknown> = {};
+      const columns: Record<keyof LeadUpdate, string> = {
+        name: 'name',
+        address: 'address',
+        city: 'city',
+        state: 'state',
+        zip: 'zip',
+        phone: 'phone',
+        email: 'email',
+        service: 'service',
+        tcpa_consent: 'tcpaConsent',
+        tcpa_language: 'tcpaLanguage',
+        trusted_form: 'trustedForm',
+        jornaya: 'jornaya',
+        pub_id: 'pubId',
+        sub_id: 'subId',
+        homeowner: 'homeowner',
+        tags: 'tags',
+        quality: 'quality',
+      };
+      for (const [key, column] of Object.entries(columns)) {
+        if (has(key as keyof LeadUpdate)) set[column] = changes[key as keyof LeadUpdate] ?? null;
       }
+      if (has('quality')) set.quality = { ...(lead.quality ?? {}), ...changes.quality };
+      if (Object.keys(set).length > 0) await leadsRepo.update(db, id, set);
+      const updated = await leadsRepo.findById(db, id);
+      if (!updated) throw AppError.notFound('Lead');
+      return adminDetail(updated, { includeMatchLog: true, includeNotifyLogs: true });
+    },
+
+    async get(viewer: Viewer, id: string, options: DetailOptions) {
+      const lead = await leadsRepo.findById(db, id);
+      if (!lead) throw AppError.notFound('Lead');
+      if (viewer.role === 'admin') return adminDetail(lead, options);
       if (viewer.role === 'buyer') {
         const mine = (await leadsRepo.matchesOf(db, [id])).filter((m) => m.buyerId === viewer.roleId);
         if (mine.length === 0) throw AppError.notFound('Lead');
@@ -147,3 +294,144 @@ export function createLeadsService(db: Db) {
 }
 
 export type LeadsService = ReturnType<typeof createLeadsService>;
+
+/** Rows an export reads per round trip. */
+const EXPORT_BATCH = 1_000;
+/** Most values a select filter offers. */
+const VALUES_LIMIT = 500;
+
+function scopeOf(viewer: Viewer): LeadScope {
+  if (viewer.role === 'admin') return { role: 'admin' };
+  if (viewer.role === 'buyer' && viewer.roleId) return { role: 'buyer', buyerId: viewer.roleId };
+  if (viewer.role === 'source' && viewer.roleId) return { role: 'source', sourceId: viewer.roleId };
+  throw new AppError('forbidden', 'You do not have access to leads');
+}
+
+function filterOf(dateq: LeadDateRange, query: LeadListQuery, scope: LeadScope, now: Date): LeadListFilter {
+  return {
+    span: leadDateSpan(dateq, now, query),
+    name: query.name,
+    // Only admins filter by buyer: a buyer sees its own leads, a source never sees buyers.
+    buyer: scope.role === 'admin' ? query.buyer : undefined,
+    service: query.service,
+    zip: query.zip,
+  };
+}
+
+function orderOf(query: LeadListQuery): LeadOrder {
+  const sort = query.sort ?? 'date';
+  // Newest first unless asked: the spec's default is date descending.
+  return { sort, order: query.order ?? (sort === 'date' ? 'desc' : 'asc') };
+}
+
+const dollars = centsToDollars;
+const orOmit = <T>(v: T | null) => v ?? undefined;
+
+/** A row as the scope's role may see it (DESIGN.md §8): buyers their own price, sources no buyers or prices. */
+function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | BuyerLeadListItem | SourceLeadListItem {
+  const common = {
+    _id: row.id,
+    ts: toEpochSeconds(row.at),
+    name: orOmit(row.name),
+    service: row.service,
+    state: orOmit(row.state),
+    zip: row.zip,
+  };
+  if (scope.role === 'admin')
+    return {
+      ...common,
+      buyers: row.buyerNames ?? [],
+      cost: dollars(row.costCents),
+      price: dollars(row.priceCents),
+      source: { _id: row.sourceId, name: row.sourceName },
+      channel: orOmit(row.channel),
+      sub_id: orOmit(row.subId),
+      pub_id: orOmit(row.pubId),
+      tcpa_consent: row.tcpaConsent ?? false,
+      trusted_form: Boolean(row.trustedForm),
+      jornaya: Boolean(row.jornaya),
+      phone: orOmit(row.phone),
+      email: orOmit(row.email),
+      homeowner: row.homeowner ?? false,
+      test: row.test,
+    };
+  if (scope.role === 'buyer')
+    return {
+      ...common,
+      price: dollars(row.matchPriceCents ?? 0),
+      phone: orOmit(row.phone),
+      email: orOmit(row.email),
+      type: row.pingId === 'no_ping' ? 'Direct' : 'Ping/Post',
+      return_status: orOmit(row.returnStatus as ReturnStatus | null),
+    };
+  return {
+    ...common,
+    channel: orOmit(row.channel),
+    cost: dollars(row.costCents),
+    sold: row.costCents > 0 || row.priceCents > 0,
+    test: row.test,
+  };
+}
+
+const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
+const money = (cents: number) => (cents / 100).toFixed(2);
+/** Date and time in the leads' zone, as a spreadsheet reads it. */
+const csvDate = (at: Date) => format(new TZDate(at.getTime(), LEADS_TIME_ZONE), 'yyyy-MM-dd HH:mm:ss');
+
+/**
+ * A text a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) gets a leading
+ * apostrophe: lead fields come from sources, and an export must not carry their formulas (OWASP
+ * CSV injection).
+ */
+export function csvText(value: string | null | undefined): string {
+  if (!value) return '';
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
+  const date = csvDate(row.at);
+  if (role === 'admin')
+    return [
+      date,
+      csvText(row.name),
+      csvText((row.buyerNames ?? []).join(', ')),
+      row.service,
+      csvText(row.state),
+      row.zip,
+      money(row.costCents),
+      money(row.priceCents),
+      csvText(row.sourceName),
+      csvText(row.channel),
+      csvText(row.subId),
+      csvText(row.pubId),
+      yesNo(row.tcpaConsent),
+      yesNo(Boolean(row.trustedForm)),
+      yesNo(Boolean(row.jornaya)),
+      csvText(row.phone),
+      csvText(row.email),
+      yesNo(row.homeowner),
+    ];
+  if (role === 'buyer')
+    return [
+      date,
+      csvText(row.name),
+      row.service,
+      csvText(row.state),
+      row.zip,
+      money(row.matchPriceCents ?? 0),
+      csvText(row.phone),
+      csvText(row.email),
+      row.pingId === 'no_ping' ? 'Direct' : 'Ping/Post',
+      row.returnStatus ? RETURN_STATUS_LABELS[row.returnStatus as ReturnStatus] : '',
+    ];
+  return [
+    date,
+    csvText(row.name),
+    row.service,
+    csvText(row.state),
+    row.zip,
+    csvText(row.channel),
+    money(row.costCents),
+    yesNo(row.costCents > 0 || row.priceCents > 0),
+  ];
+}

@@ -1,0 +1,63 @@
+import { TZDate } from '@date-fns/tz';
+import { type LEAD_DATE_RANGES, LEADS_TIME_ZONE } from '@leadex/domain';
+import { addDays, startOfDay, startOfMonth, startOfYear, subDays } from 'date-fns';
+import { AppError } from '../../lib/errors';
+
+/** A half-open span of time: `from` included, `to` excluded. */
+export interface TimeSpan {
+  from: Date;
+  to: Date;
+}
+
+/** The start of a calendar day (YYYY-MM-DD) in the leads' zone. */
+function dayStart(isoDate: string): TZDate {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  return new TZDate(year, month - 1, day, LEADS_TIME_ZONE);
+}
+
+/**
+ * The span of a leads list's date range (DESIGN.md §11), in America/New_York whole days, from the
+ * injected clock's `now`, so the simulator's mock date moves it. Every range ends with today (the
+ * start of tomorrow, excluded); Last 30 Days is today and the 29 days before it; a custom range
+ * takes `begin` and `end` inclusive.
+ */
+export function leadDateSpan(
+  dateq: (typeof LEAD_DATE_RANGES)[number],
+  now: Date,
+  custom: { begin?: string; end?: string } = {},
+): TimeSpan {
+  const span = zonedSpan(dateq, now, custom);
+  // Plain instants: a TZDate would print (and bind to SQL) in the zone's offset.
+  return { from: new Date(span.from.getTime()), to: new Date(span.to.getTime()) };
+}
+
+function zonedSpan(
+  dateq: (typeof LEAD_DATE_RANGES)[number],
+  now: Date,
+  custom: { begin?: string; end?: string },
+): TimeSpan {
+  const today = startOfDay(new TZDate(now.getTime(), LEADS_TIME_ZONE));
+  const tomorrow = addDays(today, 1);
+  switch (dateq) {
+    case 'today':
+      return { from: today, to: tomorrow };
+    case 'last30d':
+      return { from: subDays(today, 29), to: tomorrow };
+    case 'mtd':
+      return { from: startOfMonth(today), to: tomorrow };
+    case 'ytd':
+      return { from: startOfYear(today), to: tomorrow };
+    case 'range': {
+      if (!custom.begin) throw AppError.field('begin', 'Begin is required for a custom range');
+      if (!custom.end) throw AppError.field('end', 'End is required for a custom range');
+      return { from: dayStart(custom.begin), to: addDays(dayStart(custom.end), 1) };
+    }
+  }
+}
+
+/** Today's date in the leads' zone as YYYY-MM-DD: the export's file name. */
+export function leadsToday(now: Date): string {
+  const local = new TZDate(now.getTime(), LEADS_TIME_ZONE);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
+}

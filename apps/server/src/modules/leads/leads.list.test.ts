@@ -1,0 +1,381 @@
+import { parse } from 'csv-parse/sync';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBuyerWithLogin,
+  createCampaign,
+  createSourceWithKey,
+  signInForSource,
+  uniquePhone,
+} from '../../../test/factories';
+import { ADMIN, useTestApp } from '../../../test/harness';
+import { createLeadsService, csvText } from './leads.service';
+
+// DESIGN.md §11 "Leads lists": GET /api/lead/date/{dateq}, its values and its CSV export, for each
+// role, in America/New_York days from the injected clock.
+
+const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+
+let admin: string;
+let texas: Awaited<ReturnType<typeof createBuyerWithLogin>>;
+let oklahoma: Awaited<ReturnType<typeof createBuyerWithLogin>>;
+let source: { sourceId: string; apiKey: string; cookie: string };
+let otherSource: { sourceId: string; apiKey: string; cookie: string };
+
+/** Noon in New York (EDT) on Saturday, March 14, 2026. */
+const NOON = '2026-03-14T16:00:00Z';
+
+async function post(apiKey: string, at: string, fields: Record<string, unknown>) {
+  t.clock.set(at);
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/lead',
+    headers: { authorization: `Bearer ${apiKey}` },
+    payload: { service: 'roofing', zip: '75201', phone: uniquePhone(), tcpa_consent: 'true', ...fields },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().lead_id as string;
+}
+
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t.clock.set(NOON);
+  admin = await t.signIn(ADMIN.email, ADMIN.password);
+  texas = await createBuyerWithLogin(t, { name: 'Texas Roofs' });
+  oklahoma = await createBuyerWithLogin(t, { name: 'Sooner Solar' });
+  await createCampaign(t, texas.buyer._id, { price: 42, services: ['roofing', 'solar'], states: ['TX'] });
+  await createCampaign(t, oklahoma.buyer._id, { price: 30, services: ['roofing', 'solar'], states: ['OK'] });
+  const key = await createSourceWithKey(t, { maxCost: 11 });
+  source = { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
+  const other = await createSourceWithKey(t, { maxCost: 5 });
+  otherSource = { ...other, cookie: (await signInForSource(t, other.sourceId)).cookie };
+
+  // Today in New York starts at 04:00 UTC; yesterday's last minute is 03:59 UTC.
+  ids.yesterdayLate = await post(source.apiKey, '2026-03-14T03:59:00Z', { name: 'Late Yesterday' });
+  ids.todayEarly = await post(source.apiKey, '2026-03-14T04:00:00Z', { name: 'Early Today' });
+  ids.texas = await post(source.apiKey, '2026-03-14T15:00:00Z', {
+    name: 'Robin Shaw',
+    phone: '15125550123',
+    email: 'robin@example.com',
+    trusted_form: 'https://cert.trustedform.com/abc',
+    homeowner: 'true',
+    sub_id: 'sub-7',
+    pub_id: 'pub-9',
+    channel: 'web',
+    state: 'TX',
+  });
+  ids.oklahoma = await post(source.apiKey, '2026-03-14T15:30:00Z', {
+    name: 'Sam Okie',
+    zip: '73102',
+    service: 'solar',
+    jornaya: 'LEADID-1',
+  });
+  ids.unsold = await post(source.apiKey, '2026-03-14T15:45:00Z', { name: 'Nobody Buys', zip: '10001' });
+  ids.otherSource = await post(otherSource.apiKey, '2026-03-14T15:50:00Z', { name: '=HYPERLINK("x")', zip: '10001' });
+  // 30 days ago is February 13 (EST): the first day of Last 30 Days; the day before is outside it.
+  ids.day30 = await post(source.apiKey, '2026-02-13T05:00:00Z', { name: 'Thirty Days' });
+  ids.day31 = await post(source.apiKey, '2026-02-13T04:59:00Z', { name: 'Thirty One Days' });
+  ids.lastYear = await post(source.apiKey, '2025-12-31T12:00:00Z', { name: 'Last Year' });
+  t.clock.set(NOON);
+});
+
+const list = (as: string, query = '', dateq = 'today') =>
+  t.request({ method: 'GET', url: `/api/lead/date/${dateq}${query ? `?${query}` : ''}`, as });
+const idsOf = (res: { json(): { data: { _id: string }[] } }) => res.json().data.map((l) => l._id);
+
+describe('admin leads list', () => {
+  it('lists today’s leads in New York, newest first, with the 18 columns', async () => {
+    const res = await list(admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().total).toBe(5);
+    expect(res.json().more).toBeUndefined();
+    expect(idsOf(res)).toEqual([ids.otherSource, ids.unsold, ids.oklahoma, ids.texas, ids.todayEarly]);
+    const row = res.json().data.find((l: { _id: string }) => l._id === ids.texas);
+    expect(row).toEqual({
+      _id: ids.texas,
+      ts: Date.parse('2026-03-14T15:00:00Z') / 1000,
+      name: 'Robin Shaw',
+      buyers: ['Texas Roofs'],
+      service: 'roofing',
+      state: 'TX',
+      zip: '75201',
+      cost: 11,
+      price: 42,
+      source: { _id: source.sourceId, name: expect.any(String) },
+      channel: 'web',
+      sub_id: 'sub-7',
+      pub_id: 'pub-9',
+      tcpa_consent: true,
+      trusted_form: true,
+      jornaya: false,
+      phone: '5125550123',
+      email: 'robin@example.com',
+      homeowner: true,
+      test: false,
+    });
+    const unsold = res.json().data.find((l: { _id: string }) => l._id === ids.unsold);
+    expect(unsold).toMatchObject({ buyers: [], price: 0, cost: 0, tcpa_consent: true, homeowner: false });
+  });
+
+  it('takes whole New York days: the last minute of yesterday is not today, the first minute is', async () => {
+    const today = idsOf(await list(admin));
+    expect(today).toContain(ids.todayEarly);
+    expect(today).not.toContain(ids.yesterdayLate);
+  });
+
+  it('Last 30 Days starts 29 days before today; the day before is out', async () => {
+    const res = await list(admin, 'pageSize=50', 'last30d');
+    expect(idsOf(res)).toContain(ids.day30);
+    expect(idsOf(res)).toContain(ids.yesterdayLate);
+    expect(idsOf(res)).not.toContain(ids.day31);
+  });
+
+  it('This Month, This Year and a custom range', async () => {
+    const month = idsOf(await list(admin, 'pageSize=50', 'mtd'));
+    expect(month).toContain(ids.yesterdayLate);
+    expect(month).not.toContain(ids.day30);
+    const year = idsOf(await list(admin, 'pageSize=50', 'ytd'));
+    expect(year).toContain(ids.day31);
+    expect(year).not.toContain(ids.lastYear);
+    const range = await list(admin, 'begin=2026-02-13&end=2026-02-13', 'range');
+    expect(idsOf(range)).toEqual([ids.day30]);
+    const lastDay = await list(admin, 'begin=2025-12-31&end=2026-02-12', 'range');
+    expect(idsOf(lastDay)).toEqual([ids.day31, ids.lastYear]);
+  });
+
+  it('follows the injected clock (the simulator’s mock date)', async () => {
+    t.clock.set('2026-02-13T18:00:00Z');
+    try {
+      expect(idsOf(await list(admin))).toEqual([ids.day30]);
+    } finally {
+      t.clock.set(NOON);
+    }
+  });
+
+  it('filters by name (contains, any case), service, zip and buyer, and No Buyer', async () => {
+    expect(idsOf(await list(admin, 'name=rObIn'))).toEqual([ids.texas]);
+    expect(idsOf(await list(admin, 'name=%25'))).toEqual([]);
+    expect(idsOf(await list(admin, 'service=solar'))).toEqual([ids.oklahoma]);
+    expect(idsOf(await list(admin, 'zip=73102'))).toEqual([ids.oklahoma]);
+    expect(idsOf(await list(admin, `buyer=${texas.buyer._id}`))).toEqual([ids.texas, ids.todayEarly]);
+    expect(idsOf(await list(admin, 'buyer=none'))).toEqual([ids.otherSource, ids.unsold]);
+  });
+
+  it('sorts by service, and by date either way', async () => {
+    const byService = (await list(admin, 'sort=service&order=asc'))
+      .json()
+      .data.map((l: { service: string }) => l.service);
+    expect(byService).toEqual(['roofing', 'roofing', 'roofing', 'roofing', 'solar']);
+    expect(idsOf(await list(admin, 'sort=date&order=asc'))[0]).toBe(ids.todayEarly);
+  });
+
+  it('pages (page size 15 by default) and counts all', async () => {
+    const first = await list(admin, 'pageSize=2', 'ytd');
+    const second = await list(admin, 'pageSize=2&page=2', 'ytd');
+    expect(first.json().total).toBe(8);
+    expect(idsOf(first)).toHaveLength(2);
+    expect(idsOf(second)).toHaveLength(2);
+    expect(idsOf(second)).not.toContain(idsOf(first)[0]);
+  });
+
+  it('refuses a bad range with the field named', async () => {
+    const unknown = await list(admin, '', 'yesterday');
+    expect(unknown.statusCode).toBe(400);
+    const noBegin = await list(admin, 'end=2026-01-01', 'range');
+    expect(noBegin.statusCode).toBe(400);
+    expect(noBegin.json().errors).toEqual({ begin: 'Begin is required for a custom range' });
+    const reversed = await list(admin, 'begin=2026-02-01&end=2026-01-01', 'range');
+    expect(reversed.json().errors).toEqual({ end: 'End must be on or after Begin' });
+    const notADate = await list(admin, 'begin=2026-02-31&end=2026-03-01', 'range');
+    expect(notADate.statusCode).toBe(400);
+  });
+});
+
+describe('a buyer’s leads list', () => {
+  it('shows only the leads sold to it, with its own price', async () => {
+    const res = await list(texas.cookie);
+    expect(idsOf(res)).toEqual([ids.texas, ids.todayEarly]);
+    expect(res.json().data[0]).toEqual({
+      _id: ids.texas,
+      ts: Date.parse('2026-03-14T15:00:00Z') / 1000,
+      name: 'Robin Shaw',
+      service: 'roofing',
+      state: 'TX',
+      zip: '75201',
+      price: 42,
+      phone: '5125550123',
+      email: 'robin@example.com',
+      type: 'Direct',
+    });
+    expect(idsOf(await list(oklahoma.cookie))).toEqual([ids.oklahoma]);
+  });
+
+  it('cannot reach another buyer’s leads through the buyer filter', async () => {
+    expect(idsOf(await list(texas.cookie, `buyer=${oklahoma.buyer._id}`))).toEqual([ids.texas, ids.todayEarly]);
+    expect(idsOf(await list(texas.cookie, 'buyer=none'))).toEqual([ids.texas, ids.todayEarly]);
+  });
+});
+
+describe('a source’s leads list', () => {
+  it('shows only its own leads, without buyers or prices', async () => {
+    const res = await list(otherSource.cookie);
+    expect(idsOf(res)).toEqual([ids.otherSource]);
+    const mine = await list(source.cookie);
+    expect(idsOf(mine)).toEqual([ids.unsold, ids.oklahoma, ids.texas, ids.todayEarly]);
+    const row = mine.json().data.find((l: { _id: string }) => l._id === ids.texas);
+    expect(row).toEqual({
+      _id: ids.texas,
+      ts: Date.parse('2026-03-14T15:00:00Z') / 1000,
+      name: 'Robin Shaw',
+      service: 'roofing',
+      state: 'TX',
+      zip: '75201',
+      channel: 'web',
+      cost: 11,
+      sold: true,
+      test: false,
+    });
+    expect(JSON.stringify(mine.json())).not.toMatch(/Texas Roofs|"price"|buyers/);
+  });
+});
+
+describe('values present', () => {
+  it('answers the services and ZIPs of the viewer’s leads in the range', async () => {
+    const services = await t.request({ method: 'GET', url: '/api/lead/values/service?dateq=today', as: admin });
+    expect(services.json()).toEqual(['roofing', 'solar']);
+    const zips = await t.request({ method: 'GET', url: '/api/lead/values/zip', as: oklahoma.cookie });
+    expect(zips.json()).toEqual(['73102']);
+    const sourceZips = await t.request({
+      method: 'GET',
+      url: '/api/lead/values/zip?dateq=today',
+      as: otherSource.cookie,
+    });
+    expect(sourceZips.json()).toEqual(['10001']);
+  });
+});
+
+describe('CSV export', () => {
+  const exportOf = (as: string, query = '', dateq = 'today') =>
+    t.request({ method: 'GET', url: `/api/lead/date/${dateq}/export.csv${query ? `?${query}` : ''}`, as });
+
+  it('streams the admin’s 18 columns as leads_{date}.csv, with the list’s filters', async () => {
+    const res = await exportOf(admin, 'service=roofing');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="leads_2026-03-14.csv"');
+    const rows: string[][] = parse(res.body);
+    expect(rows[0]).toEqual([
+      'Date',
+      'Name',
+      'Buyers',
+      'Service',
+      'State',
+      'Zip',
+      'Cost',
+      'Price',
+      'Source',
+      'Channel',
+      'Sub Id',
+      'Pub Id',
+      'TCPA Consent',
+      'Trusted Form',
+      'LeadiD',
+      'Phone',
+      'Email',
+      'Homeowner',
+    ]);
+    expect(rows).toHaveLength(1 + 4);
+    const robin = rows.find((r) => r[1] === 'Robin Shaw');
+    expect(robin).toEqual([
+      '2026-03-14 11:00:00',
+      'Robin Shaw',
+      'Texas Roofs',
+      'roofing',
+      'TX',
+      '75201',
+      '11.00',
+      '42.00',
+      expect.any(String),
+      'web',
+      'sub-7',
+      'pub-9',
+      'Yes',
+      'Yes',
+      'No',
+      '5125550123',
+      'robin@example.com',
+      'Yes',
+    ]);
+  });
+
+  it('keeps a source’s formula out of a spreadsheet', async () => {
+    const rows: string[][] = parse((await exportOf(admin, 'buyer=none')).body);
+    expect(rows.map((r) => r[1])).toContain(`'=HYPERLINK("x")`);
+  });
+
+  it('gives buyers and sources their own columns and rows only', async () => {
+    const buyerRows: string[][] = parse((await exportOf(texas.cookie)).body);
+    expect(buyerRows[0]).toEqual([
+      'Date',
+      'Name',
+      'Service',
+      'State',
+      'Zip',
+      'Price',
+      'Phone',
+      'Email',
+      'Type',
+      'Return Status',
+    ]);
+    expect(buyerRows.slice(1).map((r) => r[1])).toEqual(['Robin Shaw', 'Early Today']);
+    const sourceRows: string[][] = parse((await exportOf(otherSource.cookie)).body);
+    expect(sourceRows[0]).toEqual(['Date', 'Name', 'Service', 'State', 'Zip', 'Channel', 'Cost', 'Sold']);
+    expect(sourceRows).toHaveLength(2);
+    expect(sourceRows.join()).not.toContain('Texas Roofs');
+  });
+
+  it('reads batch after batch without skipping or repeating a row, in either sort', async () => {
+    // Leads posted in the same millisecond share a date: the id breaks the tie between batches.
+    for (let i = 0; i < 5; i++) await post(otherSource.apiKey, '2026-03-14T17:00:00Z', { name: `Same Time ${i}` });
+    t.clock.set(NOON);
+    const service = createLeadsService({ db: t.database.db, clock: t.clock, exportBatch: 2 });
+    const viewer = { userId: 'u', role: 'admin' as const, roleId: null };
+    const read = async (query: Record<string, string>) => {
+      const { body } = service.exportCsv(viewer, 'today', {
+        page: 1,
+        pageSize: 15,
+        ...query,
+      } as Parameters<typeof service.exportCsv>[2]);
+      let text = '';
+      for await (const chunk of body) text += chunk;
+      return (parse(text) as string[][]).slice(1).map((r) => r[1]);
+    };
+    const all = (await list(admin, 'pageSize=50')).json().data.map((l: { name: string }) => csvText(l.name));
+    const byDate = await read({});
+    expect(byDate).toEqual(all);
+    expect(new Set(byDate).size).toBe(10);
+    const byService = await read({ sort: 'service', order: 'desc' });
+    expect(byService.slice().sort()).toEqual(all.slice().sort());
+    expect(byService[0]).toBe('Sam Okie');
+  });
+});
+
+describe('the count stops at 10,000', () => {
+  it('counts exactly up to 10,000 and says there are more beyond', async () => {
+    const insert = (n: number, day: string) =>
+      t.database.db.execute(
+        sql`insert into leads (id, source_id, service, zip, created_at)
+            select 'bulk_' || ${day}::text || '_' || g, ${source.sourceId}, 'bulk', '00001', ${day}::timestamptz
+            from generate_series(1, ${n}::int) g`,
+      );
+    await insert(10_000, '2026-01-05T12:00:00Z');
+    await insert(10_001, '2026-01-06T12:00:00Z');
+    const exact = await list(admin, 'begin=2026-01-05&end=2026-01-05&service=bulk', 'range');
+    expect(exact.json()).toMatchObject({ total: 10_000 });
+    expect(exact.json().more).toBeUndefined();
+    expect(idsOf(exact)).toHaveLength(15);
+    const over = await list(admin, 'begin=2026-01-06&end=2026-01-06&service=bulk', 'range');
+    expect(over.json()).toMatchObject({ total: 10_000, more: true });
+  });
+});
