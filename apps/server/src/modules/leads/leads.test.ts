@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyerWithLogin,
@@ -68,5 +69,71 @@ describe('GET /api/lead/{id}', () => {
     const stranger = await createSourceWithLogin(t);
     await expectScoped404(t, stranger.cookie, 'Lead', [{ method: 'GET', url }]);
     expect((await get(admin, 'lead_missing')).statusCode).toBe(404);
+  });
+});
+
+describe('PUT /api/lead/{id} (admin)', () => {
+  const put = (payload: Record<string, unknown>, as = admin, id = leadId) =>
+    t.request({ method: 'PUT', url: `/api/lead/${id}`, as, payload });
+
+  it('saves the changed fields only and answers the lead', async () => {
+    const before = (await get(admin)).json();
+    const res = await put({ name: 'Robin Q. Shaw', zip: '75202', phone: '(512) 555-0199', tags: ['vip'] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125550199', tags: ['vip'] });
+    const after = (await get(admin)).json();
+    expect(after).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125550199' });
+    expect(after.email).toBe(before.email);
+    expect(after.tcpa_consent).toBe(before.tcpa_consent);
+    const tags = await t.request({ method: 'GET', url: '/api/tag/lead', as: admin });
+    expect(tags.json()).toContain('vip');
+  });
+
+  it('marks the quality Good or Bad, keeping what else the quality holds', async () => {
+    await t.database.db.execute(sql`update leads set quality = '{"score": 7}'::jsonb where id = ${leadId}`);
+    const bad = await put({ quality: { ok: false } });
+    expect(bad.json().quality).toEqual({ score: 7, ok: false });
+    const good = await put({ quality: { ok: true } });
+    expect(good.json().quality).toEqual({ score: 7, ok: true });
+  });
+
+  it('refuses what a post would refuse, naming the field, and writes nothing', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ name: 'Changed', zip: '7520' }, 'zip', 'Zip must be 5 digits'],
+      [{ phone: '555-0199' }, 'phone', 'Phone must be a 10-digit US phone number'],
+      [{ email: 'not-an-email' }, 'email', 'Email must be a valid email address'],
+      [{ state: 'XX' }, 'state', 'State must be a US state'],
+      [{ name: '' }, 'name', 'Name is required'],
+      [{ name: 'x'.repeat(201) }, 'name', 'Name must be at most 200 characters'],
+      [{ tcpa_consent: 'maybe' }, 'tcpa_consent', expect.stringContaining('TCPA consent') as unknown as string],
+    ];
+    for (const [payload, field, message] of cases) {
+      const res = await put(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().errors?.[field], JSON.stringify(payload)).toEqual(message);
+    }
+    expect((await get(admin)).json().name).toBe('Robin Q. Shaw');
+  });
+
+  it('keeps a phone or an email on the lead', async () => {
+    const lead = (await get(admin)).json();
+    if (lead.email) expect((await put({ email: null })).statusCode).toBe(200);
+    const res = await put({ phone: '' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ phone: 'A phone or an email is required' });
+    expect((await get(admin)).json().phone).toBe('5125550199');
+  });
+
+  it('refuses a field that is not a lead’s, and answers 404 for an unknown lead', async () => {
+    const res = await put({ price: 1 });
+    expect(res.statusCode).toBe(400);
+    expect((await put({ name: 'X' }, admin, 'lead_missing')).statusCode).toBe(404);
+  });
+
+  it('is for admins only: buyers and sources are refused', async () => {
+    expect((await put({ name: 'Mine now' }, mine.cookie)).statusCode).toBe(403);
+    const source = await createSourceWithLogin(t);
+    expect((await put({ name: 'Mine now' }, source.cookie)).statusCode).toBe(403);
+    expect((await get(admin)).json().name).toBe('Robin Q. Shaw');
   });
 });
