@@ -1,9 +1,9 @@
 import { type Buyer, type BuyerListItem, NO_BUYER, type Page } from '@leadex/domain';
-import { Select } from '@mantine/core';
+import { Select, type StyleProp } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { type CSSProperties, useMemo, useState } from 'react';
 import { useUrlFilter } from '../../components/DataTable';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -14,7 +14,7 @@ import { NO_BUYER_OPTION } from './leadColumns';
  * `buyer` (a buyer's id, or `none`). Buyers are searched by name on the server, as there may be
  * thousands; a buyer named by a shared link is read by its id so its name shows.
  */
-export function LeadBuyerFilter({ w }: { w?: number }) {
+export function LeadBuyerFilter({ w }: { w?: StyleProp<CSSProperties['width']> }) {
   const [value, setValue] = useUrlFilter('buyer');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);

@@ -1,9 +1,11 @@
 import { LEAD_DATE_RANGE_LABELS, LEAD_DATE_RANGES, type LeadDateRange } from '@leadex/domain';
-import { Group, SegmentedControl } from '@mantine/core';
+import { Group, SegmentedControl, Select } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCalendar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { NARROW } from '../../components/DataTable';
 import { DEFAULT_DATE_RANGE, dateRangeOf, isoDateOf, todayInLeadsZone } from './leadRange';
 
 const RANGE_OPTIONS = LEAD_DATE_RANGES.map((value) => ({ value, label: LEAD_DATE_RANGE_LABELS[value] }));
@@ -47,16 +49,22 @@ export function LeadDateRangeFilter() {
   };
 
   const custom = dateq === 'range';
+  // A phone has no room for the five choices side by side: they become a select.
+  const narrow = useMediaQuery(NARROW) ?? false;
   return (
     <Group gap="sm" wrap="wrap" align="center">
-      <SegmentedControl
-        aria-label="Date range"
-        data={RANGE_OPTIONS}
-        value={dateq}
-        onChange={chooseRange}
-        // A phone scrolls the choices sideways rather than squeezing them.
-        style={{ maxWidth: '100%', overflowX: 'auto' }}
-      />
+      {narrow ? (
+        <Select
+          aria-label="Date range"
+          data={RANGE_OPTIONS}
+          value={dateq}
+          onChange={(value) => value && chooseRange(value)}
+          allowDeselect={false}
+          w="100%"
+        />
+      ) : (
+        <SegmentedControl aria-label="Date range" data={RANGE_OPTIONS} value={dateq} onChange={chooseRange} />
+      )}
       <DatePickerInput
         type="range"
         aria-label="Custom date range"
@@ -72,6 +80,7 @@ export function LeadDateRangeFilter() {
         allowSingleDateInRange
         disabled={!custom}
         miw={240}
+        w={{ base: '100%', xs: 'auto' }}
       />
     </Group>
   );

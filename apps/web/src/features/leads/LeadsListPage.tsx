@@ -64,15 +64,15 @@ export function LeadsListPage() {
         <Stack gap="md">
           <LeadDateRangeFilter />
           <Group gap="sm" wrap="wrap">
-            <UrlSearchInput param="name" label="Search by name" w={260} />
-            {role === 'admin' && <LeadBuyerFilter w={240} />}
+            <UrlSearchInput param="name" label="Search by name" w={{ base: '100%', xs: 260 }} />
+            {role === 'admin' && <LeadBuyerFilter w={{ base: '100%', xs: 240 }} />}
             <UrlSelectFilter
               param="service"
               label="Filter by service"
               leftSection={<IconFilter size={16} />}
               data={serviceOptions}
               limit={50}
-              w={220}
+              w={{ base: '100%', xs: 220 }}
             />
             <UrlSelectFilter
               param="zip"
@@ -80,7 +80,7 @@ export function LeadsListPage() {
               leftSection={<IconMapPin size={16} />}
               data={zipOptions}
               limit={50}
-              w={180}
+              w={{ base: '100%', xs: 180 }}
             />
           </Group>
           <DataTable<LeadListItem>
