@@ -30,6 +30,9 @@ export default defineConfig({
           // Each screen a test meets is also checked with axe-core (e2e/accessibility.ts): a few seconds more.
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // A screen on a busy CI machine takes more than expect.poll's default second to load: a
+          // poll gives up only after 15 s, so a slow machine waits longer, never fails sooner.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
