@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForSettled } from './accessibility';
 import { useBrowser } from './browser';
 import { expectPath, navigation, pathOf, signIn, USERS } from './support';
 
@@ -205,6 +206,8 @@ function recordRequests(page: Page, method: string, url: RegExp): string[] {
 /** Captures the whole page, the side navigation grown to its height, in $E2E_SHOTS (else the temp folder). */
 async function fullPageScreenshot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
+  // An accordion opening or a toast leaving changes the height: measure once the screen is at rest.
+  await waitForSettled(page);
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
   await expect
@@ -238,6 +241,25 @@ async function rowCells(page: Page, row: Locator): Promise<Record<string, string
   const titles = (await page.locator('table thead th').allInnerTexts()).map((t) => t.trim());
   const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
   return Object.fromEntries(titles.map((title, i) => [title, cells[i] ?? '']));
+}
+
+/** Clicks Export to CSV and answers the downloaded file's name and lines (header first). */
+async function exportCsv(page: Page): Promise<{ name: string; lines: string[] }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export to CSV' }).click(),
+  ]);
+  const csv = readFileSync((await download.path()) as string, 'utf8').replace(/^\uFEFF/, '');
+  return { name: download.suggestedFilename(), lines: csv.trim().split(/\r?\n/) };
+}
+
+/** The list's total, from its pagination text ('1–15 of 53'). */
+async function listTotal(page: Page): Promise<number> {
+  const text = await page
+    .locator('.mantine-datatable-pagination')
+    .getByText(/^\d+–\d+ of \d+$/)
+    .textContent();
+  return Number(text?.split(' of ')[1]);
 }
 
 /** A URL search parameter of the page. */
@@ -415,11 +437,8 @@ describe('the admin leads list', () => {
     await page.goto('/leads?name=Leadtest');
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
     await expect.poll(() => tableRows(page).count(), POLL).toBe(1);
-    const exportButton = page.getByRole('link', { name: 'Export to CSV' });
-    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
-    expect(download.suggestedFilename()).toMatch(/^leads_\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = readFileSync((await download.path()) as string, 'utf8').replace(/^\uFEFF/, '');
-    const lines = csv.trim().split(/\r?\n/);
+    const { name, lines } = await exportCsv(page);
+    expect(name).toMatch(/^leads_\d{4}-\d{2}-\d{2}\.csv$/);
     expect(lines[0]).toBe(CSV_HEADER);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(LEADS.sold.name);
@@ -575,8 +594,34 @@ describe('the buyer’s leads', () => {
     for (const other of [LEADS.unsold.name, LEADS.solar.name, 'Emery Webhookfail'])
       expect(await tableRows(page).filter({ hasText: other }).count()).toBe(0);
     await fullPageScreenshot(page, 'leads-buyer-list');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
-    await row.click();
+    // Its export: its own columns, one line per lead of the list.
+    const total = await listTotal(page);
+    const csv = await exportCsv(page);
+    expect(csv.name).toMatch(/^leads_\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.lines[0]).toBe('Date,Name,Service,State,Zip,Price,Phone,Email,Type,Return Status');
+    expect(csv.lines).toHaveLength(total + 1);
+    expect(csv.lines.join('\n')).not.toContain('Apex Lead Partners');
+
+    // Last 30 Days pages by 15; a copied link of page 2 opens page 2.
+    await page.getByText('Last 30 Days', { exact: true }).click();
+    await expect.poll(() => param(page, 'dateq'), POLL).toBe('last30d');
+    await expect.poll(() => tableRows(page).count(), POLL).toBe(15);
+    await page.locator('.mantine-datatable-pagination').getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(() => param(page, 'page'), POLL).toBe('2');
+    const other = await signedIn(USERS.buyer);
+    await other.page.goto(page.url());
+    await other.page
+      .locator('.mantine-datatable-pagination')
+      .getByText(/^16–30 of \d+$/)
+      .waitFor();
+    expect(await other.page.getByRole('radio', { name: 'Last 30 Days' }).isChecked()).toBe(true);
+    await other.context.close();
+    await page.goto('/leads');
+    await row.waitFor();
+
+    await tableRows(page).filter({ hasText: LEADS.sold.name }).click();
     await expectPath(page, `/lead/${ids.sold}`);
     await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
     const billing = section(page, 'Billing');
@@ -601,6 +646,18 @@ describe('the source’s leads', () => {
     await tableRows(page).filter({ hasText: LEADS.unsold.name }).waitFor();
     expect(await headers(page)).toEqual(['Date', 'Name', 'Service', 'Zip']);
     expect(await page.locator('table').textContent()).not.toContain('$');
+
+    // Oldest first by the Date column; its export has its own columns, one line per lead.
+    await page
+      .locator('table thead th')
+      .filter({ hasText: /^Date$/ })
+      .click();
+    await expect.poll(() => param(page, 'order'), POLL).toBe('asc');
+    const total = await listTotal(page);
+    const csv = await exportCsv(page);
+    expect(csv.lines[0]).toBe('Date,Name,Service,State,Zip,Channel,Cost,Sold');
+    expect(csv.lines).toHaveLength(total + 1);
+    expect(csv.lines.join('\n')).not.toContain(SUMMIT);
 
     // The service filter offers the values present.
     await page.getByRole('combobox', { name: 'Filter by service' }).click();
