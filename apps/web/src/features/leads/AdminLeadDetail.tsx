@@ -66,10 +66,10 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
             <Text component="span" fz="sm" c="dimmed">
               {formatTimestamp(lead.ts)} from {lead.source.name}
             </Text>
-            <Badge variant="light" color={matches.some((m) => !m.reject) ? 'green' : 'gray'}>
+            <Badge component="span" variant="light" color={matches.some((m) => !m.reject) ? 'green' : 'gray'}>
               {matches.some((m) => !m.reject) ? 'Sold' : 'No Buyer'}
             </Badge>
-            <Badge variant="outline" color="gray">
+            <Badge component="span" variant="outline" color="gray">
               {leadType(lead.ping_id)}
             </Badge>
             {lead.test && <TestBadge />}
@@ -275,7 +275,7 @@ function BuyersSection({ matches }: { matches: LeadMatch[] }) {
             accessor: 'reject',
             title: 'Rejected',
             render: (m) => (
-              <Badge variant="light" color={m.reject ? 'red' : 'gray'}>
+              <Badge component="span" variant="light" color={m.reject ? 'red' : 'gray'}>
                 {m.reject ? 'Yes' : 'No'}
               </Badge>
             ),

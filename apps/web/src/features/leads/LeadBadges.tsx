@@ -4,7 +4,7 @@ import { Badge, type BadgeProps } from '@mantine/core';
 /** Admin §2 and portals §2: consent and homeowner flags read as Yes/No badges. */
 export function YesNoBadge({ value, ...props }: { value: boolean | null | undefined } & Omit<BadgeProps, 'children'>) {
   return (
-    <Badge color={value ? 'green' : 'gray'} variant="light" {...props}>
+    <Badge component="span" color={value ? 'green' : 'gray'} variant="light" {...props}>
       {value ? 'Yes' : 'No'}
     </Badge>
   );
@@ -19,7 +19,7 @@ const RETURN_COLORS: Record<ReturnStatus, string> = { requested: 'yellow', appro
 export function ReturnStatusBadge({ status, viewer }: { status: ReturnStatus; viewer: 'admin' | 'buyer' }) {
   const label = viewer === 'buyer' && status === 'approved' ? 'Return Approved' : RETURN_STATUS_LABELS[status];
   return (
-    <Badge color={RETURN_COLORS[status]} variant="light">
+    <Badge component="span" color={RETURN_COLORS[status]} variant="light">
       {label}
     </Badge>
   );
@@ -47,7 +47,7 @@ export function DeliveryStatusBadge({ status }: { status: string | undefined }) 
   if (!status) return null;
   const style = DELIVERY_STYLES[status] ?? { label: status, color: 'gray' };
   return (
-    <Badge color={style.color} variant="light">
+    <Badge component="span" color={style.color} variant="light">
       {style.label}
     </Badge>
   );
@@ -56,7 +56,7 @@ export function DeliveryStatusBadge({ status }: { status: string | undefined }) 
 /** A test lead (sent with test=true) is marked wherever it is listed. */
 export function TestBadge() {
   return (
-    <Badge color="blue" variant="outline" size="sm">
+    <Badge component="span" color="blue" variant="outline" size="sm">
       Test
     </Badge>
   );

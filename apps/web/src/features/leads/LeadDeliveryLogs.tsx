@@ -64,15 +64,15 @@ export function LeadDeliveryLogs({ lead }: { lead: LeadDetail }) {
           {matches.map((match) => (
             <Accordion.Item key={match._id} value={match._id}>
               <Accordion.Control>
-                <Group gap="sm" wrap="wrap">
-                  <Text fw={600} fz="sm">
+                <Group component="span" gap="sm" wrap="wrap">
+                  <Text component="span" fw={600} fz="sm">
                     {match.buyer.name ?? match.buyer._id}
                   </Text>
-                  <Text fz="sm" c="dimmed">
+                  <Text component="span" fz="sm" c="dimmed">
                     {match.campaign.name}
                   </Text>
                   {match.reject ? (
-                    <Badge color="red" variant="light">
+                    <Badge component="span" color="red" variant="light">
                       Rejected
                     </Badge>
                   ) : (
@@ -142,24 +142,26 @@ function AttemptItem({ attempt }: { attempt: LeadDeliveryAttempt }) {
   return (
     <Accordion.Item value={attempt._id}>
       <Accordion.Control>
-        <Group gap="sm" wrap="wrap" fz="sm">
-          <Text fz="sm" c="dimmed">
+        <Group component="span" gap="sm" wrap="wrap" fz="sm">
+          <Text component="span" fz="sm" c="dimmed">
             #{attempt.attempt}
           </Text>
-          <Text fz="sm">{formatTimestamp(attempt.ts)}</Text>
-          <Text fz="sm" fw={500} style={{ wordBreak: 'break-all' }}>
+          <Text component="span" fz="sm">
+            {formatTimestamp(attempt.ts)}
+          </Text>
+          <Text component="span" fz="sm" fw={500} style={{ wordBreak: 'break-all' }}>
             {attempt.target}
           </Text>
-          <Badge color={attempt.accept ? 'green' : 'red'} variant="light">
+          <Badge component="span" color={attempt.accept ? 'green' : 'red'} variant="light">
             {attempt.accept ? 'Accepted' : 'Failed'}
             {attempt.status_code ? ` · ${attempt.status_code}` : ''}
           </Badge>
           {status && (
-            <Text fz="xs" c="dimmed">
+            <Text component="span" fz="xs" c="dimmed">
               {status}
             </Text>
           )}
-          <Text fz="sm" c="dimmed">
+          <Text component="span" fz="sm" c="dimmed">
             {attempt.duration_ms} ms
           </Text>
         </Group>

@@ -17,18 +17,18 @@ function rank(entry: LeadExplanationEntry): number {
 function Outcome({ entry }: { entry: LeadExplanationEntry }) {
   if (entry.won)
     return (
-      <Badge color="green" variant="light">
+      <Badge component="span" color="green" variant="light">
         Won
       </Badge>
     );
   if (entry.eligible)
     return (
-      <Badge color="blue" variant="light">
+      <Badge component="span" color="blue" variant="light">
         Outbid
       </Badge>
     );
   return (
-    <Badge color="gray" variant="light">
+    <Badge component="span" color="gray" variant="light">
       Excluded
     </Badge>
   );
