@@ -423,7 +423,7 @@ describe('the admin leads list', () => {
     expect(start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(param(page, 'dateRangeEnd')).toBe(start);
     const [y, m, d] = start.split('-');
-    expect(await picker.textContent()).toContain(`${m}/${d}/${y}`);
+    await expect.poll(() => picker.textContent(), POLL).toContain(`${m}/${d}/${y}`);
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
     await page.getByText('Today', { exact: true }).click();
     await expect.poll(() => param(page, 'dateq'), POLL).toBe(null);

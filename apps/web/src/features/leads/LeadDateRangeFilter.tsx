@@ -21,9 +21,11 @@ export function LeadDateRangeFilter() {
   const dateq = dateRangeOf(params.get('dateq'));
   const start = isoDateOf(params.get('dateRangeStart')) ?? null;
   const end = isoDateOf(params.get('dateRangeEnd')) ?? null;
-  // The picker holds a half-chosen range (a first day clicked) until its second day is picked.
-  const [picked, setPicked] = useState<DatesRangeValue<string>>([start, end]);
-  useEffect(() => setPicked([start, end]), [start, end]);
+  // A half-chosen range (a first day clicked) until its second day is picked; else the URL's.
+  const [draft, setDraft] = useState<DatesRangeValue<string> | null>(null);
+  useEffect(() => {
+    if (start || end) setDraft(null);
+  }, [start, end]);
 
   const write = (changes: Record<string, string | null>) =>
     setParams((current) => {
@@ -71,11 +73,13 @@ export function LeadDateRangeFilter() {
         placeholder={custom ? 'Pick dates' : 'Choose Custom to pick dates'}
         valueFormat="MM/DD/YYYY"
         leftSection={<IconCalendar size={16} />}
-        value={custom ? picked : [null, null]}
+        value={custom ? (draft ?? [start, end]) : [null, null]}
         onChange={(value) => {
-          setPicked(value);
           const [from, to] = value;
-          if (from && to) write({ dateRangeStart: from, dateRangeEnd: to });
+          if (from && to) {
+            setDraft(null);
+            write({ dateRangeStart: from, dateRangeEnd: to });
+          } else setDraft(value);
         }}
         allowSingleDateInRange
         disabled={!custom}
