@@ -1,11 +1,13 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { campaigns } from '../../db/schema';
+import { buyers, campaigns } from '../../db/schema';
 
 /** One campaign of a lead's explanation, as the API answers it (DESIGN.md §5). */
 export type ExplanationRecord = {
   campaign: string;
   buyer: string;
+  /** The buyer's name, read back with the campaign's (absent in what the engine records). */
+  buyer_name?: string;
   name: string;
   eligible: boolean;
   rule?: string;
@@ -53,13 +55,15 @@ export async function unpackExplanation(db: Db, stored: readonly unknown[] | nul
     ids.size === 0
       ? []
       : await db
-          .select({ id: campaigns.id, buyerId: campaigns.buyerId, name: campaigns.name })
+          .select({ id: campaigns.id, buyerId: campaigns.buyerId, name: campaigns.name, buyerName: buyers.name })
           .from(campaigns)
+          .leftJoin(buyers, eq(buyers.id, campaigns.buyerId))
           .where(inArray(campaigns.id, [...ids]));
   const known = new Map(rows.map((r) => [r.id, r]));
   const named = (id: string) => ({
     campaign: id,
     buyer: known.get(id)?.buyerId ?? '',
+    ...(known.get(id)?.buyerName ? { buyer_name: known.get(id)?.buyerName ?? '' } : {}),
     name: known.get(id)?.name ?? '',
   });
   const records: ExplanationRecord[] = [];

@@ -77,8 +77,8 @@ export function LeadExplanation({ lead }: { lead: LeadDetail }) {
             title: 'Buyer',
             noWrap: true,
             render: (r) =>
-              buyerNames.get(r.buyer) ? (
-                <RecordLink to={`/buyer/${r.buyer}`}>{buyerNames.get(r.buyer) ?? ''}</RecordLink>
+              r.buyer_name || buyerNames.get(r.buyer) ? (
+                <RecordLink to={`/buyer/${r.buyer}`}>{r.buyer_name || buyerNames.get(r.buyer) || ''}</RecordLink>
               ) : r.buyer ? (
                 <RecordLink to={`/buyer/${r.buyer}`}>View buyer</RecordLink>
               ) : null,
