@@ -327,6 +327,7 @@ export interface LeadMatch extends Partial<Record<DeliveryChannel, LeadDeliveryA
 export interface LeadExplanationEntry {
   campaign: string;
   buyer: string;
+  buyer_name?: string;
   name: string;
   eligible: boolean;
   rule?: string;
