@@ -8,7 +8,8 @@
  * Env: BENCH_DATABASE_URL (a server where a database may be created), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_OUTPUT (docs/benchmarks.md),
  * BENCH_SERVER_ARGS (extra node flags for the server process, e.g. `--cpu-prof`), BENCH_KEEP_DB (keep the
- * database afterwards, to look into it).
+ * database afterwards, to look into it), BENCH_ONLY (`engine` or `leads`: one part alone; the leads lists at
+ * 1,000,000 leads run after the engine's scenarios, see bench/leads.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +22,7 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
 import { seedReferenceData } from '../apps/server/src/demo/seed';
+import { runLeadsBench } from './leads';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
 import { cpuWindow, processCpuMs, sampleActivity } from './machine';
 import { type Check, renderMarkdown, renderTable, type Scenario } from './report';
@@ -457,7 +459,14 @@ async function runScenarios(
   return { scenarios, checks, postProfile, pingTally, postTally, poolSize: pool.length };
 }
 
-main().catch((error) => {
+/** BENCH_ONLY=engine runs the engine's scenarios alone, BENCH_ONLY=leads the leads lists' (bench/leads.ts). */
+async function all() {
+  const only = process.env.BENCH_ONLY;
+  if (only !== 'leads') await main();
+  if (only !== 'engine' && !(await runLeadsBench())) process.exitCode = 1;
+}
+
+all().catch((error) => {
   console.error('[bench] failed:', error);
   process.exit(1);
 });

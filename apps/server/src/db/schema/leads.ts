@@ -52,9 +52,15 @@ export const leads = pgTable(
   (t) => [
     // One lead per ping: a second post of the same ping id finds the first and never sells twice.
     uniqueIndex('leads_ping_id_idx').on(t.pingId).where(sql`${t.pingId} <> 'no_ping'`),
-    index('leads_created_at_idx').on(t.createdAt),
+    // The lists' order (date, then id) and range, read from the index alone when counting (DESIGN.md §11).
+    index('leads_created_id_idx').on(t.createdAt, t.id),
     index('leads_source_created_idx').on(t.sourceId, t.createdAt),
-    index('leads_service_created_idx').on(t.service, t.createdAt),
+    index('leads_source_service_created_idx').on(t.sourceId, t.service, t.createdAt),
+    // Name contains (ILIKE '%x%'): trigrams (pg_trgm, loaded in PGlite by db/client.ts).
+    index('leads_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // A service filter by date, and the service sort (service, then the newest first) both ways.
+    index('leads_service_created_idx').on(t.service, t.createdAt, t.id),
+    index('leads_service_newest_idx').on(t.service, t.createdAt.desc(), t.id.desc()),
     index('leads_zip_idx').on(t.zip),
     index('leads_phone_idx').on(t.phone),
     index('leads_email_idx').on(t.email),
@@ -99,6 +105,12 @@ export const leadMatches = pgTable(
       .on(t.deliveryStatus, t.createdAt)
       .where(sql`${t.deliveryStatus} in ('pending', 'queued')`),
     index('lead_matches_buyer_created_idx').on(t.buyerId, t.createdAt),
+    // A buyer's sales by date, with the lead, from the index alone: the buyer's list and the admin's buyer filter.
+    index('lead_matches_buyer_sold_idx').on(t.buyerId, t.createdAt, t.leadId).where(sql`not ${t.rejected}`),
+    // Sales since a time: the engine's recent-sales refresh (every second) reads only the new ones.
+    index('lead_matches_sold_created_idx').on(t.createdAt).where(sql`not ${t.rejected}`),
+    // Whether a lead sold, from the index alone: the admin's No Buyer filter.
+    index('lead_matches_lead_sold_idx').on(t.leadId).where(sql`not ${t.rejected}`),
     index('lead_matches_campaign_idx').on(t.campaignId),
   ],
 );

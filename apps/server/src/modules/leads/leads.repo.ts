@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, notExists, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
 import { likeContains } from '../buyers/buyers.repo';
@@ -67,64 +67,84 @@ export interface LeadListRow {
   returnStatus: string | null;
 }
 
-/** The buyer's own (unrejected) match is joined in; its date is the buyer's list date. */
+/** A buyer's (unrejected) match of the lead, joined in: the buyer's own list, or an admin's buyer filter. */
 const ownMatch = (buyerId: string) =>
   and(eq(leadMatches.leadId, leads.id), eq(leadMatches.buyerId, buyerId), eq(leadMatches.rejected, false));
 
-/** A sold (unrejected) match of the lead, optionally of one buyer. */
-const soldMatch = (db: Db, buyerId?: string) =>
+/** A sold (unrejected) match of the lead. */
+const soldMatch = (db: Db) =>
   db
     .select({ one: sql`1` })
     .from(leadMatches)
-    .where(
-      and(
-        eq(leadMatches.leadId, leads.id),
-        eq(leadMatches.rejected, false),
-        buyerId ? eq(leadMatches.buyerId, buyerId) : undefined,
-      ),
-    );
+    .where(and(eq(leadMatches.leadId, leads.id), eq(leadMatches.rejected, false)));
 
-function dateColumn(scope: LeadScope) {
-  return scope.role === 'buyer' ? leadMatches.createdAt : leads.createdAt;
+/**
+ * The buyer whose sales the list reads: a buyer's own, or the one an admin filters by. Such a list is
+ * read from the buyer's matches by date (lead_matches_buyer_sold_idx), not from every lead: a sale is
+ * dated as its lead (the engine writes both with one time), and a buyer buys a lead once.
+ */
+function salesOf(scope: LeadScope, filter: Pick<LeadListFilter, 'buyer'>): string | undefined {
+  if (scope.role === 'buyer') return scope.buyerId;
+  if (scope.role === 'admin' && filter.buyer && filter.buyer !== 'none') return filter.buyer;
+  return undefined;
+}
+
+/** The date a list filters and sorts by: the sale's when read from a buyer's sales, else the lead's. */
+function dateColumn(scope: LeadScope, filter: Pick<LeadListFilter, 'buyer'>) {
+  return salesOf(scope, filter) ? leadMatches.createdAt : leads.createdAt;
 }
 
 /** The lead list's filters as SQL, for the scope's rows. */
 function conditions(db: Db, scope: LeadScope, filter: LeadListFilter): SQL | undefined {
-  const at = dateColumn(scope);
+  const at = dateColumn(scope, filter);
   return and(
     gte(at, filter.span.from),
     lt(at, filter.span.to),
+    // Read from a buyer's sales: the lead's own date in the range too (the same instant).
+    at !== leads.createdAt
+      ? and(gte(leads.createdAt, filter.span.from), lt(leads.createdAt, filter.span.to))
+      : undefined,
     scope.role === 'source' ? eq(leads.sourceId, scope.sourceId) : undefined,
     filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
     filter.service ? eq(leads.service, filter.service) : undefined,
     filter.zip ? eq(leads.zip, filter.zip) : undefined,
-    scope.role === 'admin' && filter.buyer
-      ? filter.buyer === 'none'
-        ? notExists(soldMatch(db))
-        : exists(soldMatch(db, filter.buyer))
-      : undefined,
+    scope.role === 'admin' && filter.buyer === 'none' ? notExists(soldMatch(db)) : undefined,
   );
 }
 
-/** The scope's leads (a buyer's through its matches), before filters. */
-function scoped<T extends Record<string, unknown>>(db: Db, scope: LeadScope, fields: T) {
+/** The scope's leads (a buyer's, or those an admin's buyer filter names, through the buyer's matches), before filters. */
+function scoped<T extends Record<string, unknown>>(
+  db: Db,
+  scope: LeadScope,
+  filter: Pick<LeadListFilter, 'buyer'>,
+  fields: T,
+) {
   const base = db
     .select(fields as never)
     .from(leads)
     .$dynamic();
-  return scope.role === 'buyer' ? base.innerJoin(leadMatches, ownMatch(scope.buyerId)) : base;
+  const buyerId = salesOf(scope, filter);
+  return buyerId ? base.innerJoin(leadMatches, ownMatch(buyerId)) : base;
 }
 
-function orderOf(scope: LeadScope, { sort, order }: LeadOrder): SQL[] {
+/**
+ * The date a list sorts by: under a service sort, the lead's (the same instant as a sale's), so the
+ * leads' (service, date) indexes give the order; else the list's date.
+ */
+function orderDate(scope: LeadScope, filter: LeadListFilter, sort: LeadOrder['sort']) {
+  return sort === 'service' ? leads.createdAt : dateColumn(scope, filter);
+}
+
+function orderOf(scope: LeadScope, filter: LeadListFilter, { sort, order }: LeadOrder): SQL[] {
   const dir = order === 'asc' ? asc : desc;
-  const at = dateColumn(scope);
+  const at = orderDate(scope, filter, sort);
   // Dates go newest first under a service sort: the latest of each service on top.
   return sort === 'service' ? [dir(leads.service), desc(at), desc(leads.id)] : [dir(at), dir(leads.id)];
 }
 
 /** Rows after `cursor` in the list's order (keyset: an export reads millions without OFFSET). */
-function after(scope: LeadScope, { sort, order }: LeadOrder, cursor: LeadCursor): SQL {
-  const at = dateColumn(scope);
+function after(scope: LeadScope, filter: LeadListFilter, { sort, order }: LeadOrder, cursor: LeadCursor): SQL {
+  const at = orderDate(scope, filter, sort);
   const later = order === 'asc' ? sql`>` : sql`<`;
   if (sort === 'date') return sql`(${at}, ${leads.id}) ${later} (${cursor.at}::timestamptz, ${cursor.id})`;
   return sql`(${leads.service} ${later} ${cursor.service} or (${leads.service} = ${cursor.service} and (${at}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id})))`;
@@ -142,10 +162,10 @@ export const leadsRepo = {
     order: LeadOrder,
     page: { limit: number; offset?: number; cursor?: LeadCursor },
   ): Promise<LeadListRow[]> {
-    const at = dateColumn(scope);
+    const at = orderDate(scope, filter, order.sort);
     const fields = {
       id: leads.id,
-      at,
+      at: scope.role === 'buyer' ? leadMatches.createdAt : leads.createdAt,
       cursorAt: sql<string>`${at}::text`,
       name: leads.name,
       service: leads.service,
@@ -177,9 +197,9 @@ export const leadsRepo = {
       returnStatus: scope.role === 'buyer' ? leadMatches.returnStatus : sql<null>`null`,
     };
     const where = conditions(db, scope, filter);
-    const rows = await scoped(db, scope, fields)
-      .where(page.cursor ? and(where, after(scope, order, page.cursor)) : where)
-      .orderBy(...orderOf(scope, order))
+    const rows = await scoped(db, scope, filter, fields)
+      .where(page.cursor ? and(where, after(scope, filter, order, page.cursor)) : where)
+      .orderBy(...orderOf(scope, filter, order))
       .limit(page.limit)
       .offset(page.offset ?? 0);
     return rows as unknown as LeadListRow[];
@@ -187,10 +207,28 @@ export const leadsRepo = {
 
   /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
   async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
-    const capped = scoped(db, scope, { one: sql`1` })
-      .where(conditions(db, scope, filter))
-      .limit(limit)
-      .as('capped');
+    const buyerId = salesOf(scope, filter);
+    // A buyer's sales with no filter on the lead's own fields: counted from the buyer's matches alone
+    // (every match has its lead, dated as the sale), an index-only scan.
+    const capped =
+      buyerId && !filter.name && !filter.service && !filter.zip
+        ? db
+            .select({ one: sql`1` })
+            .from(leadMatches)
+            .where(
+              and(
+                eq(leadMatches.buyerId, buyerId),
+                eq(leadMatches.rejected, false),
+                gte(leadMatches.createdAt, filter.span.from),
+                lt(leadMatches.createdAt, filter.span.to),
+              ),
+            )
+            .limit(limit)
+            .as('capped')
+        : scoped(db, scope, filter, { one: sql`1` })
+            .where(conditions(db, scope, filter))
+            .limit(limit)
+            .as('capped');
     const [row] = (await db.select({ n: count() }).from(capped)) as { n: number }[];
     return row?.n ?? 0;
   },
@@ -198,7 +236,7 @@ export const leadsRepo = {
   /** The distinct values of a column over the scope's leads in a span (the lists' select filters). */
   async values(db: Db, scope: LeadScope, span: TimeSpan, field: 'service' | 'zip', limit: number): Promise<string[]> {
     const column = field === 'service' ? leads.service : leads.zip;
-    const rows = (await scoped(db, scope, { value: column })
+    const rows = (await scoped(db, scope, {}, { value: column })
       .where(conditions(db, scope, { span }))
       .groupBy(column)
       .orderBy(column)
