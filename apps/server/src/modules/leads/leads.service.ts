@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { TZDate } from '@date-fns/tz';
 import {
   type AdminLeadListItem,
   type BuyerLeadListItem,
@@ -15,7 +14,6 @@ import {
   type SourceLeadListItem,
 } from '@leadex/domain';
 import { stringify } from 'csv-stringify/sync';
-import { format } from 'date-fns';
 import type { Db } from '../../db/client';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -375,8 +373,19 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
 
 const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
 const money = (cents: number) => (cents / 100).toFixed(2);
-/** Date and time in the leads' zone, as a spreadsheet reads it. */
-const csvDate = (at: Date) => format(new TZDate(at.getTime(), LEADS_TIME_ZONE), 'yyyy-MM-dd HH:mm:ss');
+/** Date and time in the leads' zone as a spreadsheet reads it (2026-03-14 11:00:00); Swedish writes ISO order. */
+const CSV_DATE = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: LEADS_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+// One formatter for every row: date-fns with a TZDate per row was a tenth of an export's time.
+const csvDate = (at: Date) => CSV_DATE.format(at);
 
 /**
  * A text a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) gets a leading
