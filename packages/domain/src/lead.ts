@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
+import { whenMissing } from './messages';
 
 // The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
 // Leads list and Lead detail; portals spec §2 buyer and source leads).
@@ -33,7 +34,7 @@ function isCalendarDate(value: string): boolean {
 
 const isoDate = (label: string) =>
   z
-    .string({ error: `${label} is required for a custom range` })
+    .string({ error: whenMissing(`${label} is required for a custom range`) })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
     .refine((value) => isCalendarDate(value), `${label} must be a real date`);
 
@@ -202,7 +203,7 @@ export const leadUpdateSchema = z
     city: leadText(100),
     state: usState.nullable(),
     zip: z
-      .string({ error: 'Zip is required' })
+      .string({ error: whenMissing('Zip is required') })
       .trim()
       .regex(/^\d{5}$/, 'Zip must be 5 digits'),
     phone: phoneInput,
