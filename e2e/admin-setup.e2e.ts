@@ -1,7 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, growToPage, navigation, pathOf, screenshot, signIn, toast, USERS, unique } from './support';
+import { chooseAndWait, section, tableRows, toast } from './screen';
+import { fullPageScreenshot } from './screenshots';
+import { expectCreated, expectPath, navigation, USERS, unique } from './support';
 
 /**
  * Issue 5, Must show: an admin sets the exchange up through the screens only, from a new source
@@ -15,29 +17,9 @@ const PAUSE_CONFIRM = 'Are you sure you want to pause all campaigns for this buy
 const SERVICE = { value: 'siding', label: 'Siding' };
 const CENTRE_ZIP = '10001';
 
-/** The admin, signed in through the form; the clipboard may be read and written. */
-async function adminPage() {
-  const opened = await e2e.newPage();
-  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseURL });
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
-
-/** The records shown by a data table (mantine-datatable keeps an empty row while it has none). */
-function rows(scope: Locator): Locator {
-  return scope.locator('table tbody tr:not(.mantine-datatable-empty-row)');
-}
-
-/** A titled section of a detail page (its card holds the title's heading). */
-function section(page: Page, title: string): Locator {
-  return page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-}
-
 /** Picks an option of a Mantine select and waits until the select shows it. */
 async function choose(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect.poll(() => select.inputValue()).toBe(option);
+  await chooseAndWait(page, select, option);
   // The dropdown is gone before the next select opens its own (their options share names).
   await expect.poll(() => page.getByRole('listbox').count()).toBe(0);
 }
@@ -58,7 +40,7 @@ const phone = () => `646${String(2_000_000 + Math.floor(Math.random() * 7_999_99
 
 describe('an admin setting up the exchange', () => {
   it('creates a source and a buyer, a live campaign with a region, sells it a lead, and pauses it', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin, { clipboard: true });
     const suffix = unique();
     const sourceName = `Hudson Leads ${suffix}`;
     const channel = 'search';
@@ -91,7 +73,7 @@ describe('an admin setting up the exchange', () => {
     const create = page.getByRole('dialog', { name: 'Create API Key' });
     await create.getByRole('button', { name: 'Create API Key' }).click();
     await toast(page, 'API key API Key 1 created').waitFor();
-    const keyRow = rows(keys).filter({ hasText: 'API Key 1' });
+    const keyRow = tableRows(keys).filter({ hasText: 'API Key 1' });
     await keyRow.getByText('Active', { exact: true }).waitFor();
     await keyRow.getByRole('button', { name: 'Copy API key' }).click();
     await keyRow.getByRole('button', { name: 'Copied' }).waitFor();
@@ -110,10 +92,7 @@ describe('an admin setting up the exchange', () => {
     await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('2125550199');
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill(`office-${suffix}@empiresiding.example`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await expectPath(page, /^\/buyer\/(?!new$)[^/]+$/);
-    const buyerId = pathOf(page).split('/').pop() as string;
-    await page.getByRole('heading', { name: buyerName }).waitFor();
-    await toast(page, `${buyerName} created successfully`).waitFor();
+    const buyerId = await expectCreated(page, /^\/buyer\/(?!new$)[^/]+$/, buyerName);
 
     const users = section(page, 'Users');
     await users.getByRole('button', { name: 'Add User' }).click();
@@ -123,7 +102,7 @@ describe('an admin setting up the exchange', () => {
     await userModal.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'User added successfully').waitFor();
     await userModal.waitFor({ state: 'hidden' });
-    await rows(users).filter({ hasText: userEmail }).getByText('Active', { exact: true }).waitFor();
+    await tableRows(users).filter({ hasText: userEmail }).getByText('Active', { exact: true }).waitFor();
     // With no campaign yet, there is nothing to pause.
     expect(await page.getByRole('button', { name: 'Pause Campaigns' }).isDisabled()).toBe(true);
 
@@ -184,10 +163,7 @@ describe('an admin setting up the exchange', () => {
     }
 
     await page.getByRole('button', { name: 'Save' }).click();
-    await expectPath(page, /^\/campaign\/cmp_/);
-    const campaignId = pathOf(page).split('/').pop() as string;
-    await page.getByRole('heading', { name: campaignName }).waitFor();
-    await toast(page, `${campaignName} created successfully`).waitFor();
+    const campaignId = await expectCreated(page, /^\/campaign\/cmp_/, campaignName);
     await page.getByText('Draft', { exact: true }).waitFor();
     expect(await page.locator('input[name="source_filter.0.pct"]').inputValue()).toBe('50%');
 
@@ -219,16 +195,14 @@ describe('an admin setting up the exchange', () => {
     expect(await page.getByRole('textbox', { name: 'Weekend End' }).inputValue()).toBe(hourLabel(end));
     // The capture shows the page, not the success toasts over its header (they close after 6 s).
     await expect.poll(() => updated.count(), { timeout: 15_000 }).toBe(0);
-    await page.waitForLoadState('networkidle');
-    await growToPage(page);
-    await screenshot(page, 'campaign-live-region', { fullPage: true });
+    await fullPageScreenshot(page, 'campaign-live-region');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The Campaigns list, searched by the buyer's name, shows it live.
     await page.getByRole('main').getByRole('link', { name: 'Campaigns', exact: true }).click();
     await expectPath(page, '/campaigns');
     await page.getByRole('textbox', { name: 'Search by buyer name' }).fill(buyerName);
-    const listed = rows(page.locator('body')).filter({ hasText: campaignName });
+    const listed = tableRows(page).filter({ hasText: campaignName });
     await listed.waitFor();
     const cells = (await listed.locator('td').allInnerTexts()).map((text) => text.trim());
     expect(cells.slice(1)).toEqual([buyerName, SERVICE.label, 'Live']);
@@ -267,11 +241,11 @@ describe('an admin setting up the exchange', () => {
     // 6. The buyer's page lists the lead, then pauses all its campaigns after asking.
     await page.goto(`/buyer/${buyerId}`);
     await page.getByRole('heading', { name: buyerName }).waitFor();
-    const latest = rows(section(page, 'Latest Leads')).filter({ hasText: lead.name });
+    const latest = tableRows(section(page, 'Latest Leads')).filter({ hasText: lead.name });
     await latest.waitFor();
     expect(await latest.textContent()).toContain('$95.00');
     const campaigns = section(page, 'Campaigns');
-    const campaignRow = rows(campaigns).filter({ hasText: campaignName });
+    const campaignRow = tableRows(campaigns).filter({ hasText: campaignName });
     await campaignRow.getByText('Live', { exact: true }).waitFor();
     const pause = page.getByRole('button', { name: 'Pause Campaigns' });
     await expect.poll(() => pause.isEnabled()).toBe(true);
@@ -289,7 +263,7 @@ describe('an admin setting up the exchange', () => {
     await page.getByRole('textbox', { name: 'Search by buyer name' }).fill(buyerName);
     await expect.poll(() => new URL(page.url()).searchParams.get('buyer_name')).toBe(buyerName);
     await listed.getByText('Paused', { exact: true }).waitFor();
-    await expect.poll(() => rows(page.locator('body')).count()).toBe(1);
+    await expect.poll(() => tableRows(page).count()).toBe(1);
     const after = await fetch(`${e2e.baseURL}/api/ping`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },

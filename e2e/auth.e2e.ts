@@ -110,8 +110,7 @@ describe('sign-in at /auth', () => {
 
 describe('/logout', () => {
   it('ends the session: the user lands on /auth, the API answers 401 and / leads back to /auth', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     expect(await page.evaluate(() => fetch('/api/session').then((r) => r.status))).toBe(200);
 
     await page.goto('/logout');
@@ -135,8 +134,7 @@ describe('/logout', () => {
   });
 
   it('is the Logout entry of the menu, for a buyer too', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
 
     await navigation(page).getByRole('link', { name: 'Logout' }).click();
 
@@ -149,8 +147,7 @@ describe('/logout', () => {
   });
 
   it('lets the next user of the same tab see only their own area', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await navigation(page).getByRole('link', { name: 'Buyers' }).click();
     await page.getByRole('link', { name: 'Create New Buyer' }).waitFor();
 
@@ -187,8 +184,7 @@ describe('/logout', () => {
   });
 
   it('a session that ends while the app is open sends the user to /auth on the next call', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { context, page } = await e2e.signedIn(USERS.admin);
 
     await context.clearCookies(); // the session is gone (expired, or ended elsewhere)
     await navigation(page).getByRole('link', { name: 'Buyers' }).click();

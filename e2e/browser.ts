@@ -1,6 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { checkEveryScreen } from './accessibility';
+import { signIn } from './support';
 
 /** Debian's Chromium, started as this machine allows (no sandbox as root, no background networking). */
 export const CHROMIUM_ARGS = [
@@ -21,6 +22,14 @@ export interface E2E {
    * axe-core once, before the first action on it, `goto` away from it or close (accessibility.ts).
    */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A fresh page with `user` signed in through the /auth form (by username). `clipboard` lets the
+   * page read and write the clipboard (a copied API key).
+   */
+  signedIn(
+    user: { username: string; password: string },
+    options?: { clipboard?: boolean },
+  ): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 /** Starts Chromium for one test file and closes it after. */
@@ -38,6 +47,14 @@ export function useBrowser(): E2E {
       const page = await context.newPage();
       checkEveryScreen(context, page, screensChecked);
       return { context, page };
+    };
+    e2e.signedIn = async (user, { clipboard = false } = {}) => {
+      const opened = await e2e.newPage();
+      if (clipboard) {
+        await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseURL });
+      }
+      await signIn(opened.page, user.username, user.password);
+      return opened;
     };
   });
   afterAll(async () => {

@@ -1,17 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import {
-  DEMO_BUYER_NAME,
-  expectPath,
-  fieldError,
-  growToPage,
-  screenshot,
-  signIn,
-  toast,
-  USERS,
-  unique,
-} from './support';
+import { chooseAndWait, fieldError, section, tableRows, toast } from './screen';
+import { fullPageScreenshot } from './screenshots';
+import { createBuyerViaApi, DEMO_BUYER_NAME, expectPath, USERS, unique } from './support';
 
 /** Admin spec §2 Buyer detail, complete: Lead Delivery, Billing, Bills, Users, Campaigns, Pause Campaigns. */
 const e2e = useBrowser();
@@ -19,12 +11,6 @@ const e2e = useBrowser();
 const PAUSE_CONFIRM = 'Are you sure you want to pause all campaigns for this buyer?';
 /** A seeded buyer with one live and one paused campaign. */
 const PAUSE_BUYER = { name: 'Comfort Air HVAC', live: 'HVAC - NYC Core', paused: 'HVAC - Florida' };
-
-async function adminPage() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
 
 /** The id of a buyer found by name through the API (with the page's session). */
 async function buyerIdByName(page: Page, name: string): Promise<string> {
@@ -34,36 +20,9 @@ async function buyerIdByName(page: Page, name: string): Promise<string> {
   return found._id;
 }
 
-async function createBuyerViaApi(page: Page, name: string): Promise<string> {
-  const suffix = unique();
-  const response = await page.request.post('/api/buyer', {
-    data: {
-      username: `detail-${suffix}`,
-      name,
-      email: `ops-${suffix}@example.com`,
-      phone: '5125550142',
-      bill: { pay: 'invoice' },
-    },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { _id: string })._id;
-}
-
-/** A titled section of the page (its card holds the title's heading). */
-function section(page: Page, title: string): Locator {
-  return page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-}
-
-/** The rows of a section's table (mantine-datatable keeps an empty row while it has none). */
-function rows(scope: Locator): Locator {
-  return scope.locator('table tbody tr:not(.mantine-datatable-empty-row)');
-}
-
+/** Picks an option of the select labelled `label` and waits until it shows it. */
 async function choose(page: Page, label: string, option: string) {
-  const select = page.getByRole('combobox', { name: label });
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect.poll(() => select.inputValue()).toBe(option);
+  await chooseAndWait(page, page.getByRole('combobox', { name: label }), option);
 }
 
 /** Adds entries to a list field (a TagsInput): type, then Enter. */
@@ -90,27 +49,25 @@ async function sliderDisabled(page: Page): Promise<boolean> {
 
 describe('screenshot (docs/screenshots/buyer-detail-full.png)', () => {
   it('shows every section of a seeded buyer, read-only, 1440 wide, full page', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     const id = await buyerIdByName(page, DEMO_BUYER_NAME);
     await page.goto(`/buyer/${id}`);
     await page.getByRole('heading', { name: DEMO_BUYER_NAME }).waitFor();
     for (const title of ['Profile', 'Lead Delivery', 'Billing', 'Bills', 'Users', 'Campaigns', 'Latest Leads'])
       await page.getByRole('heading', { name: title, exact: true }).waitFor();
-    await rows(section(page, 'Campaigns')).first().waitFor();
-    await rows(section(page, 'Bills')).first().waitFor();
-    await page.waitForLoadState('networkidle');
-    await growToPage(page);
-    await screenshot(page, 'buyer-detail-full', { fullPage: true });
+    await tableRows(section(page, 'Campaigns')).first().waitFor();
+    await tableRows(section(page, 'Bills')).first().waitFor();
+    await fullPageScreenshot(page, 'buyer-detail-full');
     await context.close();
   });
 });
 
 describe('Lead Delivery and Billing', () => {
   it('saves the delivery lists, the Auto Approve Returns slider and the billing terms', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const name = `Northwind Siding ${unique()}`;
-    const id = await createBuyerViaApi(page, name);
+    const id = await createBuyerViaApi(page, name, 'detail');
     const bodies: unknown[] = [];
     page.on('request', (r) => {
       if (r.method() === 'PUT' && r.url().endsWith(`/api/buyer/${id}`)) bodies.push(r.postDataJSON());
@@ -191,9 +148,9 @@ describe('Lead Delivery and Billing', () => {
 
     // The accruing bill follows the new weekly period; its row opens /bill/next/buyer/{id}.
     const bills = section(page, 'Bills');
-    await rows(bills).filter({ hasText: 'Next Bill' }).waitFor();
-    expect(await rows(bills).first().textContent()).toContain('$0.00');
-    await rows(bills).first().click();
+    await tableRows(bills).filter({ hasText: 'Next Bill' }).waitFor();
+    expect(await tableRows(bills).first().textContent()).toContain('$0.00');
+    await tableRows(bills).first().click();
     await expectPath(page, `/bill/next/buyer/${id}`);
 
     // 'Add Custom Delivery' leads to the deliveries.
@@ -206,14 +163,14 @@ describe('Lead Delivery and Billing', () => {
 
 describe('Users', () => {
   it('adds a user in Buyer User Details, sends a welcome email, locks, unlocks and edits it', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const name = `Bluebird Gutters ${unique()}`;
-    const id = await createBuyerViaApi(page, name);
+    const id = await createBuyerViaApi(page, name, 'detail');
     const email = `dispatch-${unique()}@bluebird.example`;
     await page.goto(`/buyer/${id}`);
     await page.getByRole('heading', { name }).waitFor();
     const users = section(page, 'Users');
-    await expect.poll(() => rows(users).count()).toBe(1);
+    await expect.poll(() => tableRows(users).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Add User' }).click();
     const modal = page.getByRole('dialog', { name: 'Buyer User Details' });
@@ -226,7 +183,7 @@ describe('Users', () => {
     await modal.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'User added successfully').waitFor();
     await modal.waitFor({ state: 'hidden' });
-    const row = rows(users).filter({ hasText: email });
+    const row = tableRows(users).filter({ hasText: email });
     await row.waitFor();
     expect(await row.textContent()).toContain('Active');
     // The buyer's own form was not submitted by the modal's Save.
@@ -249,7 +206,7 @@ describe('Users', () => {
     await modal.getByRole('textbox', { name: 'Name' }).fill('Robin Ortiz-Hale');
     await modal.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Robin Ortiz-Hale updated successfully').waitFor();
-    await rows(users).filter({ hasText: 'Robin Ortiz-Hale' }).waitFor();
+    await tableRows(users).filter({ hasText: 'Robin Ortiz-Hale' }).waitFor();
     await context.close();
   });
 });
@@ -260,7 +217,7 @@ describe('Pause Campaigns', () => {
   afterAll(async () => restore?.());
 
   it('asks first, pauses every live campaign of a demo buyer, and is then disabled', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const id = await buyerIdByName(page, PAUSE_BUYER.name);
     const pauses: unknown[] = [];
     page.on('request', (r) => {
@@ -269,10 +226,10 @@ describe('Pause Campaigns', () => {
     await page.goto(`/buyer/${id}`);
     await page.getByRole('heading', { name: PAUSE_BUYER.name }).waitFor();
     const campaigns = section(page, 'Campaigns');
-    const live = rows(campaigns).filter({ hasText: PAUSE_BUYER.live });
+    const live = tableRows(campaigns).filter({ hasText: PAUSE_BUYER.live });
     await live.waitFor();
     expect(await live.textContent()).toContain('Live');
-    expect(await rows(campaigns).filter({ hasText: PAUSE_BUYER.paused }).textContent()).toContain('Paused');
+    expect(await tableRows(campaigns).filter({ hasText: PAUSE_BUYER.paused }).textContent()).toContain('Paused');
     const liveId = await (async () => {
       const body = (await (await page.request.get(`/api/buyer/${id}?include=matches`)).json()) as {
         matches: { _id: string; name: string }[];
@@ -304,7 +261,7 @@ describe('Pause Campaigns', () => {
     await toast(page, '1 campaign paused').waitFor();
     expect(pauses).toEqual([{ reason: 'Admin paused all campaigns' }]);
     await expect.poll(() => live.textContent()).toContain('Paused');
-    expect(await rows(campaigns).filter({ hasText: 'Live' }).count()).toBe(0);
+    expect(await tableRows(campaigns).filter({ hasText: 'Live' }).count()).toBe(0);
     await expect.poll(() => button.isDisabled()).toBe(true);
 
     // A reload agrees: nothing live, the button stays disabled.
@@ -317,8 +274,7 @@ describe('Pause Campaigns', () => {
 
 describe("the buyer's own /buyer view", () => {
   it('is read-only, with the default lead delivery and users, and no admin actions', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     await page.goto('/buyer');
     await page.getByRole('heading', { name: DEMO_BUYER_NAME }).waitFor();
 
@@ -331,7 +287,7 @@ describe("the buyer's own /buyer view", () => {
     expect(await page.getByTestId('auto-approve-returns').textContent()).toBe('5%');
 
     const users = section(page, 'Users');
-    await rows(users).filter({ hasText: USERS.buyer.email }).waitFor();
+    await tableRows(users).filter({ hasText: USERS.buyer.email }).waitFor();
     await page.getByText('To add, remove or change users, contact your provider.').waitFor();
     for (const button of ['Edit', 'Save', 'Add User', 'Pause Campaigns'])
       expect(await page.getByRole('button', { name: button }).count(), button).toBe(0);

@@ -1,30 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import {
-  DEMO_BUYER_NAME,
-  expectErrorToast,
-  expectPath,
-  fieldError,
-  navigation,
-  pathOf,
-  recordRequests,
-  screenshot,
-  signIn,
-  tableRows,
-  toast,
-  USERS,
-  unique,
-} from './support';
+import { chooseAndWait, expectErrorToast, fieldError, recordRequests, tableRows, toast } from './screen';
+import { fullPageScreenshot, screenshot } from './screenshots';
+import { createBuyerViaApi, DEMO_BUYER_NAME, expectCreated, expectPath, navigation, USERS, unique } from './support';
 
 const e2e = useBrowser();
-
-/** The admin, signed in through the form, on a fresh page. */
-async function adminPage() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
 
 /** The buyer form's inputs (the Name label is matched exactly: 'Username' contains it). */
 function buyerForm(page: Page) {
@@ -42,33 +23,10 @@ function buyerForm(page: Page) {
   };
 }
 
-/** Picks an option of a Mantine select. */
-async function choose(page: Page, select: ReturnType<Page['getByRole']>, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect.poll(() => select.inputValue()).toBe(option);
-}
-
-/** Creates a buyer through the API with the admin's session; answers its id. */
-async function createBuyerViaApi(page: Page, name: string): Promise<string> {
-  const suffix = unique();
-  const response = await page.request.post('/api/buyer', {
-    data: {
-      username: `e2e-${suffix}`,
-      name,
-      email: `ops-${suffix}@example.com`,
-      phone: '5125550142',
-      bill: { pay: 'invoice' },
-    },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { _id: string })._id;
-}
-
 // First in this file, on the freshly seeded exchange: the list shows the demo buyers only.
 describe('screenshots for the issue (docs/screenshots)', () => {
   it('the buyers list and the buyer detail page in edit mode, 1440x900, full page', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/buyers');
@@ -84,19 +42,7 @@ describe('screenshots for the issue (docs/screenshots)', () => {
     await form.edit.click();
     await form.save.waitFor();
     await page.getByRole('heading', { name: 'Users' }).waitFor();
-    await page.waitForLoadState('networkidle');
-    // The page is taller than 900: a full-page capture would cut the fixed side navigation off at
-    // 900 px, which no user ever sees. Grow the window to the page, as a tall screen would show it.
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-    // The side navigation follows the new height with a short transition; let it finish.
-    await expect
-      .poll(async () => {
-        const box = await navigation(page).boundingBox();
-        return box && Math.round(box.y + box.height);
-      })
-      .toBe(Math.max(900, height));
-    await screenshot(page, 'buyer-detail-edit', { fullPage: true });
+    await fullPageScreenshot(page, 'buyer-detail-edit');
     // Leave without saving: the demo buyer stays as seeded.
     await form.cancel.click();
     await context.close();
@@ -106,7 +52,7 @@ describe('screenshots for the issue (docs/screenshots)', () => {
 /** Issue 3, Must show: the admin creates a buyer at /buyer/new and finds it in the Buyers list. */
 describe('creating a buyer', () => {
   it("refuses the username 'ab' on the form, saves once fixed, and the buyer is found in the list", async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const posts = recordRequests(page, 'POST', /\/api\/buyer$/);
     const suffix = unique();
     const buyer = {
@@ -142,14 +88,11 @@ describe('creating a buyer', () => {
     await form.name.fill(buyer.name);
     await form.phone.fill(buyer.phone);
     await form.email.fill(buyer.email);
-    await choose(page, form.payMethod, 'ACH or Credit Card');
+    await chooseAndWait(page, form.payMethod, 'ACH or Credit Card');
     await form.save.click();
 
     // Lands on the new buyer's page, read-only, with the username no longer editable.
-    await expectPath(page, /^\/buyer\/(?!new$)[^/]+$/);
-    const id = pathOf(page).split('/').pop();
-    await page.getByRole('heading', { name: buyer.name }).waitFor();
-    await toast(page, `${buyer.name} created successfully`).waitFor();
+    const id = await expectCreated(page, /^\/buyer\/(?!new$)[^/]+$/, buyer.name);
     await form.edit.waitFor();
     expect(posts).toHaveLength(1);
     expect(await page.getByRole('textbox', { name: 'ID' }).inputValue()).toBe(id);
@@ -186,7 +129,7 @@ describe('creating a buyer', () => {
   });
 
   it("marks the Username field with the server's 'Username is already taken.'", async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/buyer/new');
     const form = buyerForm(page);
     const suffix = unique();
@@ -219,7 +162,7 @@ describe('creating a buyer', () => {
 /** Admin spec §2 and §9, Buyers list: page size 15, paged on the server, page kept in the URL. */
 describe('the Buyers list', () => {
   it('shows 15 buyers a page and pages through a search', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const tag = unique();
     const names = Array.from({ length: 16 }, (_, i) => `Paging Supply ${tag} ${String(i + 1).padStart(2, '0')}`);
     for (const name of names) await createBuyerViaApi(page, name);
@@ -249,7 +192,7 @@ describe('the Buyers list', () => {
 /** Admin spec §8: the error toast, red at the top centre, titled 'Error'. */
 describe('error toasts', () => {
   it("says 'An unknown error occurred' when the network fails", async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     // The list loaded (other tests add buyers, so search for a seeded one to know it is on screen).
     await page.goto('/buyers?name=Summit');
     await tableRows(page).filter({ hasText: DEMO_BUYER_NAME }).waitFor();
@@ -262,7 +205,7 @@ describe('error toasts', () => {
   });
 
   it("shows the server's message, and 'An error occurred.' when the server gives none", async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/buyers?name=Summit');
     await tableRows(page).filter({ hasText: DEMO_BUYER_NAME }).waitFor();
     const search = page.getByRole('textbox', { name: 'Search by name' });
@@ -285,7 +228,7 @@ describe('error toasts', () => {
   });
 
   it("shows the real server's reason: a buyer that does not exist", async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/buyer/no-such-buyer');
     await expectErrorToast(page, 'Buyer not found');
     await context.close();
@@ -295,7 +238,7 @@ describe('error toasts', () => {
 /** Admin spec §2: read-only and edit modes; Save without changes leaves edit mode; Cancel resets. */
 describe('editing a buyer', () => {
   it('saves a changed City (it survives a reload), Cancel restores, Save without changes sends nothing', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const name = `Harbor Windows ${unique()}`;
     const id = await createBuyerViaApi(page, name);
     const puts: string[] = [];
@@ -361,8 +304,7 @@ describe('editing a buyer', () => {
 /** Admin spec §2, Buyer detail: a buyer's own view of the profile is read-only. */
 describe("the buyer's own profile", () => {
   it('is read-only at /buyer and says to contact the provider to change users', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
 
     await navigation(page).getByRole('link', { name: 'Profile' }).click();
 
@@ -381,8 +323,7 @@ describe("the buyer's own profile", () => {
   });
 
   it("does not let the buyer reach the admin's Buyers list: /buyers redirects to /", async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
 
     await page.goto('/buyers');
 

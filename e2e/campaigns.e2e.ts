@@ -1,39 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import {
-  choose,
-  expectErrorToast,
-  expectPath,
-  fieldError,
-  growToPage,
-  navigation,
-  pathOf,
-  recordRequests,
-  screenshot,
-  signIn,
-  tableRows,
-  toast,
-  USERS,
-  unique,
-} from './support';
+import { choose, expectErrorToast, fieldError, recordRequests, tableRows, toast } from './screen';
+import { fullPageScreenshot, screenshot } from './screenshots';
+import { expectCreated, expectPath, navigation, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
-async function adminPage() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
-
-async function buyerPage() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.buyer.username, USERS.buyer.password);
-  return opened;
-}
-
 /** A campaign id of another buyer than the demo buyer's, found with the admin's session. */
 async function otherBuyersCampaign(): Promise<string> {
-  const { context, page } = await adminPage();
+  const { context, page } = await e2e.signedIn(USERS.admin);
   const response = await page.request.get('/api/match?buyer_name=BrightPath');
   expect(response.status()).toBe(200);
   const { data } = (await response.json()) as { data: { _id: string; buyer_name: string }[] };
@@ -46,7 +21,7 @@ async function otherBuyersCampaign(): Promise<string> {
 // First in this file, on the freshly seeded exchange: the lists show the demo campaigns only.
 describe('screenshots for the issue (docs/screenshots)', () => {
   it('the campaigns list and a campaign in edit mode, 1440 wide, full page', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/campaigns');
@@ -61,9 +36,7 @@ describe('screenshots for the issue (docs/screenshots)', () => {
     await page.getByRole('radio', { name: 'Live' }).waitFor();
     await page.getByRole('heading', { name: 'Source Restrictions' }).waitFor();
     await page.getByRole('button', { name: 'Create Region' }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await growToPage(page);
-    await screenshot(page, 'campaign-detail-edit', { fullPage: true });
+    await fullPageScreenshot(page, 'campaign-detail-edit');
     // Leave without saving: the demo campaign stays as seeded.
     await page.getByRole('button', { name: 'Cancel' }).click();
     await context.close();
@@ -73,7 +46,7 @@ describe('screenshots for the issue (docs/screenshots)', () => {
 /** Admin §2 Campaigns list and Campaign detail; §5 Campaign validation. */
 describe('an admin creating a campaign', () => {
   it('shows the validation messages, saves a draft, sets it live and finds it in the list', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const posts = recordRequests(page, 'POST', /\/api\/match$/);
     const name = `Storm Roofing ${unique()}`;
 
@@ -121,10 +94,7 @@ describe('an admin creating a campaign', () => {
     await page.getByRole('button', { name: 'Save' }).click();
 
     // Saved as a draft; the page moves to the new campaign, read-only.
-    await expectPath(page, /^\/campaign\/cmp_/);
-    const id = pathOf(page).split('/').pop() as string;
-    await page.getByRole('heading', { name }).waitFor();
-    await toast(page, `${name} created successfully`).waitFor();
+    const id = await expectCreated(page, /^\/campaign\/cmp_/, name);
     expect(posts).toHaveLength(1);
     await page.getByText('Draft', { exact: true }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Buyer' }).inputValue()).toBe('Summit Roofing Co.');
@@ -161,7 +131,7 @@ describe('an admin creating a campaign', () => {
   });
 
   it("marks the Branded Id field with the server's 'Branded Id is already in use'", async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const list = await page.request.get('/api/match?buyer_name=Summit');
     const [first, second] = ((await list.json()) as { data: { _id: string; fixed_id: string }[] }).data;
     if (!first || !second) throw new Error('two Summit campaigns expected');
@@ -182,7 +152,7 @@ describe('an admin creating a campaign', () => {
 /** Portals §2 Buyer campaigns list and Buyer campaign detail. */
 describe("a buyer's campaigns", () => {
   it('lists only its own campaigns, with service badges and status badges', async () => {
-    const { context, page } = await buyerPage();
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     await navigation(page).getByRole('link', { name: 'Campaigns' }).click();
     await expectPath(page, '/campaigns');
     await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
@@ -205,7 +175,7 @@ describe("a buyer's campaigns", () => {
   });
 
   it('edits its own campaign, never sees Source Restrictions, and finds no other buyer’s campaign', async () => {
-    const { context, page } = await buyerPage();
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     // A campaign of its own to edit (the seeded ones stay as they are for other tests).
     const name = `Gutter Guards ${unique()}`;
     const created = await page.request.post('/api/match', {

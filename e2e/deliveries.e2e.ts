@@ -3,20 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import {
-  expectPath,
-  fieldError,
-  growToPage,
-  navigation,
-  pathOf,
-  recordRequests,
-  screenshot,
-  signIn,
-  tableRows,
-  toast,
-  USERS,
-  unique,
-} from './support';
+import { fieldError, recordRequests, tableRows, toast } from './screen';
+import { fullPageScreenshot, screenshot } from './screenshots';
+import { expectCreated, expectPath, navigation, pathOf, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -44,12 +33,6 @@ afterAll(async () => {
   await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
 });
 
-async function adminPage() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
-
 /** Closes the toast showing `text` (it would cover the top of a screenshot). */
 async function closeToast(page: Page, text: string) {
   const shown = toast(page, text);
@@ -69,7 +52,7 @@ let created: { id: string; name: string } | undefined;
 /** Admin §2 Deliveries list and Delivery detail; §5 Delivery validation; the Test modal. */
 describe('an admin creating a custom delivery', () => {
   it('shows the validation messages, saves a delivery with a mapping and a hardcoded value, and tests it', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     const posts = recordRequests(page, 'POST', /\/api\/webhook$/);
     const name = `Summit CRM ${unique()}`;
@@ -124,11 +107,8 @@ describe('an admin creating a custom delivery', () => {
     await page.getByRole('button', { name: 'Save' }).click();
 
     // Saved: the page opens the new delivery, read-only, as a draft.
-    await expectPath(page, /^\/delivery\/whk_/);
-    const id = pathOf(page).split('/').pop() as string;
+    const id = await expectCreated(page, /^\/delivery\/whk_/, name);
     created = { id, name };
-    await page.getByRole('heading', { name }).waitFor();
-    await toast(page, `${name} created successfully`).waitFor();
     await closeToast(page, `${name} created successfully`);
     expect(posts).toHaveLength(1);
     await page.getByText('Draft', { exact: true }).waitFor();
@@ -137,9 +117,7 @@ describe('an admin creating a custom delivery', () => {
     expect(await page.locator('input[name^="map."][name$=".value"]').count()).toBe(2);
     await page.getByRole('button', { name: 'Edit' }).waitFor();
     await page.getByRole('button', { name: 'Test' }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await growToPage(page);
-    await screenshot(page, 'delivery-detail', { fullPage: true });
+    await fullPageScreenshot(page, 'delivery-detail');
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // The Test modal: one input per mapped field, Send Test, then the Test Response.
@@ -203,7 +181,7 @@ describe('an admin creating a custom delivery', () => {
 
   it('copies the delivery from the list and finds the copy in the list', async () => {
     if (!created) throw new Error('the delivery of the first test is missing');
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/deliveries');
     await page.getByRole('textbox', { name: 'Search by name' }).fill(created.name);
@@ -273,7 +251,7 @@ describe('a buyer', () => {
   it("sees only its own deliveries, and another buyer's is not found", async () => {
     if (!created) throw new Error('the delivery of the first test is missing');
     // Another buyer's delivery, made through the API as the admin.
-    const admin = await adminPage();
+    const admin = await e2e.signedIn(USERS.admin);
     const buyers = await admin.page.request.get('/api/buyer?name=BrightPath');
     const brightPath = ((await buyers.json()) as { data: { _id: string }[] }).data[0];
     if (!brightPath) throw new Error('BrightPath Solar is not seeded');
@@ -285,8 +263,7 @@ describe('a buyer', () => {
     const other = (await made.json()) as { _id: string };
     await admin.context.close();
 
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     await navigation(page).getByRole('link', { name: 'Custom Deliveries' }).click();
     await expectPath(page, '/deliveries');
     // A buyer searches by name and tag only.

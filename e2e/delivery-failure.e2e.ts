@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, growToPage, screenshot, signIn, USERS, unique } from './support';
+import { fullPageScreenshot, screenshot } from './screenshots';
+import { expectPath, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -51,8 +52,7 @@ async function expectRed(locator: Locator) {
 /** DESIGN.md §6: the last failure of a buyer's custom delivery is shown in red on its campaigns. */
 describe("a buyer's failing custom delivery", () => {
   it('shows in red on the campaigns list, the campaign and the buyer page', async () => {
-    const { page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { page } = await e2e.signedIn(USERS.admin);
     const api = page.request;
     const suffix = unique();
 
@@ -158,9 +158,7 @@ describe("a buyer's failing custom delivery", () => {
     const alertBox = await alert.boundingBox();
     const detailsBox = await page.getByText('Campaign Details', { exact: true }).boundingBox();
     expect(alertBox && detailsBox && alertBox.y < detailsBox.y).toBe(true);
-    await page.waitForLoadState('networkidle');
-    await growToPage(page);
-    await screenshot(page, 'campaign-delivery-failure', { fullPage: true });
+    await fullPageScreenshot(page, 'campaign-delivery-failure');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The link opens the delivery.

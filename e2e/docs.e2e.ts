@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, navigation, screenshot, signIn, USERS } from './support';
+import { screenshot } from './screenshots';
+import { expectPath, navigation, USERS } from './support';
 
 const e2e = useBrowser();
 
@@ -70,8 +71,7 @@ describe('API documentation', () => {
   });
 
   it('is a source’s API Doc page at /doc', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.source.username, USERS.source.password);
+    const { context, page } = await e2e.signedIn(USERS.source);
     await navigation(page).getByText('API Doc', { exact: true }).click();
     await page.getByRole('heading', { name: 'API Documentation' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/doc');

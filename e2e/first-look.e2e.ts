@@ -1,7 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { choose, expectPath, fieldError, pathOf, screenshot, signIn, tableRows, toast, USERS, unique } from './support';
+import { choose, fieldError, tableRows, toast } from './screen';
+import { screenshot } from './screenshots';
+import { expectPath, pathOf, USERS, unique } from './support';
 
 /**
  * Issue 9, item 6: the smaller things a first look at the screens finds. Screenshots go to
@@ -13,12 +15,6 @@ async function shot(page: Page, name: string) {
   await screenshot(page, name, { fullPage: true });
 }
 
-async function signedIn(user: { username: string; password: string }) {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, user.username, user.password);
-  return opened;
-}
-
 /** The colour an input paints its placeholder in. */
 function placeholderColor(input: Locator): Promise<string> {
   return input.evaluate((el) => getComputedStyle(el, '::placeholder').color);
@@ -26,7 +22,7 @@ function placeholderColor(input: Locator): Promise<string> {
 
 describe('source detail', () => {
   it('shows the phone formatted as the Sources list does, and as stored while editing', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/sources');
     const row = tableRows(page).filter({ hasText: 'Apex Lead Partners' });
     await row.waitFor();
@@ -48,7 +44,7 @@ describe('source detail', () => {
 
 describe('custom delivery status', () => {
   it("reads Pause on a paused delivery's page (admin §2) and Paused in the list, and a create says created", async () => {
-    const { context, page } = await signedIn(USERS.buyer);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     const name = `Paused CRM ${unique()}`;
     await page.goto('/delivery/new');
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
@@ -76,7 +72,7 @@ describe('custom delivery status', () => {
 
 describe("the buyer's new campaign", () => {
   it('shows every field of Campaign Details, keeps placeholders dimmed on errors, and saves the services', async () => {
-    const { context, page } = await signedIn(USERS.buyer);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     const posts: Record<string, unknown>[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST' && /\/api\/match$/.test(request.url())) posts.push(request.postDataJSON());
@@ -180,13 +176,13 @@ describe('the campaigns list on a phone', () => {
   }
 
   it("keeps the buyer's Status in view and the service badges whole", async () => {
-    const { context, page } = await signedIn(USERS.buyer);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     await expectUsable(page, 'campaigns-phone-buyer');
     await context.close();
   });
 
   it("keeps the admin's Status in view and the service badges whole", async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await expectUsable(page, 'campaigns-phone-admin');
     await context.close();
   });

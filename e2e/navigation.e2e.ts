@@ -51,8 +51,7 @@ describe('a guest', () => {
 /** Admin spec §2 and portals spec §2: any other path redirects to the role's home. */
 describe('an unknown path, signed in', () => {
   it('redirects the admin to /', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { context, page } = await e2e.signedIn(USERS.admin);
 
     // /auth and the bare /source and /buyer are not admin routes (the admin has /source/{id}, /buyer/{id}).
     await expectRedirects(page, ['/no/such/page', '/auth', '/source', '/buyer'], '/');
@@ -63,8 +62,7 @@ describe('an unknown path, signed in', () => {
   });
 
   it('redirects the buyer to /, also from the admin-only screens', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
 
     await expectRedirects(page, ['/no/such/page', '/auth', '/buyers', '/buyer/new', '/sources', '/source'], '/');
 
@@ -73,8 +71,7 @@ describe('an unknown path, signed in', () => {
   });
 
   it('redirects the source to /source, also from / and the other roles’ screens', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.source.username, USERS.source.password);
+    const { context, page } = await e2e.signedIn(USERS.source);
 
     await expectRedirects(page, ['/no/such/page', '/', '/auth', '/buyers', '/campaigns', '/buyer'], '/source');
 
@@ -122,8 +119,7 @@ describe('the source home', () => {
 /** Portals spec §2 (layout) and issue 3: side navigation 300 wide, header 60 high, collapsible on mobile. */
 describe('the signed-in frame', () => {
   it('has a 60 px header and a 300 px side navigation on a desktop', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { context, page } = await e2e.signedIn(USERS.admin);
 
     await expect.poll(async () => (await page.getByRole('banner').boundingBox())?.height).toBe(60);
     const nav = await navigation(page).boundingBox();

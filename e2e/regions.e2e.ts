@@ -1,19 +1,14 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectErrorToast, fieldError, recordRequests, screenshot, signIn, toast, USERS, unique } from './support';
+import { chooseAndWait, expectErrorToast, fieldError, recordRequests, toast } from './screen';
+import { screenshot } from './screenshots';
+import { USERS, unique } from './support';
 
 const e2e = useBrowser();
 
 /** The server's answer to a region name already in use (zips.service.ts). */
 const REGION_NAME_TAKEN = 'A region with this name already exists';
-
-/** Picks an option of a Mantine select. */
-async function choose(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect.poll(() => select.inputValue()).toBe(option);
-}
 
 /** The ZIPs GET /api/zip/search answers, asked with the page's session. */
 async function searchZips(page: Page, query: string): Promise<string[]> {
@@ -25,8 +20,7 @@ async function searchZips(page: Page, query: string): Promise<string[]> {
 /** Admin §2 Campaign detail, Region builder; §5 suggestions from 2 characters, debounced 1000 ms. */
 describe('the region builder on the campaign page', () => {
   it('builds a region from 10 miles around 10001 plus a county, creates it and offers it in the Region select', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.admin.username, USERS.admin.password);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     const suggestionCalls = recordRequests(page, 'GET', /\/api\/zip\/suggestions/);
     const posts: unknown[] = [];
@@ -35,7 +29,7 @@ describe('the region builder on the campaign page', () => {
     });
 
     await page.goto('/campaign/new');
-    await choose(page, page.getByRole('combobox', { name: 'Location' }), 'Region');
+    await chooseAndWait(page, page.getByRole('combobox', { name: 'Location' }), 'Region');
     const builder = page.getByTestId('region-builder');
     await builder.waitFor();
     const search = builder.getByRole('textbox', { name: 'Search a county or ZIP' });

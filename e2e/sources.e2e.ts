@@ -1,42 +1,13 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import {
-  expectPath,
-  fieldError,
-  growToPage,
-  navigation,
-  pathOf,
-  recordRequests,
-  screenshot,
-  signIn,
-  toast,
-  USERS,
-  unique,
-} from './support';
+import { fieldError, recordRequests, section, tableRows, toast } from './screen';
+import { fullPageScreenshot, screenshot } from './screenshots';
+import { expectCreated, expectPath, navigation, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
 /** A seeded source with channels, a key, a user and demo leads. */
 const DEMO_SOURCE = 'Apex Lead Partners';
-
-/** The admin, signed in through the form, on a fresh page (the clipboard may be read and written). */
-async function adminPage() {
-  const opened = await e2e.newPage();
-  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseURL });
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
-
-/** The records shown by a data table (mantine-datatable keeps an empty row while it has none). */
-function tableRows(page: Page, scope = page.locator('body')) {
-  return scope.locator('table tbody tr:not(.mantine-datatable-empty-row)');
-}
-
-/** A section of the detail page, by its title. */
-function section(page: Page, title: string) {
-  return page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-}
 
 /** A valid, unique US mobile number in Phoenix. */
 const phone = () => `602${String(2_000_000 + Math.floor(Math.random() * 7_999_999))}`;
@@ -44,7 +15,7 @@ const phone = () => `602${String(2_000_000 + Math.floor(Math.random() * 7_999_99
 // First in this file, on the freshly seeded exchange: the list shows the demo sources only.
 describe('screenshots for the issue (docs/screenshots)', () => {
   it('the sources list and a source’s detail page, 1440x900, full page', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin, { clipboard: true });
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await navigation(page).getByRole('link', { name: 'Sources' }).click();
@@ -56,17 +27,15 @@ describe('screenshots for the issue (docs/screenshots)', () => {
     await tableRows(page).filter({ hasText: DEMO_SOURCE }).click();
     await expectPath(page, /^\/source\/src_/);
     await page.getByRole('heading', { name: DEMO_SOURCE }).waitFor();
-    await tableRows(page, section(page, 'Leads')).first().waitFor();
-    await page.waitForLoadState('networkidle');
-    await growToPage(page);
-    await screenshot(page, 'source-detail', { fullPage: true });
+    await tableRows(section(page, 'Leads')).first().waitFor();
+    await fullPageScreenshot(page, 'source-detail');
     await context.close();
   });
 });
 
 describe('a new source, from the form to a sold lead', () => {
   it('creates a source with a channel, invites a user, creates and copies a key, and sells a lead with it', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin, { clipboard: true });
     const posts = recordRequests(page, 'POST', /\/api\/source$/);
     const suffix = unique();
     const name = `Desert Sun Leads ${suffix}`;
@@ -107,10 +76,7 @@ describe('a new source, from the form to a sold lead', () => {
     await form.maxCost.fill('4.5');
     await form.save.click();
 
-    await expectPath(page, /^\/source\/src_/);
-    const sourceId = pathOf(page).split('/').pop() as string;
-    await page.getByRole('heading', { name }).waitFor();
-    await toast(page, `${name} created successfully`).waitFor();
+    const sourceId = await expectCreated(page, /^\/source\/src_/, name);
     expect(posts).toHaveLength(1);
     expect(await form.channelName.inputValue()).toBe('tiktok');
     await page.getByText('No Activity', { exact: true }).waitFor();
@@ -127,7 +93,7 @@ describe('a new source, from the form to a sold lead', () => {
     await modal.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'User added successfully').waitFor();
     await modal.waitFor({ state: 'detached' });
-    const userRow = tableRows(page, users).filter({ hasText: userEmail });
+    const userRow = tableRows(users).filter({ hasText: userEmail });
     await userRow.getByText('Active', { exact: true }).waitFor();
 
     // The welcome email to a source without a key offers to create one.
@@ -140,7 +106,7 @@ describe('a new source, from the form to a sold lead', () => {
 
     // The key is shown in the API Keys table, Active; the copy button copies it, "Copied" for 500 ms.
     const keys = section(page, 'API Keys');
-    const keyRow = tableRows(page, keys).filter({ hasText: 'API Key 1' });
+    const keyRow = tableRows(keys).filter({ hasText: 'API Key 1' });
     await keyRow.getByText('Active', { exact: true }).waitFor();
     const shown = ((await keyRow.locator('code').textContent()) ?? '').trim();
     expect(shown).toMatch(/^lx_/);
@@ -167,7 +133,7 @@ describe('a new source, from the form to a sold lead', () => {
 
     // The source's Leads table shows it sold; its row opens the lead.
     await page.reload();
-    const leadRow = tableRows(page, section(page, 'Leads')).filter({ hasText: leadName });
+    const leadRow = tableRows(section(page, 'Leads')).filter({ hasText: leadName });
     await leadRow.getByText('Sold', { exact: true }).waitFor();
     expect(await leadRow.textContent()).toContain('$4.50');
 
@@ -207,7 +173,7 @@ describe('a new source, from the form to a sold lead', () => {
 
 describe('the Source form', () => {
   it('edits the channels and saves only the change', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await e2e.signedIn(USERS.admin, { clipboard: true });
     const name = `Canyon Clicks ${unique()}`;
     const created = await page.request.post('/api/source', {
       data: { name, email: `hello-${unique()}@canyon.example`, phone: '6025550111', channels: [] },

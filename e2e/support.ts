@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { E2E_ADMIN } from './global-setup';
+import { toast } from './screen';
 
 /** The sign-ins of the demo exchange the e2e server is seeded with (global-setup.ts). */
 export const USERS = {
@@ -79,79 +77,30 @@ export async function expectPath(page: Page, path: string | RegExp): Promise<voi
   else await expect.poll(() => pathOf(page)).toMatch(path);
 }
 
-/** A toast (spec §8: top centre) showing `text`. */
-export function toast(page: Page, text: string): Locator {
-  return page.locator('[data-position="top-center"]').getByRole('alert').filter({ hasText: text });
-}
-
-/** Waits for the error toast carrying `message` and checks it is the spec's: red, titled 'Error', top centre. */
-export async function expectErrorToast(page: Page, message: string): Promise<void> {
-  const shown = toast(page, message);
-  await shown.waitFor();
-  const { title, text, accent } = await shown.evaluate((el) => ({
-    title: el.querySelector('.mantine-Notification-title')?.textContent ?? '',
-    text: el.querySelector('.mantine-Notification-description')?.textContent ?? '',
-    // Mantine draws the notification's colour as the bar before its body.
-    accent: getComputedStyle(el, '::before').backgroundColor,
-  }));
-  expect(title).toBe('Error');
-  expect(text).toBe(message);
-  expect(accent).toBe('rgb(240, 62, 62)'); // Mantine's red.6, the filled red
-}
-
-/** The error shown under a form field: the text of the elements that describe the input. */
-export async function fieldError(input: Locator): Promise<{ invalid: boolean; message: string }> {
-  return input.evaluate((el) => ({
-    invalid: el.getAttribute('aria-invalid') === 'true',
-    message: (el.getAttribute('aria-describedby') ?? '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' ')
-      .trim(),
-  }));
-}
-
-/** Collects the requests the page sends with `method` to a URL matching `url`. */
-export function recordRequests(page: Page, method: string, url: RegExp): string[] {
-  const seen: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === method && url.test(request.url())) seen.push(request.url());
-  });
-  return seen;
-}
-
-/** The records shown by the page's data table (mantine-datatable keeps an empty row while it has none). */
-export function tableRows(page: Page) {
-  return page.locator('table tbody tr:not(.mantine-datatable-empty-row)');
-}
-
-/** Picks an option of a Mantine select or multi-select. */
-export async function choose(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-/** The page grown to its full height, so a full-page capture shows the side navigation whole. */
-export async function growToPage(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1440, height: Math.max(900, height) });
-  await expect
-    .poll(async () => {
-      const box = await navigation(page).boundingBox();
-      return box && Math.round(box.y + box.height);
-    })
-    .toBe(Math.max(900, height));
-}
-
 /**
- * Where screenshots go for a person to look at: $E2E_SHOTS, else a folder in the temp directory.
- * Never the repository, so a test run leaves the tree as it found it.
+ * After saving a new record: waits until the page has moved to the record's own path (`path`, the
+ * id last), headed by its `name`, with the "{name} created successfully" toast; answers the id.
  */
-export const SCREENSHOTS = process.env.E2E_SHOTS ?? join(tmpdir(), 'leadex-e2e-screenshots');
+export async function expectCreated(page: Page, path: RegExp, name: string): Promise<string> {
+  await expectPath(page, path);
+  const id = pathOf(page).split('/').pop() as string;
+  await page.getByRole('heading', { name }).waitFor();
+  await toast(page, `${name} created successfully`).waitFor();
+  return id;
+}
 
-/** Captures the page (or one element of it) as SCREENSHOTS/{name}.png. */
-export async function screenshot(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
+/** Creates a buyer through the API with the page's (an admin's) session; answers its id. */
+export async function createBuyerViaApi(page: Page, name: string, usernamePrefix = 'e2e'): Promise<string> {
+  const suffix = unique();
+  const response = await page.request.post('/api/buyer', {
+    data: {
+      username: `${usernamePrefix}-${suffix}`,
+      name,
+      email: `ops-${suffix}@example.com`,
+      phone: '5125550142',
+      bill: { pay: 'invoice' },
+    },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { _id: string })._id;
 }

@@ -211,6 +211,18 @@ export function uniquePhone(): string {
   return `512${String(2000000 + ((phoneCounter * 7919 + Math.floor(Math.random() * 1000)) % 7999999)).padStart(7, '0')}`;
 }
 
+/** A valid lead as a source posts it (POST /api/lead), with a unique phone and email; override any field. */
+export function leadInput(overrides: Record<string, unknown> = {}) {
+  return {
+    service: 'roofing',
+    zip: '75201',
+    name: 'Pat Lee',
+    phone: uniquePhone(),
+    email: `pat.${unique()}@example.com`,
+    ...overrides,
+  };
+}
+
 /**
  * The name of a test whose requests run "at once" in one process. On PGlite they run one statement
  * at a time, so there the test proves nothing about atomicity, and its name says so; the same test on

@@ -1,6 +1,7 @@
+import type { Role } from '@leadex/domain';
 import { hashPassword } from 'better-auth/crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
@@ -10,6 +11,8 @@ import { FixedClock } from '../src/lib/clock';
 import type { OutboundNetwork } from '../src/lib/outbound-http';
 import { usersRepo } from '../src/modules/users/users.repo';
 import { openTestDatabase } from './database';
+import { createBuyerWithLogin, createSourceWithLogin } from './factories';
+import { useFixture } from './fixtures';
 
 export const ADMIN = { email: 'admin@test.leadex', password: 'admin-password-1' };
 
@@ -20,6 +23,13 @@ export interface TestApp {
   clock: FixedClock;
   /** Sends a request; `as` signs it with a session cookie from `signIn`. */
   request(options: InjectOptions & { as?: string }): Promise<LightMyRequestResponse>;
+  /** Calls the public source API (`/api/ping`, `/api/post`, `/api/lead`) with a source's key, as its systems do. */
+  sourceApi(
+    url: string,
+    apiKey: string,
+    payload: object | string,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
   /** Signs in (by email, or by username when there is no @) and answers the session cookie. */
   signIn(login: string, password: string): Promise<string>;
   /** Gives an existing user a password, as following a welcome email would. */
@@ -68,6 +78,8 @@ export async function createTestApp(
     database,
     clock,
     request,
+    sourceApi: (url, apiKey, payload, headers = {}) =>
+      request({ method: 'POST', url, payload, headers: { authorization: `Bearer ${apiKey}`, ...headers } }),
     async signIn(login, password) {
       const byEmail = login.includes('@');
       const res = await request({
@@ -88,24 +100,66 @@ export async function createTestApp(
   };
 }
 
+/** How `useTestApp` builds the app: the outbound network (see `createTestApp`), and whether the job workers run. */
+export interface TestAppOptions {
+  network?: OutboundNetwork;
+  /** Starts the job workers (pg-boss) once the app is built; `close` stops them with the app. */
+  startJobs?: boolean;
+}
+
 /**
- * The app of one test file: built in `beforeAll` on the file's own database, closed in `afterAll`.
- * The answer stands for the app (use it inside tests and hooks, not at the file's top level).
+ * The app of one test file (a `useFixture`): built on the file's own database, closed after its
+ * tests. `overrides` may be a function, read when the app is built: for settings known only then
+ * (the URL of a receiver that `useReceivers`, declared before, has started).
  */
-export function useTestApp(overrides: Partial<Config> = {}, options: { network?: OutboundNetwork } = {}): TestApp {
-  let app: TestApp | undefined;
-  beforeAll(async () => {
-    app = await createTestApp(overrides, options);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-  return new Proxy({} as TestApp, {
-    get(_target, key) {
-      if (!app) throw new Error('useTestApp: the app is built in beforeAll; use it inside tests and hooks');
-      return Reflect.get(app, key);
+export function useTestApp(
+  overrides: Partial<Config> | (() => Partial<Config>) = {},
+  { startJobs = false, ...options }: TestAppOptions = {},
+): TestApp {
+  return useFixture(
+    async () => {
+      const app = await createTestApp(typeof overrides === 'function' ? overrides() : overrides, options);
+      if (startJobs) await app.deps.jobs.start();
+      return app;
     },
+    (app) => app.close(),
+  );
+}
+
+/** The seeded admin, signed in: its session cookie and its user id (the operator its changes record). */
+export interface AdminSession {
+  cookie: string;
+  id: string;
+}
+
+/** The app of one test file (`useTestApp`) and its seeded admin, signed in once the app is built. */
+export function useAdminTestApp(
+  overrides: Partial<Config> | (() => Partial<Config>) = {},
+  options: TestAppOptions = {},
+): { t: TestApp; admin: AdminSession } {
+  const t = useTestApp(overrides, options);
+  return { t, admin: useAdminSession(t) };
+}
+
+/** The seeded admin signed in to the app of `useTestApp`, once for the file (a `useFixture`). */
+function useAdminSession(t: TestApp): AdminSession {
+  return useFixture(async () => {
+    const cookie = await t.signIn(ADMIN.email, ADMIN.password);
+    const admin = await usersRepo.findByEmail(t.database.db, ADMIN.email);
+    return { cookie, id: admin?.id ?? '' };
   });
+}
+
+/**
+ * A signed-in user of each role (the seeded admin, a new buyer's and a new source's user) for the
+ * checks of who may call what: their session cookies, made once for the file (a `useFixture`).
+ */
+export function useRoleCookies(t: TestApp): Record<Role, string> {
+  return useFixture(async () => ({
+    admin: await t.signIn(ADMIN.email, ADMIN.password),
+    buyer: (await createBuyerWithLogin(t)).cookie,
+    source: (await createSourceWithLogin(t)).cookie,
+  }));
 }
 
 /** The `name=value` of the session cookie a response set. */

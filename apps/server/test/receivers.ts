@@ -1,10 +1,21 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
+import { beforeEach, expect } from 'vitest';
+import type { Config } from '../src/config';
 import type { Db } from '../src/db/client';
+import { deliveryAttempts } from '../src/db/schema';
 import { blockedRange, type OutboundNetwork, type ResolvedAddress } from '../src/lib/outbound-http';
 import { NOTIFY_QUEUE } from '../src/modules/deliveries/notify/notify';
+import { useFixture } from './fixtures';
+import type { TestApp } from './harness';
 
 /** A request a local HTTP receiver got. */
 export interface Received {
@@ -60,6 +71,63 @@ export async function startHttpReceiver() {
   };
 }
 
+/** A request a local answering server got. */
+export interface Hit {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local HTTP server whose answers each test writes (`useAnsweringServer`). */
+export interface AnsweringServer {
+  /** `http://127.0.0.1:{port}`. */
+  base: string;
+  port: number;
+  /** The requests of the current test, in order. */
+  hits: Hit[];
+  /** Answers a request (once its body is in); a test replaces it. Not ending `res` leaves the request hanging. */
+  answer: (res: ServerResponse, req: IncomingMessage) => void;
+}
+
+/**
+ * A local HTTP server for the test file (a fixture: started before its tests, closed after) that
+ * records every request and answers it as the test says. Before each test, `hits` is emptied and
+ * `answer` replies 200 with `defaultBody` as JSON.
+ */
+export function useAnsweringServer(defaultBody: string): AnsweringServer {
+  let listener: Server | undefined;
+  const server = useFixture(
+    async () => {
+      const state: AnsweringServer = { base: '', port: 0, hits: [], answer: () => {} };
+      const started = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => {
+          state.hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+          state.answer(res, req);
+        });
+      });
+      listener = started;
+      await new Promise<void>((done) => started.listen(0, '127.0.0.1', done));
+      state.port = (started.address() as AddressInfo).port;
+      state.base = `http://127.0.0.1:${state.port}`;
+      return state;
+    },
+    async () => {
+      listener?.closeAllConnections();
+      await new Promise<void>((done) => (listener ? listener.close(() => done()) : done()));
+    },
+  );
+  beforeEach(() => {
+    server.hits = [];
+    server.answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(defaultBody);
+  });
+  return server;
+}
+
 /** A mail a local SMTP server accepted. */
 export interface ReceivedMail {
   from: string;
@@ -91,6 +159,30 @@ export async function startSmtpReceiver() {
   const { port } = server.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
+
+/** A local HTTP receiver (`startHttpReceiver`). */
+export type HttpReceiver = Awaited<ReturnType<typeof startHttpReceiver>>;
+/** A local SMTP receiver (`startSmtpReceiver`). */
+export type SmtpReceiver = Awaited<ReturnType<typeof startSmtpReceiver>>;
+
+/**
+ * The local peers of a delivery test file (fixtures: started before its tests, closed after): an
+ * HTTP receiver and an SMTP receiver. Declared before `useTestApp`, so the app can be given their
+ * URLs: `useTestApp(() => ({ SMTP_URL: smtp.url }))`.
+ */
+export function useReceivers(): { http: HttpReceiver; smtp: SmtpReceiver } {
+  return {
+    http: useFixture(startHttpReceiver, (r) => r.close()),
+    smtp: useFixture(startSmtpReceiver, (r) => r.close()),
+  };
+}
+
+/** Deliveries on a test's time: retries after 50 ms, workers that poll twice a second, a dispatch every 100 ms. */
+export const QUICK_DELIVERIES = {
+  DELIVERY_RETRY_DELAYS_MS: [50, 50],
+  JOB_POLL_SECONDS: 0.5,
+  DISPATCH_INTERVAL_MS: 100,
+} satisfies Partial<Config>;
 
 /** Polls `check` until it answers something truthy, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<T> {
@@ -172,4 +264,19 @@ export async function notifyJobsOf(db: Db, matchId: string): Promise<QueuedNotif
  */
 export async function notifyJobsSettled(db: Db, matchId: string): Promise<boolean> {
   return (await notifyJobsOf(db, matchId)).every((j) => j.state === 'completed' || j.state === 'failed');
+}
+
+/** The delivery attempts of a match, first attempt first (by channel and target, then attempt, when `byTarget`). */
+export function deliveryAttemptsOf(db: Db, matchId: string, { byTarget = false } = {}) {
+  const query = db.select().from(deliveryAttempts).where(eq(deliveryAttempts.matchId, matchId));
+  return byTarget
+    ? query.orderBy(deliveryAttempts.channel, deliveryAttempts.target, deliveryAttempts.attempt)
+    : query.orderBy(deliveryAttempts.attempt, deliveryAttempts.id);
+}
+
+/** A buyer's custom delivery created through POST /api/webhook with the session `as` (an admin's); answers it. */
+export async function createDelivery(t: TestApp, as: string, delivery: Record<string, unknown>) {
+  const res = await t.request({ method: 'POST', url: '/api/webhook', as, payload: delivery });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { _id: string; name: string };
 }

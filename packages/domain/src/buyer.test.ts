@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { buyerCreateSchema, buyerPauseSchema, buyerUpdateSchema, buyerUserSchema, PAUSE_ALL_REASON } from './buyer';
+import { messages } from './test-support';
 
 const valid = {
   username: 'acme-roofing',
@@ -9,15 +9,6 @@ const valid = {
   phone: '(555) 010-2000',
   bill: { pay: 'invoice' },
 };
-
-/** The first message for each field, as the form shows it. */
-function messages(schema: z.ZodType, input: unknown): Record<string, string> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const out: Record<string, string> = {};
-  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message;
-  return out;
-}
 
 describe('buyer form (admin spec §5)', () => {
   it('accepts a complete buyer and fills the billing defaults', () => {

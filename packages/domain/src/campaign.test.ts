@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import {
   type Campaign,
   type CampaignFormValues,
@@ -14,15 +13,7 @@ import {
   parseZipTags,
   toCampaignPayload,
 } from './campaign';
-
-/** The first message for each field, as the form shows it. */
-function messages(schema: z.ZodType, input: unknown): Record<string, string> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const out: Record<string, string> = {};
-  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message;
-  return out;
-}
+import { messages } from './test-support';
 
 /** A valid Campaign form; override any field. */
 function form(overrides: Partial<CampaignFormValues> = {}): CampaignFormValues {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import {
   apiKeyCreateSchema,
   apiKeyHoldSchema,
@@ -11,17 +10,9 @@ import {
   sourceUpdateSchema,
   sourceUserSchema,
 } from './source';
+import { messages } from './test-support';
 
 const valid = { name: 'Apex Lead Partners', email: 'partners@apex.example', phone: '5125550190' };
-
-/** The first message for each field, as the form shows it. */
-function messages(schema: z.ZodType, input: unknown): Record<string, string> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const out: Record<string, string> = {};
-  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message;
-  return out;
-}
 
 describe('source form (admin spec §5)', () => {
   it('accepts the three required fields and fills the defaults', () => {

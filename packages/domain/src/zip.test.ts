@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { messages } from './test-support';
 import {
   countyBaseName,
   countyDisplayName,
@@ -9,15 +10,6 @@ import {
   zipSuggestionsQuery,
   zipsetCreateSchema,
 } from './zip';
-
-/** The first message for each field, as a form shows it. */
-function messages(schema: z.ZodType, input: unknown): Record<string, string> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const out: Record<string, string> = {};
-  for (const issue of result.error.issues) out[issue.path.join('.') || '(root)'] ??= issue.message;
-  return out;
-}
 
 describe('zip search query', () => {
   it('defaults the radius to 5 miles (admin §9)', () => {

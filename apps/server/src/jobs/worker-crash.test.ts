@@ -110,11 +110,12 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       await waitStarted(first);
 
       // This process (jobs not started here) sells; the worker process delivers.
-      const sold = await t.request({
-        method: 'POST',
-        url: '/api/lead',
-        headers: { authorization: `Bearer ${apiKey}` },
-        payload: { service: 'roofing', zip: '75201', name: 'Pat Lee', phone: uniquePhone(), tcpa_consent: true },
+      const sold = await t.sourceApi('/api/lead', apiKey, {
+        service: 'roofing',
+        zip: '75201',
+        name: 'Pat Lee',
+        phone: uniquePhone(),
+        tcpa_consent: true,
       });
       expect(sold.json()).toMatchObject({ ok: true, status: 'sold' });
       const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, sold.json().lead_id));

@@ -1,36 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAnsweringServer } from '../../test/receivers';
 import { blockedRange, type Dialer, OutboundError, outboundRequest, type Resolver } from './outbound-http';
 
 /** A local receiver; each test sets how it answers. */
-let server: Server;
-let port: number;
-let hits: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
-let handler: (req: IncomingMessage, res: ServerResponse) => void;
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      handler(req, res);
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((done) => server.close(() => done()));
-});
-beforeEach(() => {
-  hits = [];
-  handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-});
+const receiver = useAnsweringServer('{"ok":true}');
 
 /** A resolver answering fixed addresses per name. */
 const resolverOf =
@@ -108,29 +83,29 @@ describe('blockedRange: every address that is not public unicast is refused', ()
 
 describe('outboundRequest: the SSRF guard', () => {
   it.each([
-    ['127.0.0.1', () => `http://127.0.0.1:${port}/`],
-    ['[::1]', () => `http://[::1]:${port}/`],
+    ['127.0.0.1', () => `http://127.0.0.1:${receiver.port}/`],
+    ['[::1]', () => `http://[::1]:${receiver.port}/`],
     ['10.x', () => 'http://10.1.2.3/leads'],
     ['the metadata service', () => 'http://169.254.169.254/latest/meta-data/'],
     ['CGNAT', () => 'http://100.64.0.1/'],
-    ['an IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${port}/`],
-    ['0.0.0.0', () => `http://0.0.0.0:${port}/`],
+    ['an IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${receiver.port}/`],
+    ['0.0.0.0', () => `http://0.0.0.0:${receiver.port}/`],
   ])('refuses a literal %s target without connecting', async (_name, url) => {
     const error = await refusal(outboundRequest({ url: url(), method: 'POST', body: '{}' }));
     expect(error.code).toBe('blocked');
-    expect(hits).toHaveLength(0);
+    expect(receiver.hits).toHaveLength(0);
   });
 
   it('refuses localhost and a name resolving to a private address', async () => {
     const resolve = resolverOf({ 'crm.example.test': ['10.0.0.7'], 'both.example.test': ['93.184.216.34', '::1'] });
-    for (const url of [`http://localhost:${port}/`, 'http://crm.example.test/', 'http://both.example.test/']) {
+    for (const url of [`http://localhost:${receiver.port}/`, 'http://crm.example.test/', 'http://both.example.test/']) {
       const error = await refusal(
         outboundRequest({ url, method: 'POST', resolve: url.includes('localhost') ? undefined : resolve }),
       );
       expect(error.code).toBe('blocked');
       expect(error.message).toMatch(/only public addresses are allowed/);
     }
-    expect(hits).toHaveLength(0);
+    expect(receiver.hits).toHaveLength(0);
   });
 
   it('resolves once and connects to the address it checked: a rebinding name never reaches loopback', async () => {
@@ -151,7 +126,7 @@ describe('outboundRequest: the SSRF guard', () => {
     };
 
     const res = await outboundRequest({
-      url: `http://rebind.example.test:${port}/in`,
+      url: `http://rebind.example.test:${receiver.port}/in`,
       method: 'POST',
       resolve: rebinding,
       dial,
@@ -159,15 +134,15 @@ describe('outboundRequest: the SSRF guard', () => {
     expect(res.status).toBe(200);
     expect(lookups).toEqual(['rebind.example.test']);
     expect(dials).toEqual(['93.184.216.34']);
-    expect(hits).toHaveLength(1);
-    expect(hits[0]?.headers.host).toBe(`rebind.example.test:${port}`);
+    expect(receiver.hits).toHaveLength(1);
+    expect(receiver.hits[0]?.headers.host).toBe(`rebind.example.test:${receiver.port}`);
   });
 
   it('refuses a name whose connect-time answer is loopback, without connecting', async () => {
     const dials: string[] = [];
     const error = await refusal(
       outboundRequest({
-        url: `http://rebind.example.test:${port}/`,
+        url: `http://rebind.example.test:${receiver.port}/`,
         method: 'POST',
         resolve: resolverOf({ 'rebind.example.test': ['127.0.0.1'] }),
         dial: (checked) => {
@@ -179,24 +154,24 @@ describe('outboundRequest: the SSRF guard', () => {
     expect(error.code).toBe('blocked');
     expect(error.message).toContain('127.0.0.1');
     expect(dials).toEqual([]);
-    expect(hits).toHaveLength(0);
+    expect(receiver.hits).toHaveLength(0);
   });
 
   it('connects to the address the connect-time lookup answered', async () => {
     const resolve = resolverOf({ 'buyer.example.test': ['127.0.0.1'] });
     const res = await outboundRequest({
-      url: `http://buyer.example.test:${port}/in`,
+      url: `http://buyer.example.test:${receiver.port}/in`,
       method: 'POST',
       resolve,
       allowPrivate: true,
     });
     expect(res.status).toBe(200);
-    expect(hits[0]?.headers.host).toBe(`buyer.example.test:${port}`);
+    expect(receiver.hits[0]?.headers.host).toBe(`buyer.example.test:${receiver.port}`);
   });
 
   it('reaches private targets when ALLOW_PRIVATE_DELIVERY_TARGETS is on', async () => {
     const res = await outboundRequest({
-      url: `http://127.0.0.1:${port}/leads?x=1`,
+      url: `http://127.0.0.1:${receiver.port}/leads?x=1`,
       method: 'PUT',
       headers: { 'content-type': 'application/json', 'x-api-key': 'k1' },
       body: '{"phone":"5125550100"}',
@@ -204,8 +179,8 @@ describe('outboundRequest: the SSRF guard', () => {
     });
     expect(res).toMatchObject({ status: 200, body: '{"ok":true}', truncated: false });
     expect(res.durationMs).toBeGreaterThanOrEqual(0);
-    expect(hits[0]).toMatchObject({ method: 'PUT', url: '/leads?x=1', body: '{"phone":"5125550100"}' });
-    expect(hits[0]?.headers['x-api-key']).toBe('k1');
+    expect(receiver.hits[0]).toMatchObject({ method: 'PUT', url: '/leads?x=1', body: '{"phone":"5125550100"}' });
+    expect(receiver.hits[0]?.headers['x-api-key']).toBe('k1');
   });
 
   it('refuses URLs that are not http(s) or carry credentials', async () => {
@@ -219,26 +194,35 @@ describe('outboundRequest: the SSRF guard', () => {
 
 describe('outboundRequest: HTTP behaviour', () => {
   it('does not follow redirects: a 3xx is the answer', async () => {
-    handler = (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${port}/elsewhere` }).end();
-    const res = await outboundRequest({ url: `http://127.0.0.1:${port}/start`, method: 'POST', allowPrivate: true });
+    receiver.answer = (res) => res.writeHead(302, { location: `http://127.0.0.1:${receiver.port}/elsewhere` }).end();
+    const res = await outboundRequest({
+      url: `http://127.0.0.1:${receiver.port}/start`,
+      method: 'POST',
+      allowPrivate: true,
+    });
     expect(res.status).toBe(302);
-    expect(hits.map((h) => h.url)).toEqual(['/start']);
+    expect(receiver.hits.map((h) => h.url)).toEqual(['/start']);
   });
 
   it('gives up after the timeout', async () => {
-    handler = () => {}; // never answers
+    receiver.answer = () => {}; // never answers
     const started = Date.now();
     const error = await refusal(
-      outboundRequest({ url: `http://127.0.0.1:${port}/slow`, method: 'POST', allowPrivate: true, timeoutMs: 200 }),
+      outboundRequest({
+        url: `http://127.0.0.1:${receiver.port}/slow`,
+        method: 'POST',
+        allowPrivate: true,
+        timeoutMs: 200,
+      }),
     );
     expect(error.code).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('keeps at most maxResponseBytes of a long answer', async () => {
-    handler = (_req, res) => res.writeHead(200).end('x'.repeat(100_000));
+    receiver.answer = (res) => res.writeHead(200).end('x'.repeat(100_000));
     const res = await outboundRequest({
-      url: `http://127.0.0.1:${port}/big`,
+      url: `http://127.0.0.1:${receiver.port}/big`,
       method: 'POST',
       allowPrivate: true,
       maxResponseBytes: 1000,

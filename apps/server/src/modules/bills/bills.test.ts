@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
@@ -6,18 +6,14 @@ import {
   createSourceWithKey,
   createSourceWithLogin,
 } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { leadMatches, leads } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { billingPeriod } from './bills.service';
 
-let admin: string;
-const t = useTestApp();
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-});
+const { t, admin } = useAdminTestApp();
 
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
 /** A sold lead of the buyer at `at` for `dollars`, written directly. */
@@ -115,7 +111,7 @@ describe('GET /api/bill/buyer/{buyerId}', () => {
         await t.request({
           method: 'PUT',
           url: `/api/buyer/${buyer._id}`,
-          as: admin,
+          as: admin.cookie,
           payload: { bill: { period: 'weekly', grace: 0 } },
         })
       ).statusCode,

@@ -1,41 +1,29 @@
 import { PAUSE_ALL_REASON } from '@leadex/domain';
 import { and, eq, inArray } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   buyerInput,
   createBuyer,
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
-  createSourceWithLogin,
-  uniquePhone,
+  leadInput,
 } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
+import { expectScoped404, useAdminTestApp, useRoleCookies } from '../../../test/harness';
 import { campaignStatusEvents, campaigns, leadMatches, leads, outbox, user } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-let admin: string;
-let adminId: string;
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-  const [row] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, ADMIN.email));
-  adminId = row?.id ?? '';
-});
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+const roles = useRoleCookies(t);
 
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
-const put = (url: string, payload?: object, as = admin) => t.request({ method: 'PUT', url, as, payload });
-const pause = (buyerId: string, as = admin, payload: object = { reason: PAUSE_ALL_REASON }) =>
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
+const put = (url: string, payload?: object, as = admin.cookie) => t.request({ method: 'PUT', url, as, payload });
+const pause = (buyerId: string, as = admin.cookie, payload: object = { reason: PAUSE_ALL_REASON }) =>
   put(`/api/buyer/${buyerId}/pause`, payload, as);
 
 /** Sells a lead through the public API (`/api/lead`, ping and post in one call). */
 async function sellLead(apiKey: string, service: string, zip: string, name = 'Pat Lee') {
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${apiKey}` },
-    payload: { service, zip, name, phone: uniquePhone(), email: `${newId('usr')}@example.com` },
-  });
+  const res = await t.sourceApi('/api/lead', apiKey, leadInput({ service, zip, name }));
   return res.json() as { ok: boolean; lead_id?: string; reason?: string };
 }
 
@@ -222,7 +210,7 @@ describe('PUT /api/buyer/{id}/pause', () => {
             campaignId,
             status: 'pause',
             reason: 'Admin paused all campaigns',
-            actor: adminId,
+            actor: admin.id,
             at: t.clock.now(),
           }),
         ),
@@ -254,7 +242,7 @@ describe('PUT /api/buyer/{id}/pause', () => {
     const buyer = await createBuyer(t);
     const live = await createCampaign(t, buyer._id);
     for (const payload of [{}, { reason: '   ' }]) {
-      const res = await pause(buyer._id, admin, payload);
+      const res = await pause(buyer._id, admin.cookie, payload);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
         ok: false,
@@ -273,9 +261,8 @@ describe('PUT /api/buyer/{id}/pause', () => {
   it('is for admins: a buyer (even for itself) and a source get 403, and nothing is paused', async () => {
     const mine = await createBuyerWithLogin(t);
     const live = await createCampaign(t, mine.buyer._id);
-    const source = await createSourceWithLogin(t);
     expect((await pause(mine.buyer._id, mine.cookie)).statusCode).toBe(403);
-    expect((await pause(mine.buyer._id, source.cookie)).statusCode).toBe(403);
+    expect((await pause(mine.buyer._id, roles.source)).statusCode).toBe(403);
     const guest = await t.request({
       method: 'PUT',
       url: `/api/buyer/${mine.buyer._id}/pause`,
@@ -329,13 +316,15 @@ describe("a buyer user reaches only its own buyer's routes", () => {
 
 describe('buyer users: what the Users table and its toasts need', () => {
   it('adds, edits, welcomes, locks and unlocks a user', async () => {
-    const created = (await t.request({ method: 'POST', url: '/api/buyer', as: admin, payload: buyerInput() })).json();
+    const created = (
+      await t.request({ method: 'POST', url: '/api/buyer', as: admin.cookie, payload: buyerInput() })
+    ).json();
     const base = `/api/buyer/${created._id}`;
 
     const added = await t.request({
       method: 'POST',
       url: `${base}/user`,
-      as: admin,
+      as: admin.cookie,
       payload: { name: 'Dana Cruz', email: 'Dana.Cruz@Acme.example' },
     });
     expect(added.statusCode).toBe(201);
@@ -384,7 +373,7 @@ describe('buyer users: what the Users table and its toasts need', () => {
     const bad = await t.request({
       method: 'POST',
       url: `/api/buyer/${buyer._id}/user`,
-      as: admin,
+      as: admin.cookie,
       payload: { name: 'X', email: 'nope' },
     });
     expect(bad.statusCode).toBe(400);

@@ -1,18 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
-let admin: string;
-const t = useTestApp();
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-});
+const { t, admin } = useAdminTestApp();
 
-const post = (payload: object, as = admin) => t.request({ method: 'POST', url: '/api/buyer', as, payload });
-const put = (id: string, payload: object, as = admin) =>
+const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/buyer', as, payload });
+const put = (id: string, payload: object, as = admin.cookie) =>
   t.request({ method: 'PUT', url: `/api/buyer/${id}`, as, payload });
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 const count = async () => ({
   buyers: (await t.database.db.select().from(buyers)).length,
   users: (await t.database.db.select().from(user)).length,
@@ -207,12 +203,17 @@ describe('PUT /api/buyer/{id}', () => {
 describe('buyer users', () => {
   it('adds a user (Buyer User Details) that signs in after its welcome email', async () => {
     const created = (await post(buyerInput())).json();
-    const missing = await t.request({ method: 'POST', url: `/api/buyer/${created._id}/user`, as: admin, payload: {} });
+    const missing = await t.request({
+      method: 'POST',
+      url: `/api/buyer/${created._id}/user`,
+      as: admin.cookie,
+      payload: {},
+    });
     expect(missing.json().errors).toEqual({ name: 'Name is required', email: 'Email is required' });
     const res = await t.request({
       method: 'POST',
       url: `/api/buyer/${created._id}/user`,
-      as: admin,
+      as: admin.cookie,
       payload: { name: 'Second User', email: 'second@acme.example' },
     });
     expect(res.statusCode).toBe(201);
@@ -221,7 +222,7 @@ describe('buyer users', () => {
     const edited = await t.request({
       method: 'PUT',
       url: `/api/buyer/${created._id}/user/${res.json()._id}`,
-      as: admin,
+      as: admin.cookie,
       payload: { name: 'Renamed', email: 'second@acme.example' },
     });
     expect(edited.json().name).toBe('Renamed');
@@ -234,14 +235,14 @@ describe('buyer users', () => {
       const res = await t.request({
         method: 'PUT',
         url: `/api/buyer/${a.buyer._id}/${action}/${b.user.id}`,
-        as: admin,
+        as: admin.cookie,
       });
       expect(res.statusCode, action).toBe(404);
     }
     const edit = await t.request({
       method: 'PUT',
       url: `/api/buyer/${a.buyer._id}/user/${b.user.id}`,
-      as: admin,
+      as: admin.cookie,
       payload: { name: 'X', email: 'x@example.com' },
     });
     expect(edit.statusCode).toBe(404);

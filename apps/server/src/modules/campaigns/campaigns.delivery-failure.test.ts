@@ -1,20 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createCampaign } from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { useAdminTestApp } from '../../../test/harness';
 import { webhooks } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 // DESIGN.md §6: the last failure of a buyer's custom delivery is shown in red on its campaigns.
 // The deliveries write last_failure/last_failure_at; here they are set directly.
 
-let admin: string;
-const t = useTestApp();
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-});
+const { t, admin } = useAdminTestApp();
 
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 const minutesAgo = (minutes: number) => new Date(t.clock.now().getTime() - minutes * 60_000);
 
 /** A custom delivery of the buyer, with its last failure (or none). */
@@ -39,7 +35,7 @@ async function createDelivery(
 }
 
 /** The delivery_failure of the campaign as the list, the detail and the buyer detail answer it. */
-async function failureEverywhere(buyerId: string, campaignId: string, as = admin) {
+async function failureEverywhere(buyerId: string, campaignId: string, as = admin.cookie) {
   const list = await get(`/api/match?buyer=${buyerId}`, as);
   expect(list.statusCode).toBe(200);
   const row = list.json().data.find((c: { _id: string }) => c._id === campaignId);

@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   buyerInput,
   createBuyer,
@@ -7,25 +6,18 @@ import {
   createCampaign,
   createSourceWithKey,
   createSourceWithLogin,
-  uniquePhone,
+  leadInput,
 } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
-import { campaignSourceFilters, campaignStatusEvents, campaigns, user, zipsets } from '../../db/schema';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { campaignSourceFilters, campaignStatusEvents, campaigns, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-let admin: string;
-let adminId: string;
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-  const [row] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, ADMIN.email));
-  adminId = row?.id ?? '';
-});
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
-const post = (payload: object, as = admin) => t.request({ method: 'POST', url: '/api/match', as, payload });
-const put = (id: string, payload: object, as = admin) =>
+const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/match', as, payload });
+const put = (id: string, payload: object, as = admin.cookie) =>
   t.request({ method: 'PUT', url: `/api/match/${id}`, as, payload });
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 const counts = async () => ({
   campaigns: (await t.database.db.select().from(campaigns)).length,
   events: (await t.database.db.select().from(campaignStatusEvents)).length,
@@ -81,9 +73,9 @@ describe('POST /api/match', () => {
         live: false,
         draft: true,
         pause: false,
-        operator: adminId,
+        operator: admin.id,
         reason: 'Created',
-        history: [{ status: 'draft', operator: adminId, reason: 'Created' }],
+        history: [{ status: 'draft', operator: admin.id, reason: 'Created' }],
       },
     });
     expect(body.time).toBeUndefined();
@@ -359,26 +351,26 @@ describe('PUT /api/match/{id}', () => {
     const createdAt = Math.floor(t.clock.now().getTime() / 1000);
     t.clock.advance(60_000);
     const live = await put(created._id, { status: { live: true, draft: false, pause: false } });
-    expect(live.json().status).toMatchObject({ live: true, draft: false, pause: false, operator: adminId });
+    expect(live.json().status).toMatchObject({ live: true, draft: false, pause: false, operator: admin.id });
     t.clock.advance(60_000);
     const paused = await put(created._id, { status: { pause: true, reason: 'Budget reached' } });
     expect(paused.json().status).toEqual({
       live: false,
       draft: false,
       pause: true,
-      operator: adminId,
+      operator: admin.id,
       ts: createdAt + 120,
       reason: 'Budget reached',
       history: [
         {
           status: 'pause',
-          operator: adminId,
+          operator: admin.id,
           operator_name: expect.any(String),
           reason: 'Budget reached',
           ts: createdAt + 120,
         },
-        { status: 'live', operator: adminId, operator_name: expect.any(String), ts: createdAt + 60 },
-        { status: 'draft', operator: adminId, operator_name: expect.any(String), reason: 'Created', ts: createdAt },
+        { status: 'live', operator: admin.id, operator_name: expect.any(String), ts: createdAt + 60 },
+        { status: 'draft', operator: admin.id, operator_name: expect.any(String), reason: 'Created', ts: createdAt },
       ],
     });
     // Sending the status it already has writes no event.
@@ -468,19 +460,7 @@ describe('PUT /api/match/{id}', () => {
 });
 
 describe('the distribution engine', () => {
-  const lead = (apiKey: string, service: string) =>
-    t.request({
-      method: 'POST',
-      url: '/api/lead',
-      headers: { authorization: `Bearer ${apiKey}` },
-      payload: {
-        service,
-        zip: '75201',
-        name: 'Pat Lee',
-        phone: uniquePhone(),
-        email: `pat.${newId('req')}@example.com`,
-      },
-    });
+  const lead = (apiKey: string, service: string) => t.sourceApi('/api/lead', apiKey, leadInput({ service }));
 
   it('sells to a campaign as soon as it is set live, and stops when it is paused', async () => {
     const buyer = await createBuyer(t);

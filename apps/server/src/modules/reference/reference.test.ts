@@ -1,14 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithKey, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { useAdminTestApp } from '../../../test/harness';
 import { campaigns } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-let admin: string;
-const t = useTestApp();
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-});
+const { t, admin } = useAdminTestApp();
 
 const addCampaign = async (buyerId: string, tags: string[]) => {
   const now = t.clock.now();
@@ -27,7 +23,7 @@ const addCampaign = async (buyerId: string, tags: string[]) => {
 describe('GET /api/services', () => {
   it('lists the service names to every role', async () => {
     const source = await createSourceWithLogin(t);
-    for (const cookie of [admin, source.cookie]) {
+    for (const cookie of [admin.cookie, source.cookie]) {
       const res = await t.request({ method: 'GET', url: '/api/services', as: cookie });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual(expect.arrayContaining(['roofing', 'solar', 'hvac', 'windows', 'plumbing']));
@@ -55,15 +51,15 @@ describe('GET /api/tag/{kind}', () => {
   it('lists the distinct tags in use, sorted', async () => {
     await t.deps.services.buyers.create(buyerInput({ tags: ['vip', 'net-30'] }));
     await t.deps.services.buyers.create(buyerInput({ tags: ['vip'] }));
-    const res = await t.request({ method: 'GET', url: '/api/tag/buyer', as: admin });
+    const res = await t.request({ method: 'GET', url: '/api/tag/buyer', as: admin.cookie });
     expect(res.json()).toEqual(['net-30', 'vip']);
     for (const kind of ['match', 'webhook', 'lead', 'source']) {
-      expect((await t.request({ method: 'GET', url: `/api/tag/${kind}`, as: admin })).statusCode).toBe(200);
+      expect((await t.request({ method: 'GET', url: `/api/tag/${kind}`, as: admin.cookie })).statusCode).toBe(200);
     }
   });
 
   it('answers 400 for an unknown kind', async () => {
-    const res = await t.request({ method: 'GET', url: '/api/tag/planets', as: admin });
+    const res = await t.request({ method: 'GET', url: '/api/tag/planets', as: admin.cookie });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ kind: 'Unknown tag kind' });
   });
@@ -76,7 +72,7 @@ describe('GET /api/tag/{kind}', () => {
     const res = await t.request({ method: 'GET', url: '/api/tag/match', as: mine.cookie });
     expect(res.json()).toEqual(['mine']);
     expect((await t.request({ method: 'GET', url: '/api/tag/buyer', as: mine.cookie })).statusCode).toBe(403);
-    expect((await t.request({ method: 'GET', url: '/api/tag/match', as: admin })).json()).toEqual([
+    expect((await t.request({ method: 'GET', url: '/api/tag/match', as: admin.cookie })).json()).toEqual([
       'mine',
       'secret-of-other',
     ]);

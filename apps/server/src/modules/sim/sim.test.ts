@@ -1,19 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { useAdminTestApp } from '../../../test/harness';
 
-let admin: string;
 let sourceId: string;
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
   const buyer = await createBuyer(t);
   await createCampaign(t, buyer._id, { price: 35, services: ['roofing'], states: ['TX'] });
   await createCampaign(t, buyer._id, { price: 35, services: ['roofing'], states: ['CA'] });
   sourceId = (await createSourceWithKey(t, { maxCost: 12 })).sourceId;
 });
 
-const sim = (url: string, payload: object) => t.request({ method: 'POST', url, as: admin, payload });
+const sim = (url: string, payload: object) => t.request({ method: 'POST', url, as: admin.cookie, payload });
 
 describe('simulator', () => {
   it('runs a ping-post through the engine and explains every campaign', async () => {
@@ -60,7 +58,7 @@ describe('simulator', () => {
   });
 
   it('reports the environment', async () => {
-    const res = await t.request({ method: 'GET', url: '/api/env', as: admin });
+    const res = await t.request({ method: 'GET', url: '/api/env', as: admin.cookie });
     expect(res.json()).toMatchObject({ ok: true, node_env: 'test', db: expect.any(String), date: expect.any(Number) });
   });
 });

@@ -7,14 +7,10 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { apiKeys, outbox, sourceChannels, sources, user } from '../../db/schema';
 
-let admin: string;
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
-beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-});
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
 let counter = 0;
 /** A valid Source form, unique per call. */
@@ -28,9 +24,9 @@ const sourceInput = (overrides: Record<string, unknown> = {}) => {
   };
 };
 
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
-const post = (url: string, payload: object, as = admin) => t.request({ method: 'POST', url, as, payload });
-const put = (url: string, payload?: object, as = admin) => t.request({ method: 'PUT', url, as, payload });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
+const post = (url: string, payload: object, as = admin.cookie) => t.request({ method: 'POST', url, as, payload });
+const put = (url: string, payload?: object, as = admin.cookie) => t.request({ method: 'PUT', url, as, payload });
 const create = async (overrides: Record<string, unknown> = {}) => {
   const res = await post('/api/source', sourceInput(overrides));
   expect(res.statusCode, res.body).toBe(201);
@@ -345,11 +341,10 @@ describe('the distribution engine sees source changes at once', () => {
 
     const quoted = await ping(key.key);
     expect(quoted.json()).toMatchObject({ ok: true, price: 9 });
-    const sold = await t.request({
-      method: 'POST',
-      url: '/api/post',
-      headers: { authorization: `Bearer ${key.key}` },
-      payload: { ping_id: quoted.json().ping_id, name: 'Pat Lee', phone: uniquePhone() },
+    const sold = await t.sourceApi('/api/post', key.key, {
+      ping_id: quoted.json().ping_id,
+      name: 'Pat Lee',
+      phone: uniquePhone(),
     });
     expect(sold.json()).toMatchObject({ ok: true, status: 'sold', price: 9 });
     await t.deps.engine.flush();
@@ -392,12 +387,7 @@ describe('the distribution engine sees source changes at once', () => {
     await put(`/api/source/${mine.source.id}`, { max_cost: 8 });
     const { key } = await newKey(mine.source.id);
     const quoted = await ping(key);
-    await t.request({
-      method: 'POST',
-      url: '/api/post',
-      headers: { authorization: `Bearer ${key}` },
-      payload: { ping_id: quoted.json().ping_id, name: 'Sam Ortiz', phone: uniquePhone() },
-    });
+    await t.sourceApi('/api/post', key, { ping_id: quoted.json().ping_id, name: 'Sam Ortiz', phone: uniquePhone() });
     const own = (await get(`/api/source/${mine.source.id}?include=leads`, mine.cookie)).json();
     expect(own.leads).toHaveLength(1);
     expect(own.leads[0]).toMatchObject({ name: 'Sam Ortiz', cost: 8, sold: true });
@@ -426,7 +416,7 @@ describe('API keys', () => {
 
   it('works without a body (no content type), as a bare PUT', async () => {
     const created = await create();
-    const res = await t.request({ method: 'PUT', url: `/api/source/${created._id}/apikey/new`, as: admin });
+    const res = await t.request({ method: 'PUT', url: `/api/source/${created._id}/apikey/new`, as: admin.cookie });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().key).toMatch(/^lx_/);
   });

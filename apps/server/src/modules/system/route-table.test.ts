@@ -1,15 +1,8 @@
 import type { Role } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBuyer,
-  createBuyerWithLogin,
-  createCampaign,
-  createSourceWithKey,
-  createSourceWithLogin,
-  uniquePhone,
-} from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { useRoleCookies, useTestApp } from '../../../test/harness';
 import { leads } from '../../db/schema';
 
 /**
@@ -18,7 +11,6 @@ import { leads } from '../../db/schema';
  * public source API).
  */
 
-const cookies = {} as Record<Role, string>;
 let apiKey: string;
 
 interface JsonSchema {
@@ -44,10 +36,8 @@ const ROLES: Role[] = ['admin', 'buyer', 'source'];
 let routes: { method: string; path: string; url: string; operation: Operation }[] = [];
 
 const t = useTestApp();
+const cookies = useRoleCookies(t);
 beforeAll(async () => {
-  cookies.admin = await t.signIn(ADMIN.email, ADMIN.password);
-  cookies.buyer = (await createBuyerWithLogin(t)).cookie;
-  cookies.source = (await createSourceWithLogin(t)).cookie;
   apiKey = (await createSourceWithKey(t, { canPostLead: true })).apiKey;
   const paths = (t.app.swagger() as { paths: Paths }).paths;
   routes = Object.entries(paths).flatMap(([path, methods]) =>
@@ -228,12 +218,7 @@ describe('a NUL character in any field', () => {
         const current = field.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], base);
         // A NUL inside a valid value (where the field has one), so the lead is otherwise acceptable.
         const value = typeof current === 'string' ? `${current.slice(0, 2)}\u0000${current.slice(2)}` : NUL_TEXT;
-        const res = await t.request({
-          method: 'POST',
-          url: '/api/lead',
-          headers: { authorization: `Bearer ${apiKey}` },
-          payload: bodyWith(field, value, base),
-        });
+        const res = await t.sourceApi('/api/lead', apiKey, bodyWith(field, value, base));
         const answer = res.json();
         if (res.statusCode >= 500 || !answer.lead_id) {
           // Only a value that is wrong without its NUL may be refused (a free-text ping field such as channel).
@@ -274,18 +259,16 @@ describe('a NUL character in any field', () => {
     it('strips it at the ping and at the post, and the post sells and keeps its lead', async () => {
       const buyer = await createBuyer(t);
       await createCampaign(t, buyer._id, { services: ['roofing'], location: 'zip', zips: ['73102'], price: 40 });
-      const ping = await t.request({
-        method: 'POST',
-        url: '/api/ping',
-        headers: { authorization: `Bearer ${apiKey}` },
-        payload: { service: 'roof\u0000ing', zip: '73102', sub_id: 's\u00001' },
+      const ping = await t.sourceApi('/api/ping', apiKey, {
+        service: 'roof\u0000ing',
+        zip: '73102',
+        sub_id: 's\u00001',
       });
       expect(ping.json()).toMatchObject({ ok: true });
-      const post = await t.request({
-        method: 'POST',
-        url: '/api/post',
-        headers: { authorization: `Bearer ${apiKey}` },
-        payload: { ping_id: ping.json().ping_id, ...contact(), name: 'Riley\u0000 Kim' },
+      const post = await t.sourceApi('/api/post', apiKey, {
+        ping_id: ping.json().ping_id,
+        ...contact(),
+        name: 'Riley\u0000 Kim',
       });
       expect(post.json()).toMatchObject({ ok: true, status: 'sold' });
       expect((await stored(post.json().lead_id))?.name).toBe('Riley Kim');

@@ -2,17 +2,15 @@ import type { ZipSearchResult, ZipSuggestion, Zipset } from '@leadex/domain';
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { zipsets } from '../../db/schema';
 import { readZipData, type ZipRow } from '../../db/zips';
 import { readEngineVersion } from '../../distribution/index';
 import { parseCountyText, ZIPSET_NAME_TAKEN } from './zips.service';
 
-let admin: string;
 let zipData: ZipRow[];
-const t = useTestApp();
+const { t, admin } = useAdminTestApp();
 beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
   zipData = readZipData();
 });
 
@@ -37,7 +35,7 @@ function expectedWithin(zip: string, radius: number): Set<string> {
   );
 }
 
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 
 describe('GET /api/zip/search?type=radius', () => {
   it('finds exactly the ZIPs within 10 miles of 10001, nearest first', async () => {
@@ -199,9 +197,10 @@ describe('parseCountyText', () => {
 });
 
 describe('/api/zipset', () => {
-  const post = (payload: Record<string, unknown>, as = admin) =>
+  const post = (payload: Record<string, unknown>, as = admin.cookie) =>
     t.request({ method: 'POST', url: '/api/zipset', payload, as });
-  const list = async (as = admin, query = ''): Promise<Zipset[]> => (await get(`/api/zipset${query}`, as)).json();
+  const list = async (as = admin.cookie, query = ''): Promise<Zipset[]> =>
+    (await get(`/api/zipset${query}`, as)).json();
   const rows = async () => (await t.database.db.select({ n: count() }).from(zipsets))[0]?.n ?? 0;
 
   it('saves a region with its ZIPs once each and answers it with _id', async () => {
@@ -265,7 +264,7 @@ describe('/api/zipset', () => {
     expect((await list(b.cookie, `?buyer=${a.buyer._id}`)).map((z) => z._id)).not.toContain(mine._id);
     // The admin sees every region, or narrows to what one buyer can use.
     expect((await list()).map((z) => z._id)).toEqual(expect.arrayContaining([shared._id, mine._id]));
-    const forB = (await list(admin, `?buyer=${b.buyer._id}`)).map((z) => z._id);
+    const forB = (await list(admin.cookie, `?buyer=${b.buyer._id}`)).map((z) => z._id);
     expect(forB).toContain(shared._id);
     expect(forB).not.toContain(mine._id);
   });

@@ -1,15 +1,18 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import { useFixture } from '../../../../test/fixtures';
+import { useAdminTestApp } from '../../../../test/harness';
 import {
+  createDelivery,
+  deliveryAttemptsOf,
   eventually,
   notifyJobsOf,
   notifyJobsSettled,
+  QUICK_DELIVERIES,
   type Reply,
   scriptedNetwork,
-  startHttpReceiver,
-  startSmtpReceiver,
+  useReceivers,
 } from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../../db/schema';
 import { billsRepo } from '../../bills/bills.repo';
@@ -22,44 +25,20 @@ import { unpackExplanation } from '../../source-api/explanation';
  * scripted network resolves to public addresses and carries to the local server.
  */
 
-let t: TestApp;
-let admin: string;
-let http: Awaited<ReturnType<typeof startHttpReceiver>>;
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
-let source: Awaited<ReturnType<typeof createSourceWithKey>>;
-
+const { http, smtp } = useReceivers();
 const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.40'], 'crm.internal.test': ['10.20.30.40'] });
+const { t, admin } = useAdminTestApp(
+  () => ({ PUBLIC_API_RATE_LIMIT: 0, SMTP_URL: smtp.url, ALLOW_PRIVATE_DELIVERY_TARGETS: false, ...QUICK_DELIVERIES }),
+  { network: net.network, startJobs: true },
+);
+const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+
 /** The receiver's URL for `path` under the buyer system's public name. */
 const buyerUrl = (path: string, host = 'crm.buyer.test') => {
   const url = new URL(http.url(path));
   url.hostname = host;
   return url.toString();
 };
-
-beforeAll(async () => {
-  http = await startHttpReceiver();
-  smtp = await startSmtpReceiver();
-  t = await createTestApp(
-    {
-      PUBLIC_API_RATE_LIMIT: 0,
-      SMTP_URL: smtp.url,
-      ALLOW_PRIVATE_DELIVERY_TARGETS: false,
-      DELIVERY_RETRY_DELAYS_MS: [50, 50],
-      JOB_POLL_SECONDS: 0.5,
-      DISPATCH_INTERVAL_MS: 100,
-    },
-    { network: net.network },
-  );
-  await t.deps.jobs.start();
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-  source = await createSourceWithKey(t, { maxCost: 10 });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await http?.close();
-  await smtp?.close();
-});
 
 const ZIP_OF: Record<string, string> = {
   TX: '75201',
@@ -78,28 +57,21 @@ const NOT_ACCEPTED: Reply = { status: 200, body: JSON.stringify({ ok: false, rea
 
 /** A live custom delivery of the buyer to `path` on the receiver, accepted when the answer's `ok` is true. */
 async function liveDelivery(buyerId: string, path: string, overrides: object = {}) {
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/webhook',
-    as: admin,
-    payload: {
-      buyer: buyerId,
-      name: `CRM ${path}`,
-      url: buyerUrl(path),
-      accept: [{ field: 'ok', value: 'true' }],
-      map: [
-        { field: 'phone', value: 'Phone' },
-        { field: 'first_name', value: 'FirstName' },
-        { field: 'zip', value: 'Zip' },
-      ],
-      static: [{ field: 'Vendor', value: 'leadex' }],
-      return_id: 'id',
-      status: 'live',
-      ...overrides,
-    },
+  return createDelivery(t, admin.cookie, {
+    buyer: buyerId,
+    name: `CRM ${path}`,
+    url: buyerUrl(path),
+    accept: [{ field: 'ok', value: 'true' }],
+    map: [
+      { field: 'phone', value: 'Phone' },
+      { field: 'first_name', value: 'FirstName' },
+      { field: 'zip', value: 'Zip' },
+    ],
+    static: [{ field: 'Vendor', value: 'leadex' }],
+    return_id: 'id',
+    status: 'live',
+    ...overrides,
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { _id: string; name: string };
 }
 
 async function buyerWithCampaign(state: string, campaign: Parameters<typeof createCampaign>[2] = {}) {
@@ -110,31 +82,21 @@ async function buyerWithCampaign(state: string, campaign: Parameters<typeof crea
 
 /** Posts a lead in `state` through POST /api/lead and answers the response. */
 async function post(state: string) {
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${source.apiKey}` },
-    payload: {
-      service: 'roofing',
-      zip: ZIP_OF[state],
-      first_name: 'Pat',
-      last_name: 'Lee',
-      phone: uniquePhone(),
-      email: `pat.${Math.random().toString(36).slice(2)}@example.com`,
-      tcpa_consent: true,
-    },
+  const res = await t.sourceApi('/api/lead', source.apiKey, {
+    service: 'roofing',
+    zip: ZIP_OF[state],
+    first_name: 'Pat',
+    last_name: 'Lee',
+    phone: uniquePhone(),
+    email: `pat.${Math.random().toString(36).slice(2)}@example.com`,
+    tcpa_consent: true,
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { ok: boolean; lead_id: string; status?: string; reason?: string };
 }
 
 const matchesOf = (leadId: string) => t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
-const attemptsOf = (matchId: string) =>
-  t.database.db
-    .select()
-    .from(deliveryAttempts)
-    .where(eq(deliveryAttempts.matchId, matchId))
-    .orderBy(deliveryAttempts.attempt, deliveryAttempts.id);
+const attemptsOf = (matchId: string) => deliveryAttemptsOf(t.database.db, matchId);
 const statusOf = async (matchId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
 const deliveryRow = async (id: string) => (await t.database.db.select().from(webhooks).where(eq(webhooks.id, id)))[0];
@@ -198,7 +160,7 @@ describe('a live custom delivery', () => {
     const detail = await t.request({
       method: 'GET',
       url: `/api/lead/${answer.lead_id}?includeNotifyLogs=true`,
-      as: admin,
+      as: admin.cookie,
     });
     const [logged] = detail.json().match;
     expect(logged.email).toHaveLength(2);

@@ -1,7 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAnsweringServer } from '../../../../test/receivers';
 import {
   type DeliveryLead,
   type DeliveryTarget,
@@ -13,33 +12,8 @@ import {
   testLead,
 } from './render';
 
-let server: Server;
-let base: string;
-let received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
-let answer: (res: ServerResponse) => void;
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      answer(res);
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((done) => server.close(() => done()));
-});
-beforeEach(() => {
-  received = [];
-  answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","id":"B-1"}');
-});
+/** A buyer's system: a local server answering as each test says. */
+const receiver = useAnsweringServer('{"status":"ok","id":"B-1"}');
 
 const lead: DeliveryLead = {
   lead_id: 'lead_1',
@@ -54,7 +28,7 @@ const lead: DeliveryLead = {
 };
 
 const target = (overrides: Partial<DeliveryTarget> = {}): DeliveryTarget => ({
-  url: `${base}/leads`,
+  url: `${receiver.base}/leads`,
   method: 'POST',
   headers: [],
   accept: [],
@@ -77,7 +51,7 @@ const deliver = (t: DeliveryTarget, options: Parameters<typeof deliverCustom>[2]
 describe('rendering a lead through a delivery', () => {
   it('JSON: mapping rows under the buyer names, hardcoded values, key and secret, typed values', async () => {
     const result = await deliver(target({ key: 'k-123', keyname: 'ApiKey', secret: 's-456' }));
-    const sent = received[0];
+    const sent = receiver.hits[0];
     expect(sent?.method).toBe('POST');
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(sent?.headers.accept).toBe('application/json');
@@ -92,7 +66,7 @@ describe('rendering a lead through a delivery', () => {
       secret: 's-456',
     });
     expect(result.reqBody).toBe(sent?.body);
-    expect(result.url).toBe(`${base}/leads`);
+    expect(result.url).toBe(`${receiver.base}/leads`);
   });
 
   it('the wrap key wraps the body; PUT and header rows are used; a header row replaces a default', async () => {
@@ -106,7 +80,7 @@ describe('rendering a lead through a delivery', () => {
         ],
       }),
     );
-    const sent = received[0];
+    const sent = receiver.hits[0];
     expect(sent?.method).toBe('PUT');
     expect(sent?.headers['x-api-token']).toBe('t0k');
     expect(sent?.headers['content-type']).toBe('application/vnd.buyer+json');
@@ -115,7 +89,7 @@ describe('rendering a lead through a delivery', () => {
   });
 
   it('XML: one element per field under the wrap key (or <lead>), values escaped', async () => {
-    answer = (res) =>
+    receiver.answer = (res) =>
       res
         .writeHead(200, { 'content-type': 'application/xml' })
         .end('<response><result>success</result><leadId>X-9</leadId></response>');
@@ -129,7 +103,7 @@ describe('rendering a lead through a delivery', () => {
         return_id: 'leadId',
       }),
     );
-    const sent = received[0];
+    const sent = receiver.hits[0];
     expect(sent?.headers['content-type']).toBe('application/xml');
     expect(sent?.body.startsWith('<?xml version="1.0" encoding="UTF-8"?><Lead>')).toBe(true);
     expect(sent?.body).toContain('A &amp; B &lt;ok&gt;');
@@ -140,7 +114,7 @@ describe('rendering a lead through a delivery', () => {
   });
 
   it('form: url-encoded fields, wrapped as wrap[field]; a form answer is read as fields', async () => {
-    answer = (res) =>
+    receiver.answer = (res) =>
       res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end('result=ok&ref=F%2D7');
     const result = await deliver(
       target({
@@ -151,7 +125,7 @@ describe('rendering a lead through a delivery', () => {
         return_id: 'ref',
       }),
     );
-    const sent = received[0];
+    const sent = receiver.hits[0];
     expect(sent?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     const params = new URLSearchParams(sent?.body);
     expect(params.get('lead[Phone]')).toBe('5125550100');
@@ -169,7 +143,7 @@ describe('accept rules and return_id', () => {
   });
 
   it('Not Accepted when a pair does not match', async () => {
-    answer = (res) =>
+    receiver.answer = (res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"rejected","reason":"duplicate"}');
     const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }], return_id: 'id' }));
     expect(result).toMatchObject({ accepted: false, status: 200, returnId: undefined });
@@ -177,7 +151,7 @@ describe('accept rules and return_id', () => {
   });
 
   it('reads nested fields by dotted path', async () => {
-    answer = (res) => res.writeHead(201).end('{"result":{"code":1,"lead":{"id":77}}}');
+    receiver.answer = (res) => res.writeHead(201).end('{"result":{"code":1,"lead":{"id":77}}}');
     const result = await deliver(
       target({ accept: [{ field: 'result.code', value: '1' }], return_id: 'result.lead.id' }),
     );
@@ -185,12 +159,12 @@ describe('accept rules and return_id', () => {
   });
 
   it('without rules any 2xx is accepted', async () => {
-    answer = (res) => res.writeHead(204).end();
+    receiver.answer = (res) => res.writeHead(204).end();
     expect((await deliver(target())).accepted).toBe(true);
   });
 
   it('an answer that is not the return content type is kept as text and is not accepted by rules', async () => {
-    answer = (res) => res.writeHead(200).end('OK');
+    receiver.answer = (res) => res.writeHead(200).end('OK');
     const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }] }));
     expect(result).toMatchObject({ accepted: false, data: 'OK', responseBody: 'OK' });
   });
@@ -198,14 +172,14 @@ describe('accept rules and return_id', () => {
 
 describe('failures', () => {
   it('a 5xx is not accepted and is worth retrying', async () => {
-    answer = (res) => res.writeHead(503).end('{"status":"ok"}');
+    receiver.answer = (res) => res.writeHead(503).end('{"status":"ok"}');
     const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }] }));
     expect(result).toMatchObject({ accepted: false, status: 503 });
     expect(isRetryable(result)).toBe(true);
   });
 
   it('a timeout answers status 0 with the error, and is worth retrying', async () => {
-    answer = () => {};
+    receiver.answer = () => {};
     const result = await deliver(target(), { timeoutMs: 200 });
     expect(result).toMatchObject({ accepted: false, status: 0, errorCode: 'timeout' });
     expect(result.error).toMatch(/No answer within 0.2 s/);
@@ -216,13 +190,13 @@ describe('failures', () => {
   it('a private target is refused unless allowed, and that is not retried', async () => {
     const result = await deliverCustom(target(), lead, { allowPrivate: false });
     expect(result).toMatchObject({ accepted: false, status: 0, errorCode: 'blocked' });
-    expect(received).toHaveLength(0);
+    expect(receiver.hits).toHaveLength(0);
     expect(isRetryable(result)).toBe(false);
   });
 
   it('sends the message id as webhook-id so a retry can be dropped', async () => {
     await deliver(target(), { messageId: 'mat_1:custom' });
-    expect(received[0]?.headers['webhook-id']).toBe('mat_1:custom');
+    expect(receiver.hits[0]?.headers['webhook-id']).toBe('mat_1:custom');
   });
 });
 

@@ -1,60 +1,29 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../../test/factories';
-import { ADMIN, createTestApp, expectScoped404, type TestApp } from '../../../../test/harness';
-import { scriptedNetwork } from '../../../../test/receivers';
+import { expectScoped404, useAdminTestApp } from '../../../../test/harness';
+import { scriptedNetwork, useAnsweringServer } from '../../../../test/receivers';
 import { webhooks } from '../../../db/schema';
-
-let t: TestApp;
-let admin: string;
-
-/** A buyer's system: a local receiver answering as each test says. */
-let receiver: Server;
-let receiverUrl: string;
-/** The same receiver under a name that resolves to a private address (the guard must refuse it). */
-let intranetUrl: string;
 
 // The Test modal runs with the private-address guard on, as in production: the buyer's system has a
 // public name that the scripted network resolves and carries to the local receiver.
 const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.41'], 'crm.internal.test': ['192.168.7.7'] });
-let received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
-let answer: (res: ServerResponse) => void;
+const { t, admin } = useAdminTestApp({}, { network: net.network });
+/** A buyer's system: a local receiver answering as each test says. */
+const receiver = useAnsweringServer('{"status":"ok","id":"B-1"}');
+/** The receiver under the buyer system's public name. */
+const receiverUrl = () => `http://crm.buyer.test:${receiver.port}/leads`;
+/** The same receiver under a name that resolves to a private address (the guard must refuse it). */
+const intranetUrl = () => `http://crm.internal.test:${receiver.port}/leads`;
 
-beforeAll(async () => {
-  t = await createTestApp({}, { network: net.network });
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      answer(res);
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  const port = (receiver.address() as AddressInfo).port;
-  receiverUrl = `http://crm.buyer.test:${port}/leads`;
-  intranetUrl = `http://crm.internal.test:${port}/leads`;
-});
-afterAll(async () => {
-  receiver?.closeAllConnections();
-  await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
-  await t?.close();
-});
 beforeEach(() => {
-  received = [];
-  answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","id":"B-1"}');
   t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = false;
 });
 
-const post = (payload: object, as = admin) => t.request({ method: 'POST', url: '/api/webhook', as, payload });
-const put = (id: string, payload: object, as = admin) =>
+const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/webhook', as, payload });
+const put = (id: string, payload: object, as = admin.cookie) =>
   t.request({ method: 'PUT', url: `/api/webhook/${id}`, as, payload });
-const get = (url: string, as = admin) => t.request({ method: 'GET', url, as });
+const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 const count = async () => (await t.database.db.select().from(webhooks)).length;
 
 /** A valid delivery for `buyer` (as the web form sends it); override any field. */
@@ -76,7 +45,7 @@ const input = (buyer: string, overrides: object = {}) => ({
   ...overrides,
 });
 
-async function createDelivery(buyer: string, overrides: object = {}, as = admin) {
+async function createDelivery(buyer: string, overrides: object = {}, as = admin.cookie) {
   const res = await post(input(buyer, overrides), as);
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { _id: string; name: string; buyer: string };
@@ -238,7 +207,7 @@ describe('GET /api/webhook', () => {
 describe('GET /api/webhook/new and /api/webhook/{id}/{action}', () => {
   it('answers the template: a draft with every mapping field name and its sample', async () => {
     const buyer = await createBuyerWithLogin(t);
-    for (const who of [admin, buyer.cookie]) {
+    for (const who of [admin.cookie, buyer.cookie]) {
       const res = await get('/api/webhook/new', who);
       expect(res.statusCode).toBe(200);
       const body = res.json();
@@ -364,84 +333,85 @@ describe("another buyer's delivery answers 404 on every route", () => {
       { method: 'POST', url: `/api/webhook/${theirs._id}/test`, payload: {} },
     ]);
     expect((await get(`/api/webhook/${theirs._id}`)).json().name).toBe('Secret hook');
-    expect(received).toHaveLength(0);
+    expect(receiver.hits).toHaveLength(0);
     expect((await get('/api/webhook/whk_missing')).statusCode).toBe(404);
   });
 });
 
 describe('POST /api/webhook/{id}/test', () => {
-  const test = (id: string, payload: object, as = admin) =>
+  const test = (id: string, payload: object, as = admin.cookie) =>
     t.request({ method: 'POST', url: `/api/webhook/${id}/test`, as, payload });
 
   it('sends the test values through the delivery and answers status, accept, url, request and response', async () => {
     const buyer = await createBuyerWithLogin(t);
-    const created = await createDelivery(buyer.buyer._id, { url: receiverUrl, return_id: 'id' }, buyer.cookie);
+    const created = await createDelivery(buyer.buyer._id, { url: receiverUrl(), return_id: 'id' }, buyer.cookie);
     const res = await test(created._id, { test_first_name: 'Testy', test_phone: '5125550199' }, buyer.cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
       status: 200,
       accept: true,
-      url: receiverUrl,
+      url: receiverUrl(),
       reqHeaders: { 'Content-Type': 'application/json', 'X-Api-Token': 't0k' },
       data: { status: 'ok', id: 'B-1' },
       returnId: 'B-1',
     });
     expect(JSON.parse(body.reqBody)).toEqual({ FirstName: 'Testy', Phone: '5125550199', Vendor: 'leadex' });
-    expect(received).toHaveLength(1);
-    expect(received[0]?.body).toBe(body.reqBody);
-    expect(received[0]?.headers['x-api-token']).toBe('t0k');
+    expect(receiver.hits).toHaveLength(1);
+    expect(receiver.hits[0]?.body).toBe(body.reqBody);
+    expect(receiver.hits[0]?.headers['x-api-token']).toBe('t0k');
   });
 
   it('answers Not Accepted when the accept rules do not match, and the status of an error', async () => {
     const buyer = await createBuyer(t);
-    const created = await createDelivery(buyer._id, { url: receiverUrl });
-    answer = (res) => res.writeHead(200).end('{"status":"duplicate"}');
+    const created = await createDelivery(buyer._id, { url: receiverUrl() });
+    receiver.answer = (res) => res.writeHead(200).end('{"status":"duplicate"}');
     expect((await test(created._id, {})).json()).toMatchObject({ status: 200, accept: false });
-    answer = (res) => res.writeHead(500).end('boom');
+    receiver.answer = (res) => res.writeHead(500).end('boom');
     expect((await test(created._id, {})).json()).toMatchObject({ status: 500, accept: false, data: 'boom' });
   });
 
   it('XML both ways, with the wrap key as the root element', async () => {
     const buyer = await createBuyer(t);
     const created = await createDelivery(buyer._id, {
-      url: receiverUrl,
+      url: receiverUrl(),
       send_content_type: 'xml',
       return_content_type: 'xml',
       wrap_key: 'Lead',
       accept: [{ field: 'result', value: 'success' }],
       return_id: 'leadId',
     });
-    answer = (res) => res.writeHead(200).end('<response><result>success</result><leadId>X9</leadId></response>');
+    receiver.answer = (res) =>
+      res.writeHead(200).end('<response><result>success</result><leadId>X9</leadId></response>');
     const body = (await test(created._id, { test_phone: '5125550100' })).json();
     expect(body).toMatchObject({ status: 200, accept: true, returnId: 'X9' });
-    expect(received[0]?.body).toContain(
+    expect(receiver.hits[0]?.body).toContain(
       '<Lead><FirstName>Jane</FirstName><Phone>5125550100</Phone><Vendor>leadex</Vendor></Lead>',
     );
   });
 
   it('refuses a target whose name resolves to a private address, without connecting', async () => {
     const buyer = await createBuyer(t);
-    const created = await createDelivery(buyer._id, { url: intranetUrl });
+    const created = await createDelivery(buyer._id, { url: intranetUrl() });
     const body = (await test(created._id, {})).json();
-    expect(body).toMatchObject({ status: 0, accept: false, url: intranetUrl });
+    expect(body).toMatchObject({ status: 0, accept: false, url: intranetUrl() });
     expect(body.error).toMatch(/resolves to 192\.168\.7\.7, a private address.*only public addresses are allowed/);
-    expect(received).toHaveLength(0);
+    expect(receiver.hits).toHaveLength(0);
     expect(net.dials).not.toContain('192.168.7.7');
   });
 
   it('reaches a loopback target only when ALLOW_PRIVATE_DELIVERY_TARGETS is on (development)', async () => {
     const buyer = await createBuyer(t);
     t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = true;
-    const loopback = receiverUrl.replace('crm.buyer.test', '127.0.0.1');
+    const loopback = receiverUrl().replace('crm.buyer.test', '127.0.0.1');
     const created = await createDelivery(buyer._id, { url: loopback });
     expect((await test(created._id, {})).json()).toMatchObject({ status: 200, accept: true, url: loopback });
-    expect(received).toHaveLength(1);
+    expect(receiver.hits).toHaveLength(1);
     t.deps.config.ALLOW_PRIVATE_DELIVERY_TARGETS = false;
     const refused = (await test(created._id, {})).json();
     expect(refused).toMatchObject({ status: 0, accept: false });
     expect(refused.error).toMatch(/only public addresses are allowed/);
-    expect(received).toHaveLength(1);
+    expect(receiver.hits).toHaveLength(1);
   });
 
   it('answers 400 naming a test value that is not text', async () => {

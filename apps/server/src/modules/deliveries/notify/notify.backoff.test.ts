@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
-import { eventually, notifyJobsOf, notifyJobsSettled, startHttpReceiver } from '../../../../test/receivers';
+import { useFixture } from '../../../../test/fixtures';
+import { ADMIN, useAdminTestApp } from '../../../../test/harness';
+import { createDelivery, eventually, notifyJobsOf, notifyJobsSettled, useReceivers } from '../../../../test/receivers';
 import { loadConfig } from '../../../config';
 import { campaigns, deliveryAttempts, leadMatches } from '../../../db/schema';
 
@@ -28,38 +29,31 @@ describe('the default retry schedule', () => {
 });
 
 describe('retries follow the schedule, each waiting its own delay', () => {
-  let t: TestApp;
-  let admin: string;
-  let http: Awaited<ReturnType<typeof startHttpReceiver>>;
-  let source: Awaited<ReturnType<typeof createSourceWithKey>>;
-
-  beforeAll(async () => {
-    http = await startHttpReceiver();
-    // The default DELIVERY_RETRY_DELAYS_MS: the schedule under test is the production one.
-    t = await createTestApp({
+  const { http } = useReceivers();
+  // The default DELIVERY_RETRY_DELAYS_MS: the schedule under test is the production one.
+  const { t, admin } = useAdminTestApp(
+    {
       PUBLIC_API_RATE_LIMIT: 0,
       ALLOW_PRIVATE_DELIVERY_TARGETS: true,
       JOB_POLL_SECONDS: 0.5,
       // The test drives the dispatcher itself.
       DISPATCH_INTERVAL_MS: 3_600_000,
-    });
-    expect(t.deps.config.DELIVERY_RETRY_DELAYS_MS).toEqual(DESIGN_SCHEDULE);
-    await t.deps.jobs.start();
-    admin = await t.signIn(ADMIN.email, ADMIN.password);
-    source = await createSourceWithKey(t, { maxCost: 10 });
-  });
+    },
+    { startJobs: true },
+  );
+  const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
 
-  afterAll(async () => {
-    await t?.close();
-    await http?.close();
+  beforeAll(() => {
+    expect(t.deps.config.DELIVERY_RETRY_DELAYS_MS).toEqual(DESIGN_SCHEDULE);
   });
 
   async function sell(state: string, zip: string) {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/lead',
-      headers: { authorization: `Bearer ${source.apiKey}` },
-      payload: { service: 'roofing', zip, name: 'Pat Lee', phone: uniquePhone(), tcpa_consent: true },
+    const res = await t.sourceApi('/api/lead', source.apiKey, {
+      service: 'roofing',
+      zip,
+      name: 'Pat Lee',
+      phone: uniquePhone(),
+      tcpa_consent: true,
     });
     expect(res.json(), state).toMatchObject({ ok: true, status: 'sold' });
     const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, res.json().lead_id));
@@ -135,21 +129,14 @@ describe('retries follow the schedule, each waiting its own delay', () => {
     // The sale runs the live delivery inline (DESIGN.md §6): a 503 keeps the sale and leaves the
     // delivery to a retry job.
     http.script('/crm', [503], { status: 200, body: '{"ok":true}' });
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/webhook',
-      as: admin,
-      payload: {
-        buyer: buyer._id,
-        name: 'CRM',
-        url: http.url('/crm'),
-        accept: [{ field: 'ok', value: 'true' }],
-        map: [{ field: 'phone', value: 'Phone' }],
-        status: 'live',
-      },
+    const { _id: deliveryId } = await createDelivery(t, admin.cookie, {
+      buyer: buyer._id,
+      name: 'CRM',
+      url: http.url('/crm'),
+      accept: [{ field: 'ok', value: 'true' }],
+      map: [{ field: 'phone', value: 'Phone' }],
+      status: 'live',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const deliveryId = created.json()._id as string;
     const matchId = await sell('CA', '90210');
     expect(http.on('/crm')).toHaveLength(1);
     await t.deps.jobs.dispatch();

@@ -1,16 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
+import { useFixture } from '../../../../test/fixtures';
+import { useAdminTestApp } from '../../../../test/harness';
 import {
+  createDelivery,
+  deliveryAttemptsOf,
   eventually,
   notifyJobsOf,
   notifyJobsSettled,
   scriptedNetwork,
-  startHttpReceiver,
+  useReceivers,
 } from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig, webhooks } from '../../../db/schema';
-import { createJobs, type Jobs } from '../../../jobs/index';
+import { createJobs } from '../../../jobs/index';
 import { newId } from '../../../lib/ids';
 import { blockedRange } from '../../../lib/outbound-http';
 
@@ -23,12 +26,7 @@ import { blockedRange } from '../../../lib/outbound-http';
  * production one, unchanged.
  */
 
-let t: TestApp;
-let admin: string;
-let jobs: Jobs;
-let http: Awaited<ReturnType<typeof startHttpReceiver>>;
-let source: Awaited<ReturnType<typeof createSourceWithKey>>;
-
+const { http } = useReceivers();
 const net = scriptedNetwork({
   'hook.public.test': ['93.184.216.34'],
   'all.public.test': ['2606:4700:4700::1111'],
@@ -40,34 +38,30 @@ const net = scriptedNetwork({
   'metadata.test': ['169.254.169.254'],
 });
 
-beforeAll(async () => {
-  http = await startHttpReceiver();
-  t = await createTestApp({
-    PUBLIC_API_RATE_LIMIT: 0,
-    ALLOW_PRIVATE_DELIVERY_TARGETS: false,
-    DELIVERY_RETRY_DELAYS_MS: [20, 30],
-    JOB_POLL_SECONDS: 0.5,
-    // The test drives the dispatcher itself: a match is claimed exactly when the test says.
-    DISPATCH_INTERVAL_MS: 3_600_000,
-  });
-  // The app's own workers are not started here; these run the same code on the scripted network.
-  jobs = createJobs({
-    db: t.database.db,
-    clock: t.clock,
-    config: t.deps.config,
-    mailer: t.deps.mailer,
-    network: net.network,
-  });
-  await jobs.start();
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-  source = await createSourceWithKey(t, { maxCost: 10 });
+const { t, admin } = useAdminTestApp({
+  PUBLIC_API_RATE_LIMIT: 0,
+  ALLOW_PRIVATE_DELIVERY_TARGETS: false,
+  DELIVERY_RETRY_DELAYS_MS: [20, 30],
+  JOB_POLL_SECONDS: 0.5,
+  // The test drives the dispatcher itself: a match is claimed exactly when the test says.
+  DISPATCH_INTERVAL_MS: 3_600_000,
 });
-
-afterAll(async () => {
-  await jobs?.stop();
-  await t?.close();
-  await http?.close();
-});
+// The app's own workers are not started here; these run the same code on the scripted network.
+const jobs = useFixture(
+  async () => {
+    const jobs = createJobs({
+      db: t.database.db,
+      clock: t.clock,
+      config: t.deps.config,
+      mailer: t.deps.mailer,
+      network: net.network,
+    });
+    await jobs.start();
+    return jobs;
+  },
+  (jobs) => jobs.stop(),
+);
+const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
 
 const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210' };
 const port = () => new URL(http.url('/')).port;
@@ -82,28 +76,22 @@ async function soldLead(state: string, notify: NotifyConfig, customUrl: string) 
   const buyer = await createBuyer(t);
   const campaignId = await createCampaign(t, buyer._id, { price: 40, states: [state] });
   await t.database.db.update(campaigns).set({ notify }).where(eq(campaigns.id, campaignId));
-  const created = await t.request({
-    method: 'POST',
-    url: '/api/webhook',
-    as: admin,
-    payload: {
-      buyer: buyer._id,
-      name: `CRM ${state}`,
-      url: customUrl,
-      accept: [{ field: 'ok', value: 'true' }],
-      map: [{ field: 'phone', value: 'Phone' }],
-      return_id: 'id',
-      status: 'pause',
-    },
+  const { _id: deliveryId } = await createDelivery(t, admin.cookie, {
+    buyer: buyer._id,
+    name: `CRM ${state}`,
+    url: customUrl,
+    accept: [{ field: 'ok', value: 'true' }],
+    map: [{ field: 'phone', value: 'Phone' }],
+    return_id: 'id',
+    status: 'pause',
   });
-  expect(created.statusCode, created.body).toBe(201);
-  const deliveryId = created.json()._id as string;
 
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${source.apiKey}` },
-    payload: { service: 'roofing', zip: ZIP_OF[state], name: 'Pat Lee', phone: uniquePhone(), tcpa_consent: true },
+  const res = await t.sourceApi('/api/lead', source.apiKey, {
+    service: 'roofing',
+    zip: ZIP_OF[state],
+    name: 'Pat Lee',
+    phone: uniquePhone(),
+    tcpa_consent: true,
   });
   expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
   const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, res.json().lead_id));
@@ -126,12 +114,7 @@ async function soldLead(state: string, notify: NotifyConfig, customUrl: string) 
   return { campaignId, deliveryId, matchId: match.id };
 }
 
-const attemptsOf = (matchId: string) =>
-  t.database.db
-    .select()
-    .from(deliveryAttempts)
-    .where(eq(deliveryAttempts.matchId, matchId))
-    .orderBy(deliveryAttempts.channel, deliveryAttempts.target, deliveryAttempts.attempt);
+const attemptsOf = (matchId: string) => deliveryAttemptsOf(t.database.db, matchId, { byTarget: true });
 /** The dispatcher has queued the match's jobs and every one of them has ended. */
 const chainsEnded = async (matchId: string) =>
   (await notifyJobsOf(t.database.db, matchId)).length > 0 && (await notifyJobsSettled(t.database.db, matchId));
@@ -209,7 +192,7 @@ describe('notify channels with ALLOW_PRIVATE_DELIVERY_TARGETS off', () => {
     expect(net.lookups).toEqual(expect.arrayContaining(['hook.rebound.test', 'intranet.test', 'crm.internal.test']));
 
     // The custom delivery's refusal is its last failure, shown on the buyer's campaigns.
-    const detail = await t.request({ method: 'GET', url: `/api/match/${campaignId}`, as: admin });
+    const detail = await t.request({ method: 'GET', url: `/api/match/${campaignId}`, as: admin.cookie });
     expect(detail.json().delivery_failure).toMatchObject({
       delivery_id: deliveryId,
       message: expect.stringContaining('crm.internal.test refused: it resolves to 127.0.0.1'),

@@ -1,15 +1,23 @@
 import { eq, sql } from 'drizzle-orm';
 import twilio from 'twilio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
+  leadInput,
   uniquePhone,
 } from '../../../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../../../test/harness';
-import { eventually, notifyJobsOf, startHttpReceiver, startSmtpReceiver } from '../../../../test/receivers';
+import { useFixture } from '../../../../test/fixtures';
+import { createTestApp, useAdminTestApp } from '../../../../test/harness';
+import {
+  deliveryAttemptsOf,
+  eventually,
+  notifyJobsOf,
+  QUICK_DELIVERIES,
+  useReceivers,
+} from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../../../db/schema';
 import { deriveSigningSecret, verifyWebhook } from '../../../lib/webhook-signature';
 import { billsRepo } from '../../bills/bills.repo';
@@ -19,33 +27,12 @@ import { billsRepo } from '../../bills/bills.repo';
  * job workers deliver; retries wait milliseconds here instead of minutes.
  */
 
-let t: TestApp;
-let admin: string;
-let http: Awaited<ReturnType<typeof startHttpReceiver>>;
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
-let source: Awaited<ReturnType<typeof createSourceWithKey>>;
-
-beforeAll(async () => {
-  http = await startHttpReceiver();
-  smtp = await startSmtpReceiver();
-  t = await createTestApp({
-    PUBLIC_API_RATE_LIMIT: 0,
-    SMTP_URL: smtp.url,
-    ALLOW_PRIVATE_DELIVERY_TARGETS: true,
-    DELIVERY_RETRY_DELAYS_MS: [50, 50],
-    JOB_POLL_SECONDS: 0.5,
-    DISPATCH_INTERVAL_MS: 100,
-  });
-  await t.deps.jobs.start();
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
-  source = await createSourceWithKey(t, { maxCost: 10 });
-});
-
-afterAll(async () => {
-  await t?.close();
-  await http?.close();
-  await smtp?.close();
-});
+const { http, smtp } = useReceivers();
+const { t, admin } = useAdminTestApp(
+  () => ({ PUBLIC_API_RATE_LIMIT: 0, SMTP_URL: smtp.url, ALLOW_PRIVATE_DELIVERY_TARGETS: true, ...QUICK_DELIVERIES }),
+  { startJobs: true },
+);
+const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
 
 /** A buyer whose one live campaign (in its own state) notifies as given. */
 async function buyerWith(notify: NotifyConfig, state: string) {
@@ -59,19 +46,7 @@ const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210', NY: '10001', 
 
 /** Sells one lead in `state` through POST /api/lead; answers its id and match. */
 async function sell(state: string) {
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${source.apiKey}` },
-    payload: {
-      service: 'roofing',
-      zip: ZIP_OF[state],
-      name: 'Pat Lee',
-      phone: uniquePhone(),
-      email: `pat.${Math.random().toString(36).slice(2)}@example.com`,
-      tcpa_consent: true,
-    },
-  });
+  const res = await t.sourceApi('/api/lead', source.apiKey, leadInput({ zip: ZIP_OF[state], tcpa_consent: true }));
   expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
   const leadId = res.json().lead_id as string;
   const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
@@ -82,12 +57,7 @@ async function sell(state: string) {
 const statusOf = async (matchId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
 // In the order they were made: the test clock stands still, so by attempt number, not time.
-const attemptsOf = (matchId: string) =>
-  t.database.db
-    .select()
-    .from(deliveryAttempts)
-    .where(eq(deliveryAttempts.matchId, matchId))
-    .orderBy(deliveryAttempts.attempt, deliveryAttempts.id);
+const attemptsOf = (matchId: string) => deliveryAttemptsOf(t.database.db, matchId);
 
 describe('notify channels', () => {
   it('delivers a sold lead to two emails and a signed webhook, and logs each attempt', async () => {
@@ -122,7 +92,7 @@ describe('notify channels', () => {
       data: { lead_id: leadId, match_id: match.id, price: 40, service: 'roofing', zip: '75201' },
     });
 
-    const res = await t.request({ method: 'GET', url: `/api/lead/${leadId}?includeNotifyLogs=true`, as: admin });
+    const res = await t.request({ method: 'GET', url: `/api/lead/${leadId}?includeNotifyLogs=true`, as: admin.cookie });
     expect(res.statusCode).toBe(200);
     const [logged] = res.json().match;
     expect(logged.email).toHaveLength(2);
@@ -188,7 +158,7 @@ describe('notify channels', () => {
     // The message is written right after the status: wait for it rather than race it.
     const message = await eventually(
       async () => {
-        const messages = await t.request({ method: 'GET', url: '/api/message/admin?days=5', as: admin });
+        const messages = await t.request({ method: 'GET', url: '/api/message/admin?days=5', as: admin.cookie });
         expect(messages.statusCode).toBe(200);
         return messages.json().data.find((m: { data?: { match_id?: string } }) => m.data?.match_id === match.id);
       },
@@ -208,7 +178,7 @@ describe('notify channels', () => {
     const resend = await t.request({
       method: 'POST',
       url: `/api/lead/${leadId}/match/${match.id}/resend`,
-      as: admin,
+      as: admin.cookie,
     });
     expect(resend.statusCode).toBe(200);
     expect(resend.json()).toEqual({ queued: 1 });
@@ -222,7 +192,11 @@ describe('notify channels', () => {
     expect((await billsRepo.periodTotals(t.database.db, buyer._id, ...period)).chargesCents).toBe(4000);
 
     // Nothing is left to resend.
-    const again = await t.request({ method: 'POST', url: `/api/lead/${leadId}/match/${match.id}/resend`, as: admin });
+    const again = await t.request({
+      method: 'POST',
+      url: `/api/lead/${leadId}/match/${match.id}/resend`,
+      as: admin.cookie,
+    });
     expect(again.statusCode).toBe(400);
 
     // The admin hides the message.
@@ -230,10 +204,10 @@ describe('notify channels', () => {
       method: 'PUT',
       url: `/api/message/admin/${message._id}`,
       payload: { hide: true },
-      as: admin,
+      as: admin.cookie,
     });
     expect(hide.statusCode).toBe(200);
-    const after = await t.request({ method: 'GET', url: '/api/message/admin?days=5', as: admin });
+    const after = await t.request({ method: 'GET', url: '/api/message/admin?days=5', as: admin.cookie });
     expect(after.json().data.some((m: { _id: string }) => m._id === message._id)).toBe(false);
   });
 });
@@ -291,15 +265,28 @@ describe('security', () => {
     expect((await t.request({ method: 'POST', url })).statusCode).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/message/admin', as: cookie })).statusCode).toBe(403);
     expect(
-      (await t.request({ method: 'POST', url: `/api/lead/${leadId}/match/mat_nope/resend`, as: admin })).statusCode,
-    ).toBe(404);
-    expect(
-      (await t.request({ method: 'PUT', url: '/api/message/admin/msg_nope', payload: { hide: true }, as: admin }))
+      (await t.request({ method: 'POST', url: `/api/lead/${leadId}/match/mat_nope/resend`, as: admin.cookie }))
         .statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'PUT', url: '/api/message/admin/msg_nope', payload: { hide: 'yes' }, as: admin }))
-        .statusCode,
+      (
+        await t.request({
+          method: 'PUT',
+          url: '/api/message/admin/msg_nope',
+          payload: { hide: true },
+          as: admin.cookie,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'PUT',
+          url: '/api/message/admin/msg_nope',
+          payload: { hide: 'yes' },
+          as: admin.cookie,
+        })
+      ).statusCode,
     ).toBe(400);
   });
 
@@ -324,11 +311,12 @@ describe('security', () => {
       });
       await createCampaign(app, buyer._id, { price: 40, states: ['TX'] });
       const seller = await createSourceWithKey(app, { maxCost: 10 });
-      const sold = await app.request({
-        method: 'POST',
-        url: '/api/lead',
-        headers: { authorization: `Bearer ${seller.apiKey}` },
-        payload: { service: 'roofing', zip: '75201', name: 'Pat Lee', phone: uniquePhone(), tcpa_consent: true },
+      const sold = await app.sourceApi('/api/lead', seller.apiKey, {
+        service: 'roofing',
+        zip: '75201',
+        name: 'Pat Lee',
+        phone: uniquePhone(),
+        tcpa_consent: true,
       });
       const [match] = await app.database.db
         .select()

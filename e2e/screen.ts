@@ -1,0 +1,71 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+// What a screen shows (toasts, field errors, tables, sections) and how its controls are worked.
+
+/** A toast (spec §8: top centre) showing `text`. */
+export function toast(page: Page, text: string): Locator {
+  return page.locator('[data-position="top-center"]').getByRole('alert').filter({ hasText: text });
+}
+
+/** Waits for the error toast carrying `message` and checks it is the spec's: red, titled 'Error', top centre. */
+export async function expectErrorToast(page: Page, message: string): Promise<void> {
+  const shown = toast(page, message);
+  await shown.waitFor();
+  const { title, text, accent } = await shown.evaluate((el) => ({
+    title: el.querySelector('.mantine-Notification-title')?.textContent ?? '',
+    text: el.querySelector('.mantine-Notification-description')?.textContent ?? '',
+    // Mantine draws the notification's colour as the bar before its body.
+    accent: getComputedStyle(el, '::before').backgroundColor,
+  }));
+  expect(title).toBe('Error');
+  expect(text).toBe(message);
+  expect(accent).toBe('rgb(240, 62, 62)'); // Mantine's red.6, the filled red
+}
+
+/** The error shown under a form field: the text of the elements that describe the input. */
+export async function fieldError(input: Locator): Promise<{ invalid: boolean; message: string }> {
+  return input.evaluate((el) => ({
+    invalid: el.getAttribute('aria-invalid') === 'true',
+    message: (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  }));
+}
+
+/** Collects the requests the page sends with `method` to a URL matching `url`. */
+export function recordRequests(page: Page, method: string, url: RegExp): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === method && url.test(request.url())) seen.push(request.url());
+  });
+  return seen;
+}
+
+/**
+ * The records shown by the data tables of `scope` (a page, or one section of it); mantine-datatable
+ * keeps an empty row while it has none.
+ */
+export function tableRows(scope: Page | Locator) {
+  return scope.locator('table tbody tr:not(.mantine-datatable-empty-row)');
+}
+
+/** A titled section of a detail page (its card holds the title's heading). */
+export function section(page: Page, title: string): Locator {
+  return page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+}
+
+/** Picks an option of a Mantine select or multi-select. */
+export async function choose(page: Page, select: Locator, option: string) {
+  await select.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Picks an option of a Mantine select and waits until the select shows it. */
+export async function chooseAndWait(page: Page, select: Locator, option: string) {
+  await choose(page, select, option);
+  await expect.poll(() => select.inputValue()).toBe(option);
+}
