@@ -5,7 +5,7 @@ import {
   campaignNotifySchema,
   type LocationType,
 } from './campaign';
-import { emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
+import { type Contact, emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
 import { BILL_PERIODS, GRACE_DAYS, MAX_BILLING_DOLLARS, PAGE_SIZE, PAY_METHODS } from './constants';
 import { whenMissing } from './messages';
 
@@ -113,16 +113,10 @@ export const buyerUpdateSchema = z
 export type BuyerUpdate = z.infer<typeof buyerUpdateSchema>;
 
 /** A buyer as the API answers it (DESIGN.md §4: `ts` in epoch seconds, money in dollars). */
-export interface Buyer {
+export interface Buyer extends Contact {
   _id: string;
   username: string;
   name: string;
-  email: string;
-  phone: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
   notes?: string;
   tags: string[];
   notify: Notify;

@@ -62,3 +62,13 @@ export const pageQuery = (defaultPageSize: number) =>
     sort: z.string().optional(),
     order: z.enum(['asc', 'desc']).optional(),
   });
+
+/** The contact details a buyer and a source share, as the API answers them (admin spec §5). */
+export interface Contact {
+  email: string;
+  phone: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
+import { type Contact, emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
 import { PAGE_SIZE } from './constants';
 
 /** Largest lead cost and channel max cost, in dollars (admin §9). */
@@ -227,16 +227,10 @@ export interface SourceLead {
   test: boolean;
 }
 
-export interface Source {
+export interface Source extends Contact {
   _id: string;
   name: string;
   contactName?: string;
-  email: string;
-  phone: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
   website?: string;
   notes?: string;
   tags: string[];

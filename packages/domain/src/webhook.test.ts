@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { messages } from './test-support';
 import {
   DELIVERY_FIELD_NAMES,
+  newWebhookDraft,
   testFields,
   testOutcome,
   toWebhookPayload,
-  type WebhookDraft,
   type WebhookFormValues,
   webhookChanges,
   webhookCreateSchema,
@@ -16,31 +16,9 @@ import {
   webhookUpdateSchema,
 } from './webhook';
 
-/** The first message for each field, as the form shows it. */
-function messages(schema: z.ZodType, input: unknown): Record<string, string> {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  const out: Record<string, string> = {};
-  for (const issue of result.error.issues) out[issue.path.join('.')] ??= issue.message;
-  return out;
-}
-
 const valid = { name: 'Summit CRM', buyer: 'buy_1', url: 'https://crm.example.com/leads' };
 
-const template: WebhookDraft = {
-  name: '',
-  url: '',
-  method: 'POST',
-  headers: [],
-  accept: [],
-  send_content_type: 'json',
-  return_content_type: 'json',
-  status: { live: false, draft: true, pause: false },
-  map: DELIVERY_FIELD_NAMES.map((field) => ({ field, value: '' })),
-  static: [],
-  tags: [],
-  ping_id: 'no_ping',
-};
+const template = newWebhookDraft();
 
 /** A new delivery's form from the template, filled in; override any field. */
 function form(overrides: Partial<WebhookFormValues> = {}): WebhookFormValues {

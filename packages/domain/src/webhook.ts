@@ -229,12 +229,8 @@ export type WebhookTestInput = z.infer<typeof webhookTestSchema>;
 
 export type WebhookStatusFlags = Record<WebhookStatusValue, boolean>;
 
-/** A custom delivery as the API answers it (admin §3 Delivery). */
-export interface Webhook {
-  _id: string;
-  buyer: string;
-  buyer_name: string;
-  name: string;
+/** How a delivery calls the buyer's system and reads its answer (admin §3 Delivery). */
+export interface WebhookRequest {
   url: string;
   method: WebhookMethod;
   headers: HeaderRow[];
@@ -247,6 +243,14 @@ export interface Webhook {
   send_content_type: ContentType;
   return_content_type: ContentType;
   wrap_key?: string;
+}
+
+/** A custom delivery as the API answers it (admin §3 Delivery). */
+export interface Webhook extends WebhookRequest {
+  _id: string;
+  buyer: string;
+  buyer_name: string;
+  name: string;
   status: WebhookStatusFlags;
   map: FieldValueRow[];
   static: FieldValueRow[];
@@ -267,6 +271,24 @@ export type WebhookDraft = Omit<Webhook, '_id' | 'ts' | 'tsdate' | 'buyer' | 'bu
 /** GET /api/webhook/new: a blank delivery whose map lists every template field, and the field list. */
 export interface WebhookTemplate extends WebhookDraft {
   fields: { field: string; sample: string }[];
+}
+
+/** A new delivery (GET /api/webhook/new): a direct draft in JSON both ways, mapping every template field to nothing yet. */
+export function newWebhookDraft(): WebhookDraft {
+  return {
+    name: '',
+    url: '',
+    method: 'POST',
+    headers: [],
+    accept: [],
+    send_content_type: 'json',
+    return_content_type: 'json',
+    status: webhookStatusFlags('draft'),
+    map: DELIVERY_FIELDS.map(({ field }) => ({ field, value: '' })),
+    static: [],
+    tags: [],
+    ping_id: DIRECT_DELIVERY,
+  };
 }
 
 /** A row of GET /api/webhook. */
@@ -409,21 +431,9 @@ export const webhookFormSchema = z
   });
 
 /** What POST /api/webhook takes, as built from the form. */
-export interface WebhookPayload {
+export interface WebhookPayload extends WebhookRequest {
   name: string;
   buyer?: string;
-  url: string;
-  method: WebhookMethod;
-  headers: HeaderRow[];
-  accept: FieldValueRow[];
-  key?: string;
-  keyname?: string;
-  secret?: string;
-  secretname?: string;
-  return_id?: string;
-  send_content_type: ContentType;
-  return_content_type: ContentType;
-  wrap_key?: string;
   status: WebhookStatusValue;
   map: FieldValueRow[];
   static: FieldValueRow[];

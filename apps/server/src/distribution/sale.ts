@@ -97,21 +97,8 @@ export interface QuoteRequest {
   email_hash?: string;
 }
 
-/**
- * The engine's verb (DESIGN.md §5): quote a ping from memory, and sell a lead once: the one-statement
- * fast path, the careful path with cap locks and fall-through to the next bidders, and the buyers'
- * live deliveries run inline. `sale.repo.ts` is the only writer of leads, matches and delivery
- * attempts during a sale.
- */
-export function createSale({
-  db,
-  clock,
-  engine,
-  secret,
-  onSale,
-  inline,
-  logger,
-}: {
+/** What a sale works with (and the public source API, which sells through it). */
+export interface SaleDeps {
   db: Db;
   clock: Clock;
   engine: Engine;
@@ -123,7 +110,15 @@ export function createSale({
   inline?: InlineDeliveries;
   /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
   logger?: Pick<Logger, 'error'>;
-}) {
+}
+
+/**
+ * The engine's verb (DESIGN.md §5): quote a ping from memory, and sell a lead once: the one-statement
+ * fast path, the careful path with cap locks and fall-through to the next bidders, and the buyers'
+ * live deliveries run inline. `sale.repo.ts` is the only writer of leads, matches and delivery
+ * attempts during a sale.
+ */
+export function createSale({ db, clock, engine, secret, onSale, inline, logger }: SaleDeps) {
   const raw = rawDb(db);
 
   function facts(

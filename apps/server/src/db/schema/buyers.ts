@@ -1,4 +1,5 @@
-import { integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core';
+import { contactColumns, timestamps } from './columns';
 
 /** Default lead delivery, read whole (DESIGN.md §10: jsonb for configuration). */
 export interface NotifyConfig {
@@ -13,12 +14,7 @@ export const buyers = pgTable('buyers', {
   name: text('name').notNull(),
   /** The primary user's sign-in name; fixed at creation. */
   username: text('username').notNull().unique(),
-  email: text('email').notNull(),
-  phone: text('phone').notNull(),
-  address: text('address'),
-  city: text('city'),
-  state: text('state'),
-  zip: text('zip'),
+  ...contactColumns(),
   notes: text('notes'),
   tags: text('tags').array().notNull().default([]),
   notify: jsonb('notify').$type<NotifyConfig>().notNull().default({ email: [], sms: [], broadcast_webhooks: [] }),
@@ -30,6 +26,5 @@ export const buyers = pgTable('buyers', {
   stripeCustomerId: text('stripe_customer_id'),
   /** Share of a bill's leads that may be returned without an admin (0 to 1). */
   autoApproveReturns: real('auto_approve_returns').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  ...timestamps(),
 });

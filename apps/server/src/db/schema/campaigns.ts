@@ -1,6 +1,7 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
 import type { NotifyConfig } from './buyers';
 import { buyers } from './buyers';
+import { timestamps } from './columns';
 import { sources } from './sources';
 import { zipsets } from './zips';
 
@@ -41,8 +42,7 @@ export const campaigns = pgTable(
     notes: text('notes'),
     tags: text('tags').array().notNull().default([]),
     lastSoldAt: timestamp('last_sold_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    ...timestamps(),
   },
   (t) => [index('campaigns_buyer_id_idx').on(t.buyerId), index('campaigns_status_idx').on(t.status)],
 );

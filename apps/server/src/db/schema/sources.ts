@@ -1,15 +1,11 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { contactColumns, timestamps } from './columns';
 
 export const sources = pgTable('sources', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   contactName: text('contact_name'),
-  email: text('email').notNull(),
-  phone: text('phone').notNull(),
-  address: text('address'),
-  city: text('city'),
-  state: text('state'),
-  zip: text('zip'),
+  ...contactColumns(),
   website: text('website'),
   notes: text('notes'),
   tags: text('tags').array().notNull().default([]),
@@ -25,8 +21,7 @@ export const sources = pgTable('sources', {
   lastPingSentAt: timestamp('last_ping_sent_at', { withTimezone: true }),
   lastTestLeadSentAt: timestamp('last_test_lead_sent_at', { withTimezone: true }),
   lastTestPingSentAt: timestamp('last_test_ping_sent_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  ...timestamps(),
 });
 
 export const sourceChannels = pgTable(

@@ -1,5 +1,6 @@
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
+import { timestamps } from './columns';
 
 export interface FieldValue {
   field: string;
@@ -35,8 +36,7 @@ export const webhooks = pgTable(
     /** The last failed delivery of a lead (DESIGN.md §6: shown in red on the buyer's campaigns); cleared by a success. */
     lastFailure: text('last_failure'),
     lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    ...timestamps(),
   },
   (t) => [index('webhooks_buyer_idx').on(t.buyerId)],
 );

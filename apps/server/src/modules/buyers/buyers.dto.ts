@@ -1,12 +1,11 @@
 import type { Buyer, BuyerCampaign, BuyerLead, BuyerListItem, BuyerUser, CampaignStatusValue } from '@leadex/domain';
 import { statusFlags } from '@leadex/domain';
 import { toEpochSeconds } from '../../lib/clock';
+import { contactOf, orUndefined } from '../../lib/dto';
 import { centsToDollars } from '../../lib/money';
 import { toDeliveryFailure } from '../campaigns/campaigns.dto';
 import type { UserRow } from '../users/users.repo';
 import type { BuyerCampaignRow, BuyerLeadRow, BuyerRow } from './buyers.repo';
-
-const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 
 /** A buyer as the API answers it: `_id`, `ts` in epoch seconds, money in dollars. */
 export function toBuyer(row: BuyerRow, users?: UserRow[]): Buyer {
@@ -14,12 +13,7 @@ export function toBuyer(row: BuyerRow, users?: UserRow[]): Buyer {
     _id: row.id,
     username: row.username,
     name: row.name,
-    email: row.email,
-    phone: row.phone,
-    address: orUndefined(row.address),
-    city: orUndefined(row.city),
-    state: orUndefined(row.state),
-    zip: orUndefined(row.zip),
+    ...contactOf(row),
     notes: orUndefined(row.notes),
     tags: row.tags,
     notify: row.notify,

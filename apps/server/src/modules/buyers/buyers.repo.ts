@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { listByName, type NameListFilter } from '../../db/records';
 import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import {
@@ -38,16 +39,8 @@ export interface BuyerLeadRow {
   priceCents: number;
 }
 
-export interface BuyerListFilter {
-  name?: string;
-  sort?: 'name' | 'ts';
-  order?: 'asc' | 'desc';
-  offset: number;
-  limit: number;
-}
-
-/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
-export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+// Kept here too for the repositories that import it from this one.
+export { likeContains } from '../../db/records';
 
 export const buyersRepo = {
   async findById(db: Db | Tx, id: string): Promise<BuyerRow | null> {
@@ -55,21 +48,8 @@ export const buyersRepo = {
     return row ?? null;
   },
 
-  async list(db: Db, filter: BuyerListFilter): Promise<{ rows: BuyerRow[]; total: number }> {
-    const where = filter.name ? ilike(buyers.name, likeContains(filter.name)) : undefined;
-    const column = filter.sort === 'ts' ? buyers.createdAt : buyers.name;
-    const direction = filter.order === 'desc' ? desc : asc;
-    const [rows, totals] = await Promise.all([
-      db
-        .select()
-        .from(buyers)
-        .where(where)
-        .orderBy(direction(column), asc(buyers.id))
-        .limit(filter.limit)
-        .offset(filter.offset),
-      db.select({ n: count() }).from(buyers).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+  list(db: Db, filter: NameListFilter): Promise<{ rows: BuyerRow[]; total: number }> {
+    return listByName(db, buyers, filter);
   },
 
   async insert(db: Db | Tx, row: BuyerInsert): Promise<BuyerRow> {

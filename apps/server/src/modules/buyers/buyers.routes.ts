@@ -7,11 +7,8 @@ import {
   buyerUserSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-
-const idParams = z.object({ id: z.string() });
-const userParams = z.object({ id: z.string(), userId: z.string() });
+import { created, idParams, userParams } from '../../lib/http';
 
 /** /api/buyer: the reference module (routes -> service -> repo) that later modules copy. */
 export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
@@ -31,13 +28,8 @@ export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
     (request) => buyers.get(request.viewer(), request.params.id, request.query.include),
   );
 
-  app.post(
-    '/buyer',
-    { onRequest: admin, schema: { tags: ['buyers'], body: buyerCreateSchema } },
-    async (request, reply) => {
-      reply.code(201);
-      return buyers.create(request.body);
-    },
+  app.post('/buyer', { onRequest: admin, schema: { tags: ['buyers'], body: buyerCreateSchema } }, (request, reply) =>
+    created(reply, buyers.create(request.body)),
   );
 
   app.put(
@@ -55,10 +47,7 @@ export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
   app.post(
     '/buyer/:id/user',
     { onRequest: admin, schema: { tags: ['buyers'], params: idParams, body: buyerUserSchema } },
-    async (request, reply) => {
-      reply.code(201);
-      return buyers.addUser(request.params.id, request.body);
-    },
+    (request, reply) => created(reply, buyers.addUser(request.params.id, request.body)),
   );
 
   app.put(

@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { dollarsToCents } from '../../lib/money';
+import { pageWindow } from '../../lib/paging';
 import { usersRepo } from '../users/users.repo';
 import type { UsersService } from '../users/users.service';
 import { toBuyer, toBuyerCampaign, toBuyerLead, toBuyerListItem, toBuyerUser } from './buyers.dto';
@@ -44,13 +45,7 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
 
   return {
     async list(query: BuyerListQuery): Promise<Page<BuyerListItem>> {
-      const { rows, total } = await buyersRepo.list(db, {
-        name: query.name,
-        sort: query.sort,
-        order: query.order,
-        offset: (query.page - 1) * query.pageSize,
-        limit: query.pageSize,
-      });
+      const { rows, total } = await buyersRepo.list(db, { name: query.name, ...pageWindow(query) });
       return { data: rows.map(toBuyerListItem), total };
     },
 
@@ -137,42 +132,8 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
       return toBuyerUser(added);
     },
 
-    async updateUser(id: string, userId: string, input: { name: string; email: string }) {
-      const current = await userOfBuyer(id, userId);
-      const holder = await usersRepo.findByEmail(db, input.email);
-      if (holder && holder.id !== current.id) throw AppError.field('email', 'This email already exists.');
-      const emailChanged = input.email.toLowerCase() !== current.email;
-      const updated = await usersRepo.update(db, userId, {
-        name: input.name,
-        email: input.email.toLowerCase(),
-        ...(emailChanged ? { emailVerified: false } : {}),
-        updatedAt: clock.now(),
-      });
-      return toBuyerUser(updated ?? current);
-    },
-
-    async sendWelcome(id: string, userId: string) {
-      await userOfBuyer(id, userId);
-      return toBuyerUser(await users.sendWelcome(userId));
-    },
-
-    async lockUser(id: string, userId: string) {
-      await userOfBuyer(id, userId);
-      return toBuyerUser(await users.lock(userId));
-    },
-
-    async unlockUser(id: string, userId: string) {
-      await userOfBuyer(id, userId);
-      return toBuyerUser(await users.unlock(userId));
-    },
+    ...users.actionsOnUsersOf('buyer', toBuyerUser),
   };
-
-  /** A user of this buyer, or 404 (a user of another buyer is not found here). */
-  async function userOfBuyer(buyerId: string, userId: string) {
-    const found = await usersRepo.findById(db, userId);
-    if (found?.role !== 'buyer' || found.roleId !== buyerId) throw AppError.notFound('User');
-    return found;
-  }
 }
 
 export type BuyersService = ReturnType<typeof createBuyersService>;

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { likeContains } from '../../db/records';
 import {
   buyers,
   campaignSourceFilters,
@@ -10,7 +11,6 @@ import {
   user,
   zipsets,
 } from '../../db/schema';
-import { likeContains } from '../buyers/buyers.repo';
 import {
   type DeliveryFailureColumns,
   deliveryFailureFields,

@@ -1,9 +1,7 @@
 import { campaignCreateSchema, campaignListQuery, campaignUpdateSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-
-const idParams = z.object({ id: z.string() });
+import { created, idParams } from '../../lib/http';
 
 /**
  * /api/match: campaigns (admin §7, portals §7). Admins see and change every campaign; a buyer only
@@ -27,13 +25,8 @@ export const campaignRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { serv
     campaigns.get(request.viewer(), request.params.id),
   );
 
-  app.post(
-    '/match',
-    { onRequest: adminOrBuyer, schema: { tags, body: campaignCreateSchema } },
-    async (request, reply) => {
-      reply.code(201);
-      return campaigns.create(request.viewer(), request.body);
-    },
+  app.post('/match', { onRequest: adminOrBuyer, schema: { tags, body: campaignCreateSchema } }, (request, reply) =>
+    created(reply, campaigns.create(request.viewer(), request.body)),
   );
 
   app.put(

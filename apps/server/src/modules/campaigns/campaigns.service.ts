@@ -20,6 +20,8 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { dollarsToCents } from '../../lib/money';
+import { pageWindow } from '../../lib/paging';
+import { buyerScopeOf, maySeeBuyer } from '../../lib/scope';
 import type { Viewer } from '../../plugins/auth';
 import { toCampaign, toCampaignListItem } from './campaigns.dto';
 import { type CampaignInsert, type CampaignRow, campaignsRepo } from './campaigns.repo';
@@ -68,18 +70,10 @@ const centsOrNull = (dollars: number | null | undefined) =>
   dollars === null || dollars === undefined ? null : dollarsToCents(dollars);
 
 export function createCampaignsService({ db, clock, engine }: CampaignsServiceDeps) {
-  /** The buyer whose campaigns the viewer may see: undefined for an admin (all of them). */
-  function scopeOf(viewer: Viewer): string | undefined {
-    if (viewer.role === 'admin') return undefined;
-    // A buyer user not linked to a buyer sees nothing ('' matches no campaign).
-    return viewer.roleId ?? '';
-  }
-
   /** A campaign the viewer may see, or 404: another buyer's campaign is answered as if it did not exist. */
   async function findVisible(viewer: Viewer, id: string, tx: Db | Tx = db): Promise<CampaignRow> {
     const row = await campaignsRepo.findById(tx, id);
-    const scope = scopeOf(viewer);
-    if (!row || (scope !== undefined && row.buyerId !== scope)) throw AppError.notFound('Campaign');
+    if (!row || !maySeeBuyer(viewer, row.buyerId)) throw AppError.notFound('Campaign');
     return row;
   }
 
@@ -164,22 +158,18 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
 
   return {
     async list(viewer: Viewer, query: CampaignListQuery): Promise<Page<CampaignListItem>> {
-      const scope = scopeOf(viewer);
       const { rows, total } = await campaignsRepo.list(db, {
-        buyerId: scope ?? query.buyer,
+        buyerId: buyerScopeOf(viewer) ?? query.buyer,
         buyerName: query.buyer_name,
         service: query.service,
-        sort: query.sort,
-        order: query.order,
-        offset: (query.page - 1) * query.pageSize,
-        limit: query.pageSize,
+        ...pageWindow(query),
       });
       return { data: rows.map(toCampaignListItem), total };
     },
 
     /** The services the viewer's campaigns buy (the list's service filter offers these). */
     servicesInUse(viewer: Viewer): Promise<string[]> {
-      return campaignsRepo.servicesInUse(db, scopeOf(viewer));
+      return campaignsRepo.servicesInUse(db, buyerScopeOf(viewer));
     },
 
     get,

@@ -10,6 +10,7 @@ import {
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { RequestMeta } from './source-api.service';
@@ -84,37 +85,28 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
     });
   }
 
-  const security = [{ bearer: [] }];
+  /** A route of the public API: its summary, the body it takes and the answer it gives besides the failures. */
+  const publicRoute = <TBody extends z.ZodType, TAnswer extends z.ZodType>(
+    summary: string,
+    body: TBody,
+    answer: TAnswer,
+  ) => ({
+    schema: { tags: ['public'], summary, security: [{ bearer: [] }], body, response: sourceApiResponses(answer) },
+  });
 
+  // Each answer's shape is checked against the response schema when it is serialized.
   app.post(
     '/ping',
-    {
-      schema: {
-        tags: ['public'],
-        summary: 'Ask a price for a lead (no contact data)',
-        security,
-        body: pingSchema,
-        response: sourceApiResponses(pingAnswerSchema),
-      },
-    },
+    publicRoute('Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema),
     async (request, reply) => {
       const answer = api.ping(request.body, apiKeyOf(request));
-      // The answer's shape is checked against the response schema when it is serialized.
       return reply.status(answer.status as 200).send(answer.body as PingAnswer);
     },
   );
 
   app.post(
     '/post',
-    {
-      schema: {
-        tags: ['public'],
-        summary: 'Send the lead of a ping; it sells once',
-        security,
-        body: postSchema,
-        response: sourceApiResponses(saleAnswerSchema),
-      },
-    },
+    publicRoute('Send the lead of a ping; it sells once', postSchema, saleAnswerSchema),
     async (request, reply) => {
       const answer = await api.post(request.body, apiKeyOf(request), metaOf(request));
       return reply.status(answer.status as 200).send(answer.body as SaleAnswer);
@@ -123,15 +115,7 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
 
   app.post(
     '/lead',
-    {
-      schema: {
-        tags: ['public'],
-        summary: 'Ping and post in one call (sources approved to post directly)',
-        security,
-        body: leadSchema,
-        response: sourceApiResponses(saleAnswerSchema),
-      },
-    },
+    publicRoute('Ping and post in one call (sources approved to post directly)', leadSchema, saleAnswerSchema),
     async (request, reply) => {
       const answer = await api.lead(request.body, apiKeyOf(request), metaOf(request));
       return reply.status(answer.status as 200).send(answer.body as SaleAnswer);

@@ -1,11 +1,7 @@
-import type { Db } from '../../db/client';
-import type { Engine, SourceCaller } from '../../distribution/engine';
+import type { SourceCaller } from '../../distribution/engine';
 import { verifyPingToken } from '../../distribution/ping-token';
-import { type Answer, createSale, type RequestMeta } from '../../distribution/sale';
-import type { Clock } from '../../lib/clock';
+import { type Answer, createSale, type RequestMeta, type SaleDeps } from '../../distribution/sale';
 import { AppError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
-import type { InlineDeliveries } from '../deliveries/custom/inline';
 import type { ExplanationRecord } from './explanation';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 
@@ -15,27 +11,9 @@ export type { Answer, RequestMeta } from '../../distribution/sale';
  * The public source API: ping, post and direct lead (DESIGN.md §4, §5). It maps requests and checks
  * what the source may do; the sale itself is the engine's (distribution/sale.ts).
  */
-export function createSourceApiService({
-  db,
-  clock,
-  engine,
-  secret,
-  onSale,
-  inline,
-  logger,
-}: {
-  db: Db;
-  clock: Clock;
-  engine: Engine;
-  secret: string;
-  /** Called after a sale is stored: the job dispatcher starts delivering it at once. */
-  onSale?: () => void;
-  /** Buyers' live custom deliveries, run during the sale (DESIGN.md §6). */
-  inline?: InlineDeliveries;
-  /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
-  logger?: Pick<Logger, 'error'>;
-}) {
-  const sale = createSale({ db, clock, engine, secret, onSale, inline, logger });
+export function createSourceApiService(deps: SaleDeps) {
+  const { clock, engine, secret } = deps;
+  const sale = createSale(deps);
 
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {

@@ -9,11 +9,11 @@ import {
   sourceStatus,
 } from '@leadex/domain';
 import { toEpochSeconds } from '../../lib/clock';
+import { contactOf, orUndefined } from '../../lib/dto';
 import { centsToDollars } from '../../lib/money';
 import type { UserRow } from '../users/users.repo';
 import type { ApiKeyRow, ChannelRow, SourceLeadRow, SourceRow } from './sources.repo';
 
-const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 const seconds = (date: Date | null): number | undefined => (date ? toEpochSeconds(date) : undefined);
 
 function activity(row: SourceRow) {
@@ -87,12 +87,7 @@ export function toSource(row: SourceRow, parts: SourceParts): Source {
     _id: row.id,
     name: row.name,
     contactName: orUndefined(row.contactName),
-    email: row.email,
-    phone: row.phone,
-    address: orUndefined(row.address),
-    city: orUndefined(row.city),
-    state: orUndefined(row.state),
-    zip: orUndefined(row.zip),
+    ...contactOf(row),
     website: orUndefined(row.website),
     notes: parts.forAdmin ? orUndefined(row.notes) : undefined,
     tags: row.tags,

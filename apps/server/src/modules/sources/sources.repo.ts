@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { listByName, type NameListFilter } from '../../db/records';
 import { apiKeys, leadMatches, leads, sourceChannels, sources } from '../../db/schema';
-import { likeContains } from '../buyers/buyers.repo';
 
 export type SourceRow = typeof sources.$inferSelect;
 export type SourceInsert = typeof sources.$inferInsert;
@@ -23,35 +23,14 @@ export interface SourceLeadRow {
   sold: boolean;
 }
 
-export interface SourceListFilter {
-  name?: string;
-  sort?: 'name' | 'ts';
-  order?: 'asc' | 'desc';
-  offset: number;
-  limit: number;
-}
-
 export const sourcesRepo = {
   async findById(db: Db | Tx, id: string): Promise<SourceRow | null> {
     const [row] = await db.select().from(sources).where(eq(sources.id, id));
     return row ?? null;
   },
 
-  async list(db: Db, filter: SourceListFilter): Promise<{ rows: SourceRow[]; total: number }> {
-    const where = filter.name ? ilike(sources.name, likeContains(filter.name)) : undefined;
-    const column = filter.sort === 'ts' ? sources.createdAt : sources.name;
-    const direction = filter.order === 'desc' ? desc : asc;
-    const [rows, totals] = await Promise.all([
-      db
-        .select()
-        .from(sources)
-        .where(where)
-        .orderBy(direction(column), asc(sources.id))
-        .limit(filter.limit)
-        .offset(filter.offset),
-      db.select({ n: count() }).from(sources).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+  list(db: Db, filter: NameListFilter): Promise<{ rows: SourceRow[]; total: number }> {
+    return listByName(db, sources, filter);
   },
 
   async insert(db: Db | Tx, row: SourceInsert): Promise<SourceRow> {

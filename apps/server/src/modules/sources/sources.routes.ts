@@ -9,11 +9,9 @@ import {
   sourceUserSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import { created, idParams, userParams } from '../../lib/http';
 
-const idParams = z.object({ id: z.string() });
-const userParams = z.object({ id: z.string(), userId: z.string() });
 const tags = ['sources'];
 
 /** /api/source: sources, their channels, API keys and users (admin spec §7 Sources). */
@@ -34,10 +32,9 @@ export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
     (request) => sources.get(request.viewer(), request.params.id, request.query.include),
   );
 
-  app.post('/source', { onRequest: admin, schema: { tags, body: sourceCreateSchema } }, async (request, reply) => {
-    reply.code(201);
-    return sources.create(request.body);
-  });
+  app.post('/source', { onRequest: admin, schema: { tags, body: sourceCreateSchema } }, (request, reply) =>
+    created(reply, sources.create(request.body)),
+  );
 
   app.put(
     '/source/:id',
@@ -70,10 +67,7 @@ export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
   app.post(
     '/source/:id/user',
     { onRequest: admin, schema: { tags, params: idParams, body: sourceUserSchema } },
-    async (request, reply) => {
-      reply.code(201);
-      return sources.addUser(request.params.id, request.body);
-    },
+    (request, reply) => created(reply, sources.addUser(request.params.id, request.body)),
   );
 
   app.put(

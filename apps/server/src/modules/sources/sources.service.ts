@@ -18,6 +18,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { dollarsToCents } from '../../lib/money';
+import { pageWindow } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
 import { usersRepo } from '../users/users.repo';
 import type { UsersService } from '../users/users.service';
@@ -69,22 +70,9 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
     });
   }
 
-  /** A user of this source, or 404 (a user of another source is not found here). */
-  async function userOfSource(sourceId: string, userId: string) {
-    const found = await usersRepo.findById(db, userId);
-    if (found?.role !== 'source' || found.roleId !== sourceId) throw AppError.notFound('User');
-    return found;
-  }
-
   return {
     async list(query: SourceListQuery): Promise<Page<SourceListItem>> {
-      const { rows, total } = await sourcesRepo.list(db, {
-        name: query.name,
-        sort: query.sort,
-        order: query.order,
-        offset: (query.page - 1) * query.pageSize,
-        limit: query.pageSize,
-      });
+      const { rows, total } = await sourcesRepo.list(db, { name: query.name, ...pageWindow(query) });
       const channels = await sourcesRepo.channelsOf(
         db,
         rows.map((r) => r.id),
@@ -217,35 +205,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
       return toSourceUser(added);
     },
 
-    async updateUser(id: string, userId: string, input: SourceUserInput): Promise<SourceUser> {
-      const current = await userOfSource(id, userId);
-      const holder = await usersRepo.findByEmail(db, input.email);
-      if (holder && holder.id !== current.id) throw AppError.field('email', 'This email already exists.');
-      const emailChanged = input.email.toLowerCase() !== current.email;
-      const updated = await usersRepo.update(db, userId, {
-        name: input.name,
-        email: input.email.toLowerCase(),
-        ...(emailChanged ? { emailVerified: false } : {}),
-        updatedAt: clock.now(),
-      });
-      return toSourceUser(updated ?? current);
-    },
-
-    async sendWelcome(id: string, userId: string): Promise<SourceUser> {
-      await userOfSource(id, userId);
-      return toSourceUser(await users.sendWelcome(userId));
-    },
-
-    /** Locks the user: on hold, and every session it has ends at once (DESIGN.md §8). */
-    async lockUser(id: string, userId: string): Promise<SourceUser> {
-      await userOfSource(id, userId);
-      return toSourceUser(await users.lock(userId));
-    },
-
-    async unlockUser(id: string, userId: string): Promise<SourceUser> {
-      await userOfSource(id, userId);
-      return toSourceUser(await users.unlock(userId));
-    },
+    ...users.actionsOnUsersOf('source', toSourceUser),
   };
 }
 

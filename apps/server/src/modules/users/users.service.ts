@@ -30,7 +30,7 @@ export interface UsersServiceDeps {
 
 /** Users of the exchange: creation for buyers and sources, welcome emails, lock and unlock. */
 export function createUsersService({ db, clock, mailer, config }: UsersServiceDeps) {
-  return {
+  const service = {
     /**
      * Adds a user inside the caller's transaction, so a buyer and its user are written together.
      * The user has no password until they follow a welcome email's link.
@@ -100,7 +100,7 @@ export function createUsersService({ db, clock, mailer, config }: UsersServiceDe
       const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
       return db.transaction(async (tx) => {
         const taken = await usersRepo.findByUsername(tx, 'admin');
-        const admin = await this.create(tx, {
+        const admin = await service.create(tx, {
           name: 'Administrator',
           email: config.ADMIN_EMAIL,
           username: taken ? undefined : 'admin',
@@ -112,7 +112,50 @@ export function createUsersService({ db, clock, mailer, config }: UsersServiceDe
         return admin;
       });
     },
+
+    /**
+     * What a buyer's or a source's screen does to its users (edit, welcome, lock, unlock), each on a
+     * user of that record only: another record's user is not found. `present` shapes the answers.
+     */
+    actionsOnUsersOf<T>(role: 'buyer' | 'source', present: (user: UserRow) => T) {
+      /** A user of this buyer or source, or 404 (a user of another one is not found here). */
+      async function userOf(roleId: string, userId: string) {
+        const found = await usersRepo.findById(db, userId);
+        if (found?.role !== role || found.roleId !== roleId) throw AppError.notFound('User');
+        return found;
+      }
+      return {
+        /** A new name and email (its sign-in); a new email is unverified, one another user has is refused. */
+        async updateUser(roleId: string, userId: string, input: { name: string; email: string }): Promise<T> {
+          const current = await userOf(roleId, userId);
+          const holder = await usersRepo.findByEmail(db, input.email);
+          if (holder && holder.id !== current.id) throw AppError.field('email', 'This email already exists.');
+          const emailChanged = input.email.toLowerCase() !== current.email;
+          const updated = await usersRepo.update(db, userId, {
+            name: input.name,
+            email: input.email.toLowerCase(),
+            ...(emailChanged ? { emailVerified: false } : {}),
+            updatedAt: clock.now(),
+          });
+          return present(updated ?? current);
+        },
+        async sendWelcome(roleId: string, userId: string): Promise<T> {
+          await userOf(roleId, userId);
+          return present(await service.sendWelcome(userId));
+        },
+        /** Locks the user: on hold, and every session it has ends at once (DESIGN.md §8). */
+        async lockUser(roleId: string, userId: string): Promise<T> {
+          await userOf(roleId, userId);
+          return present(await service.lock(userId));
+        },
+        async unlockUser(roleId: string, userId: string): Promise<T> {
+          await userOf(roleId, userId);
+          return present(await service.unlock(userId));
+        },
+      };
+    },
   };
+  return service;
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;

@@ -2,6 +2,7 @@ import { zipSearchQuery, zipSuggestionsQuery, zipsetCreateSchema, zipsetListQuer
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import { created } from '../../lib/http';
 
 const tags = ['reference'];
 
@@ -30,12 +31,7 @@ export const zipRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services 
     (request) => zips.get(request.viewer(), request.params.id),
   );
 
-  app.post(
-    '/zipset',
-    { onRequest: adminOrBuyer, schema: { tags, body: zipsetCreateSchema } },
-    async (request, reply) => {
-      reply.code(201);
-      return zips.create(request.viewer(), request.body);
-    },
+  app.post('/zipset', { onRequest: adminOrBuyer, schema: { tags, body: zipsetCreateSchema } }, (request, reply) =>
+    created(reply, zips.create(request.viewer(), request.body)),
   );
 };

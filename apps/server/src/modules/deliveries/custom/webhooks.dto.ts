@@ -1,7 +1,7 @@
 import {
   type ContentType,
   DELIVERY_FIELDS,
-  DIRECT_DELIVERY,
+  newWebhookDraft,
   type Webhook,
   type WebhookDraft,
   type WebhookListItem,
@@ -11,23 +11,27 @@ import {
   webhookStatusFlags,
 } from '@leadex/domain';
 import { toEpochSeconds } from '../../../lib/clock';
+import { orUndefined } from '../../../lib/dto';
 import type { WebhookRow } from './webhooks.repo';
-
-const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 
 const asStatus = (value: string): WebhookStatusValue => (value === 'live' || value === 'pause' ? value : 'draft');
 const asMethod = (value: string): WebhookMethod => (value === 'PUT' ? 'PUT' : 'POST');
 const asContentType = (value: string): ContentType => (value === 'xml' || value === 'form' ? value : 'json');
 
+/** What a delivery's list row and its whole record start with. */
+const heading = (row: WebhookRow) => ({
+  _id: row.id,
+  buyer: row.buyerId,
+  buyer_name: row.buyerName,
+  name: row.name,
+  url: row.url,
+  method: asMethod(row.method),
+});
+
 /** A custom delivery as the API answers it: `_id`, `ts` in epoch seconds, status as flags. */
 export function toWebhook(row: WebhookRow): Webhook {
   return {
-    _id: row.id,
-    buyer: row.buyerId,
-    buyer_name: row.buyerName,
-    name: row.name,
-    url: row.url,
-    method: asMethod(row.method),
+    ...heading(row),
     headers: row.headers,
     accept: row.accept,
     key: orUndefined(row.key),
@@ -50,12 +54,7 @@ export function toWebhook(row: WebhookRow): Webhook {
 
 export function toWebhookListItem(row: WebhookRow): WebhookListItem {
   return {
-    _id: row.id,
-    buyer: row.buyerId,
-    buyer_name: row.buyerName,
-    name: row.name,
-    url: row.url,
-    method: asMethod(row.method),
+    ...heading(row),
     tags: row.tags,
     status: webhookStatusFlags(asStatus(row.status)),
     ts: toEpochSeconds(row.createdAt),
@@ -64,21 +63,7 @@ export function toWebhookListItem(row: WebhookRow): WebhookListItem {
 
 /** GET /api/webhook/new: a draft whose map lists every template field with an empty value. */
 export function webhookTemplate(): WebhookTemplate {
-  return {
-    name: '',
-    url: '',
-    method: 'POST',
-    headers: [],
-    accept: [],
-    send_content_type: 'json',
-    return_content_type: 'json',
-    status: webhookStatusFlags('draft'),
-    map: DELIVERY_FIELDS.map(({ field }) => ({ field, value: '' })),
-    static: [],
-    tags: [],
-    ping_id: DIRECT_DELIVERY,
-    fields: DELIVERY_FIELDS.map(({ field, sample }) => ({ field, sample })),
-  };
+  return { ...newWebhookDraft(), fields: DELIVERY_FIELDS.map(({ field, sample }) => ({ field, sample })) };
 }
 
 /** GET /api/webhook/{id}/copy: the delivery as a new, unsaved draft named '… (copy)'. */

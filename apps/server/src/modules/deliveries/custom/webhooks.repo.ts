@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client';
+import { likeContains } from '../../../db/records';
 import { buyers, webhooks } from '../../../db/schema';
-import { likeContains } from '../../buyers/buyers.repo';
 
 export type WebhookInsert = typeof webhooks.$inferInsert;
 /** A custom delivery with its buyer's name. */

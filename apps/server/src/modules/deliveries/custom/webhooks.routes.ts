@@ -2,8 +2,8 @@ import { webhookCreateSchema, webhookListQuery, webhookTestSchema, webhookUpdate
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../../deps';
+import { created, idParams } from '../../../lib/http';
 
-const idParams = z.object({ id: z.string() });
 const actionParams = z.object({ id: z.string(), action: z.string() });
 
 /**
@@ -30,13 +30,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
     webhooks.action(request.viewer(), request.params.id, request.params.action),
   );
 
-  app.post(
-    '/webhook',
-    { onRequest: adminOrBuyer, schema: { tags, body: webhookCreateSchema } },
-    async (request, reply) => {
-      reply.code(201);
-      return webhooks.create(request.viewer(), request.body);
-    },
+  app.post('/webhook', { onRequest: adminOrBuyer, schema: { tags, body: webhookCreateSchema } }, (request, reply) =>
+    created(reply, webhooks.create(request.viewer(), request.body)),
   );
 
   app.put(

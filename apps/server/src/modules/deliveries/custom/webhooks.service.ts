@@ -20,6 +20,8 @@ import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { blockedRange, type OutboundNetwork } from '../../../lib/outbound-http';
+import { pageWindow } from '../../../lib/paging';
+import { buyerScopeOf, maySeeBuyer } from '../../../lib/scope';
 import type { Viewer } from '../../../plugins/auth';
 import { type DeliverOptions, type DeliveryTarget, deliverCustom, testLead } from './render';
 import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
@@ -53,17 +55,9 @@ const OPTIONAL_COLUMNS = [
  * buyer's; a buyer only its own, and another buyer's answers 404 on every route.
  */
 export function createWebhooksService({ db, clock, config, engine, network = {} }: WebhooksServiceDeps) {
-  /** The buyer whose deliveries the viewer may see: undefined for an admin (all of them). */
-  function scopeOf(viewer: Viewer): string | undefined {
-    if (viewer.role === 'admin') return undefined;
-    // A buyer user not linked to a buyer sees nothing ('' matches no delivery).
-    return viewer.roleId ?? '';
-  }
-
   async function findVisible(viewer: Viewer, id: string, tx: Db | Tx = db): Promise<WebhookRow> {
     const row = await webhooksRepo.findById(tx, id);
-    const scope = scopeOf(viewer);
-    if (!row || (scope !== undefined && row.buyerId !== scope)) throw AppError.notFound('Delivery');
+    if (!row || !maySeeBuyer(viewer, row.buyerId)) throw AppError.notFound('Delivery');
     return row;
   }
 
@@ -90,16 +84,12 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
 
   return {
     async list(viewer: Viewer, query: WebhookListQuery): Promise<Page<WebhookListItem>> {
-      const scope = scopeOf(viewer);
       const { rows, total } = await webhooksRepo.list(db, {
-        buyerId: scope ?? query.buyer,
+        buyerId: buyerScopeOf(viewer) ?? query.buyer,
         name: query.name,
         buyerName: query.buyer_name,
         tag: query.tag,
-        sort: query.sort,
-        order: query.order,
-        offset: (query.page - 1) * query.pageSize,
-        limit: query.pageSize,
+        ...pageWindow(query),
       });
       return { data: rows.map(toWebhookListItem), total };
     },

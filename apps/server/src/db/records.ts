@@ -1,0 +1,46 @@
+import { asc, count, desc, ilike } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from './client';
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A table of named records: an id, a name and a creation time (buyers, sources). */
+export type NamedTable = PgTable & { id: PgColumn; name: PgColumn; createdAt: PgColumn };
+
+/** A page of a list of named records: a name to search for, the sort, and the rows to skip and take. */
+export interface NameListFilter {
+  name?: string;
+  sort?: 'name' | 'ts';
+  order?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/**
+ * One page of a table's records whose name contains `filter.name` (any case), by name or creation
+ * time (`ts`), ties broken by id; and how many records match in all.
+ */
+export async function listByName<T extends NamedTable>(
+  db: Db,
+  table: T,
+  filter: NameListFilter,
+): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+  const where = filter.name ? ilike(table.name, likeContains(filter.name)) : undefined;
+  const column = filter.sort === 'ts' ? table.createdAt : table.name;
+  const direction = filter.order === 'desc' ? desc : asc;
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(direction(column), asc(table.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db
+      .select({ n: count() })
+      .from(table as PgTable)
+      .where(where),
+  ]);
+  return { rows: rows as T['$inferSelect'][], total: totals[0]?.n ?? 0 };
+}
