@@ -47,6 +47,12 @@ export const leads = pgTable(
     answer: jsonb('answer').$type<Record<string, unknown>>(),
     /** Every campaign considered and the first rule that excluded it, or the winning bids. */
     explanation: jsonb('explanation').$type<unknown[]>(),
+    /**
+     * Whether a buyer took it (an unrejected match), written with the lead by the sale, which is the
+     * only time matches are added. The No Buyer list reads the unsold leads' own index instead of
+     * probing the matches of every lead in the range.
+     */
+    sold: boolean('sold').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -60,7 +66,10 @@ export const leads = pgTable(
     index('leads_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     // A service filter by date, and the service sort (service, then the newest first) both ways.
     index('leads_service_created_idx').on(t.service, t.createdAt, t.id),
-    index('leads_service_newest_idx').on(t.service, t.createdAt.desc(), t.id.desc()),
+    // DESC NULLS FIRST, as ORDER BY … DESC means: with NULLS LAST the planner would not use it for that order.
+    index('leads_service_newest_idx').on(t.service, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // No Buyer: the unsold leads by date, counted from the index alone.
+    index('leads_unsold_created_idx').on(t.createdAt, t.id).where(sql`not ${t.sold}`),
     index('leads_zip_idx').on(t.zip),
     index('leads_phone_idx').on(t.phone),
     index('leads_email_idx').on(t.email),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
 import { likeContains } from '../buyers/buyers.repo';
@@ -71,13 +71,6 @@ export interface LeadListRow {
 const ownMatch = (buyerId: string) =>
   and(eq(leadMatches.leadId, leads.id), eq(leadMatches.buyerId, buyerId), eq(leadMatches.rejected, false));
 
-/** A sold (unrejected) match of the lead. */
-const soldMatch = (db: Db) =>
-  db
-    .select({ one: sql`1` })
-    .from(leadMatches)
-    .where(and(eq(leadMatches.leadId, leads.id), eq(leadMatches.rejected, false)));
-
 /**
  * The buyer whose sales the list reads: a buyer's own, or the one an admin filters by. Such a list is
  * read from the buyer's matches by date (lead_matches_buyer_sold_idx), not from every lead: a sale is
@@ -95,7 +88,7 @@ function dateColumn(scope: LeadScope, filter: Pick<LeadListFilter, 'buyer'>) {
 }
 
 /** The lead list's filters as SQL, for the scope's rows. */
-function conditions(db: Db, scope: LeadScope, filter: LeadListFilter): SQL | undefined {
+function conditions(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
   const at = dateColumn(scope, filter);
   return and(
     gte(at, filter.span.from),
@@ -108,7 +101,7 @@ function conditions(db: Db, scope: LeadScope, filter: LeadListFilter): SQL | und
     filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
     filter.service ? eq(leads.service, filter.service) : undefined,
     filter.zip ? eq(leads.zip, filter.zip) : undefined,
-    scope.role === 'admin' && filter.buyer === 'none' ? notExists(soldMatch(db)) : undefined,
+    scope.role === 'admin' && filter.buyer === 'none' ? eq(leads.sold, false) : undefined,
   );
 }
 
@@ -196,7 +189,7 @@ export const leadsRepo = {
       matchPriceCents: scope.role === 'buyer' ? leadMatches.priceCents : sql<null>`null`,
       returnStatus: scope.role === 'buyer' ? leadMatches.returnStatus : sql<null>`null`,
     };
-    const where = conditions(db, scope, filter);
+    const where = conditions(scope, filter);
     const rows = await scoped(db, scope, filter, fields)
       .where(page.cursor ? and(where, after(scope, filter, order, page.cursor)) : where)
       .orderBy(...orderOf(scope, filter, order))
@@ -225,10 +218,7 @@ export const leadsRepo = {
             )
             .limit(limit)
             .as('capped')
-        : scoped(db, scope, filter, { one: sql`1` })
-            .where(conditions(db, scope, filter))
-            .limit(limit)
-            .as('capped');
+        : scoped(db, scope, filter, { one: sql`1` }).where(conditions(scope, filter)).limit(limit).as('capped');
     const [row] = (await db.select({ n: count() }).from(capped)) as { n: number }[];
     return row?.n ?? 0;
   },
@@ -237,7 +227,7 @@ export const leadsRepo = {
   async values(db: Db, scope: LeadScope, span: TimeSpan, field: 'service' | 'zip', limit: number): Promise<string[]> {
     const column = field === 'service' ? leads.service : leads.zip;
     const rows = (await scoped(db, scope, {}, { value: column })
-      .where(conditions(db, scope, { span }))
+      .where(conditions(scope, { span }))
       .groupBy(column)
       .orderBy(column)
       .limit(limit)) as { value: string }[];

@@ -188,6 +188,7 @@ describe('a live custom delivery', () => {
     );
     const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, answer.lead_id));
     expect(lead?.priceCents).toBe(4000);
+    expect(lead?.sold).toBe(true);
     expect(await unpackExplanation(t.database.db, lead?.explanation ?? null)).toContainEqual(
       expect.objectContaining({
         campaign: first.campaignId,
@@ -233,6 +234,8 @@ describe('a live custom delivery', () => {
     expect(matches).toEqual([expect.objectContaining({ campaignId: only.campaignId, rejected: true })]);
     const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, answer.lead_id));
     expect(lead?.priceCents).toBe(0);
+    // Its only buyer refused it: it stands under No Buyer in the leads list.
+    expect(lead?.sold).toBe(false);
   });
 
   it(atOnce('never oversells a cap while live deliveries run: concurrent posts sell exactly the cap'), async () => {
