@@ -70,6 +70,8 @@ export const leads = pgTable(
     index('leads_service_newest_idx').on(t.service, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // No Buyer: the unsold leads by date, counted from the index alone.
     index('leads_unsold_created_idx').on(t.createdAt, t.id).where(sql`not ${t.sold}`),
+    // The tags in use (GET /api/tag/lead): the few tagged leads, not every lead's tags.
+    index('leads_tagged_idx').on(t.id).where(sql`cardinality(${t.tags}) > 0`),
     index('leads_zip_idx').on(t.zip),
     index('leads_phone_idx').on(t.phone),
     index('leads_email_idx').on(t.email),

@@ -39,9 +39,6 @@ export interface BuyerLeadRow {
   priceCents: number;
 }
 
-// Kept here too for the repositories that import it from this one.
-export { likeContains } from '../../db/records';
-
 export const buyersRepo = {
   async findById(db: Db | Tx, id: string): Promise<BuyerRow | null> {
     const [row] = await db.select().from(buyers).where(eq(buyers.id, id));

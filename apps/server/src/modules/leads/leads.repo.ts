@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
-import { likeContains } from '../buyers/buyers.repo';
+import { likeContains } from '../../db/records';
 import type { TimeSpan } from './date-range';
 
 export type LeadRow = typeof leads.$inferSelect;

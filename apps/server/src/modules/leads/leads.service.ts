@@ -16,6 +16,7 @@ import {
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
+import { orUndefined } from '../../lib/dto';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
@@ -32,8 +33,6 @@ import {
   leadsRepo,
   type MatchRow,
 } from './leads.repo';
-
-const orUndefined = <T>(v: T | null) => v ?? undefined;
 
 function matchOf(m: MatchRow, forAdmin: boolean) {
   return {

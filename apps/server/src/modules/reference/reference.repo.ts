@@ -1,5 +1,5 @@
 import type { TagKind } from '@leadex/domain';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { buyers, campaigns, leadMatches, leads, services, sources, webhooks } from '../../db/schema';
@@ -23,13 +23,16 @@ export const referenceRepo = {
   async tags(db: Db, kind: TagKind, buyerId?: string): Promise<string[]> {
     const { table, tags } = TAGGED[kind];
     const tag = sql<string>`unnest(${tags})`.as('tag');
+    // Only tagged rows: for leads, their own partial index instead of every lead's tags.
+    const tagged = sql`cardinality(${tags}) > 0`;
     let query = db.selectDistinct({ tag }).from(table).$dynamic();
-    if (buyerId) {
-      if (kind === 'match') query = query.where(eq(campaigns.buyerId, buyerId));
-      else if (kind === 'webhook') query = query.where(eq(webhooks.buyerId, buyerId));
-      else if (kind === 'lead')
-        query = query.innerJoin(leadMatches, eq(leadMatches.leadId, leads.id)).where(eq(leadMatches.buyerId, buyerId));
-    }
+    if (buyerId && kind === 'lead')
+      query = query
+        .innerJoin(leadMatches, eq(leadMatches.leadId, leads.id))
+        .where(and(tagged, eq(leadMatches.buyerId, buyerId)));
+    else if (buyerId && kind === 'match') query = query.where(and(tagged, eq(campaigns.buyerId, buyerId)));
+    else if (buyerId && kind === 'webhook') query = query.where(and(tagged, eq(webhooks.buyerId, buyerId)));
+    else query = query.where(tagged);
     const rows = await db.select({ tag: sql<string>`t.tag` }).from(query.as('t')).orderBy(sql`t.tag`);
     return rows.map((r) => r.tag);
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithKey, createSourceWithLogin } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
-import { campaigns } from '../../db/schema';
+import { campaigns, leads } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 const { t, admin } = useAdminTestApp();
@@ -56,6 +56,21 @@ describe('GET /api/tag/{kind}', () => {
     for (const kind of ['match', 'webhook', 'lead', 'source']) {
       expect((await t.request({ method: 'GET', url: `/api/tag/${kind}`, as: admin.cookie })).statusCode).toBe(200);
     }
+  });
+
+  it("lists the tagged leads' tags, passing over the untagged ones", async () => {
+    const { sourceId } = await createSourceWithKey(t);
+    const lead = (tags: string[]) => ({
+      id: newId('lead'),
+      sourceId,
+      service: 'roofing',
+      zip: '75201',
+      tags,
+      createdAt: t.clock.now(),
+    });
+    await t.database.db.insert(leads).values([lead(['vip', 'callback']), lead([]), lead(['vip'])]);
+    const res = await t.request({ method: 'GET', url: '/api/tag/lead', as: admin.cookie });
+    expect(res.json()).toEqual(['callback', 'vip']);
   });
 
   it('answers 400 for an unknown kind', async () => {
