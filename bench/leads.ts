@@ -28,6 +28,7 @@ import { newId } from '../apps/server/src/lib/ids';
 import { leadDateSpan } from '../apps/server/src/modules/leads/date-range';
 import { type LeadListFilter, type LeadScope, leadsRepo } from '../apps/server/src/modules/leads/leads.repo';
 import { usersRepo } from '../apps/server/src/modules/users/users.repo';
+import { EARLIER_RUNS, earlierRunsOf } from './report';
 import { seedExchange } from './seed';
 import type { ServerMessage } from './server';
 
@@ -744,9 +745,11 @@ function writeSection(section: string) {
   } catch {
     doc = '# Benchmarks\n';
   }
+  const earlier = earlierRunsOf(OUTPUT);
+  if (earlier) doc = doc.slice(0, doc.indexOf(`\n${EARLIER_RUNS}`) + 1);
   const at = doc.indexOf(SECTION);
   const head = at >= 0 ? doc.slice(0, at) : `${doc.trimEnd()}\n\n`;
-  writeFileSync(OUTPUT, `${head}${section.trimEnd()}\n`);
+  writeFileSync(OUTPUT, `${head}${section.trimEnd()}\n${earlier}`);
 }
 
 // ---------------------------------------------------------------------------------------------

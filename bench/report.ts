@@ -1,4 +1,5 @@
 /** The bench's console table and docs/benchmarks.md. */
+import { readFileSync } from 'node:fs';
 import type autocannon from 'autocannon';
 import type { Activity } from './machine';
 import type { Profile } from './profile';
@@ -357,4 +358,19 @@ export function renderMarkdown(report: Report): string {
     profileSection(report),
     dominates(report, missed),
   ].join('\n');
+}
+
+/** Where the hand-kept record of earlier runs starts in docs/benchmarks.md; every run keeps it. */
+export const EARLIER_RUNS = '## Earlier runs';
+
+/** The doc's hand-kept record of earlier runs (from EARLIER_RUNS to the end), or '' if none. */
+export function earlierRunsOf(path: string): string {
+  let doc = '';
+  try {
+    doc = readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+  const at = doc.indexOf(`\n${EARLIER_RUNS}`);
+  return at >= 0 ? `\n${doc.slice(at + 1).trimEnd()}\n` : '';
 }

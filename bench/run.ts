@@ -25,7 +25,7 @@ import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { runLeadsBench } from './leads';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
 import { cpuWindow, processCpuMs, sampleActivity } from './machine';
-import { type Check, renderMarkdown, renderTable, type Scenario } from './report';
+import { type Check, earlierRunsOf, renderMarkdown, renderTable, type Scenario } from './report';
 import { type BenchExchange, prng, seedExchange } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
 
@@ -204,7 +204,11 @@ async function main() {
       poolSize: server.poolSize,
     };
     console.log(`\n${renderTable(result.scenarios, result.checks)}`);
-    writeFileSync(OUTPUT, renderMarkdown({ machine, exchange: exchange.summary, ...result }));
+    const earlier = earlierRunsOf(OUTPUT);
+    writeFileSync(
+      OUTPUT,
+      `${renderMarkdown({ machine, exchange: exchange.summary, ...result }).trimEnd()}\n${earlier}`,
+    );
     log(`wrote ${OUTPUT}`);
     if (result.checks.some((c) => !c.ok)) process.exitCode = 1;
   } finally {
