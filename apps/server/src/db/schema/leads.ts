@@ -88,6 +88,11 @@ export const leadMatches = pgTable(
     /** No foreign keys to campaigns and buyers: see `leads.source_id`. */
     campaignId: text('campaign_id').notNull(),
     buyerId: text('buyer_id').notNull(),
+    /**
+     * The lead's service, copied by the sale (and by an admin's edit of the lead's service), so a
+     * buyer's list filtered by service reads the buyer's own sales index instead of every sale's lead.
+     */
+    service: text('service'),
     /** exclusive or shared. */
     kind: text('kind').notNull(),
     priceCents: integer('price_cents').notNull(),
@@ -118,6 +123,10 @@ export const leadMatches = pgTable(
     index('lead_matches_buyer_created_idx').on(t.buyerId, t.createdAt),
     // A buyer's sales by date, with the lead, from the index alone: the buyer's list and the admin's buyer filter.
     index('lead_matches_buyer_sold_idx').on(t.buyerId, t.createdAt, t.leadId).where(sql`not ${t.rejected}`),
+    // The same by service: a buyer's list, or the admin's buyer filter, with a service.
+    index('lead_matches_buyer_service_sold_idx')
+      .on(t.buyerId, t.service, t.createdAt, t.leadId)
+      .where(sql`not ${t.rejected}`),
     // Sales since a time: the engine's recent-sales refresh (every second) reads only the new ones.
     index('lead_matches_sold_created_idx').on(t.createdAt).where(sql`not ${t.rejected}`),
     // Whether a lead sold, from the index alone: the admin's No Buyer filter.

@@ -379,3 +379,23 @@ describe('the count stops at 10,000', () => {
     expect(over.json()).toMatchObject({ total: 10_000, more: true });
   });
 });
+
+describe('an admin’s edit of a lead’s service', () => {
+  it('moves it to the new service in its buyer’s list too', async () => {
+    const id = await post(source.apiKey, '2025-06-02T16:00:00Z', { name: 'Moved Service', state: 'TX' });
+    const june = (cookie: string, service: string) =>
+      list(cookie, `begin=2025-06-02&end=2025-06-02&service=${service}`, 'range');
+    expect(idsOf(await june(texas.cookie, 'roofing'))).toEqual([id]);
+    const edit = await t.request({
+      method: 'PUT',
+      url: `/api/lead/${id}`,
+      as: admin,
+      payload: { service: 'solar' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect((await june(texas.cookie, 'roofing')).json()).toMatchObject({ total: 0 });
+    expect(idsOf(await june(texas.cookie, 'solar'))).toEqual([id]);
+    expect((await june(texas.cookie, 'solar')).json()).toMatchObject({ total: 1 });
+    expect(idsOf(await june(admin, `solar&buyer=${texas.buyer._id}`))).toEqual([id]);
+  });
+});

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
 import { likeContains } from '../../db/records';
+import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
 import type { TimeSpan } from './date-range';
 
 export type LeadRow = typeof leads.$inferSelect;
@@ -100,6 +100,8 @@ function conditions(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
     scope.role === 'source' ? eq(leads.sourceId, scope.sourceId) : undefined,
     filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
     filter.service ? eq(leads.service, filter.service) : undefined,
+    // Read from a buyer's sales: the sale's copy of the service too, which its index holds.
+    filter.service && at !== leads.createdAt ? eq(leadMatches.service, filter.service) : undefined,
     filter.zip ? eq(leads.zip, filter.zip) : undefined,
     scope.role === 'admin' && filter.buyer === 'none' ? eq(leads.sold, false) : undefined,
   );
@@ -201,10 +203,11 @@ export const leadsRepo = {
   /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
   async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
     const buyerId = salesOf(scope, filter);
-    // A buyer's sales with no filter on the lead's own fields: counted from the buyer's matches alone
-    // (every match has its lead, dated as the sale), an index-only scan.
+    // A buyer's sales with no filter on the lead's own fields but the service (which the sale copies):
+    // counted from the buyer's matches alone (every match has its lead, dated as the sale), an
+    // index-only scan.
     const capped =
-      buyerId && !filter.name && !filter.service && !filter.zip
+      buyerId && !filter.name && !filter.zip
         ? db
             .select({ one: sql`1` })
             .from(leadMatches)
@@ -212,6 +215,7 @@ export const leadsRepo = {
               and(
                 eq(leadMatches.buyerId, buyerId),
                 eq(leadMatches.rejected, false),
+                filter.service ? eq(leadMatches.service, filter.service) : undefined,
                 gte(leadMatches.createdAt, filter.span.from),
                 lt(leadMatches.createdAt, filter.span.to),
               ),
@@ -234,8 +238,13 @@ export const leadsRepo = {
     return rows.map((r) => r.value);
   },
 
+  /** An edit of a lead; a new service is copied onto its matches (the buyers' lists filter by it). */
   async update(db: Db, id: string, changes: Partial<typeof leads.$inferInsert>): Promise<void> {
-    await db.update(leads).set(changes).where(eq(leads.id, id));
+    await db.transaction(async (tx) => {
+      await tx.update(leads).set(changes).where(eq(leads.id, id));
+      if (changes.service !== undefined)
+        await tx.update(leadMatches).set({ service: changes.service }).where(eq(leadMatches.leadId, id));
+    });
   },
 
   /** The lead's stored explanation (packed), or null for an unknown lead. */
