@@ -192,17 +192,22 @@ describe('admin leads list', () => {
   });
 });
 
+/** The columns every role's list shows of Robin Shaw's lead (sold to Texas Roofs). */
+const robinsRow = () => ({
+  _id: ids.texas,
+  ts: Date.parse('2026-03-14T15:00:00Z') / 1000,
+  name: 'Robin Shaw',
+  service: 'roofing',
+  state: 'TX',
+  zip: '75201',
+});
+
 describe('a buyer’s leads list', () => {
   it('shows only the leads sold to it, with its own price', async () => {
     const res = await list(texas.cookie);
     expect(idsOf(res)).toEqual([ids.texas, ids.todayEarly]);
     expect(res.json().data[0]).toEqual({
-      _id: ids.texas,
-      ts: Date.parse('2026-03-14T15:00:00Z') / 1000,
-      name: 'Robin Shaw',
-      service: 'roofing',
-      state: 'TX',
-      zip: '75201',
+      ...robinsRow(),
       price: 42,
       phone: '5125550123',
       email: 'robin@example.com',
@@ -225,12 +230,7 @@ describe('a source’s leads list', () => {
     expect(idsOf(mine)).toEqual([ids.unsold, ids.oklahoma, ids.texas, ids.todayEarly]);
     const row = mine.json().data.find((l: { _id: string }) => l._id === ids.texas);
     expect(row).toEqual({
-      _id: ids.texas,
-      ts: Date.parse('2026-03-14T15:00:00Z') / 1000,
-      name: 'Robin Shaw',
-      service: 'roofing',
-      state: 'TX',
-      zip: '75201',
+      ...robinsRow(),
       channel: 'web',
       cost: 11,
       sold: true,
