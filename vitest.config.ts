@@ -15,6 +15,10 @@ const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Two files at a time (Vitest's default is one fewer than the cores: one on a 2-core CI machine).
+    // The tests mostly wait on PostgreSQL, PGlite or Chromium; the e2e files still run one at a time
+    // (fileParallelism: false below), beside a server or unit file.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'] } },
