@@ -74,14 +74,7 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.url) {
     const url = options.url;
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      // No parallel query on the exchange's connections: its queries are request-sized, and on a busy
-      // server parallel workers take the cores the other requests need. The planner's parallel plans
-      // of a buyer's filtered leads list were 2-5x slower than the plain ones (docs/benchmarks.md).
-      options: '-c max_parallel_workers_per_gather=0',
-    });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle pooled connection that the server drops (restart, failover, admin) is discarded and
     // replaced by the pool; without a listener its error would end the process.
     pool.on('error', (error) =>
