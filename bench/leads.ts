@@ -719,6 +719,14 @@ function render(r: {
     "- `lead_matches (created_at) where not rejected`: the engine's recent-sales refresh (every second, in every server " +
       'process) read the sales since its last one with a parallel sequential scan of lead_matches (600,000 rows), about ' +
       'a core of the two in the first runs; now an index range of the new rows.',
+    '- Migration 0008: `leads.sold`, written by the sale with the lead, and `leads (created_at, id) where not sold`: ' +
+      'No Buyer counts unsold leads from their own index instead of probing the matches of every lead of the range. ' +
+      "The service sort's newest-first index is `DESC NULLS FIRST`, the order `ORDER BY … DESC` asks for (with `NULLS " +
+      'LAST` the planner sorted the whole service).',
+    "- Migration 0009: `lead_matches.service`, the lead's service copied by the sale, and `(buyer_id, service, " +
+      "created_at, lead_id) where not rejected`: a buyer's list by service is counted from the buyer's own index.",
+    "- `random_page_cost = 1.1` on the exchange's connections (db/client.ts): with the default 4 the planner walked " +
+      "every buyer's sales by date (they follow the heap) instead of the buyer's own index.",
     '',
     '### Export',
     '',
