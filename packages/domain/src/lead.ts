@@ -328,6 +328,7 @@ export interface LeadMatch extends Partial<Record<DeliveryChannel, LeadDeliveryA
 export interface LeadExplanationEntry {
   campaign: string;
   buyer: string;
+  /** The buyer's name, read back with the campaign's (absent in what the engine records). */
   buyer_name?: string;
   name: string;
   eligible: boolean;

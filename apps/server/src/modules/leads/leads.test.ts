@@ -7,25 +7,24 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { ADMIN, expectScoped404, useTestApp } from '../../../test/harness';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 
-let admin: string;
 let leadId: string;
 let mine: Awaited<ReturnType<typeof createBuyerWithLogin>>;
 let other: Awaited<ReturnType<typeof createBuyerWithLogin>>;
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
-  admin = await t.signIn(ADMIN.email, ADMIN.password);
   mine = await createBuyerWithLogin(t);
   other = await createBuyerWithLogin(t);
   await createCampaign(t, mine.buyer._id, { price: 42, services: ['roofing'], states: ['TX'] });
   await createCampaign(t, other.buyer._id, { price: 10, services: ['roofing'], states: ['OK'] });
   const { apiKey } = await createSourceWithKey(t, { maxCost: 11 });
-  const sale = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${apiKey}` },
-    payload: { service: 'roofing', zip: '75201', name: 'Robin Shaw', phone: uniquePhone(), tcpa_consent: 'true' },
+  const sale = await t.sourceApi('/api/lead', apiKey, {
+    service: 'roofing',
+    zip: '75201',
+    name: 'Robin Shaw',
+    phone: uniquePhone(),
+    tcpa_consent: 'true',
   });
   leadId = sale.json().lead_id;
 });
@@ -34,7 +33,7 @@ const get = (as: string, id = leadId) => t.request({ method: 'GET', url: `/api/l
 
 describe('GET /api/lead/{id}', () => {
   it('shows admins everything, with the engine’s explanation', async () => {
-    const res = await get(admin);
+    const res = await get(admin.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       _id: leadId,
@@ -68,24 +67,24 @@ describe('GET /api/lead/{id}', () => {
     await expectScoped404(t, other.cookie, 'Lead', [{ method: 'GET', url }]);
     const stranger = await createSourceWithLogin(t);
     await expectScoped404(t, stranger.cookie, 'Lead', [{ method: 'GET', url }]);
-    expect((await get(admin, 'lead_missing')).statusCode).toBe(404);
+    expect((await get(admin.cookie, 'lead_missing')).statusCode).toBe(404);
   });
 });
 
 describe('PUT /api/lead/{id} (admin)', () => {
-  const put = (payload: Record<string, unknown>, as = admin, id = leadId) =>
+  const put = (payload: Record<string, unknown>, as = admin.cookie, id = leadId) =>
     t.request({ method: 'PUT', url: `/api/lead/${id}`, as, payload });
 
   it('saves the changed fields only and answers the lead', async () => {
-    const before = (await get(admin)).json();
+    const before = (await get(admin.cookie)).json();
     const res = await put({ name: 'Robin Q. Shaw', zip: '75202', phone: '(512) 555-0199', tags: ['vip'] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125550199', tags: ['vip'] });
-    const after = (await get(admin)).json();
+    const after = (await get(admin.cookie)).json();
     expect(after).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125550199' });
     expect(after.email).toBe(before.email);
     expect(after.tcpa_consent).toBe(before.tcpa_consent);
-    const tags = await t.request({ method: 'GET', url: '/api/tag/lead', as: admin });
+    const tags = await t.request({ method: 'GET', url: '/api/tag/lead', as: admin.cookie });
     expect(tags.json()).toContain('vip');
   });
 
@@ -112,28 +111,28 @@ describe('PUT /api/lead/{id} (admin)', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().errors?.[field], JSON.stringify(payload)).toEqual(message);
     }
-    expect((await get(admin)).json().name).toBe('Robin Q. Shaw');
+    expect((await get(admin.cookie)).json().name).toBe('Robin Q. Shaw');
   });
 
   it('keeps a phone or an email on the lead', async () => {
-    const lead = (await get(admin)).json();
+    const lead = (await get(admin.cookie)).json();
     if (lead.email) expect((await put({ email: null })).statusCode).toBe(200);
     const res = await put({ phone: '' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ phone: 'A phone or an email is required' });
-    expect((await get(admin)).json().phone).toBe('5125550199');
+    expect((await get(admin.cookie)).json().phone).toBe('5125550199');
   });
 
   it('refuses a field that is not a lead’s, and answers 404 for an unknown lead', async () => {
     const res = await put({ price: 1 });
     expect(res.statusCode).toBe(400);
-    expect((await put({ name: 'X' }, admin, 'lead_missing')).statusCode).toBe(404);
+    expect((await put({ name: 'X' }, admin.cookie, 'lead_missing')).statusCode).toBe(404);
   });
 
   it('is for admins only: buyers and sources are refused', async () => {
     expect((await put({ name: 'Mine now' }, mine.cookie)).statusCode).toBe(403);
     const source = await createSourceWithLogin(t);
     expect((await put({ name: 'Mine now' }, source.cookie)).statusCode).toBe(403);
-    expect((await get(admin)).json().name).toBe('Robin Q. Shaw');
+    expect((await get(admin.cookie)).json().name).toBe('Robin Q. Shaw');
   });
 });

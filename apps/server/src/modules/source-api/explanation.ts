@@ -1,20 +1,10 @@
+import type { LeadExplanationEntry } from '@leadex/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buyers, campaigns } from '../../db/schema';
 
-/** One campaign of a lead's explanation, as the API answers it (DESIGN.md §5). */
-export type ExplanationRecord = {
-  campaign: string;
-  buyer: string;
-  /** The buyer's name, read back with the campaign's (absent in what the engine records). */
-  buyer_name?: string;
-  name: string;
-  eligible: boolean;
-  rule?: string;
-  detail?: string;
-  price?: number;
-  won?: boolean;
-};
+/** One campaign of a lead's explanation, as the API answers it (DESIGN.md §5): the domain's entry. */
+export type ExplanationRecord = LeadExplanationEntry;
 
 /**
  * A lead's explanation as stored: compact tuples without the names and buyers (read back from the

@@ -27,9 +27,8 @@ const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, 
 const count = async () => (await t.database.db.select().from(webhooks)).length;
 
 /** A valid delivery for `buyer` (as the web form sends it); override any field. */
-const input = (buyer: string, overrides: object = {}) => ({
-  name: `Summit CRM ${Math.random().toString(36).slice(2, 7)}`,
-  buyer,
+/** The request fields of `input` that the saved delivery answers as sent. */
+const sent = {
   url: 'https://crm.example.com/api/leads',
   method: 'POST',
   headers: [{ header: 'X-Api-Token', value: 't0k' }],
@@ -42,6 +41,11 @@ const input = (buyer: string, overrides: object = {}) => ({
   send_content_type: 'json',
   return_content_type: 'json',
   tags: ['crm'],
+};
+const input = (buyer: string, overrides: object = {}) => ({
+  name: `Summit CRM ${Math.random().toString(36).slice(2, 7)}`,
+  buyer,
+  ...sent,
   ...overrides,
 });
 
@@ -63,23 +67,12 @@ describe('POST /api/webhook', () => {
       _id: expect.stringMatching(/^whk_/),
       buyer: buyer._id,
       buyer_name: buyer.name,
-      url: 'https://crm.example.com/api/leads',
-      method: 'POST',
-      headers: [{ header: 'X-Api-Token', value: 't0k' }],
-      accept: [{ field: 'status', value: 'ok' }],
-      map: [
-        { field: 'first_name', value: 'FirstName' },
-        { field: 'phone', value: 'Phone' },
-      ],
-      static: [{ field: 'Vendor', value: 'leadex' }],
+      ...sent,
       key: 'k1',
       keyname: 'ApiKey',
       return_id: 'id',
       wrap_key: 'lead',
-      send_content_type: 'json',
-      return_content_type: 'json',
       status: { live: false, draft: true, pause: false },
-      tags: ['crm'],
       ping_id: 'no_ping',
       ts: Math.floor(t.clock.now().getTime() / 1000),
     });
