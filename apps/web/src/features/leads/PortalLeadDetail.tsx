@@ -1,5 +1,5 @@
 import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
-import { Alert, Anchor, Button, Grid, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Button, Grid, type GridColProps, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
@@ -13,6 +13,20 @@ const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
 const phoneOf = (phone: string | undefined) => (phone ? formatLeadPhone(phone) : '');
 
 const half = { base: 12, sm: 6, lg: 4 } as const;
+const narrow = { base: 6, lg: 2 } as const;
+
+/** Read-only text fields in a row of grid columns (a third of a wide screen each, unless told). */
+function ValueCols({
+  fields,
+}: {
+  fields: { label: string; value: string | undefined; span?: GridColProps['span'] }[];
+}) {
+  return fields.map(({ label, value, span }) => (
+    <Grid.Col key={label} span={span ?? half}>
+      <ValueField label={label} value={value} />
+    </Grid.Col>
+  ));
+}
 
 /**
  * Portals §2 Buyer lead detail: the lead's fields read-only, its own match only; the Billing section
@@ -40,36 +54,20 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
       <Stack gap="lg">
         <Section title="Lead Details">
           <Grid gap="md">
-            <Grid.Col span={half}>
-              <ValueField label="ID" value={lead._id} />
-            </Grid.Col>
-            <Grid.Col span={half}>
-              <ValueField label="Timestamp" value={formatTimestamp(lead.ts)} />
-            </Grid.Col>
-            <Grid.Col span={half}>
-              <ValueField label="Service" value={lead.service} />
-            </Grid.Col>
-            <Grid.Col span={half}>
-              <ValueField label="Name" value={lead.name} />
-            </Grid.Col>
-            <Grid.Col span={half}>
-              <ValueField label="Phone" value={phoneOf(lead.phone)} />
-            </Grid.Col>
-            <Grid.Col span={half}>
-              <ValueField label="Email" value={lead.email} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
-              <ValueField label="Address" value={lead.address} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
-              <ValueField label="City" value={lead.city} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, lg: 2 }}>
-              <ValueField label="State" value={lead.state} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, lg: 2 }}>
-              <ValueField label="Zip" value={lead.zip} />
-            </Grid.Col>
+            <ValueCols
+              fields={[
+                { label: 'ID', value: lead._id },
+                { label: 'Timestamp', value: formatTimestamp(lead.ts) },
+                { label: 'Service', value: lead.service },
+                { label: 'Name', value: lead.name },
+                { label: 'Phone', value: phoneOf(lead.phone) },
+                { label: 'Email', value: lead.email },
+                { label: 'Address', value: lead.address, span: { base: 12, sm: 6, lg: 5 } },
+                { label: 'City', value: lead.city, span: { base: 12, sm: 6, lg: 3 } },
+                { label: 'State', value: lead.state, span: narrow },
+                { label: 'Zip', value: lead.zip, span: narrow },
+              ]}
+            />
           </Grid>
         </Section>
 
@@ -172,36 +170,20 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
       />
       <Section title="Lead Details">
         <Grid gap="md">
-          <Grid.Col span={half}>
-            <ValueField label="ID" value={lead._id} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Timestamp" value={formatTimestamp(lead.ts)} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Source name" value={lead.source.name} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Name" value={lead.name} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="City" value={lead.city} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, lg: 2 }}>
-            <ValueField label="State" value={lead.state} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, lg: 2 }}>
-            <ValueField label="Zip" value={lead.zip} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Phone" value={phoneOf(lead.phone)} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Email" value={lead.email} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Address" value={lead.address} />
-          </Grid.Col>
+          <ValueCols
+            fields={[
+              { label: 'ID', value: lead._id },
+              { label: 'Timestamp', value: formatTimestamp(lead.ts) },
+              { label: 'Source name', value: lead.source.name },
+              { label: 'Name', value: lead.name },
+              { label: 'City', value: lead.city },
+              { label: 'State', value: lead.state, span: narrow },
+              { label: 'Zip', value: lead.zip, span: narrow },
+              { label: 'Phone', value: phoneOf(lead.phone) },
+              { label: 'Email', value: lead.email },
+              { label: 'Address', value: lead.address },
+            ]}
+          />
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <UrlValueField
               label="Trusted_Form"
@@ -209,19 +191,17 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
               openLabel="Open the TrustedForm certificate"
             />
           </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="PUB_ID" value={lead.pub_id} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="SUB_ID" value={lead.sub_id} />
-          </Grid.Col>
-          <Grid.Col span={half}>
-            <ValueField label="Jornaya" value={lead.jornaya} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, lg: 2 }}>
+          <ValueCols
+            fields={[
+              { label: 'PUB_ID', value: lead.pub_id },
+              { label: 'SUB_ID', value: lead.sub_id },
+              { label: 'Jornaya', value: lead.jornaya },
+            ]}
+          />
+          <Grid.Col span={narrow}>
             <FlagField label="TCPA_Consent" value={lead.tcpa_consent} />
           </Grid.Col>
-          <Grid.Col span={{ base: 6, lg: 2 }}>
+          <Grid.Col span={narrow}>
             <FlagField label="Homeowner" value={lead.homeowner} />
           </Grid.Col>
           <Grid.Col span={12}>
