@@ -20,6 +20,7 @@ import { outboxRoutes } from './modules/deliveries/outbox/outbox.routes';
 import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
+import { returnRoutes } from './modules/returns/returns.routes';
 import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
 import { sourceRoutes } from './modules/sources/sources.routes';
@@ -93,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   // In the order they run: where the request comes from, who sends it, then what it carries.
   registerOriginCheck(app, createOriginPolicy(config));
-  registerAuthGuards(app, deps.auth);
+  registerAuthGuards(app, deps.sessionReader);
   registerInputHygiene(app);
 
   await app.register(
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(sourceApiRoutes, deps);
       await api.register(sourceRoutes, deps);
       await api.register(leadRoutes, deps);
+      await api.register(returnRoutes, deps);
       await api.register(notifyRoutes, deps);
       await api.register(messageRoutes, deps);
       await api.register(statsRoutes, deps);

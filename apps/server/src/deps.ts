@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './lib/logger';
 import type { OutboundNetwork } from './lib/outbound-http';
 import { type Auth, createAuth } from './modules/auth/auth';
 import { createSessionService, type SessionService } from './modules/auth/session.service';
+import { createSessionReader, type SessionReader } from './modules/auth/session-reader';
 import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limit';
 import { type BillsService, createBillsService } from './modules/bills/bills.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
@@ -18,6 +19,7 @@ import { createOutboxService, type OutboxService } from './modules/deliveries/ou
 import { createLeadsService, type LeadsService } from './modules/leads/leads.service';
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
+import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
@@ -31,6 +33,8 @@ export interface AppDeps {
   clock: Clock;
   mailer: Mailer;
   auth: Auth;
+  /** Who a request's session cookie belongs to (before better-auth, see session-reader.ts). */
+  sessionReader: SessionReader;
   engine: Engine;
   /** The process's logger; Fastify logs requests through it too. */
   logger: Logger;
@@ -46,6 +50,7 @@ export interface AppDeps {
     webhooks: WebhooksService;
     bills: BillsService;
     leads: LeadsService;
+    returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
     reference: ReferenceService;
@@ -96,6 +101,7 @@ export function createDeps(
     clock,
     mailer,
     auth,
+    sessionReader: createSessionReader({ auth, db, secret: config.LEADEX_SECRET }),
     engine,
     logger,
     jobs,
@@ -109,6 +115,7 @@ export function createDeps(
       webhooks,
       bills: createBillsService({ db, clock }),
       leads: createLeadsService({ db, clock }),
+      returns: createReturnsService({ db, clock }),
       messages: createMessagesService({ db, clock }),
       outbox: createOutboxService({ db }),
       reference: createReferenceService({ db }),

@@ -1,18 +1,9 @@
 import type { Role } from '@leadex/domain';
-import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../lib/errors';
-import type { Auth } from '../modules/auth/auth';
+import type { AuthContext, SessionReader } from '../modules/auth/session-reader';
 
-/** The signed-in user behind a request. */
-export interface AuthContext {
-  userId: string;
-  sessionId: string;
-  role: Role | null;
-  roleId: string | null;
-  welcome: boolean;
-  emailVerified: boolean;
-}
+export type { AuthContext } from '../modules/auth/session-reader';
 
 /** Whose data a request may see: the role and the buyer or source it belongs to. */
 export interface Viewer {
@@ -43,30 +34,14 @@ declare module 'fastify' {
   }
 }
 
-/** Resolves the session from the cookie or `Authorization: Bearer` and caches it on the request. */
-export async function authenticate(auth: Auth, request: FastifyRequest): Promise<AuthContext | null> {
-  if (request.authContext !== undefined) return request.authContext;
-  const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-  const user = found?.user as
-    | (typeof found extends null ? never : NonNullable<typeof found>['user'] & Record<string, unknown>)
-    | undefined;
-  // A locked user's sessions are deleted at once; the check here covers a lock racing a sign-in.
-  request.authContext =
-    found && user && !user.holdAt
-      ? {
-          userId: user.id,
-          sessionId: found.session.id,
-          role: (user.role as Role | null) ?? null,
-          roleId: (user.roleId as string | null) ?? null,
-          welcome: Boolean(user.welcome),
-          emailVerified: user.emailVerified,
-        }
-      : null;
+/** Who sent the request (modules/auth/session-reader.ts), looked up once and kept on the request. */
+export async function authenticate(sessions: SessionReader, request: FastifyRequest): Promise<AuthContext | null> {
+  if (request.authContext === undefined) request.authContext = await sessions.read(request.headers);
   return request.authContext;
 }
 
 /** Adds `requireRole` and `request.viewer()` to the app (not encapsulated: every route module uses them). */
-export function registerAuthGuards(app: FastifyInstance, auth: Auth): void {
+export function registerAuthGuards(app: FastifyInstance, sessions: SessionReader): void {
   app.decorateRequest('authContext', undefined);
   app.decorateRequest('viewer', function viewer(this: FastifyRequest): Viewer {
     const ctx = this.authContext;
@@ -75,7 +50,7 @@ export function registerAuthGuards(app: FastifyInstance, auth: Auth): void {
   });
   app.decorate('requireRole', (...roles: Role[]): RoleGuard => {
     const guard: onRequestAsyncHookHandler = async (request) => {
-      const ctx = await authenticate(auth, request);
+      const ctx = await authenticate(sessions, request);
       if (!ctx) throw new AppError('unauthenticated', 'Sign in to continue');
       if (!ctx.role || !roles.includes(ctx.role)) throw new AppError('forbidden', 'You do not have access to this');
     };

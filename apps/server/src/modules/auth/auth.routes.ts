@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
-import type { AuthContext } from '../../plugins/auth';
 import { LOCAL_PORT_HEADER, SIGN_OUT_PATH } from '../../plugins/origins';
 import { CLIENT_IP_HEADER } from './auth';
+import type { AuthContext } from './session-reader';
 
 const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/username']);
 

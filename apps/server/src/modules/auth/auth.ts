@@ -29,6 +29,10 @@ export interface AuthOptions {
   mailer: Mailer;
 }
 
+/** A session lasts a week, and is extended (by better-auth) once a day while it is used. */
+export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 7;
+export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
+
 /** better-auth: email+password, username sign-in, Bearer tokens, password reset through our mailer. */
 export function createAuth({ config, db, mailer }: AuthOptions) {
   const origins = createOriginPolicy(config);
@@ -67,7 +71,7 @@ export function createAuth({ config, db, mailer }: AuthOptions) {
         holdAt: { type: 'date', required: false, input: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: { expiresIn: SESSION_EXPIRES_IN_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
     databaseHooks: {
       session: {
         create: {

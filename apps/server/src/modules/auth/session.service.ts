@@ -4,8 +4,8 @@ import type { Db } from '../../db/client';
 import { sources } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { AuthContext } from '../../plugins/auth';
 import { usersRepo } from '../users/users.repo';
+import type { AuthContext } from './session-reader';
 
 /** The session claims of DESIGN.md §4, read fresh so a change (approval, lock) shows at once. */
 export function createSessionService(db: Db, clock: Clock) {
