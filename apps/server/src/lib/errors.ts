@@ -72,6 +72,16 @@ export class AppError extends Error {
     return new AppError('bad_request', message, { errors: { [field]: message }, reason });
   }
 
+  /**
+   * A 400 from a schema a service checks itself, where the rules depend on the caller (a buyer's
+   * return request, an admin's decision on the same route); each field named as a route's would be.
+   */
+  static fromIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): AppError {
+    const errors: Record<string, string> = {};
+    for (const issue of issues) errors[issue.path.map(String).join('.') || 'body'] ??= issue.message;
+    return new AppError('bad_request', Object.values(errors)[0] ?? 'Invalid value', { errors });
+  }
+
   static notFound(what = 'Record'): AppError {
     return new AppError('not_found', `${what} not found`);
   }

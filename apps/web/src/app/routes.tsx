@@ -29,6 +29,7 @@ const DeliveriesListPage = lazyPage(() => import('../features/deliveries/Deliver
 const DeliveryDetailPage = lazyPage(() => import('../features/deliveries/DeliveryDetailPage'), 'DeliveryDetailPage');
 const LeadsListPage = lazyPage(() => import('../features/leads/LeadsListPage'), 'LeadsListPage');
 const LeadDetailPage = lazyPage(() => import('../features/leads/LeadDetailPage'), 'LeadDetailPage');
+const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
 
@@ -36,7 +37,6 @@ const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'defaul
 type Placeholder = readonly [path: string, title: string];
 
 const ADMIN_PLACEHOLDERS: Placeholder[] = [
-  ['returns', 'Returns'],
   ['bills', 'Bills'],
   ['bill/:id', 'Bill'],
   ['bill/:id/buyer/:buyerId', 'Bill'],
@@ -88,6 +88,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="buyer/:id" element={<BuyerDetailPage />} />
           <Route path="sources" element={<SourcesListPage />} />
           <Route path="source/:id" element={<SourceDetailPage />} />
+          <Route path="returns" element={<ReturnsListPage />} />
           {ADMIN_AND_BUYER_ROUTES}
           {LEAD_ROUTES}
           {placeholders(ADMIN_PLACEHOLDERS)}

@@ -51,6 +51,10 @@ export const queryKeys = {
     /** GET /api/lead/values/{field}: the services or ZIPs present in a range. */
     values: (field: string, range: object) => ['leads', 'values', field, range] as const,
   },
+  /** GET /api/lead/returns: the admin's Returns screen. */
+  returns: {
+    all: ['returns'] as const,
+  },
   /** GET /api/services: every service name. */
   services: ['services'] as const,
   tags: (kind: TagKind) => ['tags', kind] as const,

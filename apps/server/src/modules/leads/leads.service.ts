@@ -21,6 +21,7 @@ import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
+import { returnWindowDays, withinReturnWindow } from '../returns/returns.service';
 import { unpackExplanation } from '../source-api/explanation';
 import { leadDateSpan, leadsToday } from './date-range';
 import {
@@ -276,10 +277,16 @@ export function createLeadsService({
       if (viewer.role === 'buyer') {
         const mine = (await leadsRepo.matchesOf(db, [id])).filter((m) => m.buyerId === viewer.roleId);
         if (mine.length === 0) throw AppError.notFound('Lead');
+        const windowDays = await returnWindowDays(db);
+        const now = clock.now();
         return {
           ...base(lead),
           price: centsToDollars(mine[0]?.priceCents ?? 0),
-          match: mine.map((m) => matchOf(m, false)),
+          match: mine.map((m) => ({
+            ...matchOf(m, false),
+            // Whether Request Lead Return can still be used: sold, not returned yet, within the window.
+            returnable: !m.rejected && !m.returnStatus && withinReturnWindow(m.createdAt, now, windowDays),
+          })),
         };
       }
       if (viewer.role === 'source' && lead.sourceId === viewer.roleId) {
@@ -419,27 +426,16 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
       csvText(row.email),
       yesNo(row.homeowner),
     ];
+  // A buyer's and a source's columns open alike: date, name, service, state, ZIP.
+  const opening = [date, csvText(row.name), row.service, csvText(row.state), row.zip];
   if (role === 'buyer')
     return [
-      date,
-      csvText(row.name),
-      row.service,
-      csvText(row.state),
-      row.zip,
+      ...opening,
       money(row.matchPriceCents ?? 0),
       csvText(row.phone),
       csvText(row.email),
       row.pingId === 'no_ping' ? 'Direct' : 'Ping/Post',
       row.returnStatus ? RETURN_STATUS_LABELS[row.returnStatus as ReturnStatus] : '',
     ];
-  return [
-    date,
-    csvText(row.name),
-    row.service,
-    csvText(row.state),
-    row.zip,
-    csvText(row.channel),
-    money(row.costCents),
-    yesNo(row.costCents > 0 || row.priceCents > 0),
-  ];
+  return [...opening, csvText(row.channel), money(row.costCents), yesNo(row.costCents > 0 || row.priceCents > 0)];
 }

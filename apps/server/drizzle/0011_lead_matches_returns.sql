@@ -1,0 +1,1 @@
+CREATE INDEX "lead_matches_returns_idx" ON "lead_matches" USING btree ("return_status","return_requested_at") WHERE "lead_matches"."return_status" is not null;

@@ -1,0 +1,125 @@
+import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { buyers, leadMatches, leads, messages, settings } from '../../db/schema';
+import { billedMatches } from '../bills/bills.repo';
+
+export type ReturnMatch = typeof leadMatches.$inferSelect;
+
+/** What a return decision changes on a match. */
+export interface ReturnChange {
+  returnStatus: 'requested' | 'approved' | 'denied';
+  returnReason?: string | null;
+  returnComment?: string | null;
+  returnRequestedAt?: Date;
+  returnDecidedAt?: Date | null;
+  returnDecidedBy?: string | null;
+}
+
+export const returnsRepo = {
+  /** The match `matchId` of lead `leadId` (null when the lead has no such match). */
+  async match(db: Db | Tx, leadId: string, matchId: string): Promise<ReturnMatch | null> {
+    const [row] = await db
+      .select()
+      .from(leadMatches)
+      .where(and(eq(leadMatches.id, matchId), eq(leadMatches.leadId, leadId)));
+    return row ?? null;
+  },
+
+  /**
+   * The buyer, locked for the rest of the transaction: a buyer's returns are decided one at a time,
+   * so two requests at once cannot both take the last approval its auto-approve share allows. (The
+   * sale takes no lock on buyers: DESIGN.md §5.)
+   */
+  async lockBuyer(tx: Tx, buyerId: string) {
+    const [row] = await tx
+      .select({
+        id: buyers.id,
+        name: buyers.name,
+        period: buyers.period,
+        autoApproveReturns: buyers.autoApproveReturns,
+      })
+      .from(buyers)
+      .where(eq(buyers.id, buyerId))
+      .for('update');
+    return row ?? null;
+  },
+
+  /** The buyer's billed leads in [start, end) and how many of them are approved returns. */
+  async billShare(db: Db | Tx, buyerId: string, start: Date, end: Date) {
+    const [row] = await db
+      .select({
+        leads: count(),
+        approved: sql<number>`count(*) filter (where ${leadMatches.returnStatus} = 'approved')`.mapWith(Number),
+      })
+      .from(leadMatches)
+      .where(billedMatches(buyerId, start, end));
+    return { leads: row?.leads ?? 0, approved: row?.approved ?? 0 };
+  },
+
+  /** Sets a match's return, only from the status it was read in (null: none yet), so a race changes nothing. */
+  async setReturn(
+    db: Db | Tx,
+    matchId: string,
+    from: string | null,
+    change: ReturnChange,
+  ): Promise<ReturnMatch | null> {
+    const [row] = await db
+      .update(leadMatches)
+      .set(change)
+      .where(
+        and(
+          eq(leadMatches.id, matchId),
+          from === null ? sql`${leadMatches.returnStatus} is null` : eq(leadMatches.returnStatus, from),
+        ),
+      )
+      .returning();
+    return row ?? null;
+  },
+
+  async leadName(db: Db | Tx, leadId: string): Promise<string | null> {
+    const [row] = await db.select({ name: leads.name }).from(leads).where(eq(leads.id, leadId));
+    return row?.name ?? null;
+  },
+
+  async insertMessage(db: Db | Tx, row: typeof messages.$inferInsert) {
+    await db.insert(messages).values(row);
+  },
+
+  /** A numeric setting, or null when it is not set. */
+  async numberSetting(db: Db | Tx, key: string): Promise<number | null> {
+    const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+    const value = Number(row?.value);
+    return row && Number.isFinite(value) ? value : null;
+  },
+
+  /** The Returns screen's page: waiting requests first, then the newest; with its total. */
+  async page(db: Db, status: string, offset: number, limit: number) {
+    const where = and(
+      isNotNull(leadMatches.returnStatus),
+      status === 'all' ? undefined : eq(leadMatches.returnStatus, status),
+    );
+    const [rows, totals] = await Promise.all([
+      db
+        .select({
+          match: leadMatches,
+          leadName: leads.name,
+          service: leads.service,
+          zip: leads.zip,
+          buyerName: buyers.name,
+        })
+        .from(leadMatches)
+        .innerJoin(leads, eq(leads.id, leadMatches.leadId))
+        .innerJoin(buyers, eq(buyers.id, leadMatches.buyerId))
+        .where(where)
+        .orderBy(
+          desc(sql`${leadMatches.returnStatus} = 'requested'`),
+          desc(sql`coalesce(${leadMatches.returnRequestedAt}, ${leadMatches.returnDecidedAt})`),
+          asc(leadMatches.id),
+        )
+        .limit(limit)
+        .offset(offset),
+      db.select({ n: count() }).from(leadMatches).where(where),
+    ]);
+    return { rows, total: totals[0]?.n ?? 0 };
+  },
+};

@@ -1,0 +1,32 @@
+import { returnListQuery } from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+
+const matchParams = z.object({ id: z.string(), matchId: z.string() });
+
+/** Lead returns: a buyer asks, an admin decides (DESIGN.md §7). */
+export const returnRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const { returns } = services;
+
+  app.get(
+    '/lead/returns',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['returns'], querystring: returnListQuery } },
+    (request) => returns.list(request.query),
+  );
+
+  app.post(
+    '/lead/:id/match/:matchId/return',
+    {
+      onRequest: app.requireRole('admin', 'buyer'),
+      schema: {
+        tags: ['returns'],
+        summary: "A buyer's return request (reason, comment), or an admin's decision (approve: true or deny: true)",
+        params: matchParams,
+        // Checked by the service: what the body must hold depends on who sends it.
+        body: z.record(z.string(), z.unknown()),
+      },
+    },
+    (request) => returns.act(request.viewer(), request.params.id, request.params.matchId, request.body),
+  );
+};

@@ -1,0 +1,167 @@
+import {
+  type BillPeriod,
+  DEFAULT_RETURN_WINDOW_DAYS,
+  type ReturnDecision,
+  type ReturnListItem,
+  type ReturnListQuery,
+  type ReturnRequest,
+  type ReturnStatus,
+  returnDecisionSchema,
+  returnRequestSchema,
+} from '@leadex/domain';
+import type { Db } from '../../db/client';
+import { type Clock, toEpochSeconds } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { centsToDollars } from '../../lib/money';
+import type { Viewer } from '../../plugins/auth';
+import { billingPeriod } from '../bills/bills.service';
+import { type ReturnMatch, returnsRepo } from './returns.repo';
+
+const DAY_MS = 86_400_000;
+
+/** The return window in days: the `return_window_days` setting, else the default. */
+export async function returnWindowDays(db: Db): Promise<number> {
+  return (await returnsRepo.numberSetting(db, 'return_window_days')) ?? DEFAULT_RETURN_WINDOW_DAYS;
+}
+
+/** Whether a sale made at `soldAt` may still be returned at `now`: up to `days` after it, to the millisecond. */
+export function withinReturnWindow(soldAt: Date, now: Date, days: number): boolean {
+  return now.getTime() <= soldAt.getTime() + days * DAY_MS;
+}
+
+/** The match's return as the lead detail shows it (admin §3 Lead: return reason, comment, approve, deny). */
+function returnOf(m: ReturnMatch) {
+  return {
+    _id: m.id,
+    status: m.returnStatus as ReturnStatus | null,
+    reason: m.returnReason ?? undefined,
+    comment: m.returnComment ?? undefined,
+  };
+}
+
+/**
+ * Lead returns (DESIGN.md §7): a buyer asks to return a lead it bought, within the return window;
+ * its auto-approve share approves at once while its approved returns stay within that share of its
+ * leads on the bill, otherwise an admin decides (and is told by a message). An approved return credits
+ * the bill: the bill's totals leave out approved returns (bills.repo.ts).
+ */
+export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
+  /** The match a viewer may act on: an admin any, a buyer only its own; anyone else's is not found. */
+  async function visibleMatch(viewer: Viewer, leadId: string, matchId: string): Promise<ReturnMatch> {
+    const match = await returnsRepo.match(db, leadId, matchId);
+    const visible = match && (viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === match.buyerId));
+    if (!match || !visible) throw AppError.notFound('Lead');
+    return match;
+  }
+
+  async function request(viewer: Viewer, leadId: string, matchId: string, body: ReturnRequest) {
+    const match = await visibleMatch(viewer, leadId, matchId);
+    if (match.rejected) throw new AppError('conflict', 'This lead was not sold to you: there is nothing to return');
+    if (match.returnStatus) throw new AppError('conflict', 'A return was already requested for this lead');
+    const now = clock.now();
+    const windowDays = await returnWindowDays(db);
+    if (!withinReturnWindow(match.createdAt, now, windowDays))
+      throw new AppError(
+        'conflict',
+        `The return window has closed: a lead may be returned within ${windowDays} days of its sale`,
+      );
+    // Bills are not closed or invoiced yet (issue 13): once they are, a match on an invoiced bill is refused here.
+    const decided = await db.transaction(async (tx) => {
+      const buyer = await returnsRepo.lockBuyer(tx, match.buyerId);
+      if (!buyer) throw AppError.notFound('Lead');
+      const { start, next } = billingPeriod(buyer.period as BillPeriod, match.createdAt);
+      const share = await returnsRepo.billShare(tx, match.buyerId, start, next);
+      const automatic = buyer.autoApproveReturns > 0 && share.approved + 1 <= buyer.autoApproveReturns * share.leads;
+      const updated = await returnsRepo.setReturn(tx, match.id, null, {
+        returnStatus: automatic ? 'approved' : 'requested',
+        returnReason: body.reason,
+        returnComment: body.comment ?? null,
+        returnRequestedAt: now,
+        returnDecidedAt: automatic ? now : null,
+        returnDecidedBy: automatic ? 'auto' : null,
+      });
+      if (!updated) throw new AppError('conflict', 'A return was already requested for this lead');
+      if (!automatic) {
+        const name = await returnsRepo.leadName(tx, leadId);
+        await returnsRepo.insertMessage(tx, {
+          id: newId('msg'),
+          text: `${buyer.name} asks to return the lead ${name ?? leadId} (${body.reason}). Approve or deny it on the Returns screen.`,
+          data: {
+            kind: 'return_requested',
+            lead_id: leadId,
+            match_id: match.id,
+            buyer_id: buyer.id,
+            reason: body.reason,
+            comment: body.comment,
+            link: `/lead/${leadId}`,
+          },
+          createdAt: now,
+        });
+      }
+      return updated;
+    });
+    return returnOf(decided);
+  }
+
+  async function decide(viewer: Viewer, leadId: string, matchId: string, decision: ReturnDecision) {
+    const match = await visibleMatch(viewer, leadId, matchId);
+    if (match.rejected) throw new AppError('conflict', 'This match was rejected: it was never sold');
+    const approve = 'approve' in decision;
+    // An admin may approve a sale nobody asked to return (admin spec §4); only a request can be denied.
+    if (match.returnStatus === 'approved' || match.returnStatus === 'denied')
+      throw new AppError('conflict', 'This return was already decided');
+    if (!approve && match.returnStatus !== 'requested')
+      throw new AppError('conflict', 'There is no return request to deny');
+    const now = clock.now();
+    const updated = await returnsRepo.setReturn(db, match.id, match.returnStatus, {
+      returnStatus: approve ? 'approved' : 'denied',
+      returnDecidedAt: now,
+      returnDecidedBy: viewer.userId,
+    });
+    if (!updated) throw new AppError('conflict', 'This return was already decided');
+    return returnOf(updated);
+  }
+
+  return {
+    /** POST /api/lead/{id}/match/{matchId}/return: a buyer's request, or an admin's approve or deny. */
+    async act(viewer: Viewer, leadId: string, matchId: string, body: unknown) {
+      const schema = viewer.role === 'admin' ? returnDecisionSchema : returnRequestSchema;
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+      return viewer.role === 'admin'
+        ? decide(viewer, leadId, matchId, parsed.data as ReturnDecision)
+        : request(viewer, leadId, matchId, parsed.data as ReturnRequest);
+    },
+
+    /** GET /api/lead/returns: the admin's Returns screen. */
+    async list(query: ReturnListQuery): Promise<{ data: ReturnListItem[]; total: number }> {
+      const { rows, total } = await returnsRepo.page(
+        db,
+        query.status,
+        (query.page - 1) * query.pageSize,
+        query.pageSize,
+      );
+      return {
+        total,
+        data: rows.map(({ match: m, leadName, service, zip, buyerName }) => ({
+          _id: m.id,
+          lead_id: m.leadId,
+          lead_name: leadName ?? undefined,
+          service,
+          zip,
+          buyer: { _id: m.buyerId, name: buyerName },
+          price: centsToDollars(m.priceCents),
+          ts: toEpochSeconds(m.createdAt),
+          reason: m.returnReason ?? undefined,
+          comment: m.returnComment ?? undefined,
+          status: m.returnStatus as ReturnStatus,
+          requested_ts: m.returnRequestedAt ? toEpochSeconds(m.returnRequestedAt) : undefined,
+          decided_ts: m.returnDecidedAt ? toEpochSeconds(m.returnDecidedAt) : undefined,
+        })),
+      };
+    },
+  };
+}
+
+export type ReturnsService = ReturnType<typeof createReturnsService>;

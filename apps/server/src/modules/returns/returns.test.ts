@@ -1,0 +1,219 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKind } from '../../../test/database';
+import {
+  createBuyerWithLogin,
+  createCampaign,
+  createSourceWithKey,
+  createSourceWithLogin,
+  uniquePhone,
+} from '../../../test/factories';
+import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { buyers, leadMatches, messages } from '../../db/schema';
+
+const DAY_MS = 86_400_000;
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+
+let apiKey: string;
+beforeAll(async () => {
+  ({ apiKey } = await createSourceWithKey(t, { maxCost: 5 }));
+});
+
+/** A buyer with a login and a $20 campaign buying roofing in one state of its own. */
+async function buyerIn(state: string, autoApproveReturns = 0) {
+  const buyer = await createBuyerWithLogin(t);
+  await createCampaign(t, buyer.buyer._id, { price: 20, services: ['roofing'], states: [state] });
+  if (autoApproveReturns)
+    await t.deps.db.update(buyers).set({ autoApproveReturns }).where(eq(buyers.id, buyer.buyer._id));
+  return buyer;
+}
+
+/** Sells a lead in `zip` (to the buyer of its state) and answers its lead and match ids. */
+async function sell(zip: string) {
+  const res = await t.sourceApi('/api/lead', apiKey, {
+    service: 'roofing',
+    zip,
+    name: 'Robin Shaw',
+    phone: uniquePhone(),
+    tcpa_consent: 'true',
+  });
+  expect(res.json()).toMatchObject({ ok: true });
+  const leadId = res.json().lead_id as string;
+  const [match] = await t.deps.db
+    .select({ id: leadMatches.id })
+    .from(leadMatches)
+    .where(eq(leadMatches.leadId, leadId));
+  return { leadId, matchId: match?.id as string };
+}
+
+/** The totals of the buyer's accruing bill, in dollars. */
+const billTotal = async (buyerId: string, as: string) =>
+  (await t.request({ method: 'GET', url: `/api/bill/buyer/${buyerId}/current`, as })).json().total;
+
+const returnOf = (as: string, sale: { leadId: string; matchId: string }, payload: object) =>
+  t.request({ method: 'POST', url: `/api/lead/${sale.leadId}/match/${sale.matchId}/return`, as, payload });
+
+describe('a buyer asks to return a lead', () => {
+  it('waits for an admin, raises a message for it, and shows on the lead and the Returns screen', async () => {
+    const buyer = await buyerIn('TX');
+    const sale = await sell('75201');
+    const res = await returnOf(buyer.cookie, sale, { reason: 'Duplicate Lead', comment: 'Bought it last week' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      _id: sale.matchId,
+      status: 'requested',
+      reason: 'Duplicate Lead',
+      comment: 'Bought it last week',
+    });
+    const raised = await t.deps.db.select().from(messages);
+    expect(raised.find((m) => (m.data as { match_id?: string }).match_id === sale.matchId)).toMatchObject({
+      data: { kind: 'return_requested', lead_id: sale.leadId, buyer_id: buyer.buyer._id, link: `/lead/${sale.leadId}` },
+    });
+    const lead = await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: buyer.cookie });
+    expect(lead.json().match[0].return).toMatchObject({ reason: 'Duplicate Lead', comment: 'Bought it last week' });
+    const list = await t.request({ method: 'GET', url: '/api/lead/returns?status=requested', as: admin.cookie });
+    expect(list.json().data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          _id: sale.matchId,
+          lead_id: sale.leadId,
+          buyer: { _id: buyer.buyer._id, name: buyer.buyer.name },
+          price: 20,
+          status: 'requested',
+          reason: 'Duplicate Lead',
+        }),
+      ]),
+    );
+    // Asked once: a second request changes nothing.
+    const again = await returnOf(buyer.cookie, sale, { reason: 'Location' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('A return was already requested for this lead');
+  });
+
+  it('names the reason when it is missing or not one of the four', async () => {
+    const buyer = await buyerIn('OK');
+    const sale = await sell('73102');
+    const missing = await returnOf(buyer.cookie, sale, { comment: 'no reason' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ message: 'Reason is required', errors: { reason: 'Reason is required' } });
+    const unknown = await returnOf(buyer.cookie, sale, { reason: 'Changed my mind' });
+    expect(unknown.json().errors).toEqual({
+      reason: 'Reason must be Duplicate Lead, Location, Wrong Service or Bad Information',
+    });
+    const admins = await returnOf(admin.cookie, sale, { approve: false });
+    expect(admins.statusCode).toBe(400);
+    expect(admins.json().message).toBe('Send approve: true or deny: true');
+    const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, sale.matchId));
+    expect(row?.returnStatus).toBeNull();
+  });
+
+  it('is allowed up to the end of the return window (7 days after the sale), not a second later', async () => {
+    const buyer = await buyerIn('CO');
+    const soldAt = t.clock.now();
+    const onTime = await sell('80202');
+    const late = await sell('80202');
+    // The buyer's lead says whether Request Lead Return can still be used.
+    const returnable = async (sale: { leadId: string }) =>
+      (await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: buyer.cookie })).json().match[0]
+        .returnable;
+    try {
+      t.clock.set(new Date(soldAt.getTime() + 7 * DAY_MS));
+      expect(await returnable(onTime)).toBe(true);
+      expect((await returnOf(buyer.cookie, onTime, { reason: 'Location' })).statusCode).toBe(200);
+      expect(await returnable(onTime)).toBe(false);
+      t.clock.set(new Date(soldAt.getTime() + 7 * DAY_MS + 1000));
+      expect(await returnable(late)).toBe(false);
+      const refused = await returnOf(buyer.cookie, late, { reason: 'Location' });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe(
+        'The return window has closed: a lead may be returned within 7 days of its sale',
+      );
+    } finally {
+      t.clock.set(soldAt);
+    }
+  });
+
+  it('is approved at once while the approved returns stay within the buyer’s share of its leads on the bill', async () => {
+    // 20 % of 10 leads: two returns approved at once, the third waits for an admin.
+    const buyer = await buyerIn('AZ', 0.2);
+    const sales = [];
+    for (let i = 0; i < 10; i++) sales.push(await sell('85004'));
+    const statuses = [];
+    for (const sale of sales.slice(0, 3))
+      statuses.push((await returnOf(buyer.cookie, sale, { reason: 'Bad Information' })).json().status);
+    expect(statuses).toEqual(['approved', 'approved', 'requested']);
+    expect(await billTotal(buyer.buyer._id, buyer.cookie)).toEqual({ charges: 200, returns: 40, net: 160 });
+  });
+
+  it('answers 404 for another buyer’s match, and refuses sources', async () => {
+    const owner = await buyerIn('NV');
+    const other = await createBuyerWithLogin(t);
+    const sale = await sell('89501');
+    const url = `/api/lead/${sale.leadId}/match/${sale.matchId}/return`;
+    await expectScoped404(t, other.cookie, 'Lead', [{ method: 'POST', url, payload: { reason: 'Location' } }]);
+    // A match of another lead is not found either, even for its own buyer.
+    const elsewhere = await sell('89501');
+    await expectScoped404(t, owner.cookie, 'Lead', [
+      {
+        method: 'POST',
+        url: `/api/lead/${elsewhere.leadId}/match/${sale.matchId}/return`,
+        payload: { reason: 'Location' },
+      },
+    ]);
+    const source = await createSourceWithLogin(t);
+    expect(
+      (await t.request({ method: 'POST', url, as: source.cookie, payload: { reason: 'Location' } })).statusCode,
+    ).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/lead/returns', as: owner.cookie })).statusCode).toBe(403);
+    const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, sale.matchId));
+    expect(row?.returnStatus).toBeNull();
+  });
+});
+
+describe('an admin decides', () => {
+  let buyer: Awaited<ReturnType<typeof buyerIn>>;
+  beforeAll(async () => {
+    buyer = await buyerIn('NM');
+  });
+
+  it('approves a request (the bill is credited) or denies one; a decided return stays decided', async () => {
+    const approved = await sell('87501');
+    const denied = await sell('87501');
+    await returnOf(buyer.cookie, approved, { reason: 'Wrong Service' });
+    await returnOf(buyer.cookie, denied, { reason: 'Location' });
+    const yes = await returnOf(admin.cookie, approved, { approve: true });
+    expect(yes.json()).toMatchObject({ status: 'approved', reason: 'Wrong Service' });
+    const no = await returnOf(admin.cookie, denied, { deny: true });
+    expect(no.json()).toMatchObject({ status: 'denied' });
+    const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, approved.matchId));
+    expect(row).toMatchObject({ returnDecidedBy: admin.id });
+    expect(row?.returnDecidedAt).toBeInstanceOf(Date);
+    const twice = await returnOf(admin.cookie, denied, { approve: true });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe('This return was already decided');
+    expect(await billTotal(buyer.buyer._id, admin.cookie)).toEqual({ charges: 40, returns: 20, net: 20 });
+  });
+
+  it('may approve a sale nobody asked to return, but not deny one', async () => {
+    const sale = await sell('87501');
+    const deny = await returnOf(admin.cookie, sale, { deny: true });
+    expect(deny.statusCode).toBe(409);
+    expect(deny.json().message).toBe('There is no return request to deny');
+    const approve = await returnOf(admin.cookie, sale, { approve: true });
+    expect(approve.json()).toMatchObject({ status: 'approved' });
+    // The buyer cannot ask for what is already returned.
+    expect((await returnOf(buyer.cookie, sale, { reason: 'Location' })).statusCode).toBe(409);
+  });
+});
+
+describe.skipIf(testDatabaseKind !== 'postgres')('concurrent requests on PostgreSQL', () => {
+  it('approve at once no more than the buyer’s share, however many arrive together', async () => {
+    // 30 % of 10 leads: exactly three of ten simultaneous requests are approved at once.
+    const buyer = await buyerIn('UT', 0.3);
+    const sales = [];
+    for (let i = 0; i < 10; i++) sales.push(await sell('84101'));
+    const answers = await Promise.all(sales.map((sale) => returnOf(buyer.cookie, sale, { reason: 'Duplicate Lead' })));
+    const statuses = answers.map((res) => res.json().status).sort();
+    expect(statuses).toEqual([...Array(7).fill('requested'), ...Array(3).fill('approved')].sort());
+  });
+});

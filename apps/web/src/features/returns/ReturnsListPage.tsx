@@ -1,0 +1,87 @@
+import { PAGE_SIZE, type ReturnListItem } from '@leadex/domain';
+import { Box, Paper, Stack, Text } from '@mantine/core';
+import { IconFilter } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { UrlSelectFilter } from '../../components/ListPage';
+import { PageHeader } from '../../components/PageHeader';
+import { formatTimestamp } from '../../lib/format';
+import { queryKeys } from '../../lib/queryKeys';
+import { ReturnStatusBadge } from '../leads/LeadBadges';
+import { formatMoney } from '../leads/leadFormat';
+import { DecideReturnButtons } from './ReturnActions';
+
+const STATUS_OPTIONS = [
+  { value: 'requested', label: 'Waiting for a decision' },
+  { value: 'approved', label: 'Returned' },
+  { value: 'denied', label: 'Return Denied' },
+];
+
+const columns: DataTableColumn<ReturnListItem>[] = [
+  {
+    accessor: 'requested_ts',
+    title: 'Requested',
+    noWrap: true,
+    render: (r) => formatTimestamp(r.requested_ts ?? r.decided_ts),
+  },
+  { accessor: 'lead_name', title: 'Lead', render: (r) => r.lead_name ?? 'Lead' },
+  { accessor: 'buyer', title: 'Buyer', render: (r) => r.buyer.name },
+  { accessor: 'service', title: 'Service' },
+  { accessor: 'price', title: 'Price', textAlign: 'right', render: (r) => formatMoney(r.price) },
+  { accessor: 'reason', title: 'Reason' },
+  {
+    accessor: 'comment',
+    title: 'Comment',
+    render: (r) => (
+      <Text fz="sm" lineClamp={2} maw={220}>
+        {r.comment}
+      </Text>
+    ),
+  },
+  { accessor: 'status', title: 'Status', render: (r) => <ReturnStatusBadge status={r.status} viewer="admin" /> },
+  {
+    accessor: 'actions',
+    title: '',
+    render: (r) =>
+      r.status === 'requested' ? (
+        // The buttons act on the return; a click elsewhere on the row opens the lead.
+        <Box onClick={(event) => event.stopPropagation()}>
+          <DecideReturnButtons leadId={r.lead_id} matchId={r._id} requested buyerName={r.buyer.name} />
+        </Box>
+      ) : null,
+  },
+];
+
+/** Admin §2 Returns: the return requests, waiting ones first, with Approve and Deny; 15 a page. */
+export function ReturnsListPage() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeader
+        title="Returns"
+        description="Leads buyers asked to return. An approved return credits the buyer's bill with the lead's price."
+      />
+      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
+        <Stack gap="md">
+          <UrlSelectFilter
+            param="status"
+            label="Filter by status"
+            leftSection={<IconFilter size={16} />}
+            data={STATUS_OPTIONS}
+            w={{ base: '100%', xs: 260 }}
+          />
+          <DataTable<ReturnListItem>
+            path="/api/lead/returns"
+            queryKey={queryKeys.returns.all}
+            columns={columns}
+            pageSize={PAGE_SIZE.returns}
+            filterParams={['status']}
+            noRecordsText="No return requests"
+            pinLastColumn
+            onRowClick={(r) => navigate(`/lead/${r.lead_id}`)}
+          />
+        </Stack>
+      </Paper>
+    </>
+  );
+}

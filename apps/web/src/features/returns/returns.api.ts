@@ -1,0 +1,33 @@
+import type { ReturnDecision, ReturnRequest } from '@leadex/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+
+/** The match's return as the server answers it after a request or a decision. */
+export interface ReturnAnswer {
+  _id: string;
+  status: 'requested' | 'approved' | 'denied';
+  reason?: string;
+  comment?: string;
+}
+
+/**
+ * POST /api/lead/{id}/match/{matchId}/return: a buyer's request (reason, comment) or an admin's
+ * decision (approve or deny). The lead, its lists and the Returns screen are read again after it.
+ */
+export function useReturnAction(leadId: string, matchId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReturnRequest | ReturnDecision) =>
+      api.post<ReturnAnswer>(
+        `/api/lead/${encodeURIComponent(leadId)}/match/${encodeURIComponent(matchId)}/return`,
+        body,
+      ),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.leads.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.returns.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.bills.all }),
+      ]),
+  });
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { choose, fieldError, section, tableRows, toast } from './screen';
+import { fullPageScreenshot } from './screenshots';
+import { apiCall, DEMO_BUYER_NAME, signIn, USERS, unique } from './support';
+
+/**
+ * Issue 13, returns: the demo buyer asks to return a lead it bought, the admin approves it on the
+ * Returns screen, and the buyer's lead then reads Return Approved.
+ */
+const e2e = useBrowser();
+
+const LEAD_NAME = `Returna ${unique()}`;
+/** A second sale, which nobody asks to return: the admin approves it from the lead detail. */
+const DIRECT_NAME = `Directa ${unique()}`;
+let leadId = '';
+let directId = '';
+let buyerId = '';
+/** The demo buyer's auto-approve share, set to 0 for the test (so the request waits) and restored after. */
+let autoApproveBefore = 0;
+
+async function asAdmin() {
+  const opened = await e2e.newPage();
+  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
+  return opened;
+}
+
+beforeAll(async () => {
+  const { context, page } = await asAdmin();
+  const api = page.request;
+  const buyers = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/buyer?name=Summit');
+  buyerId = buyers.data.find((b) => b.name === DEMO_BUYER_NAME)?._id ?? '';
+  const buyer = await apiCall<{ autoApproveReturns: number }>(api, 'get', `/api/buyer/${buyerId}`);
+  autoApproveBefore = buyer.autoApproveReturns;
+  await apiCall(api, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: 0 });
+
+  // A campaign of the demo buyer that a lead can name, and a source key that may post direct.
+  const fixedId = `RETURNS-E2E-${unique()}`.toUpperCase();
+  const campaign = await apiCall<{ _id: string }>(api, 'post', '/api/match', {
+    name: `Returns e2e ${unique()}`,
+    buyer: buyerId,
+    price: 35,
+    fixed_id: fixedId,
+    services: ['windows'],
+    location: 'zip',
+    zips: ['10002'],
+    notify: { email: ['returns-e2e@example.com'], sms: [], broadcast_webhooks: [] },
+  });
+  await apiCall(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
+  const sources = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/source?name=Apex');
+  const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
+  const { key } = await apiCall<{ key: string }>(api, 'put', `/api/source/${apex?._id}/apikey/new`, {
+    name: `Returns e2e ${unique()}`,
+    canPostLead: true,
+  });
+  const sell = async (name: string) => {
+    const sold = await api.post('/api/lead', {
+      headers: { authorization: `Bearer ${key}` },
+      data: {
+        service: 'windows',
+        zip: '10002',
+        campaign: fixedId,
+        name,
+        phone: `212555${String(Math.floor(Math.random() * 9000) + 1000)}`,
+        email: `${unique()}@returns-e2e.example`,
+        tcpa_consent: true,
+      },
+    });
+    const answer = (await sold.json()) as { ok: boolean; status?: string; lead_id?: string };
+    expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true, status: 'sold' });
+    return answer.lead_id as string;
+  };
+  leadId = await sell(LEAD_NAME);
+  directId = await sell(DIRECT_NAME);
+  await context.close();
+});
+
+afterAll(async () => {
+  const { context, page } = await asAdmin();
+  await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: autoApproveBefore });
+  await context.close();
+});
+
+describe('a lead return', () => {
+  it('is requested by the buyer, approved by the admin on the Returns screen, and then reads Return Approved', async () => {
+    // The buyer asks: the reason is required, the comment is not.
+    const buyer = await e2e.newPage();
+    await signIn(buyer.page, USERS.buyer.username, USERS.buyer.password);
+    await buyer.page.goto(`/lead/${leadId}`);
+    await buyer.page.getByRole('heading', { name: LEAD_NAME }).waitFor();
+    await buyer.page.getByRole('button', { name: 'Request Lead Return' }).click();
+    const dialog = buyer.page.getByRole('dialog', { name: 'Request Lead Return' });
+    await dialog.getByRole('button', { name: 'Request Return' }).click();
+    const reason = dialog.getByRole('combobox', { name: 'Reason' });
+    await expect.poll(async () => (await fieldError(reason)).message).toBe('Reason is required');
+    await choose(buyer.page, reason, 'Wrong Service');
+    await dialog.getByLabel('Comment').fill('The homeowner wanted gutters, not windows.');
+    await dialog.getByRole('button', { name: 'Request Return' }).click();
+    await toast(buyer.page, 'Return requested').waitFor();
+    await buyer.page.getByText('Return Requested', { exact: true }).waitFor();
+    await expect.poll(() => buyer.page.getByRole('button', { name: 'Request Lead Return' }).count()).toBe(0);
+    await fullPageScreenshot(buyer.page, 'return-buyer-requested');
+
+    // The admin sees it waiting, first on the Returns screen, and approves it after confirming.
+    const admin = await asAdmin();
+    await admin.page.goto('/returns');
+    const row = tableRows(admin.page).filter({ hasText: LEAD_NAME });
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toContain('Wrong Service');
+    await expect.poll(() => row.textContent()).toContain('Return Requested');
+    await fullPageScreenshot(admin.page, 'returns-admin-list');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    const confirm = admin.page.getByRole('dialog');
+    await confirm.getByText(`${DEMO_BUYER_NAME} is credited the lead's price on its bill.`, { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Approve' }).click();
+    await toast(admin.page, 'Return approved').waitFor();
+    await expect.poll(() => row.textContent()).toContain('Returned');
+    await expect.poll(() => row.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+
+    // The buyer's lead now reads Return Approved.
+    await buyer.page.reload();
+    await buyer.page.getByText('Return Approved', { exact: true }).waitFor();
+    await buyer.context.close();
+    await admin.context.close();
+  });
+
+  it('lets the admin approve a sale nobody asked to return from the lead detail, but not deny it', async () => {
+    const admin = await asAdmin();
+    await admin.page.goto(`/lead/${directId}`);
+    await admin.page.getByRole('heading', { name: DIRECT_NAME }).waitFor();
+    const returns = section(admin.page, 'Returns');
+    await returns.getByText('No return requested').waitFor();
+    expect(await returns.getByRole('button', { name: 'Deny' }).count()).toBe(0);
+    await returns.getByRole('button', { name: 'Approve' }).click();
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    await toast(admin.page, 'Return approved').waitFor();
+    await returns.getByText('Returned', { exact: true }).waitFor();
+    await expect.poll(() => returns.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await fullPageScreenshot(admin.page, 'return-admin-lead-detail');
+    await admin.context.close();
+  });
+});
