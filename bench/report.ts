@@ -86,31 +86,23 @@ export function verdicts(scenarios: Scenario[]): Verdict[] {
   ];
   const ca = rate(c) / rate(a);
   const db = rate(d) / rate(b);
+  const atLeast = (label: string, ratio: number, target: number) => ({
+    label,
+    value: ratio.toFixed(2),
+    target: `>= ${target}`,
+    met: ratio >= target,
+  });
+  const atMost = (label: string, p99Ms: number, target: number) => ({
+    label,
+    value: `${p99Ms} ms`,
+    target: `<= ${target} ms`,
+    met: p99Ms <= target,
+  });
   return [
-    {
-      label: 'ping throughput c/a',
-      value: ca.toFixed(2),
-      target: `>= ${TARGETS.ping.ratio}`,
-      met: ca >= TARGETS.ping.ratio,
-    },
-    {
-      label: 'ping p99',
-      value: `${c.result.latency.p99} ms`,
-      target: `<= ${TARGETS.ping.p99Ms} ms`,
-      met: c.result.latency.p99 <= TARGETS.ping.p99Ms,
-    },
-    {
-      label: 'post throughput d/b',
-      value: db.toFixed(2),
-      target: `>= ${TARGETS.post.ratio}`,
-      met: db >= TARGETS.post.ratio,
-    },
-    {
-      label: 'post p99',
-      value: `${d.result.latency.p99} ms`,
-      target: `<= ${TARGETS.post.p99Ms} ms`,
-      met: d.result.latency.p99 <= TARGETS.post.p99Ms,
-    },
+    atLeast('ping throughput c/a', ca, TARGETS.ping.ratio),
+    atMost('ping p99', c.result.latency.p99, TARGETS.ping.p99Ms),
+    atLeast('post throughput d/b', db, TARGETS.post.ratio),
+    atMost('post p99', d.result.latency.p99, TARGETS.post.p99Ms),
   ];
 }
 
@@ -158,7 +150,7 @@ export function renderTable(scenarios: Scenario[], checks: Check[]): string {
   return out.join('\n');
 }
 
-function markdownTable(header: string[], body: string[][]): string {
+export function markdownTable(header: string[], body: string[][]): string {
   return [
     `| ${header.join(' | ')} |`,
     `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,

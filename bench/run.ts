@@ -289,31 +289,30 @@ async function runScenarios(
   // (b) one INSERT per request, with a post-sized body
   const fakeToken = `${'eyJpZCI6InBuZ18wMWpm'.repeat(16)}.${'s'.repeat(43)}`;
   const insertBodies = Array.from({ length: 5000 }, (_, i) => postBody(fakeToken, 1_000_000 + i, tag));
-  let inserts = 0;
+  /** POSTs of the bodies in turn, each with the next source's key, as a source's system sends them. */
+  const postsOf = (sendBodies: string[]) => {
+    let sent = 0;
+    return (request: autocannon.Request) => {
+      const i = sent++;
+      request.headers = { ...JSON_HEADERS, authorization: auth(i) };
+      request.body = sendBodies[i % sendBodies.length] as string;
+      return request;
+    };
+  };
   await measure('b', 'baseline: one INSERT (POST /bench/insert)', () => ({
     method: 'POST',
     path: '/bench/insert',
-    setupRequest(request) {
-      const i = inserts++;
-      request.headers = { ...JSON_HEADERS, authorization: auth(i) };
-      request.body = insertBodies[i % insertBodies.length] as string;
-      return request;
-    },
+    setupRequest: postsOf(insertBodies),
   }));
 
   // (c) pings over random (service, ZIP) pairs: 95 % bought by some campaign, 5 % not
   const bodies = pingBodies(exchange.matching, exchange.unmatched, 50_000, rnd);
   const pingTally = { quoted: 0, noMatch: 0, other: 0 };
-  let pings = 0;
+  const nextPing = postsOf(bodies);
   const pingRequest = (): autocannon.Request => ({
     method: 'POST',
     path: '/api/ping',
-    setupRequest(request) {
-      const i = pings++;
-      request.headers = { ...JSON_HEADERS, authorization: auth(i) };
-      request.body = bodies[i % bodies.length] as string;
-      return request;
-    },
+    setupRequest: nextPing,
     onResponse(status, body) {
       if (status !== 200) pingTally.other += 1;
       else if (body.startsWith('{"ok":true')) pingTally.quoted += 1;

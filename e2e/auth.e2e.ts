@@ -4,6 +4,9 @@ import { DEMO_BUYER_NAME, expectPath, MENUS, menuTexts, navigation, signIn, subm
 
 const e2e = useBrowser();
 
+/** What the header's role badge reads for each role. */
+const ROLE_LABELS = { admin: 'Admin', buyer: 'Buyer', source: 'Source' } as const;
+
 /** Issue 3, Must show: each role signs in at /auth and sees exactly its menu; /logout ends the session. */
 describe('sign-in at /auth', () => {
   it('signs the admin in by username and shows exactly the admin menu, in the spec order', async () => {
@@ -23,46 +26,33 @@ describe('sign-in at /auth', () => {
     await context.close();
   });
 
-  it('signs the buyer in by email and shows exactly the buyer menu, in the spec order', async () => {
+  // The other roles and sign-in names: each lands on its home and sees exactly its menu, in the spec order.
+  it.each([
+    { who: 'the buyer by email', login: USERS.buyer.email, password: USERS.buyer.password, home: '/', role: 'buyer' },
+    {
+      who: 'the buyer by username',
+      login: USERS.buyer.username,
+      password: USERS.buyer.password,
+      home: '/',
+      role: 'buyer',
+    },
+    {
+      who: 'the source by username',
+      login: USERS.source.username,
+      password: USERS.source.password,
+      home: '/source',
+      role: 'source',
+    },
+    { who: 'the admin by email', login: USERS.admin.email, password: USERS.admin.password, home: '/', role: 'admin' },
+  ] as const)('signs $who in and shows exactly the $role menu', async ({ login, password, home, role }) => {
     const { context, page } = await e2e.newPage();
 
-    await signIn(page, USERS.buyer.email, USERS.buyer.password);
+    await signIn(page, login, password);
 
-    await expectPath(page, '/');
-    await expect.poll(() => menuTexts(page)).toEqual(MENUS.buyer);
-    await page.getByRole('heading', { name: DEMO_BUYER_NAME }).waitFor();
-    expect(await page.getByTestId('user-role').textContent()).toBe('Buyer');
-    await context.close();
-  });
-
-  it('signs the buyer in by username too', async () => {
-    const { context, page } = await e2e.newPage();
-
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
-
-    await expectPath(page, '/');
-    await expect.poll(() => menuTexts(page)).toEqual(MENUS.buyer);
-    await context.close();
-  });
-
-  it('signs the source in by username and shows exactly the source menu, in the spec order', async () => {
-    const { context, page } = await e2e.newPage();
-
-    await signIn(page, USERS.source.username, USERS.source.password);
-
-    await expectPath(page, '/source');
-    await expect.poll(() => menuTexts(page)).toEqual(MENUS.source);
-    expect(await page.getByTestId('user-role').textContent()).toBe('Source');
-    await context.close();
-  });
-
-  it('signs the admin in by email too', async () => {
-    const { context, page } = await e2e.newPage();
-
-    await signIn(page, USERS.admin.email, USERS.admin.password);
-
-    await expectPath(page, '/');
-    await expect.poll(() => menuTexts(page)).toEqual(MENUS.admin);
+    await expectPath(page, home);
+    await expect.poll(() => menuTexts(page)).toEqual(MENUS[role]);
+    expect(await page.getByTestId('user-role').textContent()).toBe(ROLE_LABELS[role]);
+    if (role === 'buyer') await page.getByRole('heading', { name: DEMO_BUYER_NAME }).waitFor();
     await context.close();
   });
 

@@ -1,42 +1,22 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { APIRequestContext, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { expectPath, USERS, unique } from './support';
+import { apiCall, downReceiver, expectPath, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
 const CRM_ERROR = 'CRM down for maintenance';
 
 /** The buyer's system, down: every delivery answers 500. */
-let receiver: Server;
-let receiverUrl: string;
-let deliveriesReceived = 0;
+let receiver: Awaited<ReturnType<typeof downReceiver>>;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      deliveriesReceived++;
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(CRM_ERROR);
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leads`;
+  receiver = await downReceiver('/leads', CRM_ERROR);
 });
 afterAll(async () => {
-  receiver?.closeAllConnections();
-  await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
+  await receiver?.close();
 });
-
-/** Sends a JSON call with the page's session and answers its body, failing on a non-2xx. */
-async function call<T>(api: APIRequestContext, method: 'post' | 'put', url: string, data?: object): Promise<T> {
-  const res = await api[method](url, { data: data ?? {} });
-  expect(res.ok(), `${method.toUpperCase()} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
 
 /**
  * Whether the element's text colour is a red: a strong red channel, green and blue well under it. The
@@ -58,14 +38,14 @@ describe("a buyer's failing custom delivery", () => {
 
     // A source with a key, a buyer with a live campaign (aimed at by its Branded Id) and a live
     // custom delivery to the receiver above, which answers 500.
-    const source = await call<{ _id: string }>(api, 'post', '/api/source', {
+    const source = await apiCall<{ _id: string }>(api, 'post', '/api/source', {
       name: `Failure Source ${suffix}`,
       email: `failure-source-${suffix}@example.com`,
       phone: '5125550190',
     });
-    const { key } = await call<{ key: string }>(api, 'put', `/api/source/${source._id}/apikey/new`);
+    const { key } = await apiCall<{ key: string }>(api, 'put', `/api/source/${source._id}/apikey/new`);
     const buyerName = `Failing Deliveries ${suffix}`;
-    const buyer = await call<{ _id: string }>(api, 'post', '/api/buyer', {
+    const buyer = await apiCall<{ _id: string }>(api, 'post', '/api/buyer', {
       username: `failing-${suffix}`,
       name: buyerName,
       email: `failing-${suffix}@example.com`,
@@ -76,7 +56,7 @@ describe("a buyer's failing custom delivery", () => {
       autoApproveReturns: 0,
     });
     const fixedId = `FAIL-${suffix}`.toUpperCase();
-    const campaign = await call<{ _id: string; name: string }>(api, 'post', '/api/match', {
+    const campaign = await apiCall<{ _id: string; name: string }>(api, 'post', '/api/match', {
       name: `Roofing Failing ${suffix}`,
       buyer: buyer._id,
       price: 60,
@@ -86,12 +66,12 @@ describe("a buyer's failing custom delivery", () => {
       zips: ['10001'],
       notify: { email: [`leads-${suffix}@example.com`], sms: [], broadcast_webhooks: [] },
     });
-    await call(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
+    await apiCall(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
     const deliveryName = `Failing CRM ${suffix}`;
-    const delivery = await call<{ _id: string }>(api, 'post', '/api/webhook', {
+    const delivery = await apiCall<{ _id: string }>(api, 'post', '/api/webhook', {
       buyer: buyer._id,
       name: deliveryName,
-      url: receiverUrl,
+      url: receiver.url,
       status: 'live',
     });
 
@@ -119,7 +99,7 @@ describe("a buyer's failing custom delivery", () => {
       },
     });
     expect(await post.json()).toMatchObject({ ok: true, status: 'sold' });
-    expect(deliveriesReceived).toBeGreaterThan(0);
+    expect(receiver.received()).toBeGreaterThan(0);
     await expect
       .poll(
         async () =>

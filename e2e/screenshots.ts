@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { waitForSettled } from './accessibility';
 import { navigation } from './support';
 
 /**
@@ -39,6 +40,8 @@ export async function screenshot(target: Page | Locator, name: string, options: 
  */
 export async function fullPageScreenshot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
+  // An accordion opening or a toast leaving changes the height: measure once the screen is at rest.
+  await waitForSettled(page);
   await growToPage(page);
   await screenshot(page, name, { fullPage: true });
 }

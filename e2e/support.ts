@@ -1,4 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIRequestContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { E2E_ADMIN } from './global-setup';
 import { toast } from './screen';
@@ -103,4 +105,38 @@ export async function createBuyerViaApi(page: Page, name: string, usernamePrefix
   });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { _id: string })._id;
+}
+
+/** Sends a JSON call with the page's session (page.request) and answers its body, failing on a non-2xx. */
+export async function apiCall<T>(
+  api: APIRequestContext,
+  method: 'get' | 'post' | 'put',
+  url: string,
+  data?: object,
+): Promise<T> {
+  const res = await api[method](url, method === 'get' ? {} : { data: data ?? {} });
+  expect(res.ok(), `${method.toUpperCase()} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** A buyer's system that is down, on a free local port: every request answers 500 with `text`. */
+export async function downReceiver(path: string, text: string) {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(text);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    /** How many requests it has had. */
+    received: () => received,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
 }

@@ -322,6 +322,8 @@ export interface LeadMatch extends Partial<Record<DeliveryChannel, LeadDeliveryA
   delivery_status?: string;
   /** The bill it is on (buyers and admins). */
   bill?: string;
+  /** Buyers: whether it may still be returned (sold, no return yet, within the return window). */
+  returnable?: boolean;
 }
 
 /** One campaign the engine considered for the lead, and the first rule that excluded it (DESIGN.md §5). */

@@ -23,49 +23,40 @@ async function refusal(promise: Promise<unknown>): Promise<OutboundError> {
 }
 
 describe('blockedRange: every address that is not public unicast is refused', () => {
+  // An IPv4-mapped IPv6 address is judged as its IPv4 address.
   it.each([
-    ['127.0.0.1', 'loopback'],
-    ['127.255.0.9', 'loopback'],
-    ['10.0.0.1', 'private'],
-    ['172.16.5.4', 'private'],
-    ['172.31.255.255', 'private'],
-    ['192.168.1.1', 'private'],
-    ['169.254.169.254', 'linkLocal'],
-    ['169.254.0.1', 'linkLocal'],
-    ['100.64.0.1', 'carrierGradeNat'],
-    ['100.127.255.254', 'carrierGradeNat'],
-    ['0.0.0.0', 'unspecified'],
-    ['224.0.0.1', 'multicast'],
-    ['239.255.255.250', 'multicast'],
-    ['255.255.255.255', 'broadcast'],
-    ['192.0.2.1', 'reserved'],
-  ])('IPv4 %s is %s', (address, range) => {
-    expect(blockedRange(address)).toBe(range);
-  });
-
-  it.each([
-    ['::1', 'loopback'],
-    ['::', 'unspecified'],
-    ['fe80::1', 'linkLocal'],
-    ['fe80::1%eth0', 'linkLocal'],
-    ['fc00::1', 'uniqueLocal'],
-    ['fd00:ec2::254', 'uniqueLocal'],
-    ['ff02::1', 'multicast'],
-    ['64:ff9b::a00:1', 'rfc6052'],
-    ['2002:a00:1::1', '6to4'],
-    ['[::1]', 'loopback'],
-  ])('IPv6 %s is %s', (address, range) => {
-    expect(blockedRange(address)).toBe(range);
-  });
-
-  it.each([
-    ['::ffff:127.0.0.1', 'loopback'],
-    ['::ffff:10.0.0.1', 'private'],
-    ['::ffff:192.168.0.10', 'private'],
-    ['::ffff:169.254.169.254', 'linkLocal'],
-    ['::ffff:100.64.1.1', 'carrierGradeNat'],
-    ['::ffff:7f00:1', 'loopback'],
-  ])('IPv4-mapped IPv6 %s is judged as its IPv4 address: %s', (address, range) => {
+    ['IPv4', '127.0.0.1', 'loopback'],
+    ['IPv4', '127.255.0.9', 'loopback'],
+    ['IPv4', '10.0.0.1', 'private'],
+    ['IPv4', '172.16.5.4', 'private'],
+    ['IPv4', '172.31.255.255', 'private'],
+    ['IPv4', '192.168.1.1', 'private'],
+    ['IPv4', '169.254.169.254', 'linkLocal'],
+    ['IPv4', '169.254.0.1', 'linkLocal'],
+    ['IPv4', '100.64.0.1', 'carrierGradeNat'],
+    ['IPv4', '100.127.255.254', 'carrierGradeNat'],
+    ['IPv4', '0.0.0.0', 'unspecified'],
+    ['IPv4', '224.0.0.1', 'multicast'],
+    ['IPv4', '239.255.255.250', 'multicast'],
+    ['IPv4', '255.255.255.255', 'broadcast'],
+    ['IPv4', '192.0.2.1', 'reserved'],
+    ['IPv6', '::1', 'loopback'],
+    ['IPv6', '::', 'unspecified'],
+    ['IPv6', 'fe80::1', 'linkLocal'],
+    ['IPv6', 'fe80::1%eth0', 'linkLocal'],
+    ['IPv6', 'fc00::1', 'uniqueLocal'],
+    ['IPv6', 'fd00:ec2::254', 'uniqueLocal'],
+    ['IPv6', 'ff02::1', 'multicast'],
+    ['IPv6', '64:ff9b::a00:1', 'rfc6052'],
+    ['IPv6', '2002:a00:1::1', '6to4'],
+    ['IPv6', '[::1]', 'loopback'],
+    ['IPv4-mapped IPv6', '::ffff:127.0.0.1', 'loopback'],
+    ['IPv4-mapped IPv6', '::ffff:10.0.0.1', 'private'],
+    ['IPv4-mapped IPv6', '::ffff:192.168.0.10', 'private'],
+    ['IPv4-mapped IPv6', '::ffff:169.254.169.254', 'linkLocal'],
+    ['IPv4-mapped IPv6', '::ffff:100.64.1.1', 'carrierGradeNat'],
+    ['IPv4-mapped IPv6', '::ffff:7f00:1', 'loopback'],
+  ])('%s %s is %s', (_kind, address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
 

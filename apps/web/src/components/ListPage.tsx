@@ -9,7 +9,7 @@ import {
   TextInput,
   type TextInputProps,
 } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconFilter, IconMapPin, IconPlus, IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useUrlFilter } from './DataTable';
@@ -92,4 +92,18 @@ export function UrlSelectFilter({
       {...props}
     />
   );
+}
+
+type FilterProps = Omit<SelectProps, 'value' | 'onChange' | 'leftSection' | 'label'>;
+
+/** The service filter of a list (URL param `service`): the services the list's records use. */
+export function UrlServiceFilter(props: FilterProps) {
+  return (
+    <UrlSelectFilter param="service" label="Filter by service" leftSection={<IconFilter size={16} />} {...props} />
+  );
+}
+
+/** The ZIP filter of a list (URL param `zip`). */
+export function UrlZipFilter(props: FilterProps) {
+  return <UrlSelectFilter param="zip" label="Filter by zip" leftSection={<IconMapPin size={16} />} {...props} />;
 }

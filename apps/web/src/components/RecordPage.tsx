@@ -124,3 +124,28 @@ export function useRecordForm<TValues extends FieldValues, TRecord>({
   };
   return { form, values, isNew, onSave };
 }
+
+export interface CreateOrUpdateFormOptions<TValues extends FieldValues, TRecord>
+  extends Omit<RecordFormOptions<TValues, TRecord>, 'schema' | 'create' | 'update'> {
+  /** The create form's schema and the edit form's (which may leave out what is fixed at creation). */
+  schemas: { create: z.ZodType; update: z.ZodType };
+  /** Sent every value of a new record. */
+  create: { mutateAsync: (values: TValues) => Promise<SavedRecord> };
+  /** Sent only the changed values of a record. */
+  update: { mutateAsync: (changes: Partial<TValues>) => Promise<SavedRecord> };
+}
+
+/** useRecordForm for a record created whole and updated by its changes (buyers, sources). */
+export function useCreateOrUpdateForm<TValues extends FieldValues, TRecord>({
+  schemas,
+  create,
+  update,
+  ...options
+}: CreateOrUpdateFormOptions<TValues, TRecord>) {
+  return useRecordForm<TValues, TRecord>({
+    ...options,
+    schema: options.isNew ? schemas.create : schemas.update,
+    create: ({ values }) => create.mutateAsync(values),
+    update: ({ changes }) => update.mutateAsync(changes),
+  });
+}

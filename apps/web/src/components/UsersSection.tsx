@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { formatDate, formatTimestamp } from '../lib/format';
 import { applyFieldErrors, schemaResolver } from '../lib/forms';
 import { showSuccess } from '../lib/notify';
+import { DialogActions } from './DialogActions';
 import { RecordsTable } from './RecordsTable';
 import { Section } from './Section';
 
@@ -233,14 +234,7 @@ function UserModal({
         <Stack gap="md">
           <TextInput label="Name" required data-autofocus {...form.register('name')} error={errors.name?.message} />
           <TextInput label="Email" type="email" required {...form.register('email')} error={errors.email?.message} />
-          <Group justify="flex-end" mt="xs">
-            <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              Save
-            </Button>
-          </Group>
+          <DialogActions onCancel={onClose} submitting={isSubmitting} submitLabel="Save" />
         </Stack>
       </form>
     </Modal>

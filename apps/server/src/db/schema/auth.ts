@@ -1,11 +1,12 @@
 // better-auth's four tables (user, session, account, verification), written by hand from its docs
 // so that migrations stay ours. `role`, `roleId`, `welcome` and `holdAt` are Leadex's additions.
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { authTimestamps, parentId, primaryId, timestamptz } from './columns';
 
 export const user = pgTable(
   'user',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     name: text('name').notNull(),
     email: text('email').notNull().unique(),
     emailVerified: boolean('email_verified').notNull().default(false),
@@ -19,9 +20,8 @@ export const user = pgTable(
     /** Shows the source onboarding page until the user closes it. */
     welcome: boolean('welcome').notNull().default(false),
     /** Set while the user is locked (on hold): no sign-in, no session. */
-    holdAt: timestamp('hold_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    holdAt: timestamptz('hold_at'),
+    ...authTimestamps(),
   },
   (t) => [index('user_role_id_idx').on(t.roleId)],
 );
@@ -29,16 +29,13 @@ export const user = pgTable(
 export const session = pgTable(
   'session',
   {
-    id: text('id').primaryKey(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    id: primaryId(),
+    expiresAt: timestamptz('expires_at').notNull(),
     token: text('token').notNull().unique(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...authTimestamps(),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: parentId('user_id', () => user.id),
   },
   (t) => [index('session_user_id_idx').on(t.userId)],
 );
@@ -46,21 +43,18 @@ export const session = pgTable(
 export const account = pgTable(
   'account',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     accountId: text('account_id').notNull(),
     providerId: text('provider_id').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: parentId('user_id', () => user.id),
     accessToken: text('access_token'),
     refreshToken: text('refresh_token'),
     idToken: text('id_token'),
-    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
-    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    accessTokenExpiresAt: timestamptz('access_token_expires_at'),
+    refreshTokenExpiresAt: timestamptz('refresh_token_expires_at'),
     scope: text('scope'),
     password: text('password'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...authTimestamps(),
   },
   (t) => [index('account_user_id_idx').on(t.userId)],
 );
@@ -68,12 +62,11 @@ export const account = pgTable(
 export const verification = pgTable(
   'verification',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     identifier: text('identifier').notNull(),
     value: text('value').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    ...authTimestamps(),
   },
   (t) => [index('verification_identifier_idx').on(t.identifier)],
 );

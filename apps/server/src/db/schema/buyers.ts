@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core';
-import { contactColumns, timestamps } from './columns';
+import { contactColumns, primaryId, timestamps } from './columns';
 
 /** Default lead delivery, read whole (DESIGN.md §10: jsonb for configuration). */
 export interface NotifyConfig {
@@ -10,7 +10,7 @@ export interface NotifyConfig {
 }
 
 export const buyers = pgTable('buyers', {
-  id: text('id').primaryKey(),
+  id: primaryId(),
   name: text('name').notNull(),
   /** The primary user's sign-in name; fixed at creation. */
   username: text('username').notNull().unique(),

@@ -1,7 +1,7 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
 import type { NotifyConfig } from './buyers';
 import { buyers } from './buyers';
-import { timestamps } from './columns';
+import { parentId, primaryId, requiredRef, timestamps, timestamptz } from './columns';
 import { sources } from './sources';
 import { zipsets } from './zips';
 
@@ -15,10 +15,8 @@ export interface CampaignTime {
 export const campaigns = pgTable(
   'campaigns',
   {
-    id: text('id').primaryKey(),
-    buyerId: text('buyer_id')
-      .notNull()
-      .references(() => buyers.id),
+    id: primaryId(),
+    buyerId: requiredRef('buyer_id', () => buyers.id),
     name: text('name').notNull(),
     /** The Branded Id a source sends as `campaign` to target this campaign. */
     fixedId: text('fixed_id').notNull().unique(),
@@ -41,7 +39,7 @@ export const campaigns = pgTable(
     status: text('status').notNull().default('draft'),
     notes: text('notes'),
     tags: text('tags').array().notNull().default([]),
-    lastSoldAt: timestamp('last_sold_at', { withTimezone: true }),
+    lastSoldAt: timestamptz('last_sold_at'),
     ...timestamps(),
   },
   (t) => [index('campaigns_buyer_id_idx').on(t.buyerId), index('campaigns_status_idx').on(t.status)],
@@ -51,15 +49,13 @@ export const campaigns = pgTable(
 export const campaignStatusEvents = pgTable(
   'campaign_status_events',
   {
-    id: text('id').primaryKey(),
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    campaignId: parentId('campaign_id', () => campaigns.id),
     status: text('status').notNull(),
     reason: text('reason'),
     /** The user who changed it, or `system`. */
     actor: text('actor').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    at: timestamptz('at').notNull(),
   },
   (t) => [index('campaign_status_events_campaign_idx').on(t.campaignId, t.at)],
 );
@@ -68,13 +64,9 @@ export const campaignStatusEvents = pgTable(
 export const campaignSourceFilters = pgTable(
   'campaign_source_filters',
   {
-    id: text('id').primaryKey(),
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => sources.id),
+    id: primaryId(),
+    campaignId: parentId('campaign_id', () => campaigns.id),
+    sourceId: requiredRef('source_id', () => sources.id),
     channel: text('channel'),
     priceCents: integer('price_cents'),
     sharedPriceCents: integer('shared_price_cents'),
@@ -88,12 +80,10 @@ export const campaignSourceFilters = pgTable(
 export const capCounters = pgTable(
   'cap_counters',
   {
-    campaignId: text('campaign_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    campaignId: parentId('campaign_id', () => campaigns.id),
     /** hourly, daily, weekly or monthly. */
     period: text('period').notNull(),
-    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodStart: timestamptz('period_start').notNull(),
     n: integer('n').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.period, t.periodStart] })],

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { parentId, primaryId, timestamptz } from './columns';
 
 export const leads = pgTable(
   'leads',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     /**
      * No foreign key to sources (nor from matches to campaigns and buyers): each sale would take a
      * KEY SHARE lock on those few hot rows, and concurrent sales would pile multixacts on them
@@ -53,7 +54,7 @@ export const leads = pgTable(
      * probing the matches of every lead in the range.
      */
     sold: boolean('sold').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [
     // One lead per ping: a second post of the same ping id finds the first and never sells twice.
@@ -81,10 +82,8 @@ export const leads = pgTable(
 export const leadMatches = pgTable(
   'lead_matches',
   {
-    id: text('id').primaryKey(),
-    leadId: text('lead_id')
-      .notNull()
-      .references(() => leads.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    leadId: parentId('lead_id', () => leads.id),
     /** No foreign keys to campaigns and buyers: see `leads.source_id`. */
     campaignId: text('campaign_id').notNull(),
     buyerId: text('buyer_id').notNull(),
@@ -103,8 +102,8 @@ export const leadMatches = pgTable(
     returnComment: text('return_comment'),
     /** requested, approved or denied. */
     returnStatus: text('return_status'),
-    returnRequestedAt: timestamp('return_requested_at', { withTimezone: true }),
-    returnDecidedAt: timestamp('return_decided_at', { withTimezone: true }),
+    returnRequestedAt: timestamptz('return_requested_at'),
+    returnDecidedAt: timestamptz('return_decided_at'),
     returnDecidedBy: text('return_decided_by'),
     /**
      * The notify channels' outcome (DESIGN.md §6): pending (a new sale: the match is its own outbox
@@ -112,8 +111,8 @@ export const leadMatches = pgTable(
      */
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     /** When the dispatcher queued the jobs: a match queued long ago with no outcome is re-queued. */
-    deliveryQueuedAt: timestamp('delivery_queued_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    deliveryQueuedAt: timestamptz('delivery_queued_at'),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [
     index('lead_matches_lead_idx').on(t.leadId),
@@ -132,6 +131,8 @@ export const leadMatches = pgTable(
     // Whether a lead sold, from the index alone: the admin's No Buyer filter.
     index('lead_matches_lead_sold_idx').on(t.leadId).where(sql`not ${t.rejected}`),
     index('lead_matches_campaign_idx').on(t.campaignId),
+    // The Returns screen: the few matches with a return, by status.
+    index('lead_matches_returns_idx').on(t.returnStatus, t.returnRequestedAt).where(sql`${t.returnStatus} is not null`),
   ],
 );
 
@@ -139,7 +140,7 @@ export const leadMatches = pgTable(
 export const pings = pgTable(
   'pings',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     sourceId: text('source_id').notNull(),
     apiKeyId: text('api_key_id'),
     channel: text('channel'),
@@ -149,7 +150,7 @@ export const pings = pgTable(
     priceCents: integer('price_cents'),
     reason: text('reason'),
     test: boolean('test').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('pings_created_at_idx').on(t.createdAt), index('pings_source_created_idx').on(t.sourceId, t.createdAt)],
 );
@@ -174,7 +175,7 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     statusCode: integer('status_code').notNull(),
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
@@ -183,10 +184,8 @@ export const idempotencyKeys = pgTable(
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
-    id: text('id').primaryKey(),
-    matchId: text('match_id')
-      .notNull()
-      .references(() => leadMatches.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    matchId: parentId('match_id', () => leadMatches.id),
     /** email, sms, webhook or broadcast. */
     channel: text('channel').notNull(),
     /** The address, number or URL. */
@@ -203,7 +202,7 @@ export const deliveryAttempts = pgTable(
     /** The last try of its chain (retries exhausted, or a provider's final failure). */
     last: boolean('last').notNull().default(false),
     durationMs: integer('duration_ms').notNull().default(0),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    at: timestamptz('at').notNull(),
   },
   (t) => [index('delivery_attempts_match_idx').on(t.matchId), index('delivery_attempts_provider_idx').on(t.providerId)],
 );

@@ -1,14 +1,15 @@
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { primaryId, timestamptz } from './columns';
 
 /** Messages for the admins: undelivered leads, buyers' "Message Us", system events. */
 export const messages = pgTable(
   'messages',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     text: text('text').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>(),
-    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    hiddenAt: timestamptz('hidden_at'),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('messages_created_at_idx').on(t.createdAt)],
 );
@@ -17,7 +18,7 @@ export const messages = pgTable(
 export const outbox = pgTable(
   'outbox',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     /** email or sms. */
     channel: text('channel').notNull(),
     to: text('to').notNull(),
@@ -27,8 +28,8 @@ export const outbox = pgTable(
     /** pending (no provider), sent (a provider accepted it) or failed. */
     status: text('status').notNull(),
     error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamptz('created_at').notNull(),
+    sentAt: timestamptz('sent_at'),
   },
   (t) => [index('outbox_created_at_idx').on(t.createdAt)],
 );
@@ -39,7 +40,7 @@ export const settings = pgTable('settings', {
   /** Category, as in GET /api/setting/allForCat/{cat}. */
   category: text('category').notNull().default('general'),
   value: jsonb('value').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
 });
 
 /** The services leads are sold for (roofing, solar, …). */

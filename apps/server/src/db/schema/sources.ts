@@ -1,8 +1,8 @@
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { contactColumns, timestamps } from './columns';
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { contactColumns, parentId, primaryId, timestamps, timestamptz } from './columns';
 
 export const sources = pgTable('sources', {
-  id: text('id').primaryKey(),
+  id: primaryId(),
   name: text('name').notNull(),
   contactName: text('contact_name'),
   ...contactColumns(),
@@ -14,23 +14,21 @@ export const sources = pgTable('sources', {
   /** Payout per sold lead; null for an internal source (paid nothing, DESIGN.md §5). */
   maxCostCents: integer('max_cost_cents'),
   /** A self-signed-up source sells real leads only once an admin approves it. */
-  approvedAt: timestamp('approved_at', { withTimezone: true }),
-  heldAt: timestamp('held_at', { withTimezone: true }),
+  approvedAt: timestamptz('approved_at'),
+  heldAt: timestamptz('held_at'),
   holdReason: text('hold_reason'),
-  lastLeadSentAt: timestamp('last_lead_sent_at', { withTimezone: true }),
-  lastPingSentAt: timestamp('last_ping_sent_at', { withTimezone: true }),
-  lastTestLeadSentAt: timestamp('last_test_lead_sent_at', { withTimezone: true }),
-  lastTestPingSentAt: timestamp('last_test_ping_sent_at', { withTimezone: true }),
+  lastLeadSentAt: timestamptz('last_lead_sent_at'),
+  lastPingSentAt: timestamptz('last_ping_sent_at'),
+  lastTestLeadSentAt: timestamptz('last_test_lead_sent_at'),
+  lastTestPingSentAt: timestamptz('last_test_ping_sent_at'),
   ...timestamps(),
 });
 
 export const sourceChannels = pgTable(
   'source_channels',
   {
-    id: text('id').primaryKey(),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => sources.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    sourceId: parentId('source_id', () => sources.id),
     name: text('name').notNull(),
     maxCostCents: integer('max_cost_cents'),
   },
@@ -40,10 +38,8 @@ export const sourceChannels = pgTable(
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: text('id').primaryKey(),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => sources.id, { onDelete: 'cascade' }),
+    id: primaryId(),
+    sourceId: parentId('source_id', () => sources.id),
     name: text('name').notNull(),
     /** Readable start of the key, shown in logs and lists. */
     prefix: text('prefix').notNull(),
@@ -52,9 +48,9 @@ export const apiKeys = pgTable(
     /** AES-GCM copy (key from LEADEX_SECRET) so the portal can show the key; never the plain key. */
     keyEncrypted: text('key_encrypted').notNull(),
     canPostLead: boolean('can_post_lead').notNull().default(false),
-    heldAt: timestamp('held_at', { withTimezone: true }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    heldAt: timestamptz('held_at'),
+    expiresAt: timestamptz('expires_at'),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('api_keys_source_id_idx').on(t.sourceId)],
 );

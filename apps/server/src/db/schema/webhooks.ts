@@ -1,6 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
-import { timestamps } from './columns';
+import { primaryId, requiredRef, timestamps, timestamptz } from './columns';
 
 export interface FieldValue {
   field: string;
@@ -11,10 +11,8 @@ export interface FieldValue {
 export const webhooks = pgTable(
   'webhooks',
   {
-    id: text('id').primaryKey(),
-    buyerId: text('buyer_id')
-      .notNull()
-      .references(() => buyers.id),
+    id: primaryId(),
+    buyerId: requiredRef('buyer_id', () => buyers.id),
     name: text('name').notNull(),
     url: text('url').notNull(),
     method: text('method').notNull().default('POST'),
@@ -35,7 +33,7 @@ export const webhooks = pgTable(
     tags: text('tags').array().notNull().default([]),
     /** The last failed delivery of a lead (DESIGN.md §6: shown in red on the buyer's campaigns); cleared by a success. */
     lastFailure: text('last_failure'),
-    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+    lastFailureAt: timestamptz('last_failure_at'),
     ...timestamps(),
   },
   (t) => [index('webhooks_buyer_idx').on(t.buyerId)],

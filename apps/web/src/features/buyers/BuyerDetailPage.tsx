@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { EditableForm } from '../../components/EditableForm';
 import { DisplayField, MoneyField, SelectField, TextField } from '../../components/FormFields';
 import { AddressFields, NotesAndTagsFields } from '../../components/ProfileFields';
-import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../components/RecordPage';
+import { RecordFrame, RecordRoute, recordStatus, useCreateOrUpdateForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { UsersSection } from '../../components/UsersSection';
 import { formatPhone, formatTimestamp } from '../../lib/format';
@@ -73,15 +73,15 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
   const update = useUpdateBuyer(id);
   const pause = usePauseCampaigns(id);
   const userActions = useBuyerUserActions(id);
-  const editor = useRecordForm({
+  const editor = useCreateOrUpdateForm({
     base: '/buyer',
     isNew,
-    schema: isNew ? createSchema : updateSchema,
+    schemas: { create: createSchema, update: updateSchema },
     blank: NEW_BUYER,
     record: buyer.data,
     toValues: toFormValues,
-    create: ({ values: all }) => create.mutateAsync(all),
-    update: ({ changes }) => update.mutateAsync(changes),
+    create,
+    update,
   });
 
   const record = buyer.data;

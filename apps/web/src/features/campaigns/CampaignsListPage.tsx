@@ -1,11 +1,10 @@
 import { type CampaignListItem, PAGE_SIZE } from '@leadex/domain';
 import { Badge, Group, Text } from '@mantine/core';
-import { IconFilter } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn, NOT_ON_PHONES } from '../../components/DataTable';
-import { ListPage, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { ListPage, UrlSearchInput, UrlServiceFilter } from '../../components/ListPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { queryKeys } from '../../lib/queryKeys';
 import { serviceLabel, serviceOptions } from './campaignForm';
@@ -119,13 +118,7 @@ export function CampaignsListPage() {
       filters={
         <Group gap="sm" wrap="wrap">
           {isAdmin && <UrlSearchInput param="buyer_name" label="Search by buyer name" w={320} />}
-          <UrlSelectFilter
-            param="service"
-            label="Filter by service"
-            leftSection={<IconFilter size={16} />}
-            data={options}
-            w={240}
-          />
+          <UrlServiceFilter data={options} w={240} />
         </Group>
       }
     >

@@ -1,43 +1,26 @@
 import type { Campaign, CampaignPayload, Page } from '@leadex/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
+import { useRecord, useSaveRecord } from '../../lib/records';
 
 const path = (id: string) => `/api/match/${encodeURIComponent(id)}`;
 
 /** GET /api/match/{id}: one campaign (a buyer may read only its own; others answer 404). */
 export function useCampaign(id: string | null) {
-  return useQuery({
-    queryKey: queryKeys.campaigns.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<Campaign>(path(id ?? ''), { signal }),
-    enabled: Boolean(id),
-    // A 404 stays a 404: asking again only repeats the toast.
-    retry: false,
-  });
+  return useRecord<Campaign>(queryKeys.campaigns, id, path);
 }
 
 /** POST /api/match: the payload of admin §7; answers the campaign with its `_id`. */
 export function useCreateCampaign() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (payload: Partial<CampaignPayload>) => api.post<Campaign>('/api/match', payload),
-    onSuccess: (campaign) => {
-      queryClient.setQueryData(queryKeys.campaigns.detail(campaign._id), campaign);
-      return queryClient.invalidateQueries({ queryKey: queryKeys.campaigns.all });
-    },
-  });
+  return useSaveRecord(queryKeys.campaigns, (payload: Partial<CampaignPayload>) =>
+    api.post<Campaign>('/api/match', payload),
+  );
 }
 
 /** PUT /api/match/{id}: only the changed fields. */
 export function useUpdateCampaign(id: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (changes: object) => api.put<Campaign>(path(id), changes),
-    onSuccess: (campaign) => {
-      queryClient.setQueryData(queryKeys.campaigns.detail(id), campaign);
-      return queryClient.invalidateQueries({ queryKey: queryKeys.campaigns.all });
-    },
-  });
+  return useSaveRecord(queryKeys.campaigns, (changes: object) => api.put<Campaign>(path(id), changes));
 }
 
 /** GET /api/services: every service a campaign may buy. */

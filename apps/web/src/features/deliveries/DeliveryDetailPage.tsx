@@ -30,7 +30,7 @@ import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../.
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
-import { RowsField } from './DeliveryRows';
+import { FieldValueRows, RowsField } from './DeliveryRows';
 import { DeliveryTestModal } from './DeliveryTestModal';
 import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
 
@@ -190,13 +190,10 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
           />
         </Section>
         <Section title="Delivery Hardcoded Values" description="The same value sent with every lead.">
-          <RowsField
+          <FieldValueRows
             name="static"
             title="Hardcoded value"
-            columns={[
-              { key: 'field', label: 'Field', placeholder: 'vendor' },
-              { key: 'value', label: 'Value', placeholder: 'leadex' },
-            ]}
+            examples={['vendor', 'leadex']}
             addLabel="Add Hardcoded Value"
           />
         </Section>
@@ -346,15 +343,7 @@ function ParametersSection() {
         <Text fz="xs" c="dimmed" mt={-8}>
           Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields).
         </Text>
-        <RowsField
-          name="accept"
-          title="Accept"
-          columns={[
-            { key: 'field', label: 'Field', placeholder: 'status' },
-            { key: 'value', label: 'Value', placeholder: 'ok' },
-          ]}
-          addLabel="Add Accept Rule"
-        />
+        <FieldValueRows name="accept" title="Accept" examples={['status', 'ok']} addLabel="Add Accept Rule" />
       </Stack>
     </Section>
   );

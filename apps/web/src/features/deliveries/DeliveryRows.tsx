@@ -79,3 +79,23 @@ export function RowsField({ name, title, columns, addLabel }: RowsFieldProps) {
     </Stack>
   );
 }
+
+/** Rows of a field and its value (accept rules, hardcoded values); `examples` are the two placeholders. */
+export function FieldValueRows({
+  name,
+  title,
+  examples: [field, value],
+  addLabel,
+}: Omit<RowsFieldProps, 'columns'> & { examples: [string, string] }) {
+  return (
+    <RowsField
+      name={name}
+      title={title}
+      columns={[
+        { key: 'field', label: 'Field', placeholder: field },
+        { key: 'value', label: 'Value', placeholder: value },
+      ]}
+      addLabel={addLabel}
+    />
+  );
+}

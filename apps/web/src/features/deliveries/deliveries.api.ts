@@ -1,19 +1,14 @@
 import type { Webhook, WebhookDraft, WebhookPayload, WebhookTemplate, WebhookTestResult } from '@leadex/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
+import { useRecord, useSaveRecord } from '../../lib/records';
 
 const path = (id: string) => `/api/webhook/${encodeURIComponent(id)}`;
 
 /** GET /api/webhook/{id}: one delivery (a buyer may read only its own; others answer 404). */
 export function useWebhook(id: string | null) {
-  return useQuery({
-    queryKey: queryKeys.webhooks.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<Webhook>(path(id ?? ''), { signal }),
-    enabled: Boolean(id),
-    // A 404 stays a 404: asking again only repeats the toast.
-    retry: false,
-  });
+  return useRecord<Webhook>(queryKeys.webhooks, id, path);
 }
 
 /** GET /api/webhook/{id}/copy: the delivery as an unsaved draft named '… (copy)'. */
@@ -40,26 +35,12 @@ export function useWebhookTemplate() {
 
 /** POST /api/webhook: answers the delivery with its `_id`. */
 export function useCreateWebhook() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (payload: WebhookPayload) => api.post<Webhook>('/api/webhook', payload),
-    onSuccess: (webhook) => {
-      queryClient.setQueryData(queryKeys.webhooks.detail(webhook._id), webhook);
-      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.all });
-    },
-  });
+  return useSaveRecord(queryKeys.webhooks, (payload: WebhookPayload) => api.post<Webhook>('/api/webhook', payload));
 }
 
 /** PUT /api/webhook/{id}: only the changed fields, lists whole. */
 export function useUpdateWebhook(id: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (changes: Partial<WebhookPayload>) => api.put<Webhook>(path(id), changes),
-    onSuccess: (webhook) => {
-      queryClient.setQueryData(queryKeys.webhooks.detail(id), webhook);
-      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.all });
-    },
-  });
+  return useSaveRecord(queryKeys.webhooks, (changes: Partial<WebhookPayload>) => api.put<Webhook>(path(id), changes));
 }
 
 /** POST /api/webhook/{id}/test: `test_<field>` values; answers what was sent and what came back. */

@@ -1,4 +1,4 @@
-import { formatLeadPhone, type LeadDetail, type LeadMatch, US_STATES } from '@leadex/domain';
+import { formatLeadPhone, type LeadDetail, type LeadMatch } from '@leadex/domain';
 import { Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconThumbDown, IconThumbUp } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { type DefaultValues, useForm } from 'react-hook-form';
 import { EditableForm } from '../../components/EditableForm';
 import { DisplayField, SelectField, TagsFormField, TextareaField, TextField } from '../../components/FormFields';
 import { JsonViewer } from '../../components/JsonViewer';
+import { AddressFields } from '../../components/ProfileFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { api } from '../../lib/api';
@@ -14,6 +15,7 @@ import { formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
 import { showSaved } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
+import { DecideReturnButtons } from '../returns/ReturnActions';
 import { DeliveryStatusBadge, ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { LeadDeliveryLogs } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
@@ -21,8 +23,6 @@ import { BadgeRow, OpenLinkButton, RecordLink } from './LeadFields';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { formatMoney, leadType } from './leadFormat';
 import { useUpdateLead } from './leads.api';
-
-const STATE_OPTIONS = [...US_STATES];
 
 /** GET /api/services: the services a lead may be moved to. */
 function useServiceNames() {
@@ -101,18 +101,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <TextField name="email" label="Email" type="email" />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6, lg: 5 }}>
-              <TextField name="address" label="Address" />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
-              <TextField name="city" label="City" />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, lg: 2 }}>
-              <SelectField name="state" label="State" data={STATE_OPTIONS} searchable clearable />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, lg: 2 }}>
-              <TextField name="zip" label="Zip" maxLength={5} inputMode="numeric" />
-            </Grid.Col>
+            <AddressFields />
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <SelectField name="service" label="Service" data={serviceOptions} searchable allowDeselect={false} />
             </Grid.Col>
@@ -178,7 +167,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
       <BuyersSection matches={matches} />
       <LeadDeliveryLogs lead={lead} />
       <LeadExplanation lead={lead} />
-      <ReturnsSection matches={matches} />
+      <ReturnsSection leadId={lead._id} matches={matches} />
     </Stack>
   );
 }
@@ -301,10 +290,10 @@ function BuyersSection({ matches }: { matches: LeadMatch[] }) {
 }
 
 /**
- * Where the returns of the lead's matches stand. Approving and denying them arrive with billing (the
- * next issue); until then this shows each match's return as it is.
+ * Where the returns of the lead's matches stand, with Approve (also for a sale nobody asked to
+ * return) and Deny (a request) while undecided (admin §2 Lead detail: return actions).
  */
-function ReturnsSection({ matches }: { matches: LeadMatch[] }) {
+function ReturnsSection({ leadId, matches }: { leadId: string; matches: LeadMatch[] }) {
   const sold = matches.filter((m) => !m.reject);
   return (
     <Section title="Returns">
@@ -333,6 +322,14 @@ function ReturnsSection({ matches }: { matches: LeadMatch[] }) {
                   <Text fz="sm" c="dimmed">
                     “{m.return.comment}”
                   </Text>
+                )}
+                {(!status || status === 'requested') && (
+                  <DecideReturnButtons
+                    leadId={leadId}
+                    matchId={m._id}
+                    requested={status === 'requested'}
+                    buyerName={m.buyer.name ?? m.buyer._id}
+                  />
                 )}
               </Group>
             );

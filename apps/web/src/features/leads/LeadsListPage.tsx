@@ -1,11 +1,11 @@
 import { type LeadListItem, PAGE_SIZE } from '@leadex/domain';
 import { Button, Group, Paper, Stack, Tooltip } from '@mantine/core';
-import { IconDownload, IconFilter, IconMapPin } from '@tabler/icons-react';
+import { IconDownload } from '@tabler/icons-react';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { UrlSearchInput, UrlServiceFilter, UrlZipFilter } from '../../components/ListPage';
 import { PageHeader } from '../../components/PageHeader';
 import { queryKeys } from '../../lib/queryKeys';
 import { LeadBuyerFilter } from './LeadBuyerFilter';
@@ -66,22 +66,8 @@ export function LeadsListPage() {
           <Group gap="sm" wrap="wrap">
             <UrlSearchInput param="name" label="Search by name" w={{ base: '100%', xs: 260 }} />
             {role === 'admin' && <LeadBuyerFilter w={{ base: '100%', xs: 240 }} />}
-            <UrlSelectFilter
-              param="service"
-              label="Filter by service"
-              leftSection={<IconFilter size={16} />}
-              data={serviceOptions}
-              limit={50}
-              w={{ base: '100%', xs: 220 }}
-            />
-            <UrlSelectFilter
-              param="zip"
-              label="Filter by zip"
-              leftSection={<IconMapPin size={16} />}
-              data={zipOptions}
-              limit={50}
-              w={{ base: '100%', xs: 180 }}
-            />
+            <UrlServiceFilter data={serviceOptions} limit={50} w={{ base: '100%', xs: 220 }} />
+            <UrlZipFilter data={zipOptions} limit={50} w={{ base: '100%', xs: 180 }} />
           </Group>
           <DataTable<LeadListItem>
             path="/api/lead/date"

@@ -1,10 +1,11 @@
 import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
-import { Alert, Anchor, Button, Grid, type GridColProps, Stack, Text, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconInfoCircle } from '@tabler/icons-react';
+import { Alert, Anchor, Grid, type GridColProps, Stack, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
+import { RequestReturnButton } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { BadgeRow, FlagField, LabeledField, LongValueField, UrlValueField, ValueField } from './LeadFields';
 import { formatMoney, leadType } from './leadFormat';
@@ -28,9 +29,40 @@ function ValueCols({
   ));
 }
 
+/** The TrustedForm certificate: a link only when it is an http(s) URL (what a source sent is shown, never run). */
+function TrustedFormCol({ label, value, span }: { label: string; value?: string; span: GridColProps['span'] }) {
+  return (
+    <Grid.Col span={span}>
+      <UrlValueField label={label} value={value} openLabel="Open the TrustedForm certificate" />
+    </Grid.Col>
+  );
+}
+
+/** The lead's TCPA consent and homeowner flags, under each portal's labels. */
+function ConsentFlags({
+  lead,
+  labels: [tcpa, homeowner],
+  span,
+}: {
+  lead: LeadDetail;
+  labels: [string, string];
+  span: GridColProps['span'];
+}) {
+  return (
+    <>
+      <Grid.Col span={span}>
+        <FlagField label={tcpa} value={lead.tcpa_consent} />
+      </Grid.Col>
+      <Grid.Col span={span}>
+        <FlagField label={homeowner} value={lead.homeowner} />
+      </Grid.Col>
+    </>
+  );
+}
+
 /**
  * Portals §2 Buyer lead detail: the lead's fields read-only, its own match only; the Billing section
- * and the Request Lead Return button appear when the first match exists and was not rejected.
+ * appears when the first match exists and was not rejected; Request Lead Return while it may be returned.
  */
 export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
   const first = lead.match?.[0];
@@ -49,7 +81,7 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
           </BadgeRow>
         }
         breadcrumbs={[{ label: 'Leads', to: '/leads' }, { label: titleOf(lead) }]}
-        actions={billed && !returnStatus ? <RequestReturnButton /> : undefined}
+        actions={billed && first.returnable ? <RequestReturnButton leadId={lead._id} matchId={first._id} /> : undefined}
       />
       <Stack gap="lg">
         <Section title="Lead Details">
@@ -73,19 +105,8 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
 
         <Section title="Consent">
           <Grid gap="md">
-            <Grid.Col span={{ base: 6, lg: 3 }}>
-              <FlagField label="TCPA Consent" value={lead.tcpa_consent} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 6, lg: 3 }}>
-              <FlagField label="Homeowner" value={lead.homeowner} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, lg: 6 }}>
-              <UrlValueField
-                label="Trusted Form"
-                value={lead.trusted_form}
-                openLabel="Open the TrustedForm certificate"
-              />
-            </Grid.Col>
+            <ConsentFlags lead={lead} labels={['TCPA Consent', 'Homeowner']} span={{ base: 6, lg: 3 }} />
+            <TrustedFormCol label="Trusted Form" value={lead.trusted_form} span={{ base: 12, lg: 6 }} />
             <Grid.Col span={{ base: 12, lg: 6 }}>
               <ValueField label="LeadiD Token" value={lead.jornaya} />
             </Grid.Col>
@@ -125,7 +146,7 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
                     <ReturnStatusBadge status={returnStatus} viewer="buyer" />
                   ) : (
                     <Text fz="sm" c="dimmed">
-                      No return requested
+                      {first.returnable ? 'No return requested' : 'The return window has closed'}
                     </Text>
                   )}
                 </LabeledField>
@@ -135,23 +156,6 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
         )}
       </Stack>
     </>
-  );
-}
-
-/**
- * Where Request Lead Return goes (portals §2, §5: the return dialog). Returns open with billing in
- * the next issue; until then the button says so and requests nothing.
- */
-function RequestReturnButton() {
-  return (
-    <Tooltip label="Returns open with billing">
-      {/* A disabled button takes no pointer events: the span shows the tooltip. */}
-      <span>
-        <Button leftSection={<IconArrowBackUp size={18} />} disabled>
-          Request Lead Return
-        </Button>
-      </span>
-    </Tooltip>
   );
 }
 
@@ -184,13 +188,7 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
               { label: 'Address', value: lead.address },
             ]}
           />
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <UrlValueField
-              label="Trusted_Form"
-              value={lead.trusted_form}
-              openLabel="Open the TrustedForm certificate"
-            />
-          </Grid.Col>
+          <TrustedFormCol label="Trusted_Form" value={lead.trusted_form} span={{ base: 12, lg: 8 }} />
           <ValueCols
             fields={[
               { label: 'PUB_ID', value: lead.pub_id },
@@ -198,12 +196,7 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
               { label: 'Jornaya', value: lead.jornaya },
             ]}
           />
-          <Grid.Col span={narrow}>
-            <FlagField label="TCPA_Consent" value={lead.tcpa_consent} />
-          </Grid.Col>
-          <Grid.Col span={narrow}>
-            <FlagField label="Homeowner" value={lead.homeowner} />
-          </Grid.Col>
+          <ConsentFlags lead={lead} labels={['TCPA_Consent', 'Homeowner']} span={narrow} />
           <Grid.Col span={12}>
             <LongValueField label="TCPA_Language" value={lead.tcpa_language} />
           </Grid.Col>

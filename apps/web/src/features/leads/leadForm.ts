@@ -1,4 +1,4 @@
-import { type LeadDetail, type LeadUpdate, leadUpdateSchema } from '@leadex/domain';
+import { LEAD_EDITABLE_FIELDS, type LeadDetail, type LeadUpdate, leadUpdateSchema } from '@leadex/domain';
 import { z } from 'zod';
 
 /** Yes or No, as a select holds a flag. */
@@ -28,20 +28,13 @@ export interface LeadFormValues {
   tags: string[];
 }
 
-/** The texts a lead may lose: an emptied input clears them (null). */
-const CLEARABLE = [
-  'name',
-  'phone',
-  'email',
-  'address',
-  'city',
-  'state',
-  'pub_id',
-  'sub_id',
-  'trusted_form',
-  'jornaya',
-  'tcpa_language',
-] as const;
+/** The form's fields that are not texts: the flags (Yes/No selects) and the tags. */
+const NOT_TEXT = ['tcpa_consent', 'homeowner', 'tags'] as const;
+type TextField = Exclude<(typeof LEAD_EDITABLE_FIELDS)[number], (typeof NOT_TEXT)[number]>;
+const TEXT_FIELDS = LEAD_EDITABLE_FIELDS.filter((f): f is TextField => !(NOT_TEXT as readonly string[]).includes(f));
+
+/** The texts a lead may lose (all but its ZIP and service, which it must keep): an emptied input clears them (null). */
+const CLEARABLE: readonly string[] = TEXT_FIELDS.filter((f) => f !== 'zip' && f !== 'service');
 
 /** The shared rules of PUT /api/lead/{id} (the post's), on the form's values. */
 export const leadFormSchema = leadUpdateSchema.extend({
@@ -53,20 +46,9 @@ const yesNo = (value: boolean | undefined): YesNo => (value ? 'yes' : 'no');
 
 /** A lead as the form's values (module level, so the values stay stable per record). */
 export function toLeadFormValues(lead: LeadDetail): LeadFormValues {
+  const texts = Object.fromEntries(TEXT_FIELDS.map((field) => [field, lead[field] ?? ''])) as Record<TextField, string>;
   return {
-    name: lead.name ?? '',
-    phone: lead.phone ?? '',
-    email: lead.email ?? '',
-    address: lead.address ?? '',
-    city: lead.city ?? '',
-    state: lead.state ?? '',
-    zip: lead.zip,
-    service: lead.service,
-    pub_id: lead.pub_id ?? '',
-    sub_id: lead.sub_id ?? '',
-    trusted_form: lead.trusted_form ?? '',
-    jornaya: lead.jornaya ?? '',
-    tcpa_language: lead.tcpa_language ?? '',
+    ...texts,
     tcpa_consent: yesNo(lead.tcpa_consent),
     homeowner: yesNo(lead.homeowner),
     tags: lead.tags ?? [],
@@ -78,8 +60,7 @@ export function toLeadUpdate(changes: Partial<LeadFormValues>): LeadUpdate {
   const update: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(changes)) {
     if (key === 'tcpa_consent' || key === 'homeowner') update[key] = value === 'yes';
-    else if ((CLEARABLE as readonly string[]).includes(key) && typeof value === 'string' && value.trim() === '')
-      update[key] = null;
+    else if (CLEARABLE.includes(key) && typeof value === 'string' && value.trim() === '') update[key] = null;
     else update[key] = value;
   }
   return update as LeadUpdate;

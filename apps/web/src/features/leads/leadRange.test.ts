@@ -30,6 +30,8 @@ describe('the leads lists’ URL and the API', () => {
   });
 
   it('maps the list call to /api/lead/date/{dateq} with the filters, page and sort', () => {
+    // The filters, the page and the sort go on as they are; the range becomes the path and begin/end.
+    const passedOn = { name: 'ann', buyer: 'none', page: 2, pageSize: 15, sort: 'date', order: 'desc' };
     expect(
       leadListRequest({
         path: '/api/lead/date',
@@ -37,23 +39,13 @@ describe('the leads lists’ URL and the API', () => {
           dateq: 'range',
           dateRangeStart: '2026-03-01',
           dateRangeEnd: '2026-03-02',
-          name: 'ann',
-          buyer: 'none',
-          page: 2,
-          pageSize: 15,
-          sort: 'date',
-          order: 'desc',
+          ...passedOn,
         },
       }),
     ).toEqual({
       path: '/api/lead/date/range',
       query: {
-        name: 'ann',
-        buyer: 'none',
-        page: 2,
-        pageSize: 15,
-        sort: 'date',
-        order: 'desc',
+        ...passedOn,
         begin: '2026-03-01',
         end: '2026-03-02',
       },

@@ -3,10 +3,11 @@ import { Button, Grid, Group, Modal, Stack, Text, Textarea } from '@mantine/core
 import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { DialogActions } from '../../components/DialogActions';
 import { EditableForm } from '../../components/EditableForm';
 import { DisplayField, MoneyField, NumberField, SelectField, TextField } from '../../components/FormFields';
 import { AddressFields, NotesAndTagsFields } from '../../components/ProfileFields';
-import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../components/RecordPage';
+import { RecordFrame, RecordRoute, recordStatus, useCreateOrUpdateForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { formatPhone, formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
@@ -35,15 +36,15 @@ function SourceDetail({ id }: { id: string }) {
   const source = useSource(isNew ? null : id);
   const create = useCreateSource();
   const update = useUpdateSource(id);
-  const editor = useRecordForm({
+  const editor = useCreateOrUpdateForm({
     base: '/source',
     isNew,
-    schema: isNew ? createSchema : updateSchema,
+    schemas: { create: createSchema, update: updateSchema },
     blank: NEW_SOURCE,
     record: source.data,
     toValues: toFormValues,
-    create: ({ values: all }) => create.mutateAsync(all),
-    update: ({ changes }) => update.mutateAsync(changes),
+    create,
+    update,
   });
 
   const record = source.data;
@@ -189,14 +190,12 @@ function HoldButton({ source }: { source: Source }) {
               onChange={(event) => setReason(event.currentTarget.value)}
               data-autofocus
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setAsking(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" color="red" loading={hold.isPending}>
-                Hold
-              </Button>
-            </Group>
+            <DialogActions
+              onCancel={() => setAsking(false)}
+              submitting={hold.isPending}
+              submitLabel="Hold"
+              submitColor="red"
+            />
           </Stack>
         </form>
       </Modal>
