@@ -199,6 +199,16 @@ export async function createCampaign(t: TestApp, buyerId: string, o: CampaignOpt
   return id;
 }
 
+/** What the buyer's bills charge it in all, cents, as GET /api/bill/buyer/{id} answers (an admin's view). */
+export async function billedCents(t: TestApp, adminCookie: string, buyerId: string): Promise<number> {
+  const res = await t.request({ method: 'GET', url: `/api/bill/buyer/${buyerId}`, as: adminCookie });
+  if (res.statusCode !== 200) throw new Error(`bills of ${buyerId}: ${res.statusCode} ${res.body}`);
+  return (res.json() as Array<{ total: { charges: number } }>).reduce(
+    (sum, b) => sum + Math.round(b.total.charges * 100),
+    0,
+  );
+}
+
 /** A buyer with no login, for campaigns. */
 export async function createBuyer(t: TestApp) {
   return t.deps.services.buyers.create(buyerInput());

@@ -1,35 +1,100 @@
-import type { BillPeriod, PayMethod } from './constants';
+import { z } from 'zod';
+import { optionalText, pageQuery, requiredDollars, requiredText } from './common';
+import { type BillPeriod, PAGE_SIZE, type PayMethod } from './constants';
+import type { ReturnStatus } from './lead';
 
-/** The id of a buyer's accruing bill (admin §2: /bill/next/buyer/{buyerId}). */
+/** The web route's alias of a buyer's accruing bill (admin §2: /bill/next/buyer/{buyerId}). */
 export const NEXT_BILL_ID = 'next';
 
-/** A bill's totals in dollars: net = charges - returns (credits and debits come with billing). */
+/** Largest credit or debit line, in dollars. */
+export const MAX_BILL_ADJUSTMENT = 100_000;
+
+/** A bill's totals in dollars: net = charges - returns - credits + debits (DESIGN.md §7). */
 export interface BillTotal {
   charges: number;
   returns: number;
+  credits: number;
+  debits: number;
   net: number;
 }
 
 /** The status flags of a bill (admin §3). */
 export interface BillStatus {
+  /** Opened: every stored bill. */
   start: boolean;
+  /** Closed by the billing run after its end plus grace: its totals are final. */
   complete: boolean;
+  /** Charged, invoiced or drawn from the prepay balance. */
   invoiced: boolean;
   cancelled: boolean;
 }
 
-/** A row of GET /api/bill/buyer/{buyerId}: one bill of the buyer, the accruing one first. */
+/** One credit or debit line of a bill, dollars. */
+export interface BillAdjustment {
+  amount: number;
+  description: string;
+}
+
+/** A bill's row in the lists (GET /api/bill/date/all, GET /api/bill/buyer/{buyerId}). */
 export interface BillSummary {
   _id: string;
   buyer: string;
   buyer_name: string;
-  /** The buyer's billing terms the bill runs under. */
+  /** The billing terms the bill runs under: the buyer's while it accrues, the closing terms after. */
   buyer_bill: { pay: PayMethod; prepay: number; period: BillPeriod; grace: number; threshold: number };
-  /** Period start and end, epoch seconds (the end is the period's last second). */
+  /** Period start (0 for the buyer's initial bill) and end (the period's last second), epoch seconds. */
   start: number;
   end: number;
   /** When the grace period after the end runs out, epoch seconds. */
   grace: number;
   status: BillStatus;
+  /** The buyer's accruing bill: the one new sales go to ("next"). */
+  accruing: boolean;
+  stripe?: { invoice?: string; invoice_number?: string; invoice_url?: string };
+  /** Opened, epoch seconds. */
+  ts: number;
   total: BillTotal;
 }
+
+/** A lead on a bill (admin §3 Bill lead): the buyer's match with its return. */
+export interface BillLead {
+  /** The lead's id: a row opens /lead/{id}. */
+  _id: string;
+  source_name: string;
+  zip: string;
+  service: string;
+  /** The buyer's price, dollars. */
+  price: number;
+  match: Array<{
+    _id: string;
+    /** The sale, epoch seconds. */
+    ts: number;
+    return?: { status: ReturnStatus; reason?: string; comment?: string };
+  }>;
+}
+
+/** GET /api/bill/{id}: the bill with its credits, debits and leads. */
+export interface Bill extends BillSummary {
+  credits: BillAdjustment[];
+  debits: BillAdjustment[];
+  leads: BillLead[];
+}
+
+const adjustment = z.object({
+  amount: requiredDollars('Amount', MAX_BILL_ADJUSTMENT).refine((v) => v > 0, 'Amount must be more than 0'),
+  description: requiredText('Description is required', 200),
+});
+
+/** PUT /api/bill/{id}: the admin's credits and debits, each list sent whole (admin §2 Bill detail, edit mode). */
+export const billAdjustmentsSchema = z.object({
+  credits: z.array(adjustment).max(100, 'A bill takes at most 100 credits'),
+  debits: z.array(adjustment).max(100, 'A bill takes at most 100 debits'),
+});
+export type BillAdjustmentsInput = z.infer<typeof billAdjustmentsSchema>;
+
+/** GET /api/bill/date/all: the admin's Bills list (page size 25), filters contain buyer name and invoice number. */
+export const billListQuery = pageQuery(PAGE_SIZE.bills).extend({
+  buyer: optionalText(200),
+  invoice: optionalText(200),
+});
+export type BillListQuery = z.infer<typeof billListQuery>;

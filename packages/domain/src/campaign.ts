@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { optionalText, pageQuery, requiredText, tagList } from './common';
+import {
+  isBlank,
+  numericText,
+  optionalDollars,
+  optionalText,
+  pageQuery,
+  requiredDollars,
+  requiredText,
+  tagList,
+} from './common';
 import { PAGE_SIZE, US_STATES } from './constants';
 import { whenMissing } from './messages';
 
@@ -97,30 +106,6 @@ export function parseZipTags(input: string | readonly string[]): ZipTags {
 // Field rules shared by the API schemas and the form schema
 
 /** Numeric text becomes a number; anything else stays as sent (and fails as "not a number"). */
-const numericText = (value: unknown) =>
-  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-const isBlank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
-const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
-
-/** Dollars from 0 to 5000 with at most 2 decimals (`Price must be a number`, …). */
-const dollars = (label: string) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) })
-    .min(0, `${label} must be at least 0`)
-    .max(MAX_CAMPAIGN_PRICE, `${label} must be less than or equal to ${MAX_CAMPAIGN_PRICE}`)
-    .refine(hasAtMostTwoDecimals, `${label} must have at most 2 decimals`);
-
-/** A required price: empty input counts as missing. */
-const requiredDollars = (label: string) =>
-  z.preprocess((v) => (isBlank(v) ? undefined : numericText(v)), dollars(label));
-
-/** An optional price: empty input (or null) means none. */
-const optionalDollars = (label: string) =>
-  z.preprocess(
-    (v) => (v === undefined ? undefined : isBlank(v) ? null : numericText(v)),
-    dollars(label).nullable().optional(),
-  );
-
 /** A lead cap: empty means no cap (null). */
 const cap = (label: string, min: number, max: number) =>
   z.preprocess(
@@ -228,8 +213,8 @@ const sourceFilterRow = (pctMax: number) =>
   z.object({
     source: z.preprocess((v) => (v === null ? undefined : v), requiredText(CAMPAIGN_MESSAGES.sourceRequired, 100)),
     channel: z.preprocess((v) => (v === null ? undefined : v), optionalText(100)),
-    price: optionalDollars('Price'),
-    shared_price: optionalDollars('Shared Price'),
+    price: optionalDollars('Price', MAX_CAMPAIGN_PRICE),
+    shared_price: optionalDollars('Shared Price', MAX_CAMPAIGN_PRICE),
     pct: z.preprocess(
       (v) => (isBlank(v) ? undefined : numericText(v)),
       z
@@ -379,9 +364,9 @@ function ruleView(value: unknown): CampaignRuleInput {
 const campaignFields = {
   name: requiredText('Name is required', 200),
   buyer: requiredText('Buyer is required', 100),
-  price: requiredDollars('Price'),
+  price: requiredDollars('Price', MAX_CAMPAIGN_PRICE),
   exclusive,
-  shared_price: optionalDollars('Shared Price'),
+  shared_price: optionalDollars('Shared Price', MAX_CAMPAIGN_PRICE),
   fixed_id: brandedId,
   services,
   tags: tagList,

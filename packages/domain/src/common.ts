@@ -52,6 +52,32 @@ export const zipCode = z.preprocess(
     .optional(),
 );
 
+/** Numeric text from a form becomes a number; anything else stays as sent (and fails as "not a number"). */
+export const numericText = (value: unknown) =>
+  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+/** A form's empty field or a null: no value. */
+export const isBlank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
+const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+/** Dollars from 0 to `max` with at most 2 decimals, with messages naming the field (`Price must be a number`, …). */
+export const dollars = (label: string, max: number) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) })
+    .min(0, `${label} must be at least 0`)
+    .max(max, `${label} must be less than or equal to ${max}`)
+    .refine(hasAtMostTwoDecimals, `${label} must have at most 2 decimals`);
+
+/** A required amount in dollars: empty input counts as missing; numeric text counts as its number. */
+export const requiredDollars = (label: string, max: number) =>
+  z.preprocess((v) => (isBlank(v) ? undefined : numericText(v)), dollars(label, max));
+
+/** An optional amount in dollars: empty input (or null) means none. */
+export const optionalDollars = (label: string, max: number) =>
+  z.preprocess(
+    (v) => (v === undefined ? undefined : isBlank(v) ? null : numericText(v)),
+    dollars(label, max).nullable().optional(),
+  );
+
 export const tagList = z.array(z.string().trim().min(1).max(100)).max(200);
 
 /** Query of every paged list: page (1-based), pageSize, sort, order. */

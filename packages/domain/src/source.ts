@@ -1,36 +1,27 @@
 import { z } from 'zod';
-import { type Contact, emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
+import {
+  type Contact,
+  emailAddress,
+  numericText,
+  optionalDollars,
+  optionalText,
+  pageQuery,
+  requiredDollars,
+  requiredText,
+  tagList,
+  usState,
+  zipCode,
+} from './common';
 import { PAGE_SIZE } from './constants';
 
 /** Largest lead cost and channel max cost, in dollars (admin §9). */
 export const MAX_SOURCE_COST = 5000;
 
-/** Numeric text from a form becomes a number; anything else stays as sent (and fails as "not a number"). */
-const numericText = (value: unknown) =>
-  typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-
-const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
-
-/** Dollars from 0 to 5000 with at most 2 decimals, with messages naming the field (`Max cost …`). */
-const dollars = (label: string) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) })
-    .min(0, `${label} must be at least 0`)
-    .max(MAX_SOURCE_COST, `${label} must be less than or equal to ${MAX_SOURCE_COST}`)
-    .refine(hasAtMostTwoDecimals, `${label} must have at most 2 decimals`);
-
 /** A channel's max cost is required (admin §5): empty input counts as missing. */
-const channelMaxCost = z.preprocess(
-  (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : numericText(v)),
-  dollars('Max cost'),
-);
+const channelMaxCost = requiredDollars('Max cost', MAX_SOURCE_COST);
 
 /** The source's lead cost: optional; empty means none (an internal source, paid nothing). */
-const leadCost = z.preprocess(
-  (v) =>
-    v === undefined ? undefined : v === null || (typeof v === 'string' && v.trim() === '') ? null : numericText(v),
-  dollars('Lead cost').nullable().optional(),
-);
+const leadCost = optionalDollars('Lead cost', MAX_SOURCE_COST);
 
 /** Yes/no flags as forms and older clients send them: booleans, '1'/'0', 'true'/'false'. */
 const yesNo = (label: string) =>

@@ -462,9 +462,15 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
       const daysAgo = Math.floor(((count - i) * 60) / count);
       return new Date(today - daysAgo * 86_400_000 + 15 * 3_600_000 + ((i * 7_919_000) % (6 * 3_600_000)));
     });
+    let day = -1;
     for (const [i, at] of times.entries()) {
       if (at.getTime() > end) continue;
       clock.set(at);
+      // The billing run of each day, as the hourly job would have run it: the demo's bills open, roll and close.
+      if (Math.floor(at.getTime() / 86_400_000) !== day) {
+        day = Math.floor(at.getTime() / 86_400_000);
+        await deps.services.bills.run(at);
+      }
       const source = keys[i % keys.length] as (typeof keys)[number];
       const [service, zip] = DEMO_TRAFFIC[(i * 7) % DEMO_TRAFFIC.length] as [string, string];
       const contact = {
@@ -487,6 +493,7 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
     }
     // The demo's history is backdated: its leads were delivered long ago, not mailed again at start.
     await deps.db.update(leadMatches).set({ deliveryStatus: 'delivered' });
+    await deps.services.bills.run(new Date(end));
   } finally {
     await engine.stop();
   }

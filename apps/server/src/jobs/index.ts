@@ -17,6 +17,7 @@ import {
 } from '../modules/deliveries/notify/notify';
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import type { Mailer } from '../modules/deliveries/outbox/mailer';
+import { startBillingRun } from './billing-run';
 import { createBoss } from './boss';
 import { startIdempotencyPurge } from './purge-idempotency-keys';
 
@@ -149,6 +150,7 @@ export function createJobs({
         },
       );
       await startIdempotencyPurge(b, { db, clock, pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      await startBillingRun(b, { db, clock, pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);
       timer.unref();

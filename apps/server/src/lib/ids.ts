@@ -39,7 +39,9 @@ export type IdPrefix =
   | 'out'
   | 'usr'
   | 'sif'
-  | 'png';
+  | 'png'
+  | 'bil'
+  | 'adj';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

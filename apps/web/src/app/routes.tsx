@@ -29,6 +29,8 @@ const DeliveriesListPage = lazyPage(() => import('../features/deliveries/Deliver
 const DeliveryDetailPage = lazyPage(() => import('../features/deliveries/DeliveryDetailPage'), 'DeliveryDetailPage');
 const LeadsListPage = lazyPage(() => import('../features/leads/LeadsListPage'), 'LeadsListPage');
 const LeadDetailPage = lazyPage(() => import('../features/leads/LeadDetailPage'), 'LeadDetailPage');
+const BillsListPage = lazyPage(() => import('../features/bills/BillsListPage'), 'BillsListPage');
+const BillDetailPage = lazyPage(() => import('../features/bills/BillDetailPage'), 'BillDetailPage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
@@ -37,17 +39,9 @@ const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'defaul
 type Placeholder = readonly [path: string, title: string];
 
 const ADMIN_PLACEHOLDERS: Placeholder[] = [
-  ['bills', 'Bills'],
-  ['bill/:id', 'Bill'],
-  ['bill/:id/buyer/:buyerId', 'Bill'],
   ['settings', 'Settings'],
   ['sim', 'Simulator'],
   ['messages', 'Messages'],
-];
-
-const BUYER_PLACEHOLDERS: Placeholder[] = [
-  ['bills', 'Bills'],
-  ['bill/:id', 'Bill'],
 ];
 
 const placeholders = (list: Placeholder[]) =>
@@ -70,6 +64,9 @@ const ADMIN_AND_BUYER_ROUTES = (
     <Route path="delivery/:id" element={<DeliveryDetailPage />} />
     <Route path="delivery/:id/:action" element={<DeliveryDetailPage />} />
     <Route path="doc/api" element={<ApiDocPage />} />
+    <Route path="bills" element={<BillsListPage />} />
+    <Route path="bill/:id" element={<BillDetailPage />} />
+    <Route path="bill/:id/buyer/:buyerId" element={<BillDetailPage />} />
   </>
 );
 
@@ -102,7 +99,6 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="buyer" element={<BuyerProfilePage />} />
           {ADMIN_AND_BUYER_ROUTES}
           {LEAD_ROUTES}
-          {placeholders(BUYER_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.buyer} replace />} />
         </Route>
       );

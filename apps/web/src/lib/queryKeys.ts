@@ -14,6 +14,8 @@ export const queryKeys = {
     all: ['bills'] as const,
     /** GET /api/bill/buyer/{buyerId}: one buyer's bills. */
     ofBuyer: (buyerId: string) => ['bills', 'buyer', buyerId] as const,
+    /** GET /api/bill/{id} (or `next:{buyerId}`, the buyer's accruing bill). */
+    detail: (id: string) => ['bills', 'detail', id] as const,
   },
   sources: {
     all: ['sources'] as const,

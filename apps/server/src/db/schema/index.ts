@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './bills';
 export * from './buyers';
 export * from './campaigns';
 export * from './engine';

@@ -131,6 +131,8 @@ export const leadMatches = pgTable(
     // Whether a lead sold, from the index alone: the admin's No Buyer filter.
     index('lead_matches_lead_sold_idx').on(t.leadId).where(sql`not ${t.rejected}`),
     index('lead_matches_campaign_idx').on(t.campaignId),
+    // A stamped bill's leads and totals (bills.repo.ts).
+    index('lead_matches_bill_idx').on(t.billId).where(sql`${t.billId} is not null`),
     // The Returns screen: the few matches with a return, by status.
     index('lead_matches_returns_idx').on(t.returnStatus, t.returnRequestedAt).where(sql`${t.returnStatus} is not null`),
   ],

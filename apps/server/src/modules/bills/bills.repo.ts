@@ -1,44 +1,241 @@
-import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { leadMatches } from '../../db/schema';
+import { and, asc, count, desc, eq, gte, ilike, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { likeContains } from '../../db/records';
+import { billAdjustments, bills, buyers, leadMatches, leads, sources } from '../../db/schema';
 
-/** Charges and approved returns of a buyer's sales in a period, in cents. */
-export interface PeriodTotals {
+export type BillRow = typeof bills.$inferSelect;
+export type BillAdjustmentRow = typeof billAdjustments.$inferSelect;
+
+/** Charges and approved returns of a bill's sales, credits and debits, in cents. */
+export interface BillTotals {
   chargesCents: number;
   returnsCents: number;
+  creditsCents: number;
+  debitsCents: number;
 }
 
+/** A sale its buyer pays for: not rejected by its delivery, and not undelivered (billed once a resend delivers it, DESIGN.md §6). */
+const billable = and(eq(leadMatches.rejected, false), ne(leadMatches.deliveryStatus, 'undelivered'));
+
 /**
- * The buyer's billed sales made in [start, end): its matches not rejected (its delivery refused them)
- * and not undelivered (billed only once a resend delivers them, DESIGN.md §6).
+ * The buyer's billed sales made in [start, end): the auto-approve share of returns counts them.
  */
 export function billedMatches(buyerId: string, start: Date, end: Date) {
   return and(
     eq(leadMatches.buyerId, buyerId),
-    eq(leadMatches.rejected, false),
-    ne(leadMatches.deliveryStatus, 'undelivered'),
+    billable,
     gte(leadMatches.createdAt, start),
     lt(leadMatches.createdAt, end),
   );
 }
 
+/**
+ * The sales on a bill. After its end a bill's sales carry its id; while it accrues they are the buyer's
+ * sales not on a bill yet, sold before its end (a sale never writes a bill: DESIGN.md §5 write path).
+ * A sale delivered by a resend after its bill rolled joins the bill accruing then.
+ */
+export function salesOn(bill: Pick<BillRow, 'id' | 'buyerId' | 'status' | 'endAt'>): SQL {
+  const on =
+    bill.status === 'accruing'
+      ? and(eq(leadMatches.buyerId, bill.buyerId), isNull(leadMatches.billId), lt(leadMatches.createdAt, bill.endAt))
+      : eq(leadMatches.billId, bill.id);
+  return and(on, billable) as SQL;
+}
+
 export const billsRepo = {
-  /**
-   * Sums the buyer's sold (not rejected) matches made in [start, end): bill totals are computed
-   * from matches, never kept on a hot row (DESIGN.md §5, write path). An undelivered match is not
-   * billed until a resend delivers it (DESIGN.md §6).
-   */
-  async periodTotals(db: Db, buyerId: string, start: Date, end: Date): Promise<PeriodTotals> {
+  async findById(db: Db | Tx, id: string): Promise<BillRow | null> {
+    const [row] = await db.select().from(bills).where(eq(bills.id, id));
+    return row ?? null;
+  },
+
+  /** The bill, locked for the rest of the transaction: closing it and changing its adjustments take turns. */
+  async lock(tx: Tx, id: string): Promise<BillRow | null> {
+    const [row] = await tx.select().from(bills).where(eq(bills.id, id)).for('update');
+    return row ?? null;
+  },
+
+  /** The buyer, locked: its bills roll and close one run at a time, and returns wait for them (returns.repo). */
+  async lockBuyer(tx: Tx, buyerId: string) {
+    const [row] = await tx.select().from(buyers).where(eq(buyers.id, buyerId)).for('update');
+    return row ?? null;
+  },
+
+  async accruing(db: Db | Tx, buyerId: string): Promise<BillRow | null> {
     const [row] = await db
+      .select()
+      .from(bills)
+      .where(and(eq(bills.buyerId, buyerId), eq(bills.status, 'accruing')));
+    return row ?? null;
+  },
+
+  /** The end of the buyer's latest bill: where its next bill starts (null before its first). */
+  async lastEnd(db: Db | Tx, buyerId: string): Promise<Date | null> {
+    const [row] = await db
+      .select({ end: bills.endAt })
+      .from(bills)
+      .where(eq(bills.buyerId, buyerId))
+      .orderBy(desc(bills.endAt))
+      .limit(1);
+    return row?.end ?? null;
+  },
+
+  /** Whether the buyer has billable sales on no bill: it needs an accruing bill. */
+  async hasUnbilledSales(db: Db | Tx, buyerId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: leadMatches.id })
+      .from(leadMatches)
+      .where(and(eq(leadMatches.buyerId, buyerId), isNull(leadMatches.billId), billable))
+      .limit(1);
+    return Boolean(row);
+  },
+
+  /** Inserts an accruing bill unless the buyer has one already (answers null then). */
+  async insertAccruing(db: Db | Tx, row: typeof bills.$inferInsert): Promise<BillRow | null> {
+    const [inserted] = await db.insert(bills).values(row).onConflictDoNothing().returning();
+    return inserted ?? null;
+  },
+
+  /** Puts the accruing bill's sales on it by id, and starts its grace period under the terms it closes with. */
+  async roll(tx: Tx, bill: BillRow, terms: { payMethod: string; graceDays: number }, now: Date): Promise<void> {
+    await tx.update(leadMatches).set({ billId: bill.id }).where(salesOn(bill));
+    await tx
+      .update(bills)
+      .set({ status: 'grace', payMethod: terms.payMethod, graceDays: terms.graceDays, rolledAt: now })
+      .where(eq(bills.id, bill.id));
+  },
+
+  /** Closes the bill with its final totals. */
+  async close(tx: Tx, id: string, totals: BillTotals & { netCents: number }, now: Date): Promise<void> {
+    await tx
+      .update(bills)
+      .set({ status: 'closed', ...totals, closedAt: now })
+      .where(eq(bills.id, id));
+  },
+
+  /** The bills the run has work on at `now`: accruing ones past their end, graced ones past their grace. */
+  async due(db: Db | Tx, now: Date, buyerId?: string): Promise<Array<Pick<BillRow, 'id' | 'buyerId' | 'status'>>> {
+    return db
+      .select({ id: bills.id, buyerId: bills.buyerId, status: bills.status })
+      .from(bills)
+      .where(
+        and(
+          buyerId ? eq(bills.buyerId, buyerId) : undefined,
+          sql`((${bills.status} = 'accruing' and ${bills.endAt} <= ${now})
+            or (${bills.status} = 'grace' and ${bills.endAt} + make_interval(days => ${bills.graceDays}) <= ${now}))`,
+        ),
+      )
+      .orderBy(asc(bills.endAt), asc(bills.id));
+  },
+
+  /** Buyers with billable sales and no bill to hold them yet (before their first bill). */
+  async buyersWithoutBill(db: Db): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ buyerId: leadMatches.buyerId })
+      .from(leadMatches)
+      .where(
+        and(
+          isNull(leadMatches.billId),
+          billable,
+          sql`not exists (select 1 from ${bills} where ${bills.buyerId} = ${leadMatches.buyerId} and ${bills.status} = 'accruing')`,
+        ),
+      );
+    return rows.map((r) => r.buyerId);
+  },
+
+  /** Charges, approved returns, credits and debits of a bill as they stand. */
+  async liveTotals(db: Db | Tx, bill: BillRow): Promise<BillTotals> {
+    const [[sales], [adjustments]] = await Promise.all([
+      db
+        .select({
+          chargesCents: sql<number>`coalesce(sum(${leadMatches.priceCents}), 0)`.mapWith(Number),
+          returnsCents:
+            sql<number>`coalesce(sum(${leadMatches.priceCents}) filter (where ${leadMatches.returnStatus} = 'approved'), 0)`.mapWith(
+              Number,
+            ),
+        })
+        .from(leadMatches)
+        .where(salesOn(bill)),
+      db
+        .select({
+          creditsCents:
+            sql<number>`coalesce(sum(${billAdjustments.amountCents}) filter (where ${billAdjustments.kind} = 'credit'), 0)`.mapWith(
+              Number,
+            ),
+          debitsCents:
+            sql<number>`coalesce(sum(${billAdjustments.amountCents}) filter (where ${billAdjustments.kind} = 'debit'), 0)`.mapWith(
+              Number,
+            ),
+        })
+        .from(billAdjustments)
+        .where(eq(billAdjustments.billId, bill.id)),
+    ]);
+    return {
+      chargesCents: sales?.chargesCents ?? 0,
+      returnsCents: sales?.returnsCents ?? 0,
+      creditsCents: adjustments?.creditsCents ?? 0,
+      debitsCents: adjustments?.debitsCents ?? 0,
+    };
+  },
+
+  async adjustments(db: Db | Tx, billId: string): Promise<BillAdjustmentRow[]> {
+    return db
+      .select()
+      .from(billAdjustments)
+      .where(eq(billAdjustments.billId, billId))
+      .orderBy(asc(billAdjustments.kind), asc(billAdjustments.position));
+  },
+
+  /** Replaces the bill's credits and debits with the lists sent (admin edit mode sends them whole). */
+  async replaceAdjustments(tx: Tx, billId: string, rows: Array<typeof billAdjustments.$inferInsert>): Promise<void> {
+    await tx.delete(billAdjustments).where(eq(billAdjustments.billId, billId));
+    if (rows.length > 0) await tx.insert(billAdjustments).values(rows);
+  },
+
+  /** The bill's sales with their lead and source, oldest first (the bill detail's Leads table). */
+  async leadsOn(db: Db, bill: BillRow) {
+    return db
       .select({
-        chargesCents: sql<number>`coalesce(sum(${leadMatches.priceCents}), 0)`.mapWith(Number),
-        returnsCents:
-          sql<number>`coalesce(sum(${leadMatches.priceCents}) filter (where ${leadMatches.returnStatus} = 'approved'), 0)`.mapWith(
-            Number,
-          ),
+        match: leadMatches,
+        zip: leads.zip,
+        service: leads.service,
+        sourceName: sources.name,
       })
       .from(leadMatches)
-      .where(billedMatches(buyerId, start, end));
-    return row ?? { chargesCents: 0, returnsCents: 0 };
+      .innerJoin(leads, eq(leads.id, leadMatches.leadId))
+      .leftJoin(sources, eq(sources.id, leads.sourceId))
+      .where(salesOn(bill))
+      .orderBy(asc(leadMatches.createdAt), asc(leadMatches.id));
+  },
+
+  /** The buyer's bills, the accruing one first, then by end, newest first. */
+  async ofBuyer(db: Db, buyerId: string): Promise<BillRow[]> {
+    return db
+      .select()
+      .from(bills)
+      .where(eq(bills.buyerId, buyerId))
+      .orderBy(desc(sql`${bills.status} = 'accruing'`), desc(bills.endAt));
+  },
+
+  /**
+   * The admin's Bills list: buyer name and invoice number contain the filters (any case); the accruing
+   * bills first, then by end, newest first; with the total.
+   */
+  async page(db: Db, filter: { buyer?: string; invoice?: string; offset: number; limit: number }) {
+    const where = and(
+      filter.buyer ? ilike(buyers.name, likeContains(filter.buyer)) : undefined,
+      filter.invoice ? ilike(bills.stripeInvoiceNumber, likeContains(filter.invoice)) : undefined,
+    );
+    const [rows, totals] = await Promise.all([
+      db
+        .select({ bill: bills, buyer: buyers })
+        .from(bills)
+        .innerJoin(buyers, eq(buyers.id, bills.buyerId))
+        .where(where)
+        .orderBy(desc(sql`${bills.status} = 'accruing'`), desc(bills.endAt), asc(bills.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+      db.select({ n: count() }).from(bills).innerJoin(buyers, eq(buyers.id, bills.buyerId)).where(where),
+    ]);
+    return { rows, total: totals[0]?.n ?? 0 };
   },
 };

@@ -1,13 +1,20 @@
+import { billListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 
 const buyerParams = z.object({ buyerId: z.string() });
+const billParams = z.object({ id: z.string() });
 
-/** /api/bill: a buyer's bills, for the admin and for that buyer only (another buyer's answer 404). */
+/** /api/bill: bills, for the admin and for their buyer only (another buyer's answer 404). */
 export const billRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
   const { bills } = services;
+  const admin = app.requireRole('admin');
   const adminOrBuyer = app.requireRole('admin', 'buyer');
+
+  app.get('/bill/date/all', { onRequest: admin, schema: { tags: ['bills'], querystring: billListQuery } }, (request) =>
+    bills.list(request.query),
+  );
 
   app.get(
     '/bill/buyer/:buyerId',
@@ -19,5 +26,14 @@ export const billRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services
     '/bill/buyer/:buyerId/current',
     { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
     (request) => bills.current(request.viewer(), request.params.buyerId),
+  );
+
+  app.get('/bill/:id', { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: billParams } }, (request) =>
+    bills.get(request.viewer(), request.params.id),
+  );
+
+  // The body is checked by the service, so a bad amount answers with the field's own message.
+  app.put('/bill/:id', { onRequest: admin, schema: { tags: ['bills'], params: billParams } }, (request) =>
+    bills.adjust(request.params.id, request.body),
   );
 };

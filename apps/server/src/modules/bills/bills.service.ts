@@ -1,16 +1,28 @@
-import { type BillPeriod, type BillSummary, NEXT_BILL_ID, type PayMethod } from '@leadex/domain';
-import type { Db } from '../../db/client';
+import {
+  type Bill,
+  type BillAdjustment,
+  type BillListQuery,
+  type BillPeriod,
+  type BillSummary,
+  billAdjustmentsSchema,
+  type PayMethod,
+  type ReturnStatus,
+} from '@leadex/domain';
+import type { Db, Tx } from '../../db/client';
 import { periodStart } from '../../distribution/time';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { centsToDollars } from '../../lib/money';
-import { buyersRepo } from '../buyers/buyers.repo';
-import type { Viewer } from '../buyers/buyers.service';
-import { billsRepo } from './bills.repo';
+import { newId } from '../../lib/ids';
+import { centsToDollars, dollarsToCents } from '../../lib/money';
+import type { Viewer } from '../../plugins/auth';
+import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
+import { type BillAdjustmentRow, type BillRow, type BillTotals, billsRepo } from './bills.repo';
 
 /** Bill periods run in New York time, weeks from Monday (DESIGN.md §7). */
 export const BILLING_ZONE = 'America/New_York';
 const DAY_MS = 86_400_000;
+/** The buyer's initial bill starts at the epoch: the admin spec shows a start of 0 as Initial Bill. */
+const INITIAL_START = new Date(0);
 
 /** The billing period containing `now`: its first instant and the first instant of the next one. */
 export function billingPeriod(period: BillPeriod, now: Date): { start: Date; next: Date } {
@@ -21,55 +33,288 @@ export function billingPeriod(period: BillPeriod, now: Date): { start: Date; nex
   return { start, next: periodStart(unit, BILLING_ZONE, inNext) };
 }
 
+/** Net = charges - approved returns - credits + debits, in cents (DESIGN.md §7). */
+export const netCents = (t: BillTotals): number => t.chargesCents - t.returnsCents - t.creditsCents + t.debitsCents;
+
+/** When a bill's grace period runs out: the billing run closes it then. */
+const graceEnd = (bill: BillRow, graceDays: number) => new Date(bill.endAt.getTime() + graceDays * DAY_MS);
+
+/** What one billing run did. */
+export interface BillingRunResult {
+  /** Initial bills opened for buyers whose first sales had none. */
+  opened: number;
+  /** Bills past their end: their sales stamped, the next bill opened. */
+  rolled: number;
+  /** Bills past their grace: totals final. */
+  closed: number;
+}
+
 export interface BillsServiceDeps {
   db: Db;
   clock: Clock;
 }
 
 /**
- * A buyer's bills. Until the billing work adds stored bills, a buyer has only its accruing bill
- * ("next"), computed from its sales in the current period (docs/decisions.md).
+ * A buyer's bills (DESIGN.md §7). The accruing bill is stored from the buyer's first sale, starting
+ * at the epoch; the billing run rolls it at its end (its sales get its id, the next period's bill
+ * opens) and closes it after the grace days, when its totals become final. Until then its totals are
+ * computed from its sales, returns and adjustments.
  */
 export function createBillsService({ db, clock }: BillsServiceDeps) {
-  /** The accruing bill of a buyer the viewer may see, or 404 (another buyer's bills do not exist for it). */
-  async function accruing(viewer: Viewer, buyerId: string): Promise<BillSummary> {
+  /** The buyer's accruing bill, opened if it has sales on no bill; null when it has neither. */
+  async function ensureAccruing(tx: Db | Tx, buyer: BuyerRow, now: Date): Promise<BillRow | null> {
+    const existing = await billsRepo.accruing(tx, buyer.id);
+    if (existing) return existing;
+    if (!(await billsRepo.hasUnbilledSales(tx, buyer.id))) return null;
+    const start = (await billsRepo.lastEnd(tx, buyer.id)) ?? INITIAL_START;
+    const period = buyer.period as BillPeriod;
+    const inserted = await billsRepo.insertAccruing(tx, {
+      id: newId('bil'),
+      buyerId: buyer.id,
+      startAt: start,
+      // The initial bill runs to the end of the current period; a later one from the last end to its period's end.
+      endAt: billingPeriod(period, start.getTime() === 0 ? now : start).next,
+      period,
+      status: 'accruing',
+      createdAt: now,
+    });
+    // Another request opened it at the same moment: the unique index kept one; read it.
+    return inserted ?? (await billsRepo.accruing(tx, buyer.id));
+  }
+
+  /** The buyer a viewer may see bills of: an admin any, a buyer only its own; anyone else's is not found. */
+  async function visibleBuyer(viewer: Viewer, buyerId: string): Promise<BuyerRow> {
     const visible = viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === buyerId);
     const buyer = visible ? await buyersRepo.findById(db, buyerId) : null;
     if (!buyer) throw AppError.notFound('Buyer');
-    const period = buyer.period as BillPeriod;
-    const { start, next } = billingPeriod(period, clock.now());
-    const totals = await billsRepo.periodTotals(db, buyer.id, start, next);
+    return buyer;
+  }
+
+  async function totalsOf(bill: BillRow): Promise<BillTotals> {
+    if (bill.status === 'closed')
+      return {
+        chargesCents: bill.chargesCents ?? 0,
+        returnsCents: bill.returnsCents ?? 0,
+        creditsCents: bill.creditsCents ?? 0,
+        debitsCents: bill.debitsCents ?? 0,
+      };
+    return billsRepo.liveTotals(db, bill);
+  }
+
+  /** A bill as the API answers it: money in dollars, times in epoch seconds (admin §3 Bill). */
+  function summaryOf(
+    bill: BillRow,
+    buyer: Pick<BuyerRow, 'id' | 'name' | 'payMethod' | 'prepayCents' | 'graceDays' | 'thresholdCents'>,
+    totals: BillTotals,
+  ): BillSummary {
+    // An accruing bill runs under the buyer's terms as they are now; a rolled one under those it rolled with.
+    const grace = bill.graceDays ?? buyer.graceDays;
+    const invoice = bill.stripeInvoiceId
+      ? {
+          invoice: bill.stripeInvoiceId,
+          invoice_number: bill.stripeInvoiceNumber ?? undefined,
+          invoice_url: bill.stripeInvoiceUrl ?? undefined,
+        }
+      : undefined;
     return {
-      _id: NEXT_BILL_ID,
+      _id: bill.id,
       buyer: buyer.id,
       buyer_name: buyer.name,
       buyer_bill: {
-        pay: buyer.payMethod as PayMethod,
+        pay: (bill.payMethod ?? buyer.payMethod) as PayMethod,
         prepay: centsToDollars(buyer.prepayCents),
-        period,
-        grace: buyer.graceDays,
+        period: bill.period as BillPeriod,
+        grace,
         threshold: centsToDollars(buyer.thresholdCents),
       },
-      start: toEpochSeconds(start),
-      end: toEpochSeconds(next) - 1,
-      grace: toEpochSeconds(next) + buyer.graceDays * 86_400,
-      status: { start: true, complete: false, invoiced: false, cancelled: false },
+      start: toEpochSeconds(bill.startAt),
+      end: toEpochSeconds(bill.endAt) - 1,
+      grace: toEpochSeconds(graceEnd(bill, grace)),
+      status: { start: true, complete: bill.status === 'closed', invoiced: bill.invoicedAt !== null, cancelled: false },
+      accruing: bill.status === 'accruing',
+      ...(invoice ? { stripe: invoice } : {}),
+      ts: toEpochSeconds(bill.createdAt),
       total: {
         charges: centsToDollars(totals.chargesCents),
         returns: centsToDollars(totals.returnsCents),
-        net: centsToDollars(totals.chargesCents - totals.returnsCents),
+        credits: centsToDollars(totals.creditsCents),
+        debits: centsToDollars(totals.debitsCents),
+        net: centsToDollars(netCents(totals)),
       },
     };
+  }
+
+  async function summariesOf(bills: BillRow[], buyer: BuyerRow): Promise<BillSummary[]> {
+    return Promise.all(bills.map(async (bill) => summaryOf(bill, buyer, await totalsOf(bill))));
+  }
+
+  const adjustmentsOf = (rows: BillAdjustmentRow[], kind: 'credit' | 'debit'): BillAdjustment[] =>
+    rows
+      .filter((r) => r.kind === kind)
+      .map((r) => ({ amount: centsToDollars(r.amountCents), description: r.description }));
+
+  /** The whole bill: its summary, credits, debits and leads. */
+  async function detailOf(bill: BillRow, buyer: BuyerRow): Promise<Bill> {
+    const [totals, adjustments, sales] = await Promise.all([
+      totalsOf(bill),
+      billsRepo.adjustments(db, bill.id),
+      billsRepo.leadsOn(db, bill),
+    ]);
+    return {
+      ...summaryOf(bill, buyer, totals),
+      credits: adjustmentsOf(adjustments, 'credit'),
+      debits: adjustmentsOf(adjustments, 'debit'),
+      leads: sales.map(({ match: m, zip, service, sourceName }) => ({
+        _id: m.leadId,
+        source_name: sourceName ?? '',
+        zip,
+        service,
+        price: centsToDollars(m.priceCents),
+        match: [
+          {
+            _id: m.id,
+            ts: toEpochSeconds(m.createdAt),
+            ...(m.returnStatus
+              ? {
+                  return: {
+                    status: m.returnStatus as ReturnStatus,
+                    reason: m.returnReason ?? undefined,
+                    comment: m.returnComment ?? undefined,
+                  },
+                }
+              : {}),
+          },
+        ],
+      })),
+    };
+  }
+
+  /** The bill `id` with its buyer, if the viewer may see it; else not found. */
+  async function visibleBill(viewer: Viewer, id: string): Promise<{ bill: BillRow; buyer: BuyerRow }> {
+    const bill = await billsRepo.findById(db, id);
+    const visible = bill && (viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === bill.buyerId));
+    const buyer = visible ? await buyersRepo.findById(db, bill.buyerId) : null;
+    if (!bill || !buyer) throw AppError.notFound('Bill');
+    return { bill, buyer };
+  }
+
+  /**
+   * One buyer's turn of the billing run, under its lock: opens its first bill if its sales have none,
+   * rolls every accruing bill whose end has passed (a run after a long pause rolls period by period),
+   * and closes every bill whose grace has run out. Each step is idempotent: a run killed half-way and
+   * run again finishes the work without doing any of it twice.
+   */
+  async function runForBuyer(buyerId: string, now: Date, result: BillingRunResult): Promise<void> {
+    await db.transaction(async (tx) => {
+      const buyer = await billsRepo.lockBuyer(tx, buyerId);
+      if (!buyer) return;
+      const hadBill = (await billsRepo.lastEnd(tx, buyer.id)) !== null;
+      let bill = await ensureAccruing(tx, buyer, now);
+      if (bill && !hadBill) result.opened += 1;
+      while (bill && bill.endAt <= now) {
+        await billsRepo.roll(tx, bill, { payMethod: buyer.payMethod, graceDays: buyer.graceDays }, now);
+        result.rolled += 1;
+        const next = billingPeriod(buyer.period as BillPeriod, bill.endAt).next;
+        bill = await billsRepo.insertAccruing(tx, {
+          id: newId('bil'),
+          buyerId: buyer.id,
+          startAt: bill.endAt,
+          endAt: next,
+          period: buyer.period,
+          status: 'accruing',
+          createdAt: now,
+        });
+      }
+      for (const due of await billsRepo.due(tx, now, buyer.id)) {
+        if (due.status !== 'grace') continue;
+        const graced = await billsRepo.lock(tx, due.id);
+        if (!graced || graced.status !== 'grace') continue;
+        const totals = await billsRepo.liveTotals(tx, graced);
+        await billsRepo.close(tx, graced.id, { ...totals, netCents: netCents(totals) }, now);
+        result.closed += 1;
+      }
+    });
   }
 
   return {
     /** GET /api/bill/buyer/{buyerId}: the buyer's bills, the accruing one first. */
     async listForBuyer(viewer: Viewer, buyerId: string): Promise<BillSummary[]> {
-      return [await accruing(viewer, buyerId)];
+      const buyer = await visibleBuyer(viewer, buyerId);
+      await ensureAccruing(db, buyer, clock.now());
+      return summariesOf(await billsRepo.ofBuyer(db, buyer.id), buyer);
     },
 
-    /** GET /api/bill/buyer/{buyerId}/current: the accruing bill. */
-    current: accruing,
+    /** GET /api/bill/buyer/{buyerId}/current: the accruing bill, with its leads (the web's /bill/next/buyer/{id}). */
+    async current(viewer: Viewer, buyerId: string): Promise<Bill> {
+      const buyer = await visibleBuyer(viewer, buyerId);
+      const bill = await ensureAccruing(db, buyer, clock.now());
+      if (!bill) throw new AppError('not_found', 'This buyer has no bill yet: its first sale opens one');
+      return detailOf(bill, buyer);
+    },
+
+    /** GET /api/bill/{id}: any bill, for the admin or its buyer. */
+    async get(viewer: Viewer, id: string): Promise<Bill> {
+      const { bill, buyer } = await visibleBill(viewer, id);
+      return detailOf(bill, buyer);
+    },
+
+    /** GET /api/bill/date/all: the admin's Bills list. */
+    async list(query: BillListQuery): Promise<{ data: BillSummary[]; total: number }> {
+      const { rows, total } = await billsRepo.page(db, {
+        buyer: query.buyer,
+        invoice: query.invoice,
+        offset: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
+      const data = await Promise.all(rows.map(async ({ bill, buyer }) => summaryOf(bill, buyer, await totalsOf(bill))));
+      return { data, total };
+    },
+
+    /**
+     * PUT /api/bill/{id}: the admin's credits and debits, each list whole. A closed bill's totals are
+     * final: it refuses changes.
+     */
+    async adjust(id: string, body: unknown): Promise<Bill> {
+      const parsed = billAdjustmentsSchema.safeParse(body);
+      if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const bill = await billsRepo.lock(tx, id);
+        if (!bill) throw AppError.notFound('Bill');
+        if (bill.status === 'closed')
+          throw new AppError('conflict', 'This bill is closed: its credits and debits can no longer change');
+        const lines = (kind: 'credit' | 'debit', list: BillAdjustment[]) =>
+          list.map((a, position) => ({
+            id: newId('adj'),
+            billId: bill.id,
+            kind,
+            amountCents: dollarsToCents(a.amount),
+            description: a.description,
+            position,
+            createdAt: now,
+          }));
+        await billsRepo.replaceAdjustments(tx, bill.id, [
+          ...lines('credit', parsed.data.credits),
+          ...lines('debit', parsed.data.debits),
+        ]);
+      });
+      const { bill, buyer } = await visibleBill({ role: 'admin' } as Viewer, id);
+      return detailOf(bill, buyer);
+    },
+
+    /**
+     * The billing run (DESIGN.md §7): every buyer with work due, one after another, each in its own
+     * transaction. Answers what it did.
+     */
+    async run(now: Date = clock.now()): Promise<BillingRunResult> {
+      const result: BillingRunResult = { opened: 0, rolled: 0, closed: 0 };
+      const buyers = new Set([
+        ...(await billsRepo.buyersWithoutBill(db)),
+        ...(await billsRepo.due(db, now)).map((b) => b.buyerId),
+      ]);
+      for (const buyerId of buyers) await runForBuyer(buyerId, now, result);
+      return result;
+    },
   };
 }
 

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { testDatabaseKind } from '../../../test/database';
 import {
   createBuyer,
   createBuyerWithLogin,
@@ -7,7 +9,7 @@ import {
   createSourceWithLogin,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
-import { leadMatches, leads } from '../../db/schema';
+import { bills, leadMatches, leads } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { billingPeriod } from './bills.service';
 
@@ -23,8 +25,8 @@ async function sale(
   sourceId: string,
   at: string,
   dollars: number,
-  extra: { rejected?: boolean; returnStatus?: 'requested' | 'approved' | 'denied' } = {},
-) {
+  extra: { rejected?: boolean; returnStatus?: 'requested' | 'approved' | 'denied'; undelivered?: boolean } = {},
+): Promise<{ leadId: string; matchId: string }> {
   const leadId = newId('lead');
   await t.database.db.insert(leads).values({
     id: leadId,
@@ -34,8 +36,9 @@ async function sale(
     priceCents: Math.round(dollars * 100),
     createdAt: new Date(at),
   });
+  const matchId = newId('mat');
   await t.database.db.insert(leadMatches).values({
-    id: newId('mat'),
+    id: matchId,
     leadId,
     campaignId,
     buyerId,
@@ -43,8 +46,10 @@ async function sale(
     priceCents: Math.round(dollars * 100),
     rejected: extra.rejected ?? false,
     returnStatus: extra.returnStatus ?? null,
+    deliveryStatus: extra.undelivered ? 'undelivered' : 'delivered',
     createdAt: new Date(at),
   });
+  return { leadId, matchId };
 }
 
 describe('billing periods (DESIGN.md §7: America/New_York, weeks from Monday)', () => {
@@ -67,80 +72,351 @@ describe('billing periods (DESIGN.md §7: America/New_York, weeks from Monday)',
   });
 });
 
-describe('GET /api/bill/buyer/{buyerId}', () => {
-  it("answers the accruing bill of the current period from the buyer's sold, not rejected leads", async () => {
+/** A buyer (monthly, invoice, 3 grace days by default) with a draft campaign and a source to sell it leads. */
+async function buyerWithSales(terms: { period?: 'weekly' | 'monthly'; grace?: number } = {}) {
+  const buyer = await createBuyer(t);
+  if (terms.period || terms.grace !== undefined) {
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/buyer/${buyer._id}`,
+      as: admin.cookie,
+      payload: { bill: { period: terms.period ?? 'monthly', grace: terms.grace ?? 3 } },
+    });
+    expect(res.statusCode).toBe(200);
+  }
+  const campaignId = await createCampaign(t, buyer._id, { status: 'draft' });
+  const { sourceId } = await createSourceWithKey(t);
+  return {
+    buyer,
+    sell: (at: string, dollars: number, extra: Parameters<typeof sale>[5] = {}) =>
+      sale(buyer._id, campaignId, sourceId, at, dollars, extra),
+  };
+}
+
+const billsOf = async (buyerId: string) => (await get(`/api/bill/buyer/${buyerId}`)).json();
+const run = () => t.request({ method: 'POST', url: '/api/sim/billing', as: admin.cookie });
+const adjust = (id: string, payload: object) =>
+  t.request({ method: 'PUT', url: `/api/bill/${id}`, as: admin.cookie, payload });
+const returnOf = (as: string, sold: { leadId: string; matchId: string }, payload: object) =>
+  t.request({ method: 'POST', url: `/api/lead/${sold.leadId}/match/${sold.matchId}/return`, as, payload });
+
+describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
+  it("is stored from the buyer's first sale as its initial bill, and totals its sold, delivered, not rejected leads", async () => {
     t.clock.set('2026-03-15T15:00:00Z');
-    const buyer = await createBuyer(t);
-    const campaignId = await createCampaign(t, buyer._id, { status: 'draft' });
-    const { sourceId } = await createSourceWithKey(t);
-    await sale(buyer._id, campaignId, sourceId, '2026-03-01T05:00:00Z', 40); // the period's first second
-    await sale(buyer._id, campaignId, sourceId, '2026-03-10T18:00:00Z', 55.5);
-    await sale(buyer._id, campaignId, sourceId, '2026-03-12T18:00:00Z', 30, { returnStatus: 'approved' });
-    await sale(buyer._id, campaignId, sourceId, '2026-03-13T18:00:00Z', 25, { returnStatus: 'requested' });
-    await sale(buyer._id, campaignId, sourceId, '2026-03-14T18:00:00Z', 99, { rejected: true });
-    await sale(buyer._id, campaignId, sourceId, '2026-03-01T04:59:59Z', 70); // February in New York
-    const other = await createBuyer(t);
-    const otherCampaign = await createCampaign(t, other._id, { status: 'draft' });
-    await sale(other._id, otherCampaign, sourceId, '2026-03-10T18:00:00Z', 1000);
+    const { buyer, sell } = await buyerWithSales();
+    await sell('2026-03-01T05:00:00Z', 40);
+    await sell('2026-03-10T18:00:00Z', 55.5);
+    await sell('2026-03-12T18:00:00Z', 30, { returnStatus: 'approved' });
+    await sell('2026-03-13T18:00:00Z', 25, { returnStatus: 'requested' });
+    await sell('2026-03-14T18:00:00Z', 99, { rejected: true });
+    await sell('2026-03-14T19:00:00Z', 77, { undelivered: true });
+    await sell('2026-02-20T18:00:00Z', 70); // before the current period: the initial bill holds every earlier sale
+    const other = await buyerWithSales();
+    await other.sell('2026-03-10T18:00:00Z', 1000);
 
     const res = await get(`/api/bill/buyer/${buyer._id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([
-      {
-        _id: 'next',
-        buyer: buyer._id,
-        buyer_name: buyer.name,
-        buyer_bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
-        start: seconds('2026-03-01T05:00:00Z'),
-        end: seconds('2026-04-01T04:00:00Z') - 1,
-        grace: seconds('2026-04-01T04:00:00Z') + 3 * 86_400,
-        status: { start: true, complete: false, invoiced: false, cancelled: false },
-        total: { charges: 150.5, returns: 30, net: 120.5 },
-      },
-    ]);
+    const [bill] = res.json();
+    expect(res.json()).toHaveLength(1);
+    expect(bill).toEqual({
+      _id: expect.stringMatching(/^bil_/),
+      buyer: buyer._id,
+      buyer_name: buyer.name,
+      buyer_bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
+      start: 0,
+      end: seconds('2026-04-01T04:00:00Z') - 1,
+      grace: seconds('2026-04-01T04:00:00Z') + 3 * 86_400,
+      status: { start: true, complete: false, invoiced: false, cancelled: false },
+      accruing: true,
+      ts: seconds('2026-03-15T15:00:00Z'),
+      total: { charges: 220.5, returns: 30, credits: 0, debits: 0, net: 190.5 },
+    });
 
-    const current = await get(`/api/bill/buyer/${buyer._id}/current`);
-    expect(current.json()).toEqual(res.json()[0]);
+    // The same stored bill every time, by its id and as the current one, with its leads.
+    expect((await billsOf(buyer._id))[0]._id).toBe(bill._id);
+    const current = (await get(`/api/bill/buyer/${buyer._id}/current`)).json();
+    const byId = (await get(`/api/bill/${bill._id}`)).json();
+    expect(byId).toEqual(current);
+    expect(byId).toMatchObject({ ...bill, credits: [], debits: [] });
+    expect(byId.leads.map((l: { price: number }) => l.price)).toEqual([70, 40, 55.5, 30, 25]);
+    expect(byId.leads[3]).toMatchObject({
+      zip: '75201',
+      service: 'roofing',
+      source_name: expect.any(String),
+      match: [{ ts: seconds('2026-03-12T18:00:00Z'), return: { status: 'approved' } }],
+    });
   });
 
-  it("follows the buyer's weekly period and answers zeros with no sales", async () => {
+  it('does not exist before the first sale: the list is empty and the current bill is not found', async () => {
+    const { buyer } = await buyerWithSales();
+    expect(await billsOf(buyer._id)).toEqual([]);
+    const current = await get(`/api/bill/buyer/${buyer._id}/current`);
+    expect(current.statusCode).toBe(404);
+    expect(current.json().message).toBe('This buyer has no bill yet: its first sale opens one');
+  });
+
+  it("follows the buyer's weekly period", async () => {
     t.clock.set('2026-03-11T12:00:00Z');
-    const buyer = await createBuyer(t);
+    const { buyer, sell } = await buyerWithSales({ period: 'weekly', grace: 0 });
+    await sell('2026-03-10T12:00:00Z', 10);
+    const [bill] = await billsOf(buyer._id);
+    expect(bill).toMatchObject({
+      start: 0,
+      end: seconds('2026-03-16T04:00:00Z') - 1,
+      grace: seconds('2026-03-16T04:00:00Z'),
+      buyer_bill: { period: 'weekly', grace: 0 },
+      total: { charges: 10, net: 10 },
+    });
+  });
+});
+
+describe('the billing run (POST /api/sim/billing)', () => {
+  it('rolls a bill at its end, closes it when its grace runs out, and never does either twice', async () => {
+    t.clock.set('2026-03-20T15:00:00Z');
+    const { buyer, sell } = await buyerWithSales({ grace: 3 });
+    await sell('2026-03-10T18:00:00Z', 40);
+    const returned = await sell('2026-03-31T20:00:00Z', 25); // March 31, 4 p.m. in New York
+    const [initial] = await billsOf(buyer._id);
+
+    // One second before the end: nothing to do. (The run bills every buyer of this file: its own state is checked.)
+    t.clock.set('2026-04-01T03:59:59Z');
+    await run();
+    expect(await billsOf(buyer._id)).toEqual([initial]);
+
+    // At the end, the bill rolls: its sales stay on it, the next bill opens at its end. A second run does nothing.
+    t.clock.set('2026-04-01T04:00:00Z');
+    expect((await run()).json().rolled).toBeGreaterThanOrEqual(1);
+    expect((await run()).json()).toEqual({ ok: true, opened: 0, rolled: 0, closed: 0 });
+    await sell('2026-04-01T04:00:00Z', 60); // the new period's first second: the next bill
+    const [next, rolled] = await billsOf(buyer._id);
+    expect(rolled).toMatchObject({ _id: initial._id, accruing: false, status: { complete: false } });
+    expect(rolled.total).toEqual({ charges: 65, returns: 0, credits: 0, debits: 0, net: 65 });
+    expect(next).toMatchObject({
+      accruing: true,
+      start: seconds('2026-04-01T04:00:00Z'),
+      end: seconds('2026-05-01T04:00:00Z') - 1,
+      total: { charges: 60 },
+    });
+
+    // In grace, a return and the admin's adjustments still change it.
+    const approve = await returnOf(admin.cookie, returned, { approve: true });
+    expect(approve.statusCode).toBe(200);
+    expect(
+      (await adjust(initial._id, { credits: [{ amount: 5, description: 'Goodwill' }], debits: [] })).statusCode,
+    ).toBe(200);
+
+    // One second before end + grace: still open. At it: closed, with its totals final.
+    t.clock.set('2026-04-04T03:59:59Z');
+    await run();
+    expect((await get(`/api/bill/${initial._id}`)).json().status.complete).toBe(false);
+    t.clock.set('2026-04-04T04:00:00Z');
+    expect((await run()).json().closed).toBeGreaterThanOrEqual(1);
+    expect((await run()).json()).toEqual({ ok: true, opened: 0, rolled: 0, closed: 0 });
+    const closed = (await get(`/api/bill/${initial._id}`)).json();
+    expect(closed).toMatchObject({
+      status: { start: true, complete: true, invoiced: false, cancelled: false },
+      accruing: false,
+      total: { charges: 65, returns: 25, credits: 5, debits: 0, net: 35 },
+      credits: [{ amount: 5, description: 'Goodwill' }],
+    });
+    expect(closed.leads).toHaveLength(2);
+
+    // A closed bill refuses adjustments and returns, each with its reason.
+    const refused = await adjust(initial._id, { credits: [], debits: [] });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('This bill is closed: its credits and debits can no longer change');
+    const first = (await get(`/api/bill/${initial._id}`)).json().leads[0];
+    const late = await returnOf(admin.cookie, { leadId: first._id, matchId: first.match[0]._id }, { approve: true });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe("This lead's bill is closed: its returns can no longer change");
+  });
+
+  it('after a long pause rolls period by period, and opens the first bill of a buyer whose sales have none', async () => {
+    t.clock.set('2026-01-10T15:00:00Z');
+    const { buyer, sell } = await buyerWithSales({ period: 'monthly', grace: 0 });
+    await sell('2026-01-05T15:00:00Z', 10);
+    await run(); // opens the initial bill, to the end of January
+    await sell('2026-02-05T15:00:00Z', 20);
+    t.clock.set('2026-03-15T15:00:00Z');
+    await run();
+    const list = await billsOf(buyer._id);
+    expect(
+      list.map((b: { start: number; end: number; total: { charges: number }; status: { complete: boolean } }) => [
+        b.start,
+        b.end + 1,
+        b.total.charges,
+        b.status.complete,
+      ]),
+    ).toEqual([
+      [seconds('2026-03-01T05:00:00Z'), seconds('2026-04-01T04:00:00Z'), 0, false],
+      [seconds('2026-02-01T05:00:00Z'), seconds('2026-03-01T05:00:00Z'), 20, true],
+      [0, seconds('2026-02-01T05:00:00Z'), 10, true],
+    ]);
+    // Every match is on exactly one bill.
+    const stamped = await t.database.db
+      .select({ billId: leadMatches.billId })
+      .from(leadMatches)
+      .where(eq(leadMatches.buyerId, buyer._id));
+    expect(new Set(stamped.map((m) => m.billId)).size).toBe(2);
+  });
+
+  it('bills a sale delivered by a resend after its bill rolled on the bill accruing then', async () => {
+    t.clock.set('2026-03-20T15:00:00Z');
+    const { buyer, sell } = await buyerWithSales({ grace: 0 });
+    await sell('2026-03-10T18:00:00Z', 40);
+    const late = await sell('2026-03-11T18:00:00Z', 15, { undelivered: true });
+    await billsOf(buyer._id); // a read opens the initial bill, to the end of March
+    t.clock.set('2026-04-02T15:00:00Z');
+    await run();
+    await t.database.db
+      .update(leadMatches)
+      .set({ deliveryStatus: 'delivered' })
+      .where(eq(leadMatches.id, late.matchId));
+    const [next, closed] = await billsOf(buyer._id);
+    expect(closed.total.charges).toBe(40);
+    expect(next.total.charges).toBe(15);
+  });
+});
+
+describe('credits and debits (PUT /api/bill/{id})', () => {
+  it('replaces both lists whole and moves the net: charges - returns - credits + debits', async () => {
+    t.clock.set('2026-05-10T15:00:00Z');
+    const { buyer, sell } = await buyerWithSales();
+    await sell('2026-05-02T15:00:00Z', 100);
+    const [bill] = await billsOf(buyer._id);
+    const res = await adjust(bill._id, {
+      credits: [
+        { amount: 12.5, description: 'Bad batch' },
+        { amount: '2.25', description: 'Rounding' },
+      ],
+      debits: [{ amount: 30, description: 'Setup fee' }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      credits: [
+        { amount: 12.5, description: 'Bad batch' },
+        { amount: 2.25, description: 'Rounding' },
+      ],
+      debits: [{ amount: 30, description: 'Setup fee' }],
+      total: { charges: 100, returns: 0, credits: 14.75, debits: 30, net: 115.25 },
+    });
+    const cleared = await adjust(bill._id, { credits: [], debits: [{ amount: 0.01, description: 'Cent' }] });
+    expect(cleared.json()).toMatchObject({ credits: [], total: { credits: 0, debits: 0.01, net: 100.01 } });
+  });
+
+  it.each([
+    [{ credits: [{ amount: 0, description: 'x' }], debits: [] }, 'credits.0.amount', 'Amount must be more than 0'],
+    [{ credits: [{ amount: -1, description: 'x' }], debits: [] }, 'credits.0.amount', 'Amount must be at least 0'],
+    [
+      { credits: [], debits: [{ amount: 100_000.01, description: 'x' }] },
+      'debits.0.amount',
+      'Amount must be less than or equal to 100000',
+    ],
+    [
+      { credits: [], debits: [{ amount: 1.005, description: 'x' }] },
+      'debits.0.amount',
+      'Amount must have at most 2 decimals',
+    ],
+    [{ credits: [{ amount: '', description: 'x' }], debits: [] }, 'credits.0.amount', 'Amount is required'],
+    [{ credits: [{ amount: 5, description: '  ' }], debits: [] }, 'credits.0.description', 'Description is required'],
+  ])('refuses %j naming the field', async (payload, field, message) => {
+    const { buyer, sell } = await buyerWithSales();
+    await sell(t.clock.now().toISOString(), 10);
+    const [bill] = await billsOf(buyer._id);
+    const res = await adjust(bill._id, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message, errors: { [field]: message } });
+    // Nothing half-written.
+    expect((await get(`/api/bill/${bill._id}`)).json()).toMatchObject({ credits: [], debits: [] });
+  });
+
+  it('answers 404 for an unknown bill, 403 for a buyer and 401 for a guest', async () => {
+    expect((await adjust('bil_missing', { credits: [], debits: [] })).statusCode).toBe(404);
+    const buyer = await createBuyerWithLogin(t);
     expect(
       (
         await t.request({
           method: 'PUT',
-          url: `/api/buyer/${buyer._id}`,
-          as: admin.cookie,
-          payload: { bill: { period: 'weekly', grace: 0 } },
+          url: '/api/bill/bil_x',
+          as: buyer.cookie,
+          payload: { credits: [], debits: [] },
         })
       ).statusCode,
-    ).toBe(200);
-    const [bill] = (await get(`/api/bill/buyer/${buyer._id}`)).json();
-    expect(bill).toMatchObject({
-      start: seconds('2026-03-09T04:00:00Z'),
-      end: seconds('2026-03-16T04:00:00Z') - 1,
-      grace: seconds('2026-03-16T04:00:00Z'),
-      buyer_bill: { period: 'weekly', grace: 0 },
-      total: { charges: 0, returns: 0, net: 0 },
-    });
+    ).toBe(403);
+    expect((await t.request({ method: 'PUT', url: '/api/bill/bil_x', payload: {} })).statusCode).toBe(401);
+  });
+});
+
+describe('the admin Bills list (GET /api/bill/date/all)', () => {
+  it('lists the accruing bills first, then by end, newest first; filters on buyer name; pages by 25', async () => {
+    const { buyer, sell } = await buyerWithSales({ grace: 0 });
+    await sell('2026-05-10T15:00:00Z', 10);
+    t.clock.set('2026-05-10T15:00:00Z');
+    await run(); // opens the initial bill, to the end of May
+    t.clock.set('2026-06-10T15:00:00Z');
+    await run();
+    await sell('2026-06-02T15:00:00Z', 20);
+    const name = encodeURIComponent(buyer.name.toUpperCase());
+    const res = await get(`/api/bill/date/all?buyer=${name}`);
+    expect(res.statusCode).toBe(200);
+    const { data, total } = res.json();
+    expect(total).toBe(2);
+    expect(data.map((b: { accruing: boolean; total: { net: number } }) => [b.accruing, b.total.net])).toEqual([
+      [true, 20],
+      [false, 10],
+    ]);
+    expect((await get(`/api/bill/date/all?buyer=${name}&invoice=in_nothing`)).json()).toEqual({ data: [], total: 0 });
+    expect((await get('/api/bill/date/all?pageSize=1')).json().data).toHaveLength(1);
+    expect((await get('/api/bill/date/all')).json().data.length).toBeLessThanOrEqual(25);
   });
 
-  it('shows a buyer its own bills and answers 404 for another buyer or an unknown one', async () => {
+  it('is for admins only', async () => {
+    const login = await createBuyerWithLogin(t);
+    expect((await get('/api/bill/date/all', login.cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('who sees a bill', () => {
+  it('shows a buyer its own bills and answers 404 for another buyer, an unknown one, or a bill not its own', async () => {
     const mine = await createBuyerWithLogin(t);
     const other = await createBuyerWithLogin(t);
+    const campaignId = await createCampaign(t, other.buyer._id, { status: 'draft' });
+    const { sourceId } = await createSourceWithKey(t);
+    await sale(other.buyer._id, campaignId, sourceId, t.clock.now().toISOString(), 10);
+    const [otherBill] = await billsOf(other.buyer._id);
     expect((await get(`/api/bill/buyer/${mine.buyer._id}`, mine.cookie)).statusCode).toBe(200);
+    expect((await get(`/api/bill/${otherBill._id}`, other.cookie)).statusCode).toBe(200);
     await expectScoped404(t, mine.cookie, 'Buyer', [
       { method: 'GET', url: `/api/bill/buyer/${other.buyer._id}` },
       { method: 'GET', url: `/api/bill/buyer/${other.buyer._id}/current` },
     ]);
+    await expectScoped404(t, mine.cookie, 'Bill', [{ method: 'GET', url: `/api/bill/${otherBill._id}` }]);
     expect((await get('/api/bill/buyer/buy_missing')).statusCode).toBe(404);
+    expect((await get('/api/bill/bil_missing')).statusCode).toBe(404);
   });
 
   it('answers a source 403 and a guest 401', async () => {
     const buyer = await createBuyer(t);
     const source = await createSourceWithLogin(t);
     expect((await get(`/api/bill/buyer/${buyer._id}`, source.cookie)).statusCode).toBe(403);
+    expect((await get('/api/bill/bil_x', source.cookie)).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer._id}` })).statusCode).toBe(401);
+  });
+});
+
+describe.skipIf(testDatabaseKind !== 'postgres')('billing runs at once on PostgreSQL', () => {
+  it('two runs and a reader at once open one bill per period and stamp each sale once', async () => {
+    t.clock.set('2026-06-10T15:00:00Z');
+    const { buyer, sell } = await buyerWithSales({ grace: 0 });
+    for (let i = 0; i < 5; i += 1) await sell(`2026-06-0${i + 1}T15:00:00Z`, 10);
+    await billsOf(buyer._id); // the initial bill, to the end of June
+    t.clock.set('2026-07-10T15:00:00Z');
+    for (let i = 0; i < 3; i += 1) await sell(`2026-07-0${i + 1}T15:00:00Z`, 5);
+    const results = await Promise.all([run(), run(), get(`/api/bill/buyer/${buyer._id}`), run()]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const rows = await t.database.db.select().from(bills).where(eq(bills.buyerId, buyer._id));
+    expect(rows.filter((b) => b.status === 'accruing')).toHaveLength(1);
+    const list = await billsOf(buyer._id);
+    expect(list.map((b: { total: { charges: number } }) => b.total.charges)).toEqual([15, 50]);
   });
 });

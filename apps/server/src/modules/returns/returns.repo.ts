@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { buyers, leadMatches, leads, messages, settings } from '../../db/schema';
+import { bills, buyers, leadMatches, leads, messages, settings } from '../../db/schema';
 import { billedMatches } from '../bills/bills.repo';
 
 export type ReturnMatch = typeof leadMatches.$inferSelect;
@@ -74,6 +74,16 @@ export const returnsRepo = {
       )
       .returning();
     return row ?? null;
+  },
+
+  /** The status of the bill the match is on (null while it accrues: its sales carry no bill id yet). */
+  async billStatus(db: Db | Tx, matchId: string): Promise<string | null> {
+    const [row] = await db
+      .select({ status: bills.status })
+      .from(leadMatches)
+      .innerJoin(bills, eq(bills.id, leadMatches.billId))
+      .where(eq(leadMatches.id, matchId));
+    return row?.status ?? null;
   },
 
   async leadName(db: Db | Tx, leadId: string): Promise<string | null> {

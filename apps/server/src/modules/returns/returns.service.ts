@@ -9,7 +9,7 @@ import {
   returnDecisionSchema,
   returnRequestSchema,
 } from '@leadex/domain';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -41,6 +41,16 @@ function returnOf(m: ReturnMatch) {
 }
 
 /**
+ * A closed bill's totals are final (DESIGN.md §7: returns only before the bill is invoiced). Called under
+ * the buyer's lock, which the billing run also takes, so a bill cannot close between this and the change.
+ */
+async function refuseOnClosedBill(tx: Tx, matchId: string): Promise<void> {
+  const status = await returnsRepo.billStatus(tx, matchId);
+  if (status === 'closed')
+    throw new AppError('conflict', "This lead's bill is closed: its returns can no longer change");
+}
+
+/**
  * Lead returns (DESIGN.md §7): a buyer asks to return a lead it bought, within the return window;
  * its auto-approve share approves at once while its approved returns stay within that share of its
  * leads on the bill, otherwise an admin decides (and is told by a message). An approved return credits
@@ -66,10 +76,10 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
         'conflict',
         `The return window has closed: a lead may be returned within ${windowDays} days of its sale`,
       );
-    // Bills are not closed or invoiced yet (issue 13): once they are, a match on an invoiced bill is refused here.
     const decided = await db.transaction(async (tx) => {
       const buyer = await returnsRepo.lockBuyer(tx, match.buyerId);
       if (!buyer) throw AppError.notFound('Lead');
+      await refuseOnClosedBill(tx, match.id);
       const { start, next } = billingPeriod(buyer.period as BillPeriod, match.createdAt);
       const share = await returnsRepo.billShare(tx, match.buyerId, start, next);
       const automatic = buyer.autoApproveReturns > 0 && share.approved + 1 <= buyer.autoApproveReturns * share.leads;
@@ -114,10 +124,14 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
     if (!approve && match.returnStatus !== 'requested')
       throw new AppError('conflict', 'There is no return request to deny');
     const now = clock.now();
-    const updated = await returnsRepo.setReturn(db, match.id, match.returnStatus, {
-      returnStatus: approve ? 'approved' : 'denied',
-      returnDecidedAt: now,
-      returnDecidedBy: viewer.userId,
+    const updated = await db.transaction(async (tx) => {
+      await returnsRepo.lockBuyer(tx, match.buyerId);
+      await refuseOnClosedBill(tx, match.id);
+      return returnsRepo.setReturn(tx, match.id, match.returnStatus, {
+        returnStatus: approve ? 'approved' : 'denied',
+        returnDecidedAt: now,
+        returnDecidedBy: viewer.userId,
+      });
     });
     if (!updated) throw new AppError('conflict', 'This return was already decided');
     return returnOf(updated);

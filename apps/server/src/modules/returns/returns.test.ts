@@ -142,7 +142,13 @@ describe('a buyer asks to return a lead', () => {
     for (const sale of sales.slice(0, 3))
       statuses.push((await returnOf(buyer.cookie, sale, { reason: 'Bad Information' })).json().status);
     expect(statuses).toEqual(['approved', 'approved', 'requested']);
-    expect(await billTotal(buyer.buyer._id, buyer.cookie)).toEqual({ charges: 200, returns: 40, net: 160 });
+    expect(await billTotal(buyer.buyer._id, buyer.cookie)).toEqual({
+      charges: 200,
+      returns: 40,
+      credits: 0,
+      debits: 0,
+      net: 160,
+    });
   });
 
   it('answers 404 for another buyer’s match, and refuses sources', async () => {
@@ -191,7 +197,13 @@ describe('an admin decides', () => {
     const twice = await returnOf(admin.cookie, denied, { approve: true });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('This return was already decided');
-    expect(await billTotal(buyer.buyer._id, admin.cookie)).toEqual({ charges: 40, returns: 20, net: 20 });
+    expect(await billTotal(buyer.buyer._id, admin.cookie)).toEqual({
+      charges: 40,
+      returns: 20,
+      credits: 0,
+      debits: 0,
+      net: 20,
+    });
   });
 
   it('may approve a sale nobody asked to return, but not deny one', async () => {

@@ -60,6 +60,12 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services,
     return { ok: true, lead: lead.body, explanation: await explanationOf(lead.body.lead_id) };
   });
 
+  // The billing run now (admin spec §7: POST /sim/billing), at the injected clock's time.
+  app.post('/sim/billing', { onRequest: admin, schema: { tags: ['sim'] } }, async () => ({
+    ok: true,
+    ...(await services.bills.run()),
+  }));
+
   app.get('/env', { onRequest: admin, schema: { tags: ['sim'] } }, async () => ({
     ok: true,
     node_env: config.NODE_ENV,

@@ -5,8 +5,9 @@ import { useNavigate } from 'react-router';
 import { RecordsTable } from '../../components/RecordsTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
+import { billDateColumn, billPeriodText, billTotalColumn } from '../bills/billColumns';
 import { DeliveryFailureLine } from '../campaigns/DeliveryFailure';
-import { formatBillDate, formatMoney, locationSummary } from './buyerFormat';
+import { formatMoney, locationSummary } from './buyerFormat';
 
 /** Campaigns (admin §2, Buyer detail): services, zips, price, exclusive, status; a row opens the campaign. */
 export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] | undefined }) {
@@ -62,48 +63,18 @@ export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] 
 export function BuyerBillsTable({ buyerId, bills }: { buyerId: string; bills: BillSummary[] | undefined }) {
   const navigate = useNavigate();
   const columns: DataTableColumn<BillSummary>[] = [
-    {
-      accessor: 'end',
-      title: 'Date',
-      render: (bill) =>
-        bill._id === NEXT_BILL_ID ? (
-          <Group gap="xs">
-            <Text fz="sm">{formatBillDate(bill.end)}</Text>
-            <Badge variant="light" color="yellow">
-              Next Bill
-            </Badge>
-          </Group>
-        ) : (
-          formatBillDate(bill.end)
-        ),
-    },
-    {
-      accessor: 'start',
-      title: 'Billing Period',
-      render: (bill) =>
-        `${bill.start === 0 ? 'Initial Bill' : formatBillDate(bill.start)} – ${formatBillDate(bill.end)}`,
-    },
+    billDateColumn,
+    { accessor: 'start', title: 'Billing Period', render: billPeriodText },
     { accessor: 'total.charges', title: 'Charges', textAlign: 'right', render: (b) => formatMoney(b.total.charges) },
     { accessor: 'total.returns', title: 'Returns', textAlign: 'right', render: (b) => formatMoney(b.total.returns) },
-    {
-      accessor: 'total.net',
-      title: 'Total',
-      textAlign: 'right',
-      render: (b) => (
-        <Text fz="sm" fw={600}>
-          {formatMoney(b.total.net)}
-        </Text>
-      ),
-    },
+    billTotalColumn,
   ];
   return (
     <RecordsTable<BillSummary>
       records={bills}
       columns={columns}
       noRecordsText="No bills found"
-      onRowClick={(bill) =>
-        navigate(bill._id === NEXT_BILL_ID ? `/bill/${NEXT_BILL_ID}/buyer/${buyerId}` : `/bill/${bill._id}`)
-      }
+      onRowClick={(bill) => navigate(bill.accruing ? `/bill/${NEXT_BILL_ID}/buyer/${buyerId}` : `/bill/${bill._id}`)}
     />
   );
 }

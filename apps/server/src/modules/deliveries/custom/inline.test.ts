@@ -1,6 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
+import {
+  atOnce,
+  billedCents,
+  createBuyer,
+  createCampaign,
+  createSourceWithKey,
+  uniquePhone,
+} from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useAdminTestApp } from '../../../../test/harness';
 import {
@@ -15,7 +22,6 @@ import {
   useReceivers,
 } from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../../db/schema';
-import { billsRepo } from '../../bills/bills.repo';
 import { unpackExplanation } from '../../source-api/explanation';
 
 /**
@@ -212,12 +218,8 @@ describe('a live custom delivery', () => {
       expect.objectContaining({ channel: 'custom', accepted: false, last: true, statusCode: 200 }),
     ]);
     expect(attempts[0]?.response).toContain('duplicate in our CRM');
-    const day = [
-      new Date(t.clock.now().getTime() - 86_400_000),
-      new Date(t.clock.now().getTime() + 86_400_000),
-    ] as const;
-    expect((await billsRepo.periodTotals(t.database.db, first.buyer._id, ...day)).chargesCents).toBe(0);
-    expect((await billsRepo.periodTotals(t.database.db, next.buyer._id, ...day)).chargesCents).toBe(4000);
+    expect(await billedCents(t, admin.cookie, first.buyer._id)).toBe(0);
+    expect(await billedCents(t, admin.cookie, next.buyer._id)).toBe(4000);
 
     // Its last failure is kept for the buyer's campaigns.
     expect(await deliveryRow(delivery._id)).toMatchObject({ lastFailure: expect.stringContaining('Not Accepted') });

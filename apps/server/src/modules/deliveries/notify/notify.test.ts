@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
 import {
+  billedCents,
   createBuyer,
   createBuyerWithLogin,
   createCampaign,
@@ -20,7 +21,6 @@ import {
 } from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../../../db/schema';
 import { deriveSigningSecret, verifyWebhook } from '../../../lib/webhook-signature';
-import { billsRepo } from '../../bills/bills.repo';
 
 /**
  * DESIGN.md §6 with real peers: a local SMTP server and a local HTTP server receive the leads the
@@ -167,11 +167,7 @@ describe('notify channels', () => {
     );
     expect(message).toMatchObject({ text: expect.stringContaining(leadId), ts: expect.any(Number), hidden: false });
 
-    const period = [
-      new Date(t.clock.now().getTime() - 86_400_000),
-      new Date(t.clock.now().getTime() + 86_400_000),
-    ] as const;
-    expect((await billsRepo.periodTotals(t.database.db, buyer._id, ...period)).chargesCents).toBe(0);
+    expect(await billedCents(t, admin.cookie, buyer._id)).toBe(0);
 
     // The buyer's endpoint is back: an admin resends, the match is delivered and billed.
     http.script('/down', [], 200);
@@ -189,7 +185,7 @@ describe('notify channels', () => {
       [3, false],
       [4, true],
     ]);
-    expect((await billsRepo.periodTotals(t.database.db, buyer._id, ...period)).chargesCents).toBe(4000);
+    expect(await billedCents(t, admin.cookie, buyer._id)).toBe(4000);
 
     // Nothing is left to resend.
     const again = await t.request({

@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { buyers } from './buyers';
+import { parentId, primaryId, requiredRef, timestamptz } from './columns';
+
+/**
+ * A buyer's bills (DESIGN.md §7). One per period: `accruing` while its period runs (new sales join it),
+ * `grace` after its end (its matches are stamped with its id; returns and adjustments still change it),
+ * `closed` after end plus grace (totals final, stored here). A sale never writes here: the accruing
+ * bill's matches are the buyer's unstamped ones sold before its end.
+ */
+export const bills = pgTable(
+  'bills',
+  {
+    id: primaryId(),
+    buyerId: requiredRef('buyer_id', () => buyers.id),
+    /** The buyer's initial bill starts at the epoch (shown as Initial Bill). */
+    startAt: timestamptz('start_at').notNull(),
+    /** The first instant after the period. */
+    endAt: timestamptz('end_at').notNull(),
+    period: text('period').notNull(),
+    /** accruing, grace or closed. */
+    status: text('status').notNull(),
+    /** The terms the bill closed under; null while it accrues (the buyer's current terms apply). */
+    payMethod: text('pay_method'),
+    graceDays: integer('grace_days'),
+    /** Final totals, written when the bill closes. */
+    chargesCents: integer('charges_cents'),
+    returnsCents: integer('returns_cents'),
+    creditsCents: integer('credits_cents'),
+    debitsCents: integer('debits_cents'),
+    netCents: integer('net_cents'),
+    stripeInvoiceId: text('stripe_invoice_id'),
+    stripeInvoiceNumber: text('stripe_invoice_number'),
+    stripeInvoiceUrl: text('stripe_invoice_url'),
+    createdAt: timestamptz('created_at').notNull(),
+    rolledAt: timestamptz('rolled_at'),
+    closedAt: timestamptz('closed_at'),
+    invoicedAt: timestamptz('invoiced_at'),
+  },
+  (t) => [
+    // One accruing bill per buyer, whatever runs at once: the run and the reads insert it "if absent".
+    uniqueIndex('bills_one_accruing_idx').on(t.buyerId).where(sql`${t.status} = 'accruing'`),
+    uniqueIndex('bills_buyer_start_idx').on(t.buyerId, t.startAt),
+    index('bills_end_idx').on(t.endAt),
+  ],
+);
+
+/** An admin's credit or debit line on a bill (admin §2 Bill detail edit mode). */
+export const billAdjustments = pgTable(
+  'bill_adjustments',
+  {
+    id: primaryId(),
+    billId: parentId('bill_id', () => bills.id),
+    /** credit or debit. */
+    kind: text('kind').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    description: text('description').notNull(),
+    /** The line's place in its list, as the admin entered it. */
+    position: integer('position').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [index('bill_adjustments_bill_idx').on(t.billId)],
+);

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { fieldError, section, tableRows, toast } from './screen';
+import { fullPageScreenshot } from './screenshots';
+import { apiCall, DEMO_BUYER_NAME, expectPath, signIn, USERS } from './support';
+
+/**
+ * Issue 13, bills: the admin's Bills list and a bill's credits and debits; the buyer's own bills,
+ * read-only. The demo's bills come from the seed's daily billing runs.
+ */
+const e2e = useBrowser();
+const POLL = { timeout: 10_000 };
+
+interface BillRow {
+  _id: string;
+  buyer: string;
+  buyer_name: string;
+  accruing: boolean;
+  start: number;
+  total: { net: number };
+}
+let accruing: BillRow;
+let othersBill: BillRow;
+
+async function asAdmin() {
+  const opened = await e2e.newPage();
+  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
+  return opened;
+}
+
+beforeAll(async () => {
+  const { context, page } = await asAdmin();
+  const { data } = await apiCall<{ data: BillRow[] }>(page.request, 'get', '/api/bill/date/all?pageSize=200');
+  accruing = data.find((b) => b.buyer_name === DEMO_BUYER_NAME && b.accruing) as BillRow;
+  othersBill = data.find((b) => b.buyer_name !== DEMO_BUYER_NAME) as BillRow;
+  expect(accruing, 'the demo buyer has an accruing bill').toBeDefined();
+  expect(othersBill, 'another buyer has a bill').toBeDefined();
+  await context.close();
+});
+
+afterAll(async () => {
+  // The demo buyer's bill as it was, for the files that run after this one.
+  const { context, page } = await asAdmin();
+  await apiCall(page.request, 'put', `/api/bill/${accruing._id}`, { credits: [], debits: [] });
+  await context.close();
+});
+
+describe('the admin bills', () => {
+  it('lists bills with the accruing one first, filters by buyer, and opens the initial bill', async () => {
+    const { context, page } = await asAdmin();
+    await page.goto('/bills');
+    await page.getByRole('heading', { name: 'Bills', level: 2 }).waitFor();
+    await page.getByRole('textbox', { name: 'Search by buyer' }).fill('summit');
+    await expect.poll(() => new URL(page.url()).searchParams.get('buyer'), POLL).toBe('summit');
+    await expect
+      .poll(async () => (await tableRows(page).allInnerTexts()).every((row) => row.includes(DEMO_BUYER_NAME)), POLL)
+      .toBe(true);
+    await tableRows(page).first().getByText('Next Bill').waitFor();
+    await fullPageScreenshot(page, 'bills-admin-list');
+
+    // The oldest bill is the buyer's initial bill.
+    await tableRows(page).last().click();
+    await expectPath(page, /^\/bill\/bil_/);
+    await page.getByRole('heading', { name: `Bill ${DEMO_BUYER_NAME}`, level: 2 }).waitFor();
+    await expect
+      .poll(() => section(page, 'Billing Period').getByLabel('Start').inputValue(), POLL)
+      .toBe('Initial Bill');
+    await section(page, 'Bill Details').getByText('No stripe invoice yet.').waitFor();
+
+    // A nobody's search says so.
+    await page.goto('/bills?buyer=nobody-buys-here');
+    await page.getByText('No bills found').waitFor();
+    await context.close();
+  });
+
+  it('adds credits and debits to the accruing bill in edit mode, with the field messages, and the net follows', async () => {
+    const { context, page } = await asAdmin();
+    await page.goto(`/bill/${accruing._id}`);
+    await page.getByRole('heading', { name: 'Next Bill', level: 2 }).waitFor();
+    const totals = section(page, 'Totals');
+    await totals.getByText('Net', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await section(page, 'Credits').getByRole('button', { name: 'Add credit' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    const amount = page.getByRole('textbox', { name: 'Credits 1 amount' });
+    await expect.poll(async () => (await fieldError(amount)).message, POLL).toBe('Amount is required');
+    expect((await fieldError(page.getByRole('textbox', { name: 'Credits 1 description' }))).message).toBe(
+      'Description is required',
+    );
+    await amount.fill('12.50');
+    await page.getByRole('textbox', { name: 'Credits 1 description' }).fill('Bad batch');
+    await section(page, 'Debits').getByRole('button', { name: 'Add debit' }).click();
+    await page.getByRole('textbox', { name: 'Debits 1 amount' }).fill('30');
+    await page.getByRole('textbox', { name: 'Debits 1 description' }).fill('Setup fee');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Credits and debits saved').waitFor();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+
+    const expected = (accruing.total.net - 12.5 + 30).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    await totals.getByText(expected, { exact: true }).waitFor();
+    await section(page, 'Credits').getByText('Bad batch').waitFor();
+    await section(page, 'Debits').getByText('$30.00').waitFor();
+    const saved = await apiCall<{ credits: unknown[]; debits: unknown[] }>(
+      page.request,
+      'get',
+      `/api/bill/${accruing._id}`,
+    );
+    expect(saved.credits).toEqual([{ amount: 12.5, description: 'Bad batch' }]);
+    expect(saved.debits).toEqual([{ amount: 30, description: 'Setup fee' }]);
+    await fullPageScreenshot(page, 'bill-admin-detail');
+    await context.close();
+  });
+});
+
+describe("the buyer's bills", () => {
+  it('lists its own bills, opens the accruing one as /bill/next/buyer/{id} read-only, and cannot open another buyer’s', async () => {
+    const { context, page } = await e2e.newPage();
+    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    await page.goto('/bills');
+    await tableRows(page).first().getByText('Next Bill').waitFor();
+    await tableRows(page).first().click();
+    await expectPath(page, `/bill/next/buyer/${accruing.buyer}`);
+    await page.getByRole('heading', { name: 'Next Bill', level: 2 }).waitFor();
+    await section(page, 'Leads').getByRole('table').waitFor();
+    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await fullPageScreenshot(page, 'bill-buyer-detail');
+
+    await page.goto(`/bill/${othersBill._id}`);
+    await page.getByText('This bill does not exist, or you cannot see it.').waitFor();
+    await context.close();
+  });
+});
