@@ -4,6 +4,8 @@ import {
   type CampaignTime,
   campaignSourceFilters,
   campaigns,
+  leadMatches,
+  leads,
   sourceChannels,
   sources,
 } from '../src/db/schema';
@@ -240,4 +242,39 @@ export function leadInput(overrides: Record<string, unknown> = {}) {
  */
 export function atOnce(name: string): string {
   return testDatabaseKind === 'pglite' ? `${name} (sequential on PGlite: atomicity is proven on PostgreSQL)` : name;
+}
+
+/** A sold lead of the buyer at `at` for `dollars`, written directly. */
+export async function insertSale(
+  t: TestApp,
+  buyerId: string,
+  campaignId: string,
+  sourceId: string,
+  at: string,
+  dollars: number,
+  extra: { rejected?: boolean; returnStatus?: 'requested' | 'approved' | 'denied'; undelivered?: boolean } = {},
+): Promise<{ leadId: string; matchId: string }> {
+  const leadId = newId('lead');
+  await t.deps.db.insert(leads).values({
+    id: leadId,
+    sourceId,
+    service: 'roofing',
+    zip: '75201',
+    priceCents: Math.round(dollars * 100),
+    createdAt: new Date(at),
+  });
+  const matchId = newId('mat');
+  await t.deps.db.insert(leadMatches).values({
+    id: matchId,
+    leadId,
+    campaignId,
+    buyerId,
+    kind: 'exclusive',
+    priceCents: Math.round(dollars * 100),
+    rejected: extra.rejected ?? false,
+    returnStatus: extra.returnStatus ?? null,
+    deliveryStatus: extra.undelivered ? 'undelivered' : 'delivered',
+    createdAt: new Date(at),
+  });
+  return { leadId, matchId };
 }

@@ -7,6 +7,7 @@ import {
   createCampaign,
   createSourceWithKey,
   createSourceWithLogin,
+  insertSale,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { bills, leadMatches, leads } from '../../db/schema';
@@ -19,38 +20,8 @@ const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, 
 const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
 /** A sold lead of the buyer at `at` for `dollars`, written directly. */
-async function sale(
-  buyerId: string,
-  campaignId: string,
-  sourceId: string,
-  at: string,
-  dollars: number,
-  extra: { rejected?: boolean; returnStatus?: 'requested' | 'approved' | 'denied'; undelivered?: boolean } = {},
-): Promise<{ leadId: string; matchId: string }> {
-  const leadId = newId('lead');
-  await t.database.db.insert(leads).values({
-    id: leadId,
-    sourceId,
-    service: 'roofing',
-    zip: '75201',
-    priceCents: Math.round(dollars * 100),
-    createdAt: new Date(at),
-  });
-  const matchId = newId('mat');
-  await t.database.db.insert(leadMatches).values({
-    id: matchId,
-    leadId,
-    campaignId,
-    buyerId,
-    kind: 'exclusive',
-    priceCents: Math.round(dollars * 100),
-    rejected: extra.rejected ?? false,
-    returnStatus: extra.returnStatus ?? null,
-    deliveryStatus: extra.undelivered ? 'undelivered' : 'delivered',
-    createdAt: new Date(at),
-  });
-  return { leadId, matchId };
-}
+const sale = (...args: Parameters<typeof insertSale> extends [unknown, ...infer R] ? R : never) =>
+  insertSale(t, ...args);
 
 describe('billing periods (DESIGN.md §7: America/New_York, weeks from Monday)', () => {
   it('runs a monthly period from the 1st at midnight New York time, across a DST change', () => {

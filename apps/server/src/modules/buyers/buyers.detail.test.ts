@@ -279,6 +279,10 @@ describe("a buyer user reaches only its own buyer's routes", () => {
     const mine = await createBuyerWithLogin(t);
     const other = await createBuyerWithLogin(t);
     await createCampaign(t, other.buyer._id);
+    // A sale, so the buyer has an accruing bill (GET …/current answers 404 before the first sale).
+    const { sourceId } = await createSourceWithKey(t);
+    const campaignId = await createCampaign(t, mine.buyer._id, { status: 'draft' });
+    await insertSale({ buyerId: mine.buyer._id, campaignId, sourceId, at: t.clock.now(), cents: 1000 });
     const routes = (id: string) => [
       `/api/buyer/${id}`,
       `/api/buyer/${id}?include=matches,leads,users`,
