@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, DEMO_BUYER_NAME, expectPath, signIn, USERS } from './support';
+import { apiCall, DEMO_BUYER_NAME, expectPath, USERS } from './support';
 
 /**
  * Issue 13, bills: the admin's Bills list and a bill's credits and debits; the buyer's own bills,
@@ -22,14 +22,8 @@ interface BillRow {
 let accruing: BillRow;
 let othersBill: BillRow;
 
-async function asAdmin() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
-
 beforeAll(async () => {
-  const { context, page } = await asAdmin();
+  const { context, page } = await e2e.signedIn(USERS.admin);
   const { data } = await apiCall<{ data: BillRow[] }>(page.request, 'get', '/api/bill/date/all?pageSize=200');
   accruing = data.find((b) => b.buyer_name === DEMO_BUYER_NAME && b.accruing) as BillRow;
   othersBill = data.find((b) => b.buyer_name !== DEMO_BUYER_NAME) as BillRow;
@@ -40,14 +34,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The demo buyer's bill as it was, for the files that run after this one.
-  const { context, page } = await asAdmin();
+  const { context, page } = await e2e.signedIn(USERS.admin);
   await apiCall(page.request, 'put', `/api/bill/${accruing._id}`, { credits: [], debits: [] });
   await context.close();
 });
 
 describe('the admin bills', () => {
   it('lists bills with the accruing one first, filters by buyer, and opens the initial bill', async () => {
-    const { context, page } = await asAdmin();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/bills');
     await page.getByRole('heading', { name: 'Bills', level: 2 }).waitFor();
     await page.getByRole('textbox', { name: 'Search by buyer' }).fill('summit');
@@ -74,7 +68,7 @@ describe('the admin bills', () => {
   });
 
   it('adds credits and debits to the accruing bill in edit mode, with the field messages, and the net follows', async () => {
-    const { context, page } = await asAdmin();
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto(`/bill/${accruing._id}`);
     await page.getByRole('heading', { name: 'Next Bill', level: 2 }).waitFor();
     const totals = section(page, 'Totals');
@@ -115,8 +109,7 @@ describe('the admin bills', () => {
 
 describe("the buyer's bills", () => {
   it('lists its own bills, opens the accruing one as /bill/next/buyer/{id} read-only, and cannot open another buyer’s', async () => {
-    const { context, page } = await e2e.newPage();
-    await signIn(page, USERS.buyer.username, USERS.buyer.password);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     await page.goto('/bills');
     await tableRows(page).first().getByText('Next Bill').waitFor();
     await tableRows(page).first().click();

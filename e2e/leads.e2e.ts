@@ -204,15 +204,9 @@ function param(page: Page, name: string): string | null {
   return new URL(page.url()).searchParams.get(name);
 }
 
-async function signedIn(user: { username: string; password: string }) {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, user.username, user.password);
-  return opened;
-}
-
 describe('the admin leads list', () => {
   it('shows the 18 columns, the phone formatted and Yes/No badges; a wide table scrolls inside its card', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/leads');
     const row = tableRows(page).filter({ hasText: LEADS.sold.name });
@@ -261,7 +255,7 @@ describe('the admin leads list', () => {
   });
 
   it('keeps the filters in the URL: Back restores them, a copied link opens the same view', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/leads');
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
 
@@ -300,7 +294,7 @@ describe('the admin leads list', () => {
     const shared = page.url();
 
     // The copied link, opened elsewhere, shows the same view.
-    const other = await signedIn(USERS.admin);
+    const other = await e2e.signedIn(USERS.admin);
     await other.page.goto(shared);
     await tableRows(other.page).filter({ hasText: LEADS.unsold.name }).waitFor();
     await expect
@@ -313,7 +307,7 @@ describe('the admin leads list', () => {
   });
 
   it('pages and sorts in the URL over Last 30 Days; Custom enables the date picker', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/leads');
     await tableRows(page).first().waitFor();
     const picker = page.getByRole('button', { name: 'Custom date range' });
@@ -371,7 +365,7 @@ describe('the admin leads list', () => {
   });
 
   it('exports the filtered list as leads_{date}.csv; the button is disabled without rows', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/leads?name=Leadtest');
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
     await expect.poll(() => tableRows(page).count(), POLL).toBe(1);
@@ -391,7 +385,7 @@ describe('the admin leads list', () => {
 
 describe('the admin lead detail', () => {
   it('edits a field with only the change, leaves edit mode on an unchanged save, and rates the quality', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     const puts: unknown[] = [];
     page.on('request', (request) => {
       if (request.method() === 'PUT' && request.url().endsWith(`/api/lead/${ids.sold}`))
@@ -448,7 +442,7 @@ describe('the admin lead detail', () => {
   });
 
   it('shows the buyers, the delivery logs and the decision explained', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`/lead/${ids.sold}`);
     await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
@@ -486,7 +480,7 @@ describe('the admin lead detail', () => {
   });
 
   it('resends a failed webhook delivery', async () => {
-    const { context, page } = await signedIn(USERS.admin);
+    const { context, page } = await e2e.signedIn(USERS.admin);
     // The first try has failed once the lead's webhook log holds an attempt not accepted.
     await expect
       .poll(
@@ -520,7 +514,7 @@ describe('the admin lead detail', () => {
 
 describe('the buyer’s leads', () => {
   it('lists only its own leads with its own price, and another buyer’s lead is not found', async () => {
-    const { context, page } = await signedIn(USERS.buyer);
+    const { context, page } = await e2e.signedIn(USERS.buyer);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/leads');
     const row = tableRows(page).filter({ hasText: LEADS.sold.name });
@@ -548,7 +542,7 @@ describe('the buyer’s leads', () => {
     await expect.poll(() => tableRows(page).count(), POLL).toBe(15);
     await page.locator('.mantine-datatable-pagination').getByRole('button', { name: '2', exact: true }).click();
     await expect.poll(() => param(page, 'page'), POLL).toBe('2');
-    const other = await signedIn(USERS.buyer);
+    const other = await e2e.signedIn(USERS.buyer);
     await other.page.goto(page.url());
     await other.page
       .locator('.mantine-datatable-pagination')
@@ -578,7 +572,7 @@ describe('the buyer’s leads', () => {
 
 describe('the source’s leads', () => {
   it('lists its leads without buyers or prices, and shows what it sent as inert text', async () => {
-    const { context, page } = await signedIn(USERS.source);
+    const { context, page } = await e2e.signedIn(USERS.source);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/leads');
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();

@@ -19,14 +19,8 @@ let buyerId = '';
 /** The demo buyer's auto-approve share, set to 0 for the test (so the request waits) and restored after. */
 let autoApproveBefore = 0;
 
-async function asAdmin() {
-  const opened = await e2e.newPage();
-  await signIn(opened.page, USERS.admin.username, USERS.admin.password);
-  return opened;
-}
-
 beforeAll(async () => {
-  const { context, page } = await asAdmin();
+  const { context, page } = await e2e.signedIn(USERS.admin);
   const api = page.request;
   const buyers = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/buyer?name=Summit');
   buyerId = buyers.data.find((b) => b.name === DEMO_BUYER_NAME)?._id ?? '';
@@ -76,7 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { context, page } = await asAdmin();
+  const { context, page } = await e2e.signedIn(USERS.admin);
   await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: autoApproveBefore });
   await context.close();
 });
@@ -102,7 +96,7 @@ describe('a lead return', () => {
     await fullPageScreenshot(buyer.page, 'return-buyer-requested');
 
     // The admin sees it waiting, first on the Returns screen, and approves it after confirming.
-    const admin = await asAdmin();
+    const admin = await e2e.signedIn(USERS.admin);
     await admin.page.goto('/returns');
     const row = tableRows(admin.page).filter({ hasText: LEAD_NAME });
     await row.waitFor();
@@ -125,7 +119,7 @@ describe('a lead return', () => {
   });
 
   it('lets the admin approve a sale nobody asked to return from the lead detail, but not deny it', async () => {
-    const admin = await asAdmin();
+    const admin = await e2e.signedIn(USERS.admin);
     await admin.page.goto(`/lead/${directId}`);
     await admin.page.getByRole('heading', { name: DIRECT_NAME }).waitFor();
     const returns = section(admin.page, 'Returns');

@@ -2,7 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import { createEngine, type Engine } from './distribution/engine';
 import { createJobs, type Jobs } from './jobs';
-import type { Clock } from './lib/clock';
+import { type Clock, isMockable } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
 import type { OutboundNetwork } from './lib/outbound-http';
 import { type Auth, createAuth } from './modules/auth/auth';
@@ -20,6 +20,7 @@ import { createLeadsService, type LeadsService } from './modules/leads/leads.ser
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
+import { createMockDate, type MockDate } from './modules/sim/mock-date';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
@@ -40,6 +41,8 @@ export interface AppDeps {
   logger: Logger;
   /** Job workers (deliveries); started by main.ts where LEADEX_ROLE runs them, or by a test. */
   jobs: Jobs;
+  /** The simulator's mock date, where the clock may be moved (never in production). */
+  mockDate: MockDate | null;
   services: {
     users: UsersService;
     buyers: BuyersService;
@@ -105,6 +108,7 @@ export function createDeps(
     engine,
     logger,
     jobs,
+    mockDate: config.NODE_ENV !== 'production' && isMockable(clock) ? createMockDate({ db, clock }) : null,
     services: {
       users,
       buyers,

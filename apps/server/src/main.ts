@@ -5,8 +5,11 @@ import { openDatabase } from './db/client';
 import { loadZipsIfEmpty } from './db/zips';
 import { demoSignIns, seedDemo, seedReferenceData } from './demo/seed';
 import { createDeps } from './deps';
-import { systemClock } from './lib/clock';
+import { OffsetClock, systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
+
+/** How often a process reads the shared mock date (outside production). */
+const MOCK_DATE_REFRESH_MS = 2000;
 
 /** Start: config -> database -> (one process at a time: migrate -> ZIPs -> admin -> seed) -> listen. */
 async function main() {
@@ -18,7 +21,9 @@ async function main() {
     dataDir: config.DATABASE_URL ? undefined : resolve(config.DATA_DIR, 'pglite'),
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const deps = createDeps(config, database.db, systemClock, { logger });
+  // Outside production the simulator may move the clock (its mock date); production runs on the real time.
+  const clock = config.NODE_ENV === 'production' ? systemClock : new OffsetClock();
+  const deps = createDeps(config, database.db, clock, { logger });
   await database.withStartupLock(async () => {
     await database.migrate();
     const zipCount = await loadZipsIfEmpty(database.db);
@@ -27,6 +32,12 @@ async function main() {
     await deps.services.users.ensureAdmin();
     if (config.SEED_DEMO && (await seedDemo(deps))) console.log('Seeded the demo exchange (an empty database).');
   });
+
+  // A mock date set before this start (or by another process later) moves this process's clock too.
+  if (deps.mockDate) {
+    await deps.mockDate.refresh();
+    deps.mockDate.watch(MOCK_DATE_REFRESH_MS, (error) => logger.error({ err: error }, 'mock date: refresh failed'));
+  }
 
   const app = await buildApp(deps);
   if (config.LEADEX_ROLE !== 'worker') {

@@ -31,3 +31,24 @@ export const simPingPostSchema = simLeadSchema.extend({
 
 export type SimLead = z.infer<typeof simLeadSchema>;
 export type SimPingPost = z.infer<typeof simPingPostSchema>;
+
+/** POST /api/sim/mockDate: a date to move the clock to (ISO text or epoch seconds), or reset: true for the real time. */
+export const simMockDateSchema = z.union(
+  [
+    z.object({ reset: z.literal(true) }).strict(),
+    z
+      .object({
+        date: z.union([z.string().trim().min(1), z.number()], { error: 'Date must be a date' }).transform((v, ctx) => {
+          const date = typeof v === 'number' ? new Date(v * 1000) : new Date(v);
+          if (Number.isNaN(date.getTime())) {
+            ctx.addIssue({ code: 'custom', message: 'Date must be a date' });
+            return z.NEVER;
+          }
+          return date;
+        }),
+      })
+      .strict(),
+  ],
+  { error: 'Send a date or reset: true' },
+);
+export type SimMockDate = z.infer<typeof simMockDateSchema>;

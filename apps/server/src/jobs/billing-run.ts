@@ -1,7 +1,7 @@
-import type PgBoss from 'pg-boss';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { createBillsService } from '../modules/bills/bills.service';
+import type { ScheduledJob } from './boss';
 
 /** The queue of the billing run (DESIGN.md §7). */
 export const BILLING_RUN_QUEUE = 'billing-run';
@@ -12,23 +12,17 @@ export const BILLING_RUN_QUEUE = 'billing-run';
 export const BILLING_RUN_CRON = '7 * * * *';
 
 /**
- * Creates the billing run's queue, its hourly schedule and its worker on a started pg-boss. pg-boss
- * sends each tick once, and the run locks each buyer while it works on it, so processes never
- * bill a buyer twice.
+ * The billing run as a scheduled job (jobs/index.ts starts it). pg-boss sends each tick once, and the
+ * run locks each buyer while it works on it, so processes never bill a buyer twice.
  */
-export async function startBillingRun(
-  boss: PgBoss,
-  deps: { db: Db; clock: Clock; pollingIntervalSeconds: number },
-): Promise<void> {
+export function billingRunJob(deps: { db: Db; clock: Clock }): ScheduledJob {
   const bills = createBillsService(deps);
-  await boss.createQueue(BILLING_RUN_QUEUE, {
-    name: BILLING_RUN_QUEUE,
+  return {
+    queue: BILLING_RUN_QUEUE,
+    cron: BILLING_RUN_CRON,
     retryLimit: 3,
-    retryDelay: 300,
+    retryDelaySeconds: 300,
     expireInSeconds: 1800,
-  });
-  await boss.schedule(BILLING_RUN_QUEUE, BILLING_RUN_CRON);
-  await boss.work(BILLING_RUN_QUEUE, { pollingIntervalSeconds: deps.pollingIntervalSeconds }, async () => {
-    await bills.run();
-  });
+    run: () => bills.run(),
+  };
 }

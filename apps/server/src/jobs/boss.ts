@@ -30,3 +30,34 @@ export function createBoss(db: Db, timing: BossTiming): PgBoss {
     maintenanceIntervalSeconds: Math.max(1, Math.round(timing.maintenanceSeconds)),
   });
 }
+
+/** A job that runs on a cron schedule: its queue, when it runs, and how pg-boss retries it. */
+export interface ScheduledJob {
+  queue: string;
+  cron: string;
+  retryLimit: number;
+  retryDelaySeconds: number;
+  expireInSeconds: number;
+  run: () => Promise<unknown>;
+}
+
+/**
+ * Creates a scheduled job's queue, its schedule and its worker on a started pg-boss. Every process
+ * running jobs calls this: the schedule is one row (upserted), and pg-boss sends each cron tick once.
+ */
+export async function startScheduledJob(
+  boss: PgBoss,
+  job: ScheduledJob,
+  pollingIntervalSeconds: number,
+): Promise<void> {
+  await boss.createQueue(job.queue, {
+    name: job.queue,
+    retryLimit: job.retryLimit,
+    retryDelay: job.retryDelaySeconds,
+    expireInSeconds: job.expireInSeconds,
+  });
+  await boss.schedule(job.queue, job.cron);
+  await boss.work(job.queue, { pollingIntervalSeconds }, async () => {
+    await job.run();
+  });
+}

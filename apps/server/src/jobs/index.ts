@@ -17,9 +17,9 @@ import {
 } from '../modules/deliveries/notify/notify';
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import type { Mailer } from '../modules/deliveries/outbox/mailer';
-import { startBillingRun } from './billing-run';
-import { createBoss } from './boss';
-import { startIdempotencyPurge } from './purge-idempotency-keys';
+import { billingRunJob } from './billing-run';
+import { createBoss, startScheduledJob } from './boss';
+import { idempotencyPurgeJob } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
 const DISPATCH_BATCH = 100;
@@ -149,8 +149,8 @@ export function createJobs({
           if (failed) throw (failed as PromiseRejectedResult).reason;
         },
       );
-      await startIdempotencyPurge(b, { db, clock, pollingIntervalSeconds: config.JOB_POLL_SECONDS });
-      await startBillingRun(b, { db, clock, pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      for (const job of [idempotencyPurgeJob({ db, clock }), billingRunJob({ db, clock })])
+        await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);
       timer.unref();

@@ -1,8 +1,8 @@
-import type PgBoss from 'pg-boss';
 import type { Db } from '../db/client';
 import { rawDb } from '../db/raw';
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../distribution/sale.repo';
 import type { Clock } from '../lib/clock';
+import type { ScheduledJob } from './boss';
 
 /** The queue of the purge of Idempotency-Keys past their 24 hours (DESIGN.md §4). */
 export const PURGE_IDEMPOTENCY_QUEUE = 'purge-idempotency-keys';
@@ -19,22 +19,14 @@ export function purgeExpiredIdempotencyKeys({ db, clock }: PurgeDeps): Promise<n
   return purgeIdempotencyKeys(rawDb(db), new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS));
 }
 
-/**
- * Creates the purge's queue, its hourly schedule and its worker on a started pg-boss. Every process
- * running jobs calls this: the schedule is one row (upserted), and pg-boss sends each cron tick once.
- */
-export async function startIdempotencyPurge(
-  boss: PgBoss,
-  deps: PurgeDeps & { pollingIntervalSeconds: number },
-): Promise<void> {
-  await boss.createQueue(PURGE_IDEMPOTENCY_QUEUE, {
-    name: PURGE_IDEMPOTENCY_QUEUE,
+/** The purge as a scheduled job (jobs/index.ts starts it). */
+export function idempotencyPurgeJob(deps: PurgeDeps): ScheduledJob {
+  return {
+    queue: PURGE_IDEMPOTENCY_QUEUE,
+    cron: PURGE_IDEMPOTENCY_CRON,
     retryLimit: 3,
-    retryDelay: 60,
+    retryDelaySeconds: 60,
     expireInSeconds: 600,
-  });
-  await boss.schedule(PURGE_IDEMPOTENCY_QUEUE, PURGE_IDEMPOTENCY_CRON);
-  await boss.work(PURGE_IDEMPOTENCY_QUEUE, { pollingIntervalSeconds: deps.pollingIntervalSeconds }, async () => {
-    await purgeExpiredIdempotencyKeys(deps);
-  });
+    run: () => purgeExpiredIdempotencyKeys(deps),
+  };
 }

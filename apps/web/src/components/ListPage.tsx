@@ -18,10 +18,10 @@ import { PageHeader } from './PageHeader';
 export interface ListPageProps {
   title: string;
   description: ReactNode;
-  /** The create button on the right of the title. */
-  create: { label: string; to: string };
-  /** The filters above the table (UrlSearchInput, UrlSelectFilter). */
-  filters: ReactNode;
+  /** The create button on the right of the title, for lists whose records a user creates. */
+  create?: { label: string; to: string };
+  /** The filters above the table (UrlSearchInput, UrlSelectFilter), if the list has any. */
+  filters?: ReactNode;
   /** The card's padding; a phone-friendly list gives the table more width. */
   padding?: StyleProp<MantineSpacing>;
   /** The DataTable. */
@@ -29,8 +29,8 @@ export interface ListPageProps {
 }
 
 /**
- * The frame of a list screen (buyers, sources, campaigns, deliveries): title, description and the
- * create button, then one card holding the filters and the paged table.
+ * The frame of a list screen (buyers, sources, campaigns, deliveries, bills, returns): title,
+ * description and the create button, then one card holding the filters and the paged table.
  */
 export function ListPage({ title, description, create, filters, padding = 'md', children }: ListPageProps) {
   return (
@@ -39,9 +39,11 @@ export function ListPage({ title, description, create, filters, padding = 'md', 
         title={title}
         description={description}
         actions={
-          <Button component={Link} to={create.to} leftSection={<IconPlus size={18} />}>
-            {create.label}
-          </Button>
+          create && (
+            <Button component={Link} to={create.to} leftSection={<IconPlus size={18} />}>
+              {create.label}
+            </Button>
+          )
         }
       />
       <Paper withBorder p={padding} shadow="xs">

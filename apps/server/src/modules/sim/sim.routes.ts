@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { simLeadSchema, simPingPostSchema } from '@leadex/domain';
+import { simLeadSchema, simMockDateSchema, simPingPostSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { toEpochSeconds } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 
 const FIRST = ['Avery', 'Jordan', 'Morgan', 'Riley', 'Casey', 'Taylor', 'Jamie', 'Quinn'];
@@ -26,7 +27,7 @@ export function simulatedContact() {
  * The simulator's calls (admin spec §7): a ping-post or a direct lead through the real engine, as a
  * chosen source, answered with every campaign considered. Only outside production.
  */
-export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, engine, config, clock }) => {
+export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, engine, config, clock, mockDate }) => {
   const admin = app.requireRole('admin');
   const meta = { ip: '127.0.0.1', userAgent: 'Leadex simulator' };
 
@@ -65,6 +66,15 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services,
     ok: true,
     ...(await services.bills.run()),
   }));
+
+  // The mock date (admin spec §7: POST /sim/mockDate, a date or reset), shared by every process.
+  app.post('/sim/mockDate', { onRequest: admin, schema: { tags: ['sim'] } }, async (request) => {
+    const parsed = simMockDateSchema.safeParse(request.body);
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+    if (!mockDate) throw new AppError('bad_request', 'This clock cannot be moved');
+    await mockDate.set('reset' in parsed.data ? null : parsed.data.date);
+    return { ok: true, date: toEpochSeconds(clock.now()) };
+  });
 
   app.get('/env', { onRequest: admin, schema: { tags: ['sim'] } }, async () => ({
     ok: true,

@@ -1,6 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
+import { settings } from '../../db/schema';
+import { OffsetClock } from '../../lib/clock';
+import { createMockDate, MOCK_DATE_KEY } from './mock-date';
 
 let sourceId: string;
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
@@ -60,5 +64,58 @@ describe('simulator', () => {
   it('reports the environment', async () => {
     const res = await t.request({ method: 'GET', url: '/api/env', as: admin.cookie });
     expect(res.json()).toMatchObject({ ok: true, node_env: 'test', db: expect.any(String), date: expect.any(Number) });
+  });
+});
+
+describe('the mock date (POST /api/sim/mockDate)', () => {
+  const env = async () => (await t.request({ method: 'GET', url: '/api/env', as: admin.cookie })).json().date as number;
+  const stored = async () =>
+    (await t.database.db.select().from(settings).where(eq(settings.key, MOCK_DATE_KEY)))[0]?.value as
+      | number
+      | undefined;
+
+  it('moves the clock to a date, shares it through the settings, and resets to the real time', async () => {
+    const res = await sim('/api/sim/mockDate', { date: '2027-02-01T15:00:00Z' });
+    expect(res.statusCode).toBe(200);
+    const target = Date.parse('2027-02-01T15:00:00Z') / 1000;
+    expect(Math.abs(res.json().date - target)).toBeLessThanOrEqual(2);
+    expect(Math.abs((await env()) - target)).toBeLessThanOrEqual(2);
+    // The offset from the real time is what another process reads.
+    const offset = await stored();
+    expect(Math.abs((offset ?? 0) - (target * 1000 - Date.now()))).toBeLessThan(5000);
+
+    // Epoch seconds work too, and the billing run follows the moved clock.
+    const seconds = Date.parse('2027-03-01T16:00:00Z') / 1000;
+    expect((await sim('/api/sim/mockDate', { date: seconds })).json().date).toBeGreaterThanOrEqual(seconds - 2);
+
+    const reset = await sim('/api/sim/mockDate', { reset: true });
+    expect(reset.statusCode).toBe(200);
+    expect(Math.abs(reset.json().date - Date.now() / 1000)).toBeLessThanOrEqual(2);
+    expect(await stored()).toBeUndefined();
+  });
+
+  it("another process's clock takes the stored date when it refreshes", async () => {
+    await sim('/api/sim/mockDate', { date: '2027-06-15T12:00:00Z' });
+    const elsewhere = new OffsetClock();
+    await createMockDate({ db: t.database.db, clock: elsewhere }).refresh();
+    expect(Math.abs(elsewhere.now().getTime() - Date.parse('2027-06-15T12:00:00Z'))).toBeLessThan(5000);
+    await sim('/api/sim/mockDate', { reset: true });
+    await createMockDate({ db: t.database.db, clock: elsewhere }).refresh();
+    expect(Math.abs(elsewhere.now().getTime() - Date.now())).toBeLessThan(1000);
+  });
+
+  it.each([
+    [{}, 'Send a date or reset: true'],
+    [{ date: 'not a date' }, 'Send a date or reset: true'],
+    [{ reset: false }, 'Send a date or reset: true'],
+  ])('refuses %j', async (payload, message) => {
+    const res = await sim('/api/sim/mockDate', payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it('is for admins only', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/sim/mockDate', payload: { reset: true } });
+    expect(res.statusCode).toBe(401);
   });
 });

@@ -1,11 +1,10 @@
 import { type BillSummary, PAGE_SIZE } from '@leadex/domain';
-import { Group, Paper, Stack } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { IconFileInvoice } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { UrlSearchInput } from '../../components/ListPage';
-import { PageHeader } from '../../components/PageHeader';
+import { ListPage, UrlSearchInput } from '../../components/ListPage';
 import { queryKeys } from '../../lib/queryKeys';
 import { BuyerBillsTable } from '../buyers/BuyerTables';
 import { useBuyerBills } from '../buyers/buyers.api';
@@ -28,33 +27,31 @@ export function BillsListPage() {
 function AdminBillsList() {
   const navigate = useNavigate();
   return (
-    <>
-      <PageHeader
-        title="Bills"
-        description="Every buyer's bills. The accruing bill collects the current period's sales; the billing run closes each bill after its grace days."
-      />
-      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
-        <Stack gap="md">
-          <Group gap="sm" grow preventGrowOverflow={false} wrap="wrap">
-            <UrlSearchInput param="buyer" label="Search by buyer" />
-            <UrlSearchInput
-              param="invoice"
-              label="Search by invoice number"
-              leftSection={<IconFileInvoice size={16} />}
-            />
-          </Group>
-          <DataTable<BillSummary>
-            path="/api/bill/date/all"
-            queryKey={queryKeys.bills.all}
-            columns={columns}
-            pageSize={PAGE_SIZE.bills}
-            filterParams={['buyer', 'invoice']}
-            noRecordsText="No bills found"
-            onRowClick={(bill) => navigate(`/bill/${bill._id}`)}
+    <ListPage
+      title="Bills"
+      description="Every buyer's bills. The accruing bill collects the current period's sales; the billing run closes each bill after its grace days."
+      padding={{ base: 'xs', xs: 'md' }}
+      filters={
+        <Group gap="sm" grow preventGrowOverflow={false} wrap="wrap">
+          <UrlSearchInput param="buyer" label="Search by buyer" />
+          <UrlSearchInput
+            param="invoice"
+            label="Search by invoice number"
+            leftSection={<IconFileInvoice size={16} />}
           />
-        </Stack>
-      </Paper>
-    </>
+        </Group>
+      }
+    >
+      <DataTable<BillSummary>
+        path="/api/bill/date/all"
+        queryKey={queryKeys.bills.all}
+        columns={columns}
+        pageSize={PAGE_SIZE.bills}
+        filterParams={['buyer', 'invoice']}
+        noRecordsText="No bills found"
+        onRowClick={(bill) => navigate(`/bill/${bill._id}`)}
+      />
+    </ListPage>
   );
 }
 
@@ -62,14 +59,12 @@ function AdminBillsList() {
 function BuyerBillsList({ buyerId }: { buyerId: string }) {
   const bills = useBuyerBills(buyerId);
   return (
-    <>
-      <PageHeader
-        title="Bills"
-        description="Your bills. The next bill collects this period's leads; returns approved before it closes credit it."
-      />
-      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
-        <BuyerBillsTable buyerId={buyerId} bills={bills.data} />
-      </Paper>
-    </>
+    <ListPage
+      title="Bills"
+      description="Your bills. The next bill collects this period's leads; returns approved before it closes credit it."
+      padding={{ base: 'xs', xs: 'md' }}
+    >
+      <BuyerBillsTable buyerId={buyerId} bills={bills.data} />
+    </ListPage>
   );
 }

@@ -1,10 +1,9 @@
 import { PAGE_SIZE, type ReturnListItem } from '@leadex/domain';
-import { Box, Paper, Stack, Text } from '@mantine/core';
+import { Box, Text } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { UrlSelectFilter } from '../../components/ListPage';
-import { PageHeader } from '../../components/PageHeader';
+import { ListPage, UrlSelectFilter } from '../../components/ListPage';
 import { formatTimestamp } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
 import { ReturnStatusBadge } from '../leads/LeadBadges';
@@ -56,32 +55,30 @@ const columns: DataTableColumn<ReturnListItem>[] = [
 export function ReturnsListPage() {
   const navigate = useNavigate();
   return (
-    <>
-      <PageHeader
-        title="Returns"
-        description="Leads buyers asked to return. An approved return credits the buyer's bill with the lead's price."
+    <ListPage
+      title="Returns"
+      description="Leads buyers asked to return. An approved return credits the buyer's bill with the lead's price."
+      padding={{ base: 'xs', xs: 'md' }}
+      filters={
+        <UrlSelectFilter
+          param="status"
+          label="Filter by status"
+          leftSection={<IconFilter size={16} />}
+          data={STATUS_OPTIONS}
+          w={{ base: '100%', xs: 260 }}
+        />
+      }
+    >
+      <DataTable<ReturnListItem>
+        path="/api/lead/returns"
+        queryKey={queryKeys.returns.all}
+        columns={columns}
+        pageSize={PAGE_SIZE.returns}
+        filterParams={['status']}
+        noRecordsText="No return requests"
+        pinLastColumn
+        onRowClick={(r) => navigate(`/lead/${r.lead_id}`)}
       />
-      <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
-        <Stack gap="md">
-          <UrlSelectFilter
-            param="status"
-            label="Filter by status"
-            leftSection={<IconFilter size={16} />}
-            data={STATUS_OPTIONS}
-            w={{ base: '100%', xs: 260 }}
-          />
-          <DataTable<ReturnListItem>
-            path="/api/lead/returns"
-            queryKey={queryKeys.returns.all}
-            columns={columns}
-            pageSize={PAGE_SIZE.returns}
-            filterParams={['status']}
-            noRecordsText="No return requests"
-            pinLastColumn
-            onRowClick={(r) => navigate(`/lead/${r.lead_id}`)}
-          />
-        </Stack>
-      </Paper>
-    </>
+    </ListPage>
   );
 }

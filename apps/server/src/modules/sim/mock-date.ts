@@ -1,0 +1,52 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { settings } from '../../db/schema';
+import type { MockableClock } from '../../lib/clock';
+
+/** The settings row holding the mock date, as its offset from the real time in milliseconds. */
+export const MOCK_DATE_KEY = 'mock_date_offset_ms';
+
+/**
+ * The simulator's mock date (admin spec §7 POST /sim/mockDate; DESIGN.md §11): the injected clock's
+ * offset, kept in the settings table so every process shares it. A process reads it at start and
+ * then every few seconds (`watch`), so a date set through one server moves the workers' billing runs too.
+ */
+export function createMockDate({ db, clock }: { db: Db; clock: MockableClock }) {
+  async function load(): Promise<number> {
+    const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, MOCK_DATE_KEY));
+    const offset = Number(row?.value ?? 0);
+    return Number.isFinite(offset) ? offset : 0;
+  }
+
+  return {
+    /** Sets the date (the clock runs on from it) or, with null, goes back to the real time. */
+    async set(date: Date | null): Promise<void> {
+      const offset = date ? date.getTime() - Date.now() : 0;
+      if (date) {
+        await db
+          .insert(settings)
+          .values({ key: MOCK_DATE_KEY, category: 'sim', value: offset, updatedAt: new Date() })
+          .onConflictDoUpdate({ target: settings.key, set: { value: offset, updatedAt: new Date() } });
+      } else {
+        await db.delete(settings).where(eq(settings.key, MOCK_DATE_KEY));
+      }
+      clock.mock(offset);
+    },
+
+    /** Applies the stored offset to this process's clock. */
+    async refresh(): Promise<void> {
+      clock.mock(await load());
+    },
+
+    /** Refreshes every `intervalMs`; answers the function that stops it. */
+    watch(intervalMs: number, onError: (error: unknown) => void): () => void {
+      const timer = setInterval(() => {
+        this.refresh().catch(onError);
+      }, intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+}
+
+export type MockDate = ReturnType<typeof createMockDate>;
