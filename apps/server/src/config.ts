@@ -37,6 +37,14 @@ const configSchema = z
         return origins;
       }),
     SMTP_URL: z.string().url().optional(),
+    /** Stripe (DESIGN.md §11 Payments): unset, bills accrue and close and payments wait. */
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    /** Where the Stripe SDK sends its calls (tests: a local Stripe-compatible server); Stripe's own by default. */
+    STRIPE_API_BASE: z.string().url().optional(),
+    /** Verifies Stripe's webhook calls (POST /api/stripe/webhook). */
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** The browser's card form (Stripe Elements). */
+    STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
     MAIL_FROM: z.string().default('Leadex <no-reply@leadex.local>'),
     /** api: HTTP only; worker: jobs only; all: both (DESIGN.md §1). */
     LEADEX_ROLE: z.enum(['api', 'worker', 'all']).default('all'),

@@ -5,10 +5,12 @@ import { createJobs, type Jobs } from './jobs';
 import { type Clock, isMockable } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
 import type { OutboundNetwork } from './lib/outbound-http';
+import { createStripe } from './lib/stripe';
 import { type Auth, createAuth } from './modules/auth/auth';
 import { createSessionService, type SessionService } from './modules/auth/session.service';
 import { createSessionReader, type SessionReader } from './modules/auth/session-reader';
 import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limit';
+import { type BillPayments, createBillPayments } from './modules/bills/bill-payments';
 import { type BillsService, createBillsService } from './modules/bills/bills.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
@@ -41,6 +43,8 @@ export interface AppDeps {
   logger: Logger;
   /** Job workers (deliveries); started by main.ts where LEADEX_ROLE runs them, or by a test. */
   jobs: Jobs;
+  /** Pays closed bills through Stripe and hears Stripe's webhooks. */
+  payments: BillPayments;
   /** The simulator's mock date, where the clock may be moved (never in production). */
   mockDate: MockDate | null;
   services: {
@@ -98,6 +102,7 @@ export function createDeps(
   });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
+  const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
   return {
     config,
     db,
@@ -108,6 +113,7 @@ export function createDeps(
     engine,
     logger,
     jobs,
+    payments,
     mockDate: config.NODE_ENV !== 'production' && isMockable(clock) ? createMockDate({ db, clock }) : null,
     services: {
       users,
@@ -117,7 +123,7 @@ export function createDeps(
       sources,
       zips,
       webhooks,
-      bills: createBillsService({ db, clock }),
+      bills: createBillsService({ db, clock, payments }),
       leads: createLeadsService({ db, clock }),
       returns: createReturnsService({ db, clock }),
       messages: createMessagesService({ db, clock }),

@@ -51,6 +51,8 @@ export interface BillSummary {
   /** The buyer's accruing bill: the one new sales go to ("next"). */
   accruing: boolean;
   stripe?: { invoice?: string; invoice_number?: string; invoice_url?: string };
+  /** Whether Stripe says the invoice is paid, and the last failed payment in Stripe's words. */
+  payment: { paid: boolean; error?: string };
   /** Opened, epoch seconds. */
   ts: number;
   total: BillTotal;

@@ -52,3 +52,11 @@ export const simMockDateSchema = z.union(
   { error: 'Send a date or reset: true' },
 );
 export type SimMockDate = z.infer<typeof simMockDateSchema>;
+
+/** POST /api/sim/billing?doPayments=true: the billing run now, paying the closed bills only when asked. */
+export const simBillingQuery = z.object({
+  doPayments: z
+    .enum(['true', 'false'], { error: 'doPayments must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
+});

@@ -469,7 +469,7 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
       // The billing run of each day, as the hourly job would have run it: the demo's bills open, roll and close.
       if (Math.floor(at.getTime() / 86_400_000) !== day) {
         day = Math.floor(at.getTime() / 86_400_000);
-        await deps.services.bills.run(at);
+        await deps.services.bills.run({ now: at });
       }
       const source = keys[i % keys.length] as (typeof keys)[number];
       const [service, zip] = DEMO_TRAFFIC[(i * 7) % DEMO_TRAFFIC.length] as [string, string];
@@ -493,7 +493,7 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
     }
     // The demo's history is backdated: its leads were delivered long ago, not mailed again at start.
     await deps.db.update(leadMatches).set({ deliveryStatus: 'delivered' });
-    await deps.services.bills.run(new Date(end));
+    await deps.services.bills.run({ now: new Date(end) });
   } finally {
     await engine.stop();
   }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
+import type { BillPayments } from '../modules/bills/bill-payments';
 import { createBillsService } from '../modules/bills/bills.service';
 import type { ScheduledJob } from './boss';
 
@@ -15,7 +16,7 @@ export const BILLING_RUN_CRON = '7 * * * *';
  * The billing run as a scheduled job (jobs/index.ts starts it). pg-boss sends each tick once, and the
  * run locks each buyer while it works on it, so processes never bill a buyer twice.
  */
-export function billingRunJob(deps: { db: Db; clock: Clock }): ScheduledJob {
+export function billingRunJob(deps: { db: Db; clock: Clock; payments: BillPayments }): ScheduledJob {
   const bills = createBillsService(deps);
   return {
     queue: BILLING_RUN_QUEUE,
@@ -23,6 +24,6 @@ export function billingRunJob(deps: { db: Db; clock: Clock }): ScheduledJob {
     retryLimit: 3,
     retryDelaySeconds: 300,
     expireInSeconds: 1800,
-    run: () => bills.run(),
+    run: () => bills.run({ doPayments: true }),
   };
 }

@@ -6,6 +6,8 @@ import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/logger';
 import type { OutboundNetwork } from '../lib/outbound-http';
+import { createStripe } from '../lib/stripe';
+import { createBillPayments } from '../modules/bills/bill-payments';
 import { createChannels } from '../modules/deliveries/notify/channels';
 import {
   createNotifyHandler,
@@ -149,7 +151,8 @@ export function createJobs({
           if (failed) throw (failed as PromiseRejectedResult).reason;
         },
       );
-      for (const job of [idempotencyPurgeJob({ db, clock }), billingRunJob({ db, clock })])
+      const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
+      for (const job of [idempotencyPurgeJob({ db, clock }), billingRunJob({ db, clock, payments })])
         await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);

@@ -36,13 +36,23 @@ export const bills = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     rolledAt: timestamptz('rolled_at'),
     closedAt: timestamptz('closed_at'),
+    /** When the Stripe invoice was finalized and charged or sent (the bill's `invoiced` flag). */
     invoicedAt: timestamptz('invoiced_at'),
+    /** When Stripe said the invoice was paid (the charge at once, or its `invoice.paid` webhook). */
+    paidAt: timestamptz('paid_at'),
+    /** Who is invoicing the bill now: a run takes it for a few minutes, so two runs never pay one bill at once. */
+    paymentClaimedAt: timestamptz('payment_claimed_at'),
+    /** The last failed or declined payment, in Stripe's words; cleared when the invoice is paid. */
+    paymentError: text('payment_error'),
   },
   (t) => [
     // One accruing bill per buyer, whatever runs at once: the run and the reads insert it "if absent".
     uniqueIndex('bills_one_accruing_idx').on(t.buyerId).where(sql`${t.status} = 'accruing'`),
     uniqueIndex('bills_buyer_start_idx').on(t.buyerId, t.startAt),
     index('bills_end_idx').on(t.endAt),
+    // The closed bills whose payment is still to start (the billing run's last step).
+    index('bills_to_invoice_idx').on(t.closedAt).where(sql`${t.status} = 'closed' and ${t.invoicedAt} is null`),
+    uniqueIndex('bills_stripe_invoice_idx').on(t.stripeInvoiceId),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { likeContains } from '../../db/records';
 import { billAdjustments, bills, buyers, leadMatches, leads, sources } from '../../db/schema';
@@ -205,6 +205,54 @@ export const billsRepo = {
       .leftJoin(sources, eq(sources.id, leads.sourceId))
       .where(salesOn(bill))
       .orderBy(asc(leadMatches.createdAt), asc(leadMatches.id));
+  },
+
+  /** Closed bills with something to pay whose payment has not started or not finished (the run's last step). */
+  async toInvoice(db: Db): Promise<BillRow[]> {
+    return db
+      .select()
+      .from(bills)
+      .where(
+        and(
+          eq(bills.status, 'closed'),
+          isNull(bills.invoicedAt),
+          sql`${bills.netCents} > 0`,
+          inArray(bills.payMethod, ['auto', 'invoice', 'credit']),
+        ),
+      )
+      .orderBy(asc(bills.closedAt), asc(bills.id));
+  },
+
+  /**
+   * Takes the bill for invoicing unless another run holds it (a claim older than `staleBefore` is
+   * abandoned: its run died); answers the bill as taken, or null.
+   */
+  async claimForPayment(db: Db, id: string, now: Date, staleBefore: Date): Promise<BillRow | null> {
+    const [row] = await db
+      .update(bills)
+      .set({ paymentClaimedAt: now })
+      .where(
+        and(
+          eq(bills.id, id),
+          isNull(bills.invoicedAt),
+          sql`(${bills.paymentClaimedAt} is null or ${bills.paymentClaimedAt} < ${staleBefore})`,
+        ),
+      )
+      .returning();
+    return row ?? null;
+  },
+
+  async findByStripeInvoice(db: Db | Tx, stripeInvoiceId: string): Promise<BillRow | null> {
+    const [row] = await db.select().from(bills).where(eq(bills.stripeInvoiceId, stripeInvoiceId));
+    return row ?? null;
+  },
+
+  async update(db: Db | Tx, id: string, change: Partial<typeof bills.$inferInsert>): Promise<void> {
+    await db.update(bills).set(change).where(eq(bills.id, id));
+  },
+
+  async setStripeCustomer(db: Db | Tx, buyerId: string, customerId: string): Promise<void> {
+    await db.update(buyers).set({ stripeCustomerId: customerId }).where(eq(buyers.id, buyerId));
   },
 
   /** The buyer's bills, the accruing one first, then by end, newest first. */

@@ -16,6 +16,7 @@ import { newId } from '../../lib/ids';
 import { centsToDollars, dollarsToCents } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
+import type { BillPayments } from './bill-payments';
 import { type BillAdjustmentRow, type BillRow, type BillTotals, billsRepo } from './bills.repo';
 
 /** Bill periods run in New York time, weeks from Monday (DESIGN.md §7). */
@@ -47,11 +48,15 @@ export interface BillingRunResult {
   rolled: number;
   /** Bills past their grace: totals final. */
   closed: number;
+  /** Closed bills invoiced through Stripe (only when the run does payments). */
+  invoiced: number;
 }
 
 export interface BillsServiceDeps {
   db: Db;
   clock: Clock;
+  /** Pays closed bills (Stripe); without it the run only rolls and closes. */
+  payments?: BillPayments;
 }
 
 /**
@@ -60,7 +65,7 @@ export interface BillsServiceDeps {
  * opens) and closes it after the grace days, when its totals become final. Until then its totals are
  * computed from its sales, returns and adjustments.
  */
-export function createBillsService({ db, clock }: BillsServiceDeps) {
+export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
   /** The buyer's accruing bill, opened if it has sales on no bill; null when it has neither. */
   async function ensureAccruing(tx: Db | Tx, buyer: BuyerRow, now: Date): Promise<BillRow | null> {
     const existing = await billsRepo.accruing(tx, buyer.id);
@@ -133,6 +138,7 @@ export function createBillsService({ db, clock }: BillsServiceDeps) {
       status: { start: true, complete: bill.status === 'closed', invoiced: bill.invoicedAt !== null, cancelled: false },
       accruing: bill.status === 'accruing',
       ...(invoice ? { stripe: invoice } : {}),
+      payment: { paid: bill.paidAt !== null, ...(bill.paymentError ? { error: bill.paymentError } : {}) },
       ts: toEpochSeconds(bill.createdAt),
       total: {
         charges: centsToDollars(totals.chargesCents),
@@ -304,15 +310,17 @@ export function createBillsService({ db, clock }: BillsServiceDeps) {
 
     /**
      * The billing run (DESIGN.md §7): every buyer with work due, one after another, each in its own
-     * transaction. Answers what it did.
+     * transaction; then, with `doPayments`, the payment of every closed bill still unpaid. Answers what it did.
      */
-    async run(now: Date = clock.now()): Promise<BillingRunResult> {
-      const result: BillingRunResult = { opened: 0, rolled: 0, closed: 0 };
+    async run(options: { now?: Date; doPayments?: boolean } = {}): Promise<BillingRunResult> {
+      const now = options.now ?? clock.now();
+      const result: BillingRunResult = { opened: 0, rolled: 0, closed: 0, invoiced: 0 };
       const buyers = new Set([
         ...(await billsRepo.buyersWithoutBill(db)),
         ...(await billsRepo.due(db, now)).map((b) => b.buyerId),
       ]);
       for (const buyerId of buyers) await runForBuyer(buyerId, now, result);
+      if (options.doPayments && payments) result.invoiced = await payments.invoiceClosedBills();
       return result;
     },
   };

@@ -99,6 +99,7 @@ describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
       grace: seconds('2026-04-01T04:00:00Z') + 3 * 86_400,
       status: { start: true, complete: false, invoiced: false, cancelled: false },
       accruing: true,
+      payment: { paid: false },
       ts: seconds('2026-03-15T15:00:00Z'),
       total: { charges: 220.5, returns: 30, credits: 0, debits: 0, net: 190.5 },
     });
@@ -157,7 +158,7 @@ describe('the billing run (POST /api/sim/billing)', () => {
     // At the end, the bill rolls: its sales stay on it, the next bill opens at its end. A second run does nothing.
     t.clock.set('2026-04-01T04:00:00Z');
     expect((await run()).json().rolled).toBeGreaterThanOrEqual(1);
-    expect((await run()).json()).toEqual({ ok: true, opened: 0, rolled: 0, closed: 0 });
+    expect((await run()).json()).toEqual({ ok: true, opened: 0, rolled: 0, closed: 0, invoiced: 0 });
     await sell('2026-04-01T04:00:00Z', 60); // the new period's first second: the next bill
     const [next, rolled] = await billsOf(buyer._id);
     expect(rolled).toMatchObject({ _id: initial._id, accruing: false, status: { complete: false } });
@@ -182,7 +183,7 @@ describe('the billing run (POST /api/sim/billing)', () => {
     expect((await get(`/api/bill/${initial._id}`)).json().status.complete).toBe(false);
     t.clock.set('2026-04-04T04:00:00Z');
     expect((await run()).json().closed).toBeGreaterThanOrEqual(1);
-    expect((await run()).json()).toEqual({ ok: true, opened: 0, rolled: 0, closed: 0 });
+    expect((await run()).json()).toEqual({ ok: true, opened: 0, rolled: 0, closed: 0, invoiced: 0 });
     const closed = (await get(`/api/bill/${initial._id}`)).json();
     expect(closed).toMatchObject({
       status: { start: true, complete: true, invoiced: false, cancelled: false },

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { messages } from '../../db/schema';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -19,6 +19,11 @@ export const messagesRepo = {
       db.select({ n: count() }).from(messages).where(where),
     ]);
     return { rows, total: totals[0]?.n ?? 0 };
+  },
+
+  /** Raises an admin message (DESIGN.md §11: the system's, never lost). */
+  async insert(db: Db | Tx, row: typeof messages.$inferInsert): Promise<void> {
+    await db.insert(messages).values(row);
   },
 
   async hide(db: Db, id: string, at: Date | null): Promise<MessageRow | null> {

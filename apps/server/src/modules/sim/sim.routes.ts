@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { simLeadSchema, simMockDateSchema, simPingPostSchema } from '@leadex/domain';
+import { simBillingQuery, simLeadSchema, simMockDateSchema, simPingPostSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { toEpochSeconds } from '../../lib/clock';
@@ -61,11 +61,13 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services,
     return { ok: true, lead: lead.body, explanation: await explanationOf(lead.body.lead_id) };
   });
 
-  // The billing run now (admin spec §7: POST /sim/billing), at the injected clock's time.
-  app.post('/sim/billing', { onRequest: admin, schema: { tags: ['sim'] } }, async () => ({
-    ok: true,
-    ...(await services.bills.run()),
-  }));
+  // The billing run now (admin spec §7: POST /sim/billing), at the injected clock's time; it pays the
+  // closed bills only when asked (doPayments=true).
+  app.post(
+    '/sim/billing',
+    { onRequest: admin, schema: { tags: ['sim'], querystring: simBillingQuery } },
+    async (request) => ({ ok: true, ...(await services.bills.run({ doPayments: request.query.doPayments })) }),
+  );
 
   // The mock date (admin spec §7: POST /sim/mockDate, a date or reset), shared by every process.
   app.post('/sim/mockDate', { onRequest: admin, schema: { tags: ['sim'] } }, async (request) => {

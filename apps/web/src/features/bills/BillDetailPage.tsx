@@ -6,7 +6,7 @@ import {
   NEXT_BILL_ID,
   PAY_METHOD_LABELS,
 } from '@leadex/domain';
-import { ActionIcon, Anchor, Button, Group, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useMemo } from 'react';
@@ -128,6 +128,19 @@ function BillDetails({ bill, linkBuyer }: { bill: Bill; linkBuyer: boolean }) {
         </Row>
         <Row label="Created">{formatTimestamp(bill.ts)}</Row>
         <Row label="Invoice">{bill.stripe?.invoice ? <InvoiceLink bill={bill} /> : 'No stripe invoice yet.'}</Row>
+        {bill.status.invoiced && (
+          <Row label="Payment">
+            {bill.payment.paid ? (
+              <Badge color="green" variant="light">
+                Paid
+              </Badge>
+            ) : (
+              <Text fz="sm" c={bill.payment.error ? 'red' : undefined}>
+                {bill.payment.error ? `Unpaid: ${bill.payment.error}` : 'Unpaid'}
+              </Text>
+            )}
+          </Row>
+        )}
       </Stack>
     </Section>
   );
