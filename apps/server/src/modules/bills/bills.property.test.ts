@@ -1,0 +1,204 @@
+import { eq, inArray } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createBuyer, createCampaign, createSourceWithKey, insertSale } from '../../../test/factories';
+import { useAdminTestApp } from '../../../test/harness';
+import { leadMatches } from '../../db/schema';
+
+const { t, admin } = useAdminTestApp();
+const DAY_MS = 86_400_000;
+
+/** What a random day of the exchange may hold. */
+type Step =
+  | { kind: 'sale'; buyer: number; cents: number; undelivered: boolean }
+  | { kind: 'approve'; pick: number }
+  | { kind: 'deliver'; pick: number }
+  | { kind: 'adjust'; buyer: number; credit: number; debit: number }
+  | { kind: 'run' }
+  | { kind: 'wait'; hours: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('sale' as const),
+      buyer: fc.nat(1),
+      cents: fc.integer({ min: 1, max: 50_000 }),
+      undelivered: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('approve' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deliver' as const), pick: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('adjust' as const),
+      buyer: fc.nat(1),
+      credit: fc.integer({ min: 0, max: 10_000 }),
+      debit: fc.integer({ min: 0, max: 10_000 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('run' as const) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('wait' as const), hours: fc.integer({ min: 1, max: 24 * 12 }) }),
+  },
+);
+
+interface ApiBill {
+  _id: string;
+  start: number;
+  end: number;
+  status: { complete: boolean };
+  total: { charges: number; returns: number; credits: number; debits: number; net: number };
+  credits: Array<{ amount: number }>;
+  debits: Array<{ amount: number }>;
+  leads: Array<{ price: number; match: Array<{ _id: string; return?: { status: string } }> }>;
+}
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+let era = 0;
+
+describe('bills under random sequences of sales, returns, adjustments, deliveries and billing runs', () => {
+  it('keep every sale on exactly one bill, periods back to back, and each net to the cent', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 5, maxLength: 30 }),
+        fc.constantFrom<'weekly' | 'monthly'>('weekly', 'monthly'),
+        async (steps, period) => {
+          // Each case lives in its own year, after every earlier case, so runs never move time backwards.
+          era += 1;
+          t.clock.set(new Date(Date.UTC(2030 + era, 0, 1, 15)));
+          const { sourceId } = await createSourceWithKey(t);
+          const buyers = await Promise.all(
+            [0, 1].map(async () => {
+              const buyer = await createBuyer(t);
+              await t.request({
+                method: 'PUT',
+                url: `/api/buyer/${buyer._id}`,
+                as: admin.cookie,
+                payload: { bill: { period, grace: 3 } },
+              });
+              return { id: buyer._id, campaignId: await createCampaign(t, buyer._id, { status: 'draft' }) };
+            }),
+          );
+          const sales: Array<{ leadId: string; matchId: string; buyer: number }> = [];
+          const undelivered: string[] = [];
+
+          for (const s of steps) {
+            if (s.kind === 'wait') t.clock.advance(s.hours * 3_600_000);
+            if (s.kind === 'run') await t.request({ method: 'POST', url: '/api/sim/billing', as: admin.cookie });
+            if (s.kind === 'sale') {
+              const b = buyers[s.buyer] as (typeof buyers)[number];
+              const sold = await insertSale(
+                t,
+                b.id,
+                b.campaignId,
+                sourceId,
+                t.clock.now().toISOString(),
+                s.cents / 100,
+                {
+                  undelivered: s.undelivered,
+                },
+              );
+              sales.push({ ...sold, buyer: s.buyer });
+              if (s.undelivered) undelivered.push(sold.matchId);
+            }
+            if (s.kind === 'approve' && sales.length > 0) {
+              const sold = sales[s.pick % sales.length] as (typeof sales)[number];
+              const res = await t.request({
+                method: 'POST',
+                url: `/api/lead/${sold.leadId}/match/${sold.matchId}/return`,
+                as: admin.cookie,
+                payload: { approve: true },
+              });
+              // Refused only for a reason: already decided, or its bill is closed.
+              expect([200, 409]).toContain(res.statusCode);
+            }
+            if (s.kind === 'deliver' && undelivered.length > 0) {
+              const matchId = undelivered.splice(s.pick % undelivered.length, 1)[0] as string;
+              await t.database.db
+                .update(leadMatches)
+                .set({ deliveryStatus: 'delivered' })
+                .where(eq(leadMatches.id, matchId));
+            }
+            if (s.kind === 'adjust') {
+              const b = buyers[s.buyer] as (typeof buyers)[number];
+              const current = await t.request({
+                method: 'GET',
+                url: `/api/bill/buyer/${b.id}/current`,
+                as: admin.cookie,
+              });
+              if (current.statusCode === 200) {
+                const res = await t.request({
+                  method: 'PUT',
+                  url: `/api/bill/${current.json()._id}`,
+                  as: admin.cookie,
+                  payload: {
+                    credits: s.credit > 0 ? [{ amount: s.credit / 100, description: 'Credit' }] : [],
+                    debits: s.debit > 0 ? [{ amount: s.debit / 100, description: 'Debit' }] : [],
+                  },
+                });
+                expect(res.statusCode).toBe(200);
+              }
+            }
+          }
+
+          // Deliver what is left, then run far enough ahead that every bill with a sale has rolled and closed.
+          if (undelivered.length > 0)
+            await t.database.db
+              .update(leadMatches)
+              .set({ deliveryStatus: 'delivered' })
+              .where(inArray(leadMatches.id, undelivered));
+          t.clock.advance(70 * DAY_MS);
+          await t.request({ method: 'POST', url: '/api/sim/billing', as: admin.cookie });
+
+          for (const [index, b] of buyers.entries()) {
+            const list = (
+              await t.request({ method: 'GET', url: `/api/bill/buyer/${b.id}`, as: admin.cookie })
+            ).json() as ApiBill[];
+            const bills = await Promise.all(
+              list.map(
+                async (summary) =>
+                  (
+                    await t.request({ method: 'GET', url: `/api/bill/${summary._id}`, as: admin.cookie })
+                  ).json() as ApiBill,
+              ),
+            );
+            // Every sale of the buyer is on exactly one bill.
+            const onBills = bills.flatMap((bill) => bill.leads.map((l) => l.match[0]?._id));
+            expect(new Set(onBills).size).toBe(onBills.length);
+            expect(onBills.sort()).toEqual(
+              sales
+                .filter((s) => s.buyer === index)
+                .map((s) => s.matchId)
+                .sort(),
+            );
+            // Periods back to back from the initial bill; all but the accruing one closed.
+            const oldestFirst = [...bills].sort((a, b2) => a.start - b2.start);
+            if (oldestFirst.length > 0) expect(oldestFirst[0]?.start).toBe(0);
+            for (let i = 1; i < oldestFirst.length; i += 1)
+              expect(oldestFirst[i]?.start).toBe((oldestFirst[i - 1]?.end ?? 0) + 1);
+            // Each net to the cent: its leads, its approved returns, its credits and debits.
+            for (const bill of bills) {
+              const charges = sum(bill.leads.map((l) => cents(l.price)));
+              const returns = sum(
+                bill.leads.filter((l) => l.match[0]?.return?.status === 'approved').map((l) => cents(l.price)),
+              );
+              const credits = sum(bill.credits.map((c) => cents(c.amount)));
+              const debits = sum(bill.debits.map((d) => cents(d.amount)));
+              expect(cents(bill.total.charges)).toBe(charges);
+              expect(cents(bill.total.returns)).toBe(returns);
+              expect(cents(bill.total.credits)).toBe(credits);
+              expect(cents(bill.total.debits)).toBe(debits);
+              expect(cents(bill.total.net)).toBe(charges - returns - credits + debits);
+            }
+          }
+        },
+      ),
+      // A failure reports its case at once: shrinking a case of 30 HTTP steps would take minutes.
+      { numRuns: 12, endOnFailure: true },
+    );
+  }, 240_000);
+});
