@@ -12,6 +12,7 @@ import type { AppDeps } from './deps';
 import { newId } from './lib/ids';
 import { authRoutes } from './modules/auth/auth.routes';
 import { billRoutes } from './modules/bills/bills.routes';
+import { cardRoutes } from './modules/bills/cards.routes';
 import { stripeWebhookRoutes } from './modules/bills/stripe-webhook.routes';
 import { buyerRoutes } from './modules/buyers/buyers.routes';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(buyerRoutes, deps);
       await api.register(billRoutes, deps);
       await api.register(stripeWebhookRoutes, deps);
+      await api.register(cardRoutes, deps);
       await api.register(campaignRoutes, deps);
       await api.register(webhookRoutes, deps);
       await api.register(sourceApiRoutes, deps);

@@ -12,6 +12,7 @@ import { createSessionReader, type SessionReader } from './modules/auth/session-
 import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limit';
 import { type BillPayments, createBillPayments } from './modules/bills/bill-payments';
 import { type BillsService, createBillsService } from './modules/bills/bills.service';
+import { type CardsService, createCardsService } from './modules/bills/cards.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
@@ -56,6 +57,7 @@ export interface AppDeps {
     zips: ZipsService;
     webhooks: WebhooksService;
     bills: BillsService;
+    cards: CardsService;
     leads: LeadsService;
     returns: ReturnsService;
     messages: MessagesService;
@@ -102,7 +104,8 @@ export function createDeps(
   });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
-  const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
+  const stripe = createStripe(config);
+  const payments = createBillPayments({ db, clock, stripe, logger });
   return {
     config,
     db,
@@ -124,6 +127,7 @@ export function createDeps(
       zips,
       webhooks,
       bills: createBillsService({ db, clock, payments }),
+      cards: createCardsService({ db, stripe, config }),
       leads: createLeadsService({ db, clock }),
       returns: createReturnsService({ db, clock }),
       messages: createMessagesService({ db, clock }),

@@ -33,6 +33,8 @@ export async function startStripeServer() {
   const customers = new Map<string, Stripe.Customer>();
   const invoices = new Map<string, Invoice>();
   const items = new Map<string, Stripe.InvoiceItem>();
+  const paymentMethods = new Map<string, Stripe.PaymentMethod>();
+  const setupIntents = new Map<string, Stripe.SetupIntent>();
   const replays = new Map<string, { status: number; body: unknown }>();
   /** Customers whose cards are declined. */
   const declining = new Set<string>();
@@ -56,7 +58,64 @@ export async function startStripeServer() {
     return found;
   }
 
+  function paymentMethod(paymentMethodId: unknown): Stripe.PaymentMethod {
+    const found = paymentMethods.get(String(paymentMethodId));
+    if (!found)
+      throw new StripeApiError(
+        404,
+        'invalid_request_error',
+        `No such PaymentMethod: '${paymentMethodId}'`,
+        'resource_missing',
+      );
+    return found;
+  }
+
   const routes: Array<[method: string, path: RegExp, handle: (params: Params, match: RegExpMatchArray) => unknown]> = [
+    [
+      'POST',
+      /^\/v1\/setup_intents$/,
+      (p) => {
+        customer(p.customer);
+        const intentId = id('seti');
+        const created = {
+          id: intentId,
+          object: 'setup_intent',
+          customer: p.customer as string,
+          client_secret: `${intentId}_secret_${randomBytes(8).toString('hex')}`,
+          status: 'requires_payment_method',
+          usage: (p.usage as string) ?? 'off_session',
+          metadata: (p.metadata as Record<string, string>) ?? {},
+          created: now(),
+          livemode: false,
+        } as unknown as Stripe.SetupIntent;
+        setupIntents.set(created.id, created);
+        return created;
+      },
+    ],
+    [
+      'GET',
+      /^\/v1\/payment_methods$/,
+      (p) => {
+        customer(p.customer);
+        const data = [...paymentMethods.values()].filter((m) => m.customer === p.customer);
+        return { object: 'list', data, has_more: false, url: '/v1/payment_methods' };
+      },
+    ],
+    ['GET', /^\/v1\/payment_methods\/([^/]+)$/, (_p, m) => paymentMethod(m[1])],
+    [
+      'POST',
+      /^\/v1\/payment_methods\/([^/]+)\/detach$/,
+      (_p, m) => {
+        const found = paymentMethod(m[1]);
+        if (!found.customer)
+          throw new StripeApiError(400, 'invalid_request_error', 'The payment method is not attached to a customer.');
+        const owner = customers.get(String(found.customer));
+        const settings = owner?.invoice_settings as { default_payment_method: string | null } | undefined;
+        if (settings?.default_payment_method === found.id) settings.default_payment_method = null;
+        found.customer = null;
+        return found;
+      },
+    ],
     [
       'POST',
       /^\/v1\/customers$/,
@@ -87,9 +146,16 @@ export async function startStripeServer() {
       (p, m) => {
         const found = customer(m[1]);
         const settings = p.invoice_settings as { default_payment_method?: string } | undefined;
-        if (settings?.default_payment_method)
-          (found.invoice_settings as { default_payment_method: string | null }).default_payment_method =
-            settings.default_payment_method;
+        if (settings?.default_payment_method) {
+          const method = paymentMethod(settings.default_payment_method);
+          if (method.customer !== found.id)
+            throw new StripeApiError(
+              400,
+              'invalid_request_error',
+              'The payment method must be attached to the customer.',
+            );
+          (found.invoice_settings as { default_payment_method: string | null }).default_payment_method = method.id;
+        }
         return found;
       },
     ],
@@ -294,6 +360,25 @@ export async function startStripeServer() {
       (customer(customerId).invoice_settings as { default_payment_method: string | null }).default_payment_method =
         paymentMethodId;
     },
+    /**
+     * A card saved through a SetupIntent, as the browser's Stripe Elements would confirm it: the card is
+     * attached to the customer. Answers its id.
+     */
+    addCard(customerId: string, card: { brand: string; last4: string; exp_month: number; exp_year: number }) {
+      customer(customerId);
+      const created = {
+        id: id('pm'),
+        object: 'payment_method',
+        type: 'card',
+        customer: customerId,
+        card: { ...card, country: 'US', funding: 'credit' },
+        created: now(),
+        livemode: false,
+      } as unknown as Stripe.PaymentMethod;
+      paymentMethods.set(created.id, created);
+      return created.id;
+    },
+    setupIntents,
     /** The customer's card is declined from now on. */
     decline(customerId: string) {
       declining.add(customerId);

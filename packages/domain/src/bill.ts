@@ -100,3 +100,30 @@ export const billListQuery = pageQuery(PAGE_SIZE.bills).extend({
   invoice: optionalText(200),
 });
 export type BillListQuery = z.infer<typeof billListQuery>;
+
+/** A saved card of a buyer (portals spec §3 Buyer: stripe.paymentMethods). */
+export interface PaymentCard {
+  id: string;
+  card: { brand: string; last4: string; exp_month: number; exp_year: number };
+  /** The card the billing run charges. */
+  default: boolean;
+}
+
+/** GET /api/buyer/{id}/stripe/paymentMethods: the buyer's saved cards, and whether cards can be added here. */
+export interface PaymentInformation {
+  /** False when the exchange has no Stripe account set up: saved cards still list. */
+  enabled: boolean;
+  /** The browser's key for the card form (Stripe Elements); absent without one. */
+  publishableKey?: string;
+  customer?: { id: string };
+  paymentMethods: PaymentCard[];
+}
+
+/** PUT …/updateDefaultPaymentMethod and …/deletePaymentMethod: which card. */
+export const paymentMethodBodySchema = z.object({
+  paymentMethodId: z
+    .string({ error: 'Payment method is required' })
+    .trim()
+    .min(1, 'Payment method is required')
+    .max(255, 'Payment method must be at most 255 characters'),
+});

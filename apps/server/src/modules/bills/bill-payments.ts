@@ -7,6 +7,7 @@ import { centsToDollars } from '../../lib/money';
 import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
 import { messagesRepo } from '../messages/messages.repo';
 import { type BillRow, billsRepo } from './bills.repo';
+import { ensureStripeCustomer } from './stripe-customer';
 
 /** How long a run holds a bill it invoices: longer than the Stripe calls of one bill can take. */
 const CLAIM_MS = 10 * 60_000;
@@ -46,17 +47,6 @@ export function createBillPayments({
 }) {
   const keyOf = (bill: BillRow, step: string) => `leadex-bill-${bill.id}-${step}`;
 
-  /** The buyer's Stripe customer, created once (keyed by the buyer, so a retry finds the same one). */
-  async function customerOf(client: Stripe, buyer: BuyerRow): Promise<string> {
-    if (buyer.stripeCustomerId) return buyer.stripeCustomerId;
-    const customer = await client.customers.create(
-      { name: buyer.name, email: buyer.email, metadata: { buyer_id: buyer.id } },
-      { idempotencyKey: `leadex-buyer-${buyer.id}-customer` },
-    );
-    await billsRepo.setStripeCustomer(db, buyer.id, customer.id);
-    return customer.id;
-  }
-
   async function paymentFailed(bill: BillRow, buyer: BuyerRow, reason: string) {
     await billsRepo.update(db, bill.id, { paymentError: reason });
     await messagesRepo.insert(db, {
@@ -71,7 +61,7 @@ export function createBillPayments({
   async function invoice(client: Stripe, bill: BillRow): Promise<void> {
     const buyer = await buyersRepo.findById(db, bill.buyerId);
     if (!buyer) return;
-    const customer = await customerOf(client, buyer);
+    const customer = await ensureStripeCustomer(db, client, buyer);
     const auto = bill.payMethod === 'auto';
     let current: Stripe.Invoice;
     if (bill.stripeInvoiceId) {

@@ -392,3 +392,16 @@ describe.skipIf(testDatabaseKind !== 'postgres')('billing runs at once on Postgr
     expect(list.map((b: { total: { charges: number } }) => b.total.charges)).toEqual([15, 50]);
   });
 });
+
+describe('without STRIPE_SECRET_KEY', () => {
+  it('lists no cards, refuses a card form with a reason, and a paying run pays nothing', async () => {
+    const login = await createBuyerWithLogin(t);
+    const base = `/api/buyer/${login.buyer._id}/stripe`;
+    expect((await get(`${base}/paymentMethods`, login.cookie)).json()).toEqual({ enabled: false, paymentMethods: [] });
+    const intent = await get(`${base}/setupPaymentIntent`, login.cookie);
+    expect(intent.statusCode).toBe(409);
+    expect(intent.json().message).toBe('Card payments are not set up on this exchange yet');
+    const paying = await t.request({ method: 'POST', url: '/api/sim/billing?doPayments=true', as: admin.cookie });
+    expect(paying.json().invoiced).toBe(0);
+  });
+});

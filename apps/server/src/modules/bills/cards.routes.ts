@@ -1,0 +1,37 @@
+import { paymentMethodBodySchema } from '@leadex/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../lib/errors';
+
+const params = z.object({ id: z.string() });
+
+/** /api/buyer/{id}/stripe/…: a buyer's saved cards, for the admin and for that buyer only (another's: 404). */
+export const cardRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const { cards } = services;
+  const adminOrBuyer = app.requireRole('admin', 'buyer');
+  const card = (body: unknown) => {
+    const parsed = paymentMethodBodySchema.safeParse(body);
+    if (!parsed.success) throw AppError.fromIssues(parsed.error.issues);
+    return parsed.data.paymentMethodId;
+  };
+
+  app.get('/buyer/:id/stripe/paymentMethods', { onRequest: adminOrBuyer, schema: { tags: ['buyers'], params } }, (r) =>
+    cards.list(r.viewer(), r.params.id),
+  );
+  app.get(
+    '/buyer/:id/stripe/setupPaymentIntent',
+    { onRequest: adminOrBuyer, schema: { tags: ['buyers'], params } },
+    (r) => cards.setupIntent(r.viewer(), r.params.id),
+  );
+  app.put(
+    '/buyer/:id/stripe/updateDefaultPaymentMethod',
+    { onRequest: adminOrBuyer, schema: { tags: ['buyers'], params } },
+    (r) => cards.setDefault(r.viewer(), r.params.id, card(r.body)),
+  );
+  app.put(
+    '/buyer/:id/stripe/deletePaymentMethod',
+    { onRequest: adminOrBuyer, schema: { tags: ['buyers'], params } },
+    (r) => cards.remove(r.viewer(), r.params.id, card(r.body)),
+  );
+};
