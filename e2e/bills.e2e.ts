@@ -107,6 +107,24 @@ describe('the admin bills', () => {
   });
 });
 
+describe("the buyer's Payment Information", () => {
+  it('shows its billing terms and no saved cards, and says why a card cannot be added without Stripe', async () => {
+    const { context, page } = await e2e.signedIn(USERS.buyer);
+    await page.goto('/');
+    const card = page
+      .locator('.mantine-Card-root')
+      .filter({ has: page.getByRole('heading', { name: 'Payment Information' }) });
+    await card.getByText('No saved cards').waitFor();
+    await card.getByText(/billed (weekly|monthly)/).waitFor();
+    await card
+      .getByText('Cards cannot be added here yet: the exchange has not set up card payments.', { exact: false })
+      .waitFor();
+    expect(await card.getByRole('button', { name: 'Add Card' }).count()).toBe(0);
+    await fullPageScreenshot(page, 'buyer-payment-information');
+    await context.close();
+  });
+});
+
 describe("the buyer's bills", () => {
   it('lists its own bills, opens the accruing one as /bill/next/buyer/{id} read-only, and cannot open another buyer’s', async () => {
     const { context, page } = await e2e.signedIn(USERS.buyer);

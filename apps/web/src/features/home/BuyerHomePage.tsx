@@ -3,9 +3,10 @@ import { useClaims } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoader } from '../../components/PageLoader';
 import { formatPhone } from '../../lib/format';
+import { PaymentInformation } from '../bills/PaymentInformation';
 import { useBuyer } from '../buyers/buyers.api';
 
-/** '/' for a buyer: its own area; Payment Information, Message Us and Stats come with later issues. */
+/** '/' for a buyer: Payment Information and its contact; Message Us and Stats come with later issues. */
 export function BuyerHomePage() {
   const { role_id } = useClaims();
   const buyer = useBuyer(role_id);
@@ -18,14 +19,7 @@ export function BuyerHomePage() {
         description="Your leads, campaigns and bills with the exchange."
       />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Card p="lg" shadow="xs">
-          <Title order={4} mb="xs">
-            Payment Information
-          </Title>
-          <Text c="dimmed" fz="sm">
-            Your payment cards and billing details will show here.
-          </Text>
-        </Card>
+        {record && <PaymentInformation buyer={record} />}
         {record && (
           <Card p="lg" shadow="xs">
             <Title order={4} mb="xs">
