@@ -117,6 +117,8 @@ export interface PaymentInformation {
   publishableKey?: string;
   customer?: { id: string };
   paymentMethods: PaymentCard[];
+  /** A prepay buyer's balance in dollars: its deposits less what its closed bills drew. */
+  prepay_balance?: number;
 }
 
 /** PUT …/updateDefaultPaymentMethod and …/deletePaymentMethod: which card. */

@@ -41,7 +41,8 @@ export type IdPrefix =
   | 'sif'
   | 'png'
   | 'bil'
-  | 'adj';
+  | 'adj'
+  | 'ppe';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

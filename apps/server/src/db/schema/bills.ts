@@ -72,3 +72,28 @@ export const billAdjustments = pgTable(
   },
   (t) => [index('bill_adjustments_bill_idx').on(t.billId)],
 );
+
+/**
+ * A prepay buyer's ledger (DESIGN.md §5 write path: balances are entries, never a mutable balance):
+ * deposits (the buyer form's prepay amount: a change records the difference) and the draws of its
+ * closed bills (one per bill). The balance is the sum.
+ */
+export const prepayEntries = pgTable(
+  'prepay_entries',
+  {
+    id: primaryId(),
+    buyerId: requiredRef('buyer_id', () => buyers.id),
+    /** deposit or draw. */
+    kind: text('kind').notNull(),
+    /** Signed: a deposit adds, a draw takes away. */
+    amountCents: integer('amount_cents').notNull(),
+    billId: text('bill_id').references(() => bills.id),
+    description: text('description').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [
+    index('prepay_entries_buyer_idx').on(t.buyerId, t.createdAt),
+    // A bill is drawn once, however many runs try.
+    uniqueIndex('prepay_entries_draw_idx').on(t.billId).where(sql`${t.kind} = 'draw'`),
+  ],
+);

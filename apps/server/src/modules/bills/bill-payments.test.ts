@@ -191,10 +191,41 @@ describe('paying closed bills through Stripe (the official SDK against a local S
     expect((await row(billId))?.invoicedAt).not.toBeNull();
   });
 
-  it('leaves a prepay bill to the prepay balance', async () => {
-    const { billId } = await closedMarchBill('prepay');
+  it("draws a prepay bill from the buyer's deposits once, and says when the balance falls short", async () => {
+    const { buyerId, billId } = await closedMarchBill('prepay');
+    const deposit = (id: string, prepay: number) =>
+      t.request({
+        method: 'PUT',
+        url: `/api/buyer/${id}`,
+        as: admin.cookie,
+        payload: { bill: { pay: 'prepay', prepay, period: 'monthly', grace: 3, threshold: 0 } },
+      });
+    const balance = async (id: string) =>
+      (await get(`/api/buyer/${id}/stripe/paymentMethods`)).json().prepay_balance as number;
+    // The form's amount is what was deposited: 100, then 150 records 50 more.
+    expect((await deposit(buyerId, 100)).statusCode).toBe(200);
+    expect(await balance(buyerId)).toBe(100);
+    expect((await deposit(buyerId, 150)).statusCode).toBe(200);
+    expect(await balance(buyerId)).toBe(150);
+
+    await Promise.all([runBilling(true), runBilling(true)]);
     await runBilling(true);
-    expect(await row(billId)).toMatchObject({ invoicedAt: null, stripeInvoiceId: null });
+    expect(await balance(buyerId)).toBe(72.5);
+    expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
+      status: { invoiced: true },
+      payment: { paid: true },
+    });
+    expect((await row(billId))?.stripeInvoiceId).toBeNull();
+
+    // Another buyer with $50 deposited and a $77.50 bill: drawn, the shortfall recorded and announced.
+    const short = await closedMarchBill('prepay');
+    await deposit(short.buyerId, 50);
+    await runBilling(true);
+    expect(await balance(short.buyerId)).toBe(-27.5);
+    expect((await get(`/api/bill/${short.billId}`)).json().payment).toEqual({
+      paid: false,
+      error: 'The prepay balance is -27.50 dollars after this bill: a deposit is due',
+    });
   });
 });
 

@@ -32,7 +32,7 @@ const reasonOf = (error: unknown) =>
  * invoice charged to the buyer's default payment method at once; invoice and credit are invoices Stripe
  * sends, due after the grace days. Every write carries an idempotency key derived from the bill, and
  * each step is recorded before the next, so a run killed at any point and run again charges nobody
- * twice. Prepay bills are drawn from the prepay ledger (not built yet) and are left alone here.
+ * twice. Prepay bills are drawn from the buyer's prepay ledger, with or without Stripe.
  */
 export function createBillPayments({
   db,
@@ -55,6 +55,37 @@ export function createBillPayments({
       data: { kind: 'payment_failed', bill_id: bill.id, buyer_id: buyer.id, reason, link: `/bill/${bill.id}` },
       createdAt: clock.now(),
     });
+  }
+
+  /**
+   * A prepay bill is drawn from the buyer's prepay ledger (one draw per bill, whatever runs at once). A
+   * balance that does not cover it is recorded on the bill, and an admin is told.
+   */
+  async function drawPrepay(bill: BillRow): Promise<void> {
+    const buyer = await buyersRepo.findById(db, bill.buyerId);
+    if (!buyer) return;
+    const now = clock.now();
+    const net = bill.netCents ?? 0;
+    await billsRepo.addPrepayEntry(db, {
+      id: newId('ppe'),
+      buyerId: buyer.id,
+      kind: 'draw',
+      amountCents: -net,
+      billId: bill.id,
+      description: `Bill ${bill.id}`,
+      createdAt: now,
+    });
+    const balance = await billsRepo.prepayBalance(db, buyer.id);
+    if (balance < 0) {
+      await billsRepo.update(db, bill.id, { invoicedAt: now });
+      await paymentFailed(
+        bill,
+        buyer,
+        `The prepay balance is ${centsToDollars(balance).toFixed(2)} dollars after this bill: a deposit is due`,
+      );
+      return;
+    }
+    await billsRepo.update(db, bill.id, { invoicedAt: now, paidAt: now, paymentError: null });
   }
 
   /** Invoices one closed bill, continuing from the step a previous run reached. */
@@ -123,14 +154,16 @@ export function createBillPayments({
   return {
     /** Invoices every closed bill still to pay; answers how many it invoiced. One failure does not stop the rest. */
     async invoiceClosedBills(): Promise<number> {
-      if (!stripe) return 0;
       let invoiced = 0;
       for (const listed of await billsRepo.toInvoice(db)) {
+        // Prepay bills need no Stripe; the others wait for it.
+        if (listed.payMethod !== 'prepay' && !stripe) continue;
         const now = clock.now();
         const bill = await billsRepo.claimForPayment(db, listed.id, now, new Date(now.getTime() - CLAIM_MS));
         if (!bill) continue;
         try {
-          await invoice(stripe, bill);
+          if (bill.payMethod === 'prepay') await drawPrepay(bill);
+          else await invoice(stripe as Stripe, bill);
           invoiced += 1;
         } catch (error) {
           // Stripe unreachable or refusing: the next run continues from the recorded step.

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { likeContains } from '../../db/records';
-import { billAdjustments, bills, buyers, leadMatches, leads, sources } from '../../db/schema';
+import { billAdjustments, bills, buyers, leadMatches, leads, prepayEntries, sources } from '../../db/schema';
 
 export type BillRow = typeof bills.$inferSelect;
 export type BillAdjustmentRow = typeof billAdjustments.$inferSelect;
@@ -217,7 +217,7 @@ export const billsRepo = {
           eq(bills.status, 'closed'),
           isNull(bills.invoicedAt),
           sql`${bills.netCents} > 0`,
-          inArray(bills.payMethod, ['auto', 'invoice', 'credit']),
+          inArray(bills.payMethod, ['auto', 'invoice', 'credit', 'prepay']),
         ),
       )
       .orderBy(asc(bills.closedAt), asc(bills.id));
@@ -253,6 +253,33 @@ export const billsRepo = {
 
   async setStripeCustomer(db: Db | Tx, buyerId: string, customerId: string): Promise<void> {
     await db.update(buyers).set({ stripeCustomerId: customerId }).where(eq(buyers.id, buyerId));
+  },
+
+  /** The buyer's prepay balance: the sum of its ledger. */
+  async prepayBalance(db: Db | Tx, buyerId: string): Promise<number> {
+    const [row] = await db
+      .select({ cents: sql<number>`coalesce(sum(${prepayEntries.amountCents}), 0)`.mapWith(Number) })
+      .from(prepayEntries)
+      .where(eq(prepayEntries.buyerId, buyerId));
+    return row?.cents ?? 0;
+  },
+
+  async prepayEntries(db: Db, buyerId: string) {
+    return db
+      .select()
+      .from(prepayEntries)
+      .where(eq(prepayEntries.buyerId, buyerId))
+      .orderBy(desc(prepayEntries.createdAt), desc(prepayEntries.id));
+  },
+
+  /** Adds a ledger entry; a bill's second draw is ignored (answers false). */
+  async addPrepayEntry(db: Db | Tx, row: typeof prepayEntries.$inferInsert): Promise<boolean> {
+    const inserted = await db
+      .insert(prepayEntries)
+      .values(row)
+      .onConflictDoNothing()
+      .returning({ id: prepayEntries.id });
+    return inserted.length > 0;
   },
 
   /** The buyer's bills, the accruing one first, then by end, newest first. */

@@ -3,8 +3,10 @@ import type Stripe from 'stripe';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
+import { billsRepo } from './bills.repo';
 import { ensureStripeCustomer } from './stripe-customer';
 
 /**
@@ -49,7 +51,13 @@ export function createCardsService({
     async list(viewer: Viewer, buyerId: string): Promise<PaymentInformation> {
       const buyer = await visibleBuyer(viewer, buyerId);
       const publishableKey = config.STRIPE_PUBLISHABLE_KEY;
-      const base = { enabled: Boolean(stripe), ...(publishableKey && stripe ? { publishableKey } : {}) };
+      const base = {
+        enabled: Boolean(stripe),
+        ...(publishableKey && stripe ? { publishableKey } : {}),
+        ...(buyer.payMethod === 'prepay'
+          ? { prepay_balance: centsToDollars(await billsRepo.prepayBalance(db, buyer.id)) }
+          : {}),
+      };
       if (!stripe || !buyer.stripeCustomerId) return { ...base, paymentMethods: [] };
       const [customer, methods] = await Promise.all([
         stripe.customers.retrieve(buyer.stripeCustomerId),

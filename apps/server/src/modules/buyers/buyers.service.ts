@@ -8,13 +8,14 @@ import {
   type BuyerUpdate,
   type Page,
 } from '@leadex/domain';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { dollarsToCents } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
+import { billsRepo } from '../bills/bills.repo';
 import { usersRepo } from '../users/users.repo';
 import type { UsersService } from '../users/users.service';
 import { toBuyer, toBuyerCampaign, toBuyerLead, toBuyerListItem, toBuyerUser } from './buyers.dto';
@@ -32,6 +33,22 @@ export interface BuyersServiceDeps {
   users: UsersService;
   /** Reloaded at once after a change the distribution engine depends on (pausing campaigns). */
   engine: Pick<Engine, 'change'>;
+}
+
+/**
+ * The buyer form's prepay amount is what the buyer has deposited (issue 13): saving a new amount records
+ * the difference in its prepay ledger, so the balance is deposits less what its bills drew.
+ */
+async function recordDeposit(tx: Tx, buyerId: string, beforeCents: number, afterCents: number, at: Date) {
+  if (afterCents === beforeCents) return;
+  await billsRepo.addPrepayEntry(tx, {
+    id: newId('ppe'),
+    buyerId,
+    kind: 'deposit',
+    amountCents: afterCents - beforeCents,
+    description: `Prepay set to ${(afterCents / 100).toFixed(2)} dollars`,
+    createdAt: at,
+  });
 }
 
 export function createBuyersService({ db, clock, users, engine }: BuyersServiceDeps) {
@@ -101,6 +118,7 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
           createdAt: now,
           updatedAt: now,
         });
+        await recordDeposit(tx, id, 0, row.prepayCents, now);
         return toBuyer(row, [primary]);
       });
     },
@@ -121,6 +139,7 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
           });
         }
         const row = await buyersRepo.update(tx, id, { ...toColumns(changes), updatedAt: clock.now() });
+        if (row) await recordDeposit(tx, id, current.prepayCents, row.prepayCents, clock.now());
         return toBuyer(row ?? current);
       });
     },

@@ -5,6 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PageLoader } from '../../components/PageLoader';
 import { showSuccess } from '../../lib/notify';
+import { formatMoney } from '../buyers/buyerFormat';
 import { useCardAction, useCardsRefresh, usePaymentInformation } from './cards.api';
 
 // Stripe.js and Elements download only when a buyer opens the card form on an exchange that takes cards.
@@ -40,6 +41,14 @@ export function PaymentInformation({ buyer }: { buyer: Buyer }) {
         <PageLoader />
       ) : (
         <Stack gap="sm">
+          {info.data?.prepay_balance !== undefined && (
+            <Group justify="space-between">
+              <Text fz="sm">Prepay balance</Text>
+              <Text fz="sm" fw={600} c={info.data.prepay_balance < 0 ? 'red' : undefined}>
+                {formatMoney(info.data.prepay_balance)}
+              </Text>
+            </Group>
+          )}
           {cards.length === 0 && (
             <Text fz="sm" c="dimmed">
               No saved cards
