@@ -127,6 +127,16 @@ export const billsRepo = {
       .orderBy(asc(bills.endAt), asc(bills.id));
   },
 
+  /** Auto-pay buyers with a threshold and an accruing bill: the run checks whether to charge them now. */
+  async autoPayWithThreshold(db: Db): Promise<string[]> {
+    const rows = await db
+      .select({ id: buyers.id })
+      .from(buyers)
+      .innerJoin(bills, and(eq(bills.buyerId, buyers.id), eq(bills.status, 'accruing')))
+      .where(and(eq(buyers.payMethod, 'auto'), sql`${buyers.thresholdCents} > 0`));
+    return rows.map((r) => r.id);
+  },
+
   /** Buyers with billable sales and no bill to hold them yet (before their first bill). */
   async buyersWithoutBill(db: Db): Promise<string[]> {
     const rows = await db

@@ -204,6 +204,13 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
     return { bill, buyer };
   }
 
+  /** Whether an auto-pay buyer's accruing charges have reached its threshold (0: no threshold). */
+  async function reachedThreshold(tx: Tx, buyer: BuyerRow, bill: BillRow, now: Date): Promise<boolean> {
+    if (buyer.payMethod !== 'auto' || buyer.thresholdCents <= 0 || bill.startAt >= now) return false;
+    const { chargesCents } = await billsRepo.liveTotals(tx, { ...bill, endAt: now });
+    return chargesCents >= buyer.thresholdCents;
+  }
+
   /**
    * One buyer's turn of the billing run, under its lock: opens its first bill if its sales have none,
    * rolls every accruing bill whose end has passed (a run after a long pause rolls period by period),
@@ -230,6 +237,26 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
           status: 'accruing',
           createdAt: now,
         });
+      }
+      if (bill && (await reachedThreshold(tx, buyer, bill, now))) {
+        // An auto-pay buyer is charged as soon as its charges reach its threshold (DESIGN.md §7): the bill
+        // ends now and closes at once, and the rest of the period accrues on the next one.
+        await billsRepo.update(tx, bill.id, { endAt: now });
+        const cut = { ...bill, endAt: now };
+        await billsRepo.roll(tx, cut, { payMethod: buyer.payMethod, graceDays: 0 }, now);
+        const totals = await billsRepo.liveTotals(tx, { ...cut, status: 'grace' });
+        await billsRepo.close(tx, bill.id, { ...totals, netCents: netCents(totals) }, now);
+        await billsRepo.insertAccruing(tx, {
+          id: newId('bil'),
+          buyerId: buyer.id,
+          startAt: now,
+          endAt: bill.endAt,
+          period: bill.period,
+          status: 'accruing',
+          createdAt: now,
+        });
+        result.rolled += 1;
+        result.closed += 1;
       }
       for (const due of await billsRepo.due(tx, now, buyer.id)) {
         if (due.status !== 'grace') continue;
@@ -318,6 +345,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
       const buyers = new Set([
         ...(await billsRepo.buyersWithoutBill(db)),
         ...(await billsRepo.due(db, now)).map((b) => b.buyerId),
+        ...(await billsRepo.autoPayWithThreshold(db)),
       ]);
       for (const buyerId of buyers) await runForBuyer(buyerId, now, result);
       if (options.doPayments && payments) result.invoiced = await payments.invoiceClosedBills();

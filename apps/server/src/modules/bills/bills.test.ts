@@ -405,3 +405,54 @@ describe('without STRIPE_SECRET_KEY', () => {
     expect(paying.json().invoiced).toBe(0);
   });
 });
+
+describe('the auto-pay threshold (DESIGN.md §7)', () => {
+  async function autoBuyer(thresholdDollars: number) {
+    t.clock.set('2026-09-10T15:00:00Z');
+    const seller = await buyerWithSales();
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/buyer/${seller.buyer._id}`,
+      as: admin.cookie,
+      payload: { bill: { pay: 'auto', prepay: 0, period: 'monthly', grace: 3, threshold: thresholdDollars } },
+    });
+    expect(res.statusCode).toBe(200);
+    return seller;
+  }
+
+  it('closes the bill at once when its charges reach the threshold, and the period goes on on the next bill', async () => {
+    const { buyer, sell } = await autoBuyer(100);
+    await sell('2026-09-02T15:00:00Z', 60);
+    await sell('2026-09-03T15:00:00Z', 40); // exactly 100
+    await run();
+    const [next, charged] = await billsOf(buyer._id);
+    expect(charged).toMatchObject({
+      accruing: false,
+      status: { complete: true },
+      end: seconds('2026-09-10T15:00:00Z') - 1,
+      buyer_bill: { pay: 'auto', grace: 0 },
+      total: { charges: 100, net: 100 },
+    });
+    expect(next).toMatchObject({
+      accruing: true,
+      start: seconds('2026-09-10T15:00:00Z'),
+      end: seconds('2026-10-01T04:00:00Z') - 1,
+      total: { charges: 0 },
+    });
+    // The next sale accrues on the next bill; a second run charges nothing more.
+    await sell('2026-09-10T16:00:00Z', 30);
+    t.clock.set('2026-09-10T17:00:00Z');
+    expect((await run()).json()).toMatchObject({ rolled: 0, closed: 0 });
+    expect((await billsOf(buyer._id))[0].total.charges).toBe(30);
+  });
+
+  it('leaves the bill accruing one cent below the threshold, and without a threshold', async () => {
+    const below = await autoBuyer(100);
+    await below.sell('2026-09-02T15:00:00Z', 99.99);
+    const none = await autoBuyer(0);
+    await none.sell('2026-09-02T15:00:00Z', 5000);
+    await run();
+    expect((await billsOf(below.buyer._id)).map((b: { accruing: boolean }) => b.accruing)).toEqual([true]);
+    expect((await billsOf(none.buyer._id)).map((b: { accruing: boolean }) => b.accruing)).toEqual([true]);
+  });
+});
