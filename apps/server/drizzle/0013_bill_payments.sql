@@ -1,3 +1,9 @@
+CREATE TABLE "buyer_spend" (
+	"buyer_id" text PRIMARY KEY NOT NULL,
+	"spent_cents" bigint DEFAULT 0 NOT NULL,
+	"limit_cents" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "prepay_entries" (
 	"id" text PRIMARY KEY NOT NULL,
 	"buyer_id" text NOT NULL,
@@ -11,6 +17,7 @@ CREATE TABLE "prepay_entries" (
 ALTER TABLE "bills" ADD COLUMN "paid_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "bills" ADD COLUMN "payment_claimed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "bills" ADD COLUMN "payment_error" text;--> statement-breakpoint
+ALTER TABLE "buyer_spend" ADD CONSTRAINT "buyer_spend_buyer_id_buyers_id_fk" FOREIGN KEY ("buyer_id") REFERENCES "public"."buyers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "prepay_entries" ADD CONSTRAINT "prepay_entries_buyer_id_buyers_id_fk" FOREIGN KEY ("buyer_id") REFERENCES "public"."buyers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "prepay_entries" ADD CONSTRAINT "prepay_entries_bill_id_bills_id_fk" FOREIGN KEY ("bill_id") REFERENCES "public"."bills"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "prepay_entries_buyer_idx" ON "prepay_entries" USING btree ("buyer_id","created_at");--> statement-breakpoint

@@ -99,7 +99,9 @@ export async function priorSales(
  * re-check the database for a re-post of this lead by its source or a sale of this phone or email
  * to a winning buyer (what the auction's memory may not have seen yet), take every cap slot (a
  * conditional increment no concurrent sale can push past the limit), store the lead with its
- * answer, store its matches. If a check fails, a slot is full or the ping was already posted,
+ * answer, store its matches, and (unless the careful path reserved them already) add each match's price
+ * to its buyer's spend where the buyer pays by prepay or credit (rule 7: a conditional increment, like a
+ * cap). If a check fails, a slot or a balance is full or the ping was already posted,
  * `leadex_assert` raises and PostgreSQL undoes all of it; the caller learns which from the message.
  * Without the check's times ($41, $42 null) the prior sales are not looked at (the caller did).
  */
@@ -126,8 +128,16 @@ const STORE_SALE: NamedStatement = {
       where c.n < (select w.lim from wanted w where w.campaign_id = excluded.campaign_id
         and w.period = excluded.period and w.period_start = excluded.period_start)
       returning 1
+    ), spent as (
+      update buyer_spend b set spent_cents = b.spent_cents + m.price_cents
+      from unnest($38::text[], $39::int[]) as m(buyer_id, price_cents)
+      where $43::boolean and b.buyer_id = m.buyer_id and b.spent_cents + m.price_cents <= b.limit_cents
+      returning b.buyer_id
     ), caps_ok as (
-      select prior_ok.ok and leadex_assert((select count(*) from taken) = cardinality($32::text[]), '${CAP_FULL}') as ok
+      select prior_ok.ok and leadex_assert((select count(*) from taken) = cardinality($32::text[]), '${CAP_FULL}')
+        and leadex_assert(not $43::boolean or not exists (
+          select 1 from buyer_spend b where b.buyer_id = any($38::text[])
+            and b.buyer_id not in (select buyer_id from spent)), '${CAP_FULL}') as ok
       from prior_ok
     ), lead as (
       insert into leads (id, source_id, api_key_id, channel, service, zip, state, city, name, first_name,
@@ -155,7 +165,7 @@ const STORE_SALE: NamedStatement = {
 export async function storeSale(
   db: SqlRunner,
   lead: LeadRecord,
-  sale: { kind: string; matches: MatchRecord[]; caps: CapSlot[] } | null,
+  sale: { kind: string; matches: MatchRecord[]; caps: CapSlot[]; spendTaken?: boolean } | null,
   check: { repostSince: Date; boughtSince: Date } | null,
 ): Promise<NotStored | null> {
   const caps = sale?.caps ?? [];
@@ -204,6 +214,7 @@ export async function storeSale(
       sale?.kind ?? 'exclusive',
       check?.repostSince.toISOString() ?? null,
       check?.boughtSince.toISOString() ?? null,
+      !sale?.spendTaken,
     ]);
     return null;
   } catch (error) {
@@ -263,6 +274,36 @@ export async function takeCampaignCaps(tx: SqlRunner, slots: CapSlot[]): Promise
 /** Gives back slots taken in this transaction by a sale that does not stand. */
 export async function releaseCaps(tx: SqlRunner, slots: CapSlot[]): Promise<void> {
   if (slots.length > 0) await tx.query(RELEASE_CAPS, slotValues(slots));
+}
+
+const TAKE_SPEND: NamedStatement = {
+  name: 'leadex_take_spend',
+  text: `
+    with taken as (
+      update buyer_spend set spent_cents = spent_cents + $2
+      where buyer_id = $1 and spent_cents + $2 <= limit_cents
+      returning 1
+    )
+    select exists (select 1 from buyer_spend where buyer_id = $1) as limited,
+      exists (select 1 from taken) as taken`,
+};
+
+const RELEASE_SPEND: NamedStatement = {
+  name: 'leadex_release_spend',
+  text: 'update buyer_spend set spent_cents = spent_cents - $2 where buyer_id = $1',
+};
+
+/**
+ * Reserves the price on the buyer's spend inside the careful path's transaction (rule 7); answers
+ * whether the buyer may buy: always for a buyer without a limit (no row: it pays by card or invoice).
+ */
+export async function takeBuyerSpend(tx: SqlRunner, buyerId: string, priceCents: number): Promise<boolean> {
+  const [row] = await tx.query<{ limited: boolean; taken: boolean }>(TAKE_SPEND, [buyerId, priceCents]);
+  return !row?.limited || Boolean(row.taken);
+}
+
+export async function releaseBuyerSpend(tx: SqlRunner, buyerId: string, priceCents: number): Promise<void> {
+  await tx.query(RELEASE_SPEND, [buyerId, priceCents]);
 }
 
 /** How long an Idempotency-Key's answer is replayed (DESIGN.md §4); from then on the key names a new request. */

@@ -25,8 +25,10 @@ import {
   type MatchRecord,
   priorSales,
   recordInline,
+  releaseBuyerSpend,
   releaseCaps,
   storeSale,
+  takeBuyerSpend,
   takeCampaignCaps,
 } from './sale.repo';
 import type { AuctionResult, ExplanationEntry, LeadFacts } from './types';
@@ -186,6 +188,7 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
     result: AuctionResult | null,
     capFilled: ReadonlySet<string>,
     inlineSale: { matchIds: ReadonlyMap<string, string>; refused: ReadonlyMap<string, string> } = NO_INLINE,
+    overBalance: ReadonlySet<string> = new Set(),
   ) {
     const explanation = packExplanation(
       explanationOf(
@@ -195,6 +198,15 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
             return {
               ...entry,
               eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
+            };
+          if (overBalance.has(entry.campaignId))
+            return {
+              ...entry,
+              eligibility: {
+                eligible: false,
+                rule: 'balance',
+                detail: "the buyer's balance or credit does not cover the price",
+              },
             };
           return capFilled.has(entry.campaignId)
             ? { ...entry, eligibility: { eligible: false, rule: 'cap', detail: 'cap filled during the sale' } }
@@ -322,7 +334,7 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
     row: LeadRecord,
     sale: { kind: string; matches: MatchRecord[] } | null,
   ): Promise<Outcome> {
-    const stopped = await storeSale(tx, row, sale && { ...sale, caps: [] }, null);
+    const stopped = await storeSale(tx, row, sale && { ...sale, caps: [], spendTaken: true }, null);
     if (stopped !== null) throw new ReplayPing();
     const answer = { status: 200, body: row.answer };
     if (req.meta.idempotencyKey) await answerIdempotencyKey(tx, req.caller.key.id, req.meta.idempotencyKey, answer);
@@ -359,10 +371,14 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
         return store(tx, req, { ...lead, answer }, null);
       }
       const full = new Set<string>();
+      /** Campaigns whose buyer's prepay balance or credit does not cover their price (rule 7). */
+      const broke = new Set<string>();
       /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery. */
       const refused = new Map<string, string>();
       /** Cap slots held by campaigns of the current winners. */
       const held = new Map<string, CapSlot[]>();
+      /** Prices reserved on buyers' spend (rule 7) by campaigns of the current winners. */
+      const spending = new Map<string, Winner>();
       /** Winners that have the lead through a live delivery: they stay in the sale whatever follows. */
       const kept = new Map<string, Winner>();
       const matchIds = new Map<string, string>();
@@ -374,7 +390,7 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
       let kind = first?.kind ?? 'exclusive';
 
       const rerun = (): AuctionResult | null => {
-        const next = run(new Set([...full, ...refused.keys()]));
+        const next = run(new Set([...full, ...broke, ...refused.keys()]));
         const keptWinners = [...kept.values()];
         if (
           keptWinners.length === 0 ||
@@ -394,6 +410,11 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
           await releaseCaps(tx, slots);
           held.delete(campaignId);
         }
+        for (const [campaignId, w] of spending) {
+          if (result?.winners.some((x) => x.campaignId === campaignId && x.priceCents === w.priceCents)) continue;
+          await releaseBuyerSpend(tx, w.buyerId, w.priceCents);
+          spending.delete(campaignId);
+        }
       };
 
       let result = first;
@@ -405,9 +426,16 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
         for (const w of byCampaign) {
           if (held.has(w.campaignId)) continue;
           const slots = lockOrder(slotsOf(w.campaignId, lead.createdAt));
-          if (await takeCampaignCaps(tx, slots)) held.set(w.campaignId, slots);
-          else {
+          if (!(await takeCampaignCaps(tx, slots))) {
             full.add(w.campaignId);
+            capFull = true;
+            continue;
+          }
+          held.set(w.campaignId, slots);
+          // Rule 7: a prepay or credit buyer buys only what its balance or credit still covers.
+          if (await takeBuyerSpend(tx, w.buyerId, w.priceCents)) spending.set(w.campaignId, w);
+          else {
+            broke.add(w.campaignId);
             capFull = true;
           }
         }
@@ -448,7 +476,7 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
         await releaseLosers(result);
       }
       if (!result) await releaseLosers(null);
-      const { row, sale } = decide(req, lead, considered, result, full, { matchIds, refused });
+      const { row, sale } = decide(req, lead, considered, result, full, { matchIds, refused }, broke);
       const outcome = await store(tx, req, row, sale);
       await recordInline(
         tx,

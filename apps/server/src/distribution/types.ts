@@ -68,7 +68,17 @@ export interface CapCounts {
  * The rules in the order they are checked; an excluded campaign names the first it failed. `cap`
  * and `delivery` may also come from the sale itself (a cap filled, a live delivery said Not Accepted).
  */
-export type Rule = 'status' | 'branded' | 'service' | 'location' | 'time' | 'cap' | 'source' | 'duplicate' | 'delivery';
+export type Rule =
+  | 'status'
+  | 'branded'
+  | 'service'
+  | 'location'
+  | 'time'
+  | 'cap'
+  | 'source'
+  | 'duplicate'
+  | 'delivery'
+  | 'balance';
 
 export type Eligibility =
   | { eligible: true; priceCents: number; sharedPriceCents: number | null }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
 import { parentId, primaryId, requiredRef, timestamptz } from './columns';
 
@@ -97,3 +97,19 @@ export const prepayEntries = pgTable(
     uniqueIndex('prepay_entries_draw_idx').on(t.billId).where(sql`${t.kind} = 'draw'`),
   ],
 );
+
+/**
+ * What a prepay or credit buyer may still buy (DESIGN.md §5 rule 7), reserved at the sale like a cap:
+ * the sale adds the price only while `spent + price <= limit`, in its one statement, so no number of
+ * concurrent sales on any number of processes overspends. A row exists only for prepay and credit
+ * buyers. Prepay: limit = deposits, spent = every sale less approved returns, less credits plus debits.
+ * Credit: limit = the credit threshold, spent = the sales (less approved returns) on bills not yet paid.
+ * Everything but the sale recomputes `spent` from the sales (bills.repo.ts recomputeSpend).
+ */
+export const buyerSpend = pgTable('buyer_spend', {
+  buyerId: text('buyer_id')
+    .primaryKey()
+    .references(() => buyers.id),
+  spentCents: bigint('spent_cents', { mode: 'number' }).notNull().default(0),
+  limitCents: bigint('limit_cents', { mode: 'number' }).notNull(),
+});

@@ -149,6 +149,12 @@ export function createBillPayments({
       invoicedAt: now,
       ...(current.status === 'paid' ? { paidAt: now, paymentError: null } : {}),
     });
+    if (current.status === 'paid') await freeCredit(bill.buyerId);
+  }
+
+  /** A paid bill no longer counts against a credit buyer's threshold (rule 7). */
+  async function freeCredit(buyerId: string): Promise<void> {
+    await db.transaction((tx) => billsRepo.recomputeSpendOf(tx, buyerId));
   }
 
   return {
@@ -187,6 +193,7 @@ export function createBillPayments({
       if (!bill) return false;
       if (event.type === 'invoice.paid') {
         await billsRepo.update(db, bill.id, { paidAt: clock.now(), paymentError: null });
+        await freeCredit(bill.buyerId);
         return true;
       }
       const buyer = await buyersRepo.findById(db, bill.buyerId);

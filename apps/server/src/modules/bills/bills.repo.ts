@@ -1,7 +1,16 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { likeContains } from '../../db/records';
-import { billAdjustments, bills, buyers, leadMatches, leads, prepayEntries, sources } from '../../db/schema';
+import {
+  billAdjustments,
+  bills,
+  buyerSpend,
+  buyers,
+  leadMatches,
+  leads,
+  prepayEntries,
+  sources,
+} from '../../db/schema';
 
 export type BillRow = typeof bills.$inferSelect;
 export type BillAdjustmentRow = typeof billAdjustments.$inferSelect;
@@ -125,6 +134,11 @@ export const billsRepo = {
         ),
       )
       .orderBy(asc(bills.endAt), asc(bills.id));
+  },
+
+  /** Buyers with a spend limit (prepay, credit): each run sets their spend afresh. */
+  async limitedBuyers(db: Db): Promise<string[]> {
+    return (await db.select({ id: buyerSpend.buyerId }).from(buyerSpend)).map((r) => r.id);
   },
 
   /** Auto-pay buyers with a threshold and an accruing bill: the run checks whether to charge them now. */
@@ -290,6 +304,43 @@ export const billsRepo = {
       .onConflictDoNothing()
       .returning({ id: prepayEntries.id });
     return inserted.length > 0;
+  },
+
+  /**
+   * Sets what a prepay or credit buyer has spent and may spend (rule 7, `buyer_spend`) from its sales,
+   * returns, adjustments, deposits and paid bills; removes the limit of a buyer paying otherwise. The
+   * row is locked first, so a sale at the same moment either is counted here or adds its price after.
+   * Call it inside a transaction.
+   */
+  async recomputeSpend(tx: Tx, buyer: { id: string; payMethod: string; thresholdCents: number }): Promise<void> {
+    if (buyer.payMethod !== 'prepay' && buyer.payMethod !== 'credit') {
+      await tx.delete(buyerSpend).where(eq(buyerSpend.buyerId, buyer.id));
+      return;
+    }
+    await tx.insert(buyerSpend).values({ buyerId: buyer.id, spentCents: 0, limitCents: 0 }).onConflictDoNothing();
+    await tx.select().from(buyerSpend).where(eq(buyerSpend.buyerId, buyer.id)).for('update');
+    const prepay = buyer.payMethod === 'prepay';
+    const sold = sql`(select coalesce(sum(m.price_cents) filter (where m.return_status is distinct from 'approved'), 0)
+      from ${leadMatches} m left join ${bills} b on b.id = m.bill_id
+      where m.buyer_id = ${buyer.id} and not m.rejected and m.delivery_status <> 'undelivered'
+        and (${prepay} or b.paid_at is null))`;
+    const adjusted = sql`(select coalesce(sum(case when a.kind = 'debit' then a.amount_cents else -a.amount_cents end), 0)
+      from ${billAdjustments} a join ${bills} b on b.id = a.bill_id where b.buyer_id = ${buyer.id})`;
+    const deposits = sql`(select coalesce(sum(e.amount_cents), 0) from ${prepayEntries} e
+      where e.buyer_id = ${buyer.id} and e.kind = 'deposit')`;
+    await tx
+      .update(buyerSpend)
+      .set({
+        spentCents: prepay ? sql`${sold} + ${adjusted}` : sold,
+        limitCents: prepay ? deposits : sql`${buyer.thresholdCents}`,
+      })
+      .where(eq(buyerSpend.buyerId, buyer.id));
+  },
+
+  /** recomputeSpend for a buyer by id (nothing for a buyer that does not exist). */
+  async recomputeSpendOf(tx: Tx, buyerId: string): Promise<void> {
+    const [buyer] = await tx.select().from(buyers).where(eq(buyers.id, buyerId));
+    if (buyer) await billsRepo.recomputeSpend(tx, buyer);
   },
 
   /** The buyer's bills, the accruing one first, then by end, newest first. */

@@ -266,6 +266,8 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
         await billsRepo.close(tx, graced.id, { ...totals, netCents: netCents(totals) }, now);
         result.closed += 1;
       }
+      // Each run also sets the buyer's spend afresh from its sales (rule 7), whatever happened in between.
+      await billsRepo.recomputeSpend(tx, buyer);
     });
   }
 
@@ -330,6 +332,8 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
           ...lines('credit', parsed.data.credits),
           ...lines('debit', parsed.data.debits),
         ]);
+        // A prepay buyer's credits and debits move what it may still buy (rule 7).
+        await billsRepo.recomputeSpendOf(tx, bill.buyerId);
       });
       const { bill, buyer } = await visibleBill({ role: 'admin' } as Viewer, id);
       return detailOf(bill, buyer);
@@ -346,6 +350,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
         ...(await billsRepo.buyersWithoutBill(db)),
         ...(await billsRepo.due(db, now)).map((b) => b.buyerId),
         ...(await billsRepo.autoPayWithThreshold(db)),
+        ...(await billsRepo.limitedBuyers(db)),
       ]);
       for (const buyerId of buyers) await runForBuyer(buyerId, now, result);
       if (options.doPayments && payments) result.invoiced = await payments.invoiceClosedBills();

@@ -119,6 +119,7 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
           updatedAt: now,
         });
         await recordDeposit(tx, id, 0, row.prepayCents, now);
+        await billsRepo.recomputeSpend(tx, row);
         return toBuyer(row, [primary]);
       });
     },
@@ -139,7 +140,10 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
           });
         }
         const row = await buyersRepo.update(tx, id, { ...toColumns(changes), updatedAt: clock.now() });
-        if (row) await recordDeposit(tx, id, current.prepayCents, row.prepayCents, clock.now());
+        if (row) {
+          await recordDeposit(tx, id, current.prepayCents, row.prepayCents, clock.now());
+          await billsRepo.recomputeSpend(tx, row);
+        }
         return toBuyer(row ?? current);
       });
     },

@@ -15,6 +15,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
+import { billsRepo } from '../bills/bills.repo';
 import { billingPeriod } from '../bills/bills.service';
 import { type ReturnMatch, returnsRepo } from './returns.repo';
 
@@ -92,6 +93,8 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
         returnDecidedBy: automatic ? 'auto' : null,
       });
       if (!updated) throw new AppError('conflict', 'A return was already requested for this lead');
+      // An approved return gives a prepay or credit buyer its price back to spend (rule 7).
+      if (automatic) await billsRepo.recomputeSpendOf(tx, match.buyerId);
       if (!automatic) {
         const name = await returnsRepo.leadName(tx, leadId);
         await returnsRepo.insertMessage(tx, {
@@ -127,11 +130,13 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
     const updated = await db.transaction(async (tx) => {
       await returnsRepo.lockBuyer(tx, match.buyerId);
       await refuseOnClosedBill(tx, match.id);
-      return returnsRepo.setReturn(tx, match.id, match.returnStatus, {
+      const decided = await returnsRepo.setReturn(tx, match.id, match.returnStatus, {
         returnStatus: approve ? 'approved' : 'denied',
         returnDecidedAt: now,
         returnDecidedBy: viewer.userId,
       });
+      if (decided && approve) await billsRepo.recomputeSpendOf(tx, match.buyerId);
+      return decided;
     });
     if (!updated) throw new AppError('conflict', 'This return was already decided');
     return returnOf(updated);
