@@ -119,6 +119,11 @@ export interface PaymentInformation {
   paymentMethods: PaymentCard[];
   /** A prepay buyer's balance in dollars: its deposits less what its closed bills drew. */
   prepay_balance?: number;
+  /**
+   * What a prepay or credit buyer may still buy, in dollars (rule 7): its deposits, or its credit
+   * threshold, less what it has bought and not yet returned (or, on credit, not yet paid).
+   */
+  available?: number;
 }
 
 /** PUT …/updateDefaultPaymentMethod and …/deletePaymentMethod: which card. */

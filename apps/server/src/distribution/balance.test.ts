@@ -61,6 +61,12 @@ describe('rule 7: the buyer can pay', () => {
     for (let i = 0; i < 4; i += 1) results.push(await post('89101'));
     expect(results.map((r) => r.sold)).toEqual([true, true, true, false]);
     expect(await spendOf(buyerId)).toMatchObject({ spentCents: 9000, limitCents: 10000 });
+    const info = await t.request({
+      method: 'GET',
+      url: `/api/buyer/${buyerId}/stripe/paymentMethods`,
+      as: admin.cookie,
+    });
+    expect(info.json()).toMatchObject({ available: 10, prepay_balance: 100 });
 
     // The refused lead says why.
     const [refused] = await t.database.db

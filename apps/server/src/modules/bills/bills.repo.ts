@@ -136,6 +136,11 @@ export const billsRepo = {
       .orderBy(asc(bills.endAt), asc(bills.id));
   },
 
+  async spendOf(db: Db | Tx, buyerId: string) {
+    const [row] = await db.select().from(buyerSpend).where(eq(buyerSpend.buyerId, buyerId));
+    return row ?? null;
+  },
+
   /** Buyers with a spend limit (prepay, credit): each run sets their spend afresh. */
   async limitedBuyers(db: Db): Promise<string[]> {
     return (await db.select({ id: buyerSpend.buyerId }).from(buyerSpend)).map((r) => r.id);

@@ -51,7 +51,9 @@ export function createCardsService({
     async list(viewer: Viewer, buyerId: string): Promise<PaymentInformation> {
       const buyer = await visibleBuyer(viewer, buyerId);
       const publishableKey = config.STRIPE_PUBLISHABLE_KEY;
+      const spend = await billsRepo.spendOf(db, buyer.id);
       const base = {
+        ...(spend ? { available: centsToDollars(spend.limitCents - spend.spentCents) } : {}),
         enabled: Boolean(stripe),
         ...(publishableKey && stripe ? { publishableKey } : {}),
         ...(buyer.payMethod === 'prepay'

@@ -49,6 +49,14 @@ export function PaymentInformation({ buyer }: { buyer: Buyer }) {
               </Text>
             </Group>
           )}
+          {info.data?.available !== undefined && (
+            <Group justify="space-between">
+              <Text fz="sm">Available to spend</Text>
+              <Text fz="sm" fw={600}>
+                {formatMoney(info.data.available)}
+              </Text>
+            </Group>
+          )}
           {cards.length === 0 && (
             <Text fz="sm" c="dimmed">
               No saved cards
