@@ -128,9 +128,5 @@ export interface PaymentInformation {
 
 /** PUT …/updateDefaultPaymentMethod and …/deletePaymentMethod: which card. */
 export const paymentMethodBodySchema = z.object({
-  paymentMethodId: z
-    .string({ error: 'Payment method is required' })
-    .trim()
-    .min(1, 'Payment method is required')
-    .max(255, 'Payment method must be at most 255 characters'),
+  paymentMethodId: requiredText('Payment method is required', 255),
 });
