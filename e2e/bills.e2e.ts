@@ -17,6 +17,8 @@ interface BillRow {
   buyer_name: string;
   accruing: boolean;
   start: number;
+  /** When its grace runs out, epoch seconds: the billing run closes it then. */
+  grace: number;
   total: { net: number };
 }
 let accruing: BillRow;
@@ -33,9 +35,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // The demo buyer's bill as it was, for the files that run after this one.
+  // The clock back to the real time whatever happened (the test resets it itself when it passes).
   const { context, page } = await e2e.signedIn(USERS.admin);
-  await apiCall(page.request, 'put', `/api/bill/${accruing._id}`, { credits: [], debits: [] });
+  await apiCall(page.request, 'post', '/api/sim/mockDate', { reset: true });
   await context.close();
 });
 
@@ -103,6 +105,23 @@ describe('the admin bills', () => {
     expect(saved.credits).toEqual([{ amount: 12.5, description: 'Bad batch' }]);
     expect(saved.debits).toEqual([{ amount: 30, description: 'Setup fee' }]);
     await fullPageScreenshot(page, 'bill-admin-detail');
+
+    // The billing run after the bill's end and grace closes it (the simulator's mock date moves the
+    // exchange's clock there): its credits and debits are final, and edit mode is gone.
+    await apiCall(page.request, 'post', '/api/sim/mockDate', { date: accruing.grace + 60 });
+    try {
+      const run = await apiCall<{ closed: number }>(page.request, 'post', '/api/sim/billing');
+      expect(run.closed).toBeGreaterThanOrEqual(1);
+    } finally {
+      await apiCall(page.request, 'post', '/api/sim/mockDate', { reset: true });
+    }
+    await page.reload();
+    await page.getByRole('heading', { name: `Bill ${DEMO_BUYER_NAME}`, level: 2 }).waitFor();
+    await page.getByText('This bill is closed: its totals are final.').waitFor();
+    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await section(page, 'Credits').getByText('Bad batch').waitFor();
+    await section(page, 'Totals').getByText(expected, { exact: true }).waitFor();
+    await fullPageScreenshot(page, 'bill-admin-closed');
     await context.close();
   });
 });
