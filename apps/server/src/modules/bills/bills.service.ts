@@ -261,7 +261,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
       for (const due of await billsRepo.due(tx, now, buyer.id)) {
         if (due.status !== 'grace') continue;
         const graced = await billsRepo.lock(tx, due.id);
-        if (!graced || graced.status !== 'grace') continue;
+        if (graced?.status !== 'grace') continue;
         const totals = await billsRepo.liveTotals(tx, graced);
         await billsRepo.close(tx, graced.id, { ...totals, netCents: netCents(totals) }, now);
         result.closed += 1;

@@ -10,8 +10,7 @@ import {
   insertSale,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
-import { bills, leadMatches, leads } from '../../db/schema';
-import { newId } from '../../lib/ids';
+import { bills, leadMatches } from '../../db/schema';
 import { billingPeriod } from './bills.service';
 
 const { t, admin } = useAdminTestApp();
