@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
-import { campaigns, capCounters, leadMatches, leads } from '../db/schema';
+import { buyerSpend, campaigns, capCounters, leadMatches, leads } from '../db/schema';
 import { DEFAULT_ZONE } from './caps';
 import { bumpEngineVersion } from './index';
 import { currentPeriods } from './time';
@@ -344,6 +344,32 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       expect(matchedLeadIds.length).toBe(20);
       expect(new Set(matchedLeadIds)).toEqual(new Set(sold.map(([a]) => a?.body.lead_id)));
       expect(counters.map((c) => ({ period: c.period, n: c.n }))).toEqual([{ period: 'daily', n: 20 }]);
+    });
+
+    it('300 concurrent /api/lead over both processes against a prepay balance that covers 10 sell exactly 10 (rule 7)', async () => {
+      // A prepay buyer whose $400 deposit covers ten $40 leads (DESIGN.md §5 rule 7, issue 13).
+      const f = await fixture('gutters', {});
+      const saved = await t.request({
+        method: 'PUT',
+        url: `/api/buyer/${f.buyerId}`,
+        as: await t.signIn(ADMIN.email, ADMIN.password),
+        payload: { bill: { pay: 'prepay', prepay: 400, period: 'monthly', grace: 3, threshold: 0 } },
+      });
+      expect(saved.statusCode).toBe(200);
+      const started = performance.now();
+      const answers = await spread(300, (server) =>
+        call(server, '/api/lead', f.apiKey, { service: 'gutters', zip: ZIP, ...contact() }),
+      );
+      report('prepay balance of 10 leads', started, answers);
+      for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+      const sold = answers.filter((a) => a.body.ok === true);
+      expect(sold.length).toBe(10);
+      const { leadIds, matchedLeadIds } = await stored(f.campaignId, f.sourceId);
+      expect(leadIds.length).toBe(300);
+      expect(new Set(matchedLeadIds)).toEqual(new Set(sold.map((a) => a.body.lead_id)));
+      expect(matchedLeadIds.length).toBe(10);
+      const [spend] = await t.database.db.select().from(buyerSpend).where(eq(buyerSpend.buyerId, f.buyerId));
+      expect(spend).toMatchObject({ spentCents: 40_000, limitCents: 40_000 });
     });
 
     it('a campaign paused through another connection stops being quoted by both processes, and a new one starts', async () => {
