@@ -43,6 +43,7 @@ export async function startStripeServer() {
   let invoiceNumber = 0;
   /** Requests to answer once with a 500 before any work (Stripe down at that moment), by "METHOD /path" pattern. */
   const outages: Array<{ method: string; path: RegExp }> = [];
+  const hangs: Array<{ method: string; path: RegExp }> = [];
 
   function customer(customerId: unknown): Stripe.Customer {
     const found = customers.get(String(customerId));
@@ -344,6 +345,12 @@ export async function startStripeServer() {
     }
     // Stripe keeps the first answer to a key, errors included, and replays it.
     if (replayKey) replays.set(replayKey, { status, body });
+    const hang = hangs.findIndex((h) => h.method === method && h.path.test(url.pathname));
+    if (hang >= 0) {
+      // Done, but never answered: the caller dies waiting (a process killed mid-request).
+      hangs.splice(hang, 1);
+      return;
+    }
     send(res, status, body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -387,7 +394,15 @@ export async function startStripeServer() {
     failOnce(method: string, path: RegExp) {
       outages.push({ method, path });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** The next request matching is carried out but never answered (the caller is killed meanwhile). */
+    hangOnce(method: string, path: RegExp) {
+      hangs.push({ method, path });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

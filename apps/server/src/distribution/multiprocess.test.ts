@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
+import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
 import { buyerSpend, campaigns, capCounters, leadMatches, leads } from '../db/schema';
 import { DEFAULT_ZONE } from './caps';
 import { bumpEngineVersion } from './index';
@@ -23,87 +22,16 @@ import type { CapPeriod } from './types';
  * the 2 s issue 4 asks, is proven on fake timers in engine.test.ts.
  */
 
-/** The repository's root, where `node --import tsx apps/server/src/main.ts` starts a server. */
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Every process sharing a database shares the secret (ping ids are signed by one, checked by another). */
 const SECRET = 'multiprocess-test-secret-0123456789abcdef';
 /** A Texas ZIP: every campaign below buys Texas. */
 const ZIP = '75201';
 
-interface Server {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
+type Server = LeadexProcess;
 type Answer = { status: number; body: Record<string, unknown> };
 
 let t: TestApp;
 let servers: Server[] = [];
-
-/**
- * Starts `apps/server/src/main.ts` as its own OS process on the given database, on a port it picks
- * itself (PORT=0): a port chosen here and handed over could be taken meanwhile by another test's
- * server, which would then answer in its place.
- */
-function startServer(name: string, databaseUrl: string): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'http://127.0.0.1',
-      SEED_DEMO: 'false',
-      PUBLIC_API_RATE_LIMIT: '0',
-      LOG_LEVEL: 'warn',
-      LEADEX_SECRET: SECRET,
-      // The admin the test app already made: two processes starting at once must not both create one.
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  return { name, url: '', child, output };
-}
-
-/** Waits until the server has said where it listens and answers GET /api/health there (or fails with what it printed). */
-async function waitHealthy(server: Server, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.child.exitCode !== null)
-      throw new Error(`${server.name} exited with ${server.child.exitCode}:\n${server.output.join('')}`);
-    server.url ||= /listening on (http:\/\/[^\s)]+)/.exec(server.output.join(''))?.[1] ?? '';
-    if (server.url) {
-      try {
-        const res = await fetch(`${server.url}/api/health`);
-        if (res.ok) return;
-      } catch {
-        // not answering yet
-      }
-    }
-    await sleep(100);
-  }
-  throw new Error(`${server.name} did not answer /api/health within ${timeoutMs} ms:\n${server.output.join('')}`);
-}
-
-/** SIGTERM (the server flushes and closes its pool), SIGKILL if it hangs; resolves once it has exited. */
-async function stopServer(server: Server): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -252,13 +180,14 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0, LEADEX_SECRET: SECRET });
       const databaseUrl = testDatabaseUrl(t.database);
       const started = performance.now();
-      servers = [startServer('server 1', databaseUrl), startServer('server 2', databaseUrl)];
+      const env = { NODE_ENV: 'production', LEADEX_SECRET: SECRET };
+      servers = [startLeadexProcess('server 1', databaseUrl, env), startLeadexProcess('server 2', databaseUrl, env)];
       await Promise.all(servers.map((s) => waitHealthy(s)));
       console.info(`two server processes healthy in ${Math.round(performance.now() - started)} ms`);
     }, 60_000);
 
     afterAll(async () => {
-      await Promise.all(servers.map(stopServer));
+      await Promise.all(servers.map((s) => stopLeadexProcess(s)));
       await t?.close();
     }, 30_000);
 

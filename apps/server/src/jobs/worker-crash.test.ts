@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
-import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { type LeadexProcess, startLeadexProcess, stopLeadexProcess } from '../../test/processes';
 import { eventually, startHttpReceiver } from '../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches } from '../db/schema';
 
@@ -15,42 +14,22 @@ import { campaigns, deliveryAttempts, leadMatches } from '../db/schema';
  * is skipped, by name.
  */
 
-/** The repository's root, where `node --import tsx apps/server/src/main.ts` starts a process. */
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SECRET = 'worker-crash-test-secret-0123456789abcdef';
 
-interface Worker {
-  child: ChildProcess;
-  output: string[];
-}
+type Worker = LeadexProcess;
 
 /** Starts `main.ts` as a worker only (no HTTP) on the test database, with test-sized delays. */
 function startWorker(databaseUrl: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'development',
-      LEADEX_ROLE: 'worker',
-      DATABASE_URL: databaseUrl,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      LEADEX_SECRET: SECRET,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
-      DELIVERY_RETRY_DELAYS_MS: '50,50',
-      JOB_EXPIRE_SECONDS: '2',
-      JOB_POLL_SECONDS: '0.5',
-      DISPATCH_INTERVAL_MS: '100',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startLeadexProcess('worker', databaseUrl, {
+    NODE_ENV: 'development',
+    LEADEX_ROLE: 'worker',
+    LEADEX_SECRET: SECRET,
+    ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
+    DELIVERY_RETRY_DELAYS_MS: '50,50',
+    JOB_EXPIRE_SECONDS: '2',
+    JOB_POLL_SECONDS: '0.5',
+    DISPATCH_INTERVAL_MS: '100',
   });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  return { child, output };
 }
 
 async function waitStarted(worker: Worker, timeoutMs = 45_000) {
@@ -65,15 +44,7 @@ async function waitStarted(worker: Worker, timeoutMs = 45_000) {
   );
 }
 
-async function stop(worker: Worker, signal: NodeJS.Signals) {
-  const { child } = worker;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
+const stop = (worker: Worker, signal: NodeJS.Signals) => stopLeadexProcess(worker, signal, 10_000);
 
 describe.skipIf(testDatabaseKind !== 'postgres')(
   'a worker process killed in the middle of a delivery (PostgreSQL only)',
