@@ -42,7 +42,8 @@ export type IdPrefix =
   | 'png'
   | 'bil'
   | 'adj'
-  | 'ppe';
+  | 'ppe'
+  | 'chb';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
+import { sources } from './sources';
 import { parentId, primaryId, requiredRef, timestamptz } from './columns';
 
 /**
@@ -68,9 +69,17 @@ export const billAdjustments = pgTable(
     description: text('description').notNull(),
     /** The line's place in its list, as the admin entered it. */
     position: integer('position').notNull(),
+    /**
+     * Set on the credit that returns a sale refused after its bill closed (a late Not Accepted,
+     * DESIGN.md §6): one such credit per sale, however often the refusal is reported.
+     */
+    matchId: text('match_id'),
     createdAt: timestamptz('created_at').notNull(),
   },
-  (t) => [index('bill_adjustments_bill_idx').on(t.billId)],
+  (t) => [
+    index('bill_adjustments_bill_idx').on(t.billId),
+    uniqueIndex('bill_adjustments_match_idx').on(t.matchId).where(sql`${t.matchId} is not null`),
+  ],
 );
 
 /**
@@ -113,3 +122,25 @@ export const buyerSpend = pgTable('buyer_spend', {
   spentCents: bigint('spent_cents', { mode: 'number' }).notNull().default(0),
   limitCents: bigint('limit_cents', { mode: 'number' }).notNull(),
 });
+
+/**
+ * Returns charged back to the source (issue 13): an approved return takes the returned sale's part of
+ * the lead's payout back from the source that sold it, one entry per returned sale. A shared lead's
+ * payout is split over its sales by price, so returning every sale of a lead charges back its whole
+ * payout. A source's payout for a range is its leads' cost less these entries.
+ */
+export const sourceChargebacks = pgTable(
+  'source_chargebacks',
+  {
+    id: primaryId(),
+    sourceId: requiredRef('source_id', () => sources.id),
+    leadId: text('lead_id').notNull(),
+    matchId: text('match_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('source_chargebacks_match_idx').on(t.matchId),
+    index('source_chargebacks_source_idx').on(t.sourceId, t.createdAt),
+  ],
+);

@@ -60,33 +60,41 @@ export interface BillsServiceDeps {
 }
 
 /**
+ * The buyer's accruing bill, opened if it has sales on no bill (or, with `evenWithoutSales`, to carry
+ * a credit); null when it has neither.
+ */
+export async function ensureAccruingBill(
+  tx: Db | Tx,
+  buyer: Pick<BuyerRow, 'id' | 'period'>,
+  now: Date,
+  evenWithoutSales = false,
+): Promise<BillRow | null> {
+  const existing = await billsRepo.accruing(tx, buyer.id);
+  if (existing) return existing;
+  if (!evenWithoutSales && !(await billsRepo.hasUnbilledSales(tx, buyer.id))) return null;
+  const start = (await billsRepo.lastEnd(tx, buyer.id)) ?? INITIAL_START;
+  const period = buyer.period as BillPeriod;
+  const inserted = await billsRepo.insertAccruing(tx, {
+    id: newId('bil'),
+    buyerId: buyer.id,
+    startAt: start,
+    // The initial bill runs to the end of the current period; a later one from the last end to its period's end.
+    endAt: billingPeriod(period, start.getTime() === 0 ? now : start).next,
+    period,
+    status: 'accruing',
+    createdAt: now,
+  });
+  // Another request opened it at the same moment: the unique index kept one; read it.
+  return inserted ?? (await billsRepo.accruing(tx, buyer.id));
+}
+
+/**
  * A buyer's bills (DESIGN.md §7). The accruing bill is stored from the buyer's first sale, starting
  * at the epoch; the billing run rolls it at its end (its sales get its id, the next period's bill
  * opens) and closes it after the grace days, when its totals become final. Until then its totals are
  * computed from its sales, returns and adjustments.
  */
 export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
-  /** The buyer's accruing bill, opened if it has sales on no bill; null when it has neither. */
-  async function ensureAccruing(tx: Db | Tx, buyer: BuyerRow, now: Date): Promise<BillRow | null> {
-    const existing = await billsRepo.accruing(tx, buyer.id);
-    if (existing) return existing;
-    if (!(await billsRepo.hasUnbilledSales(tx, buyer.id))) return null;
-    const start = (await billsRepo.lastEnd(tx, buyer.id)) ?? INITIAL_START;
-    const period = buyer.period as BillPeriod;
-    const inserted = await billsRepo.insertAccruing(tx, {
-      id: newId('bil'),
-      buyerId: buyer.id,
-      startAt: start,
-      // The initial bill runs to the end of the current period; a later one from the last end to its period's end.
-      endAt: billingPeriod(period, start.getTime() === 0 ? now : start).next,
-      period,
-      status: 'accruing',
-      createdAt: now,
-    });
-    // Another request opened it at the same moment: the unique index kept one; read it.
-    return inserted ?? (await billsRepo.accruing(tx, buyer.id));
-  }
-
   /** The buyer a viewer may see bills of: an admin any, a buyer only its own; anyone else's is not found. */
   async function visibleBuyer(viewer: Viewer, buyerId: string): Promise<BuyerRow> {
     const visible = viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === buyerId);
@@ -222,7 +230,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
       const buyer = await billsRepo.lockBuyer(tx, buyerId);
       if (!buyer) return;
       const hadBill = (await billsRepo.lastEnd(tx, buyer.id)) !== null;
-      let bill = await ensureAccruing(tx, buyer, now);
+      let bill = await ensureAccruingBill(tx, buyer, now);
       if (bill && !hadBill) result.opened += 1;
       while (bill && bill.endAt <= now) {
         await billsRepo.roll(tx, bill, { payMethod: buyer.payMethod, graceDays: buyer.graceDays }, now);
@@ -275,14 +283,14 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
     /** GET /api/bill/buyer/{buyerId}: the buyer's bills, the accruing one first. */
     async listForBuyer(viewer: Viewer, buyerId: string): Promise<BillSummary[]> {
       const buyer = await visibleBuyer(viewer, buyerId);
-      await ensureAccruing(db, buyer, clock.now());
+      await ensureAccruingBill(db, buyer, clock.now());
       return summariesOf(await billsRepo.ofBuyer(db, buyer.id), buyer);
     },
 
     /** GET /api/bill/buyer/{buyerId}/current: the accruing bill, with its leads (the web's /bill/next/buyer/{id}). */
     async current(viewer: Viewer, buyerId: string): Promise<Bill> {
       const buyer = await visibleBuyer(viewer, buyerId);
-      const bill = await ensureAccruing(db, buyer, clock.now());
+      const bill = await ensureAccruingBill(db, buyer, clock.now());
       if (!bill) throw new AppError('not_found', 'This buyer has no bill yet: its first sale opens one');
       return detailOf(bill, buyer);
     },

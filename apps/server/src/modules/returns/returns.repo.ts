@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { bills, buyers, leadMatches, leads, messages, settings } from '../../db/schema';
+import { billAdjustments, bills, buyers, leadMatches, leads, messages, settings } from '../../db/schema';
 import { billedMatches } from '../bills/bills.repo';
 
 export type ReturnMatch = typeof leadMatches.$inferSelect;
@@ -74,6 +74,60 @@ export const returnsRepo = {
       )
       .returning();
     return row ?? null;
+  },
+
+  /** The match by id alone (a delivery job knows no more). */
+  async matchById(db: Db | Tx, matchId: string): Promise<ReturnMatch | null> {
+    const [row] = await db.select().from(leadMatches).where(eq(leadMatches.id, matchId));
+    return row ?? null;
+  },
+
+  /**
+   * Charges an approved return back to the source (source_chargebacks): the returned sale's share of
+   * the lead's payout, split over the lead's sales by price. Once per sale; a source paid nothing
+   * (internal, or a lead cost of 0) is charged nothing.
+   */
+  async chargeBack(tx: Tx, id: string, matchId: string, at: Date): Promise<void> {
+    await tx.execute(sql`
+      insert into source_chargebacks (id, source_id, lead_id, match_id, amount_cents, created_at)
+      select ${id}, l.source_id, l.id, m.id,
+        round(l.cost_cents::numeric * m.price_cents / sold.revenue)::int, ${at.toISOString()}::timestamptz
+      from lead_matches m
+      join leads l on l.id = m.lead_id
+      cross join lateral (
+        select sum(x.price_cents) as revenue from lead_matches x where x.lead_id = m.lead_id and not x.rejected
+      ) sold
+      where m.id = ${matchId} and l.cost_cents > 0 and sold.revenue > 0
+      on conflict (match_id) do nothing`);
+  },
+
+  /**
+   * A credit on `billId` returning a sale refused after its bill closed: once per sale (a reported
+   * refusal run again adds nothing). Answers whether it was added.
+   */
+  async addRefusalCredit(
+    tx: Tx,
+    row: { id: string; billId: string; matchId: string; amountCents: number; description: string; at: Date },
+  ): Promise<boolean> {
+    const [last] = await tx
+      .select({ position: sql<number>`coalesce(max(${billAdjustments.position}), -1)`.mapWith(Number) })
+      .from(billAdjustments)
+      .where(and(eq(billAdjustments.billId, row.billId), eq(billAdjustments.kind, 'credit')));
+    const inserted = await tx
+      .insert(billAdjustments)
+      .values({
+        id: row.id,
+        billId: row.billId,
+        kind: 'credit',
+        amountCents: row.amountCents,
+        description: row.description,
+        position: (last?.position ?? -1) + 1,
+        matchId: row.matchId,
+        createdAt: row.at,
+      })
+      .onConflictDoNothing()
+      .returning({ id: billAdjustments.id });
+    return inserted.length > 0;
   },
 
   /** The status of the bill the match is on (null while it accrues: its sales carry no bill id yet). */

@@ -16,7 +16,7 @@ import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { billsRepo } from '../bills/bills.repo';
-import { billingPeriod } from '../bills/bills.service';
+import { billingPeriod, ensureAccruingBill } from '../bills/bills.service';
 import { type ReturnMatch, returnsRepo } from './returns.repo';
 
 const DAY_MS = 86_400_000;
@@ -49,6 +49,54 @@ async function refuseOnClosedBill(tx: Tx, matchId: string): Promise<void> {
   const status = await returnsRepo.billStatus(tx, matchId);
   if (status === 'closed')
     throw new AppError('conflict', "This lead's bill is closed: its returns can no longer change");
+}
+
+/**
+ * What an approved return changes beyond the match: a prepay or credit buyer gets the price back to
+ * spend (rule 7), and the source gives back its share of the lead's payout.
+ */
+async function onApproved(tx: Tx, match: Pick<ReturnMatch, 'id' | 'buyerId'>, now: Date): Promise<void> {
+  await billsRepo.recomputeSpendOf(tx, match.buyerId);
+  await returnsRepo.chargeBack(tx, newId('chb'), match.id, now);
+}
+
+/**
+ * A late Not Accepted from a retried custom delivery (DESIGN.md §6): the buyer refused a lead it was
+ * sold, so the sale becomes an approved return, never a re-sale. If its bill has closed meanwhile, the
+ * closed totals stay as invoiced and the buyer's next bill carries a credit of the price instead.
+ * Under the buyer's lock, like every return decision and the billing run.
+ */
+export async function approveRefusedSale(db: Db, matchId: string, comment: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const match = await returnsRepo.matchById(tx, matchId);
+    if (!match || match.rejected || match.returnStatus === 'approved') return;
+    const buyer = await returnsRepo.lockBuyer(tx, match.buyerId);
+    if (!buyer) return;
+    if ((await returnsRepo.billStatus(tx, match.id)) === 'closed') {
+      const next = await ensureAccruingBill(tx, buyer, now, true);
+      const name = (await returnsRepo.leadName(tx, match.leadId)) ?? match.leadId;
+      if (next)
+        await returnsRepo.addRefusalCredit(tx, {
+          id: newId('adj'),
+          billId: next.id,
+          matchId: match.id,
+          amountCents: match.priceCents,
+          description: `Lead ${name} refused by the buyer's custom delivery after its bill closed`,
+          at: now,
+        });
+      await onApproved(tx, match, now);
+      return;
+    }
+    const approved = await returnsRepo.setReturn(tx, match.id, match.returnStatus, {
+      returnStatus: 'approved',
+      returnReason: "Not Accepted by the buyer's custom delivery",
+      returnComment: comment.slice(0, 500),
+      returnRequestedAt: now,
+      returnDecidedAt: now,
+      returnDecidedBy: 'delivery',
+    });
+    if (approved) await onApproved(tx, match, now);
+  });
 }
 
 /**
@@ -93,8 +141,7 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
         returnDecidedBy: automatic ? 'auto' : null,
       });
       if (!updated) throw new AppError('conflict', 'A return was already requested for this lead');
-      // An approved return gives a prepay or credit buyer its price back to spend (rule 7).
-      if (automatic) await billsRepo.recomputeSpendOf(tx, match.buyerId);
+      if (automatic) await onApproved(tx, match, now);
       if (!automatic) {
         const name = await returnsRepo.leadName(tx, leadId);
         await returnsRepo.insertMessage(tx, {
@@ -135,7 +182,7 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
         returnDecidedAt: now,
         returnDecidedBy: viewer.userId,
       });
-      if (decided && approve) await billsRepo.recomputeSpendOf(tx, match.buyerId);
+      if (decided && approve) await onApproved(tx, match, now);
       return decided;
     });
     if (!updated) throw new AppError('conflict', 'This return was already decided');

@@ -1,15 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectBillsConsistent } from '../../../test/bill-checks';
 import { testDatabaseKind } from '../../../test/database';
 import {
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
   createSourceWithLogin,
+  insertSale,
   uniquePhone,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
-import { buyers, leadMatches, messages } from '../../db/schema';
+import { buyers, leadMatches, leads, messages, sourceChargebacks } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import { approveRefusedSale } from './returns.service';
 
 const DAY_MS = 86_400_000;
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
@@ -227,5 +231,115 @@ describe.skipIf(testDatabaseKind !== 'postgres')('concurrent requests on Postgre
     const answers = await Promise.all(sales.map((sale) => returnOf(buyer.cookie, sale, { reason: 'Duplicate Lead' })));
     const statuses = answers.map((res) => res.json().status).sort();
     expect(statuses).toEqual([...Array(7).fill('requested'), ...Array(3).fill('approved')].sort());
+  });
+});
+
+describe('returns charged back to the source (its payout)', () => {
+  const chargebacksOf = (matchId: string) =>
+    t.deps.db.select().from(sourceChargebacks).where(eq(sourceChargebacks.matchId, matchId));
+
+  it('takes back the $5 payout of an approved return, once, and nothing for a denied one', async () => {
+    const buyer = await buyerIn('OK');
+    const approved = await sell('73102');
+    const denied = await sell('73102');
+    await returnOf(buyer.cookie, denied, { reason: 'Location' });
+    await returnOf(admin.cookie, denied, { deny: true });
+    expect(await chargebacksOf(denied.matchId)).toEqual([]);
+    expect((await returnOf(admin.cookie, approved, { approve: true })).statusCode).toBe(200);
+    expect((await returnOf(admin.cookie, approved, { approve: true })).statusCode).toBe(409);
+    const [lead] = await t.deps.db.select().from(leads).where(eq(leads.id, approved.leadId));
+    expect(await chargebacksOf(approved.matchId)).toEqual([
+      expect.objectContaining({ sourceId: lead?.sourceId, leadId: approved.leadId, amountCents: 500 }),
+    ]);
+  });
+
+  it('charges back an auto-approved return too', async () => {
+    const buyer = await buyerIn('KS', 1);
+    const sale = await sell('66603');
+    expect((await returnOf(buyer.cookie, sale, { reason: 'Bad Information' })).json().status).toBe('approved');
+    expect((await chargebacksOf(sale.matchId)).map((c) => c.amountCents)).toEqual([500]);
+  });
+
+  it('splits a shared lead’s payout over its sales by price: both returned give back the whole payout', async () => {
+    await buyerIn('NE');
+    const first = await sell('68508');
+    // A second buyer shares the same lead at $60 (the first paid $20): $1.25 and $3.75 of the $5 payout.
+    const other = await createBuyerWithLogin(t);
+    const second = newId('mat');
+    await t.deps.db.insert(leadMatches).values({
+      id: second,
+      leadId: first.leadId,
+      campaignId: await createCampaign(t, other.buyer._id, { status: 'draft' }),
+      buyerId: other.buyer._id,
+      kind: 'shared',
+      priceCents: 6000,
+      deliveryStatus: 'delivered',
+      createdAt: t.clock.now(),
+    });
+    await returnOf(admin.cookie, first, { approve: true });
+    await returnOf(admin.cookie, { leadId: first.leadId, matchId: second }, { approve: true });
+    expect((await chargebacksOf(first.matchId)).map((c) => c.amountCents)).toEqual([125]);
+    expect((await chargebacksOf(second)).map((c) => c.amountCents)).toEqual([375]);
+  });
+
+  it('charges nothing back to a source paid nothing (an internal source)', async () => {
+    const buyer = await buyerIn('IA');
+    const campaignId = await createCampaign(t, buyer.buyer._id, { status: 'draft' });
+    const { sourceId } = await createSourceWithKey(t);
+    const sale = await insertSale(t, buyer.buyer._id, campaignId, sourceId, t.clock.now().toISOString(), 30);
+    expect((await returnOf(admin.cookie, sale, { approve: true })).statusCode).toBe(200);
+    expect(await chargebacksOf(sale.matchId)).toEqual([]);
+  });
+});
+
+describe('a late Not Accepted from a retried custom delivery (DESIGN.md §6)', () => {
+  const refuse = (matchId: string) => approveRefusedSale(t.deps.db, matchId, 'Not Accepted: duplicate', t.clock.now());
+
+  it('makes an open bill’s sale an approved return, charged back to the source', async () => {
+    const buyer = await buyerIn('AR');
+    const sale = await sell('72201');
+    await refuse(sale.matchId);
+    await refuse(sale.matchId);
+    const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, sale.matchId));
+    expect(row).toMatchObject({
+      returnStatus: 'approved',
+      returnReason: "Not Accepted by the buyer's custom delivery",
+      returnComment: 'Not Accepted: duplicate',
+    });
+    expect(await billTotal(buyer.buyer._id, admin.cookie)).toMatchObject({ charges: 20, returns: 20, net: 0 });
+    expect(
+      (await t.deps.db.select().from(sourceChargebacks).where(eq(sourceChargebacks.matchId, sale.matchId))).length,
+    ).toBe(1);
+  });
+
+  it('leaves a closed bill as invoiced and credits the price on the next bill, once', async () => {
+    const buyer = await buyerIn('LA');
+    await t.deps.db.update(buyers).set({ graceDays: 0 }).where(eq(buyers.id, buyer.buyer._id));
+    const sale = await sell('70112');
+    expect(await billTotal(buyer.buyer._id, admin.cookie)).toMatchObject({ charges: 20 });
+    // A month later the sale's bill has closed; then the buyer's system says no.
+    t.clock.advance(40 * DAY_MS);
+    await t.request({ method: 'POST', url: '/api/sim/billing', as: admin.cookie });
+    const list = (
+      await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer.buyer._id}`, as: admin.cookie })
+    ).json();
+    const closed = list.find((b: { start: number }) => b.start === 0);
+    expect(closed?.status.complete).toBe(true);
+    await refuse(sale.matchId);
+    await refuse(sale.matchId);
+
+    const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, sale.matchId));
+    expect(row?.returnStatus).toBeNull();
+    const current = (
+      await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer.buyer._id}/current`, as: admin.cookie })
+    ).json();
+    expect(current.credits).toEqual([
+      { amount: 20, description: "Lead Robin Shaw refused by the buyer's custom delivery after its bill closed" },
+    ]);
+    expect(current.total).toMatchObject({ charges: 0, credits: 20, net: -20 });
+    expect(
+      (await t.request({ method: 'GET', url: `/api/bill/${closed._id}`, as: admin.cookie })).json().total,
+    ).toMatchObject({ charges: 20, returns: 0, net: 20 });
+    await expectBillsConsistent(t, admin.cookie, buyer.buyer._id, [sale.matchId]);
   });
 });

@@ -29,7 +29,9 @@ export function createStatsService(db: Db, clock: Clock) {
       const [sold] = await db
         .select({
           totalLeads: sql<number>`count(*)::int`,
-          costCents: sql<number>`coalesce(sum(${leads.costCents}), 0)::bigint`,
+          // The payouts, less what approved returns charged back to the sources.
+          costCents: sql<number>`coalesce(sum(${leads.costCents} - coalesce((
+            select sum(c.amount_cents) from source_chargebacks c where c.lead_id = "leads"."id"), 0)), 0)::bigint`,
         })
         .from(leads)
         .where(and(gte(leads.createdAt, monthStart), eq(leads.test, false), sql`${leads.priceCents} > 0`));

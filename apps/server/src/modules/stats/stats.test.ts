@@ -23,13 +23,15 @@ describe('GET /api/stats/', () => {
     });
     const { apiKey } = await createSourceWithKey(t, { maxCost: 15 });
     const headers = { authorization: `Bearer ${apiKey}` };
+    const sold = [];
     for (let i = 0; i < 2; i++) {
-      await t.request({
+      const res = await t.request({
         method: 'POST',
         url: '/api/lead',
         headers,
         payload: { service: 'solar', zip: '90210', name: 'Sol', phone: uniquePhone() },
       });
+      sold.push(res.json().lead_id as string);
     }
     for (let i = 0; i < 3; i++)
       await t.request({ method: 'POST', url: '/api/ping', headers, payload: { service: 'windows', zip: '10001' } });
@@ -37,14 +39,23 @@ describe('GET /api/stats/', () => {
     await t.deps.engine.flush();
 
     const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    // One sale is returned: its revenue and the source's $15 payout for it both come back.
+    const lead = (await t.request({ method: 'GET', url: `/api/lead/${sold[0]}`, as: admin })).json();
+    const returned = await t.request({
+      method: 'POST',
+      url: `/api/lead/${sold[0]}/match/${lead.match[0]._id}/return`,
+      as: admin,
+      payload: { approve: true },
+    });
+    expect(returned.statusCode).toBe(200);
     const res = await t.request({ method: 'GET', url: '/api/stats/', as: admin });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       totalQuota: 100,
       totalQuotaValue: 4000,
       totalLeads: 2,
-      leadRevenue: 80,
-      leadCost: 30,
+      leadRevenue: 40,
+      leadCost: 15,
       topUnmatchedPings: [
         { _id: { zip: '10001', service: 'windows' }, count: 3 },
         { _id: { zip: '10001', service: 'roofing' }, count: 1 },

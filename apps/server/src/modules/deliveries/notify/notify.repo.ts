@@ -235,20 +235,6 @@ export const notifyRepo = {
     await db.update(leadMatches).set({ buyerLeadId }).where(eq(leadMatches.id, matchId));
   },
 
-  /** A late Not Accepted (DESIGN.md §6): the match becomes an approved return, unless already decided. */
-  async approveReturn(db: Db, matchId: string, comment: string, at: Date) {
-    await db
-      .update(leadMatches)
-      .set({
-        returnStatus: 'approved',
-        returnReason: "Not Accepted by the buyer's custom delivery",
-        returnComment: comment.slice(0, 500),
-        returnRequestedAt: at,
-        returnDecidedAt: at,
-      })
-      .where(and(eq(leadMatches.id, matchId), sql`${leadMatches.returnStatus} is distinct from 'approved'`));
-  },
-
   async insertMessage(db: Db, row: typeof messages.$inferInsert) {
     await db.insert(messages).values(row);
   },

@@ -6,6 +6,7 @@ import type { Db } from '../../../db/client';
 import type { NotifyConfig } from '../../../db/schema';
 import type { Clock } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
+import { approveRefusedSale } from '../../returns/returns.service';
 import type { Channels, NotifyChannel } from './channels';
 import { notifyRepo } from './notify.repo';
 
@@ -118,7 +119,7 @@ export function createNotifyHandler({ db, clock, config, channels }: NotifyDeps)
     }
     // The buyer's system refused a lead it was sold: a return it has already won, never a re-sale (DESIGN.md §6).
     if (job.channel === 'custom' && result.final)
-      await notifyRepo.approveReturn(db, job.matchId, result.error ?? 'Not Accepted', clock.now());
+      await approveRefusedSale(db, job.matchId, result.error ?? 'Not Accepted', clock.now());
     // Twilio took the text: its status callback decides delivered or failed.
     if (awaitingCallback) return;
     if (last) return undelivered(job.matchId, job.targets);
