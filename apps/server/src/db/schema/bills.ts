@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
-import { sources } from './sources';
 import { parentId, primaryId, requiredRef, timestamptz } from './columns';
+import { sources } from './sources';
 
 /**
  * A buyer's bills (DESIGN.md §7). One per period: `accruing` while its period runs (new sales join it),
