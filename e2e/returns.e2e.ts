@@ -118,6 +118,49 @@ describe('a lead return', () => {
     await admin.context.close();
   });
 
+  it('raised a message the admin finds on Messages: View data shows its ids, Open goes to the lead, Hide removes it', async () => {
+    const admin = await e2e.signedIn(USERS.admin);
+    await admin.page.goto('/messages');
+    await admin.page.getByRole('heading', { name: 'Messages', level: 2 }).waitFor();
+    const row = tableRows(admin.page).filter({ hasText: `asks to return the lead ${LEAD_NAME}` });
+    await row.waitFor();
+    await expect
+      .poll(() => row.textContent())
+      .toContain(`${DEMO_BUYER_NAME} asks to return the lead ${LEAD_NAME} (Wrong Service)`);
+
+    // View data: the message's data in the JSON viewer, naming the lead.
+    await row.getByRole('button', { name: 'View data' }).click();
+    const data = admin.page.getByRole('dialog', { name: 'Message data' });
+    await expect
+      .poll(() => data.getByRole('region', { name: 'Message data' }).textContent())
+      .toContain(`"lead_id": "${leadId}"`);
+    await fullPageScreenshot(admin.page, 'messages-view-data');
+    await admin.page.keyboard.press('Escape');
+    await data.waitFor({ state: 'hidden' });
+
+    // Open: the lead it is about.
+    await row.getByRole('link', { name: 'Open' }).click();
+    await admin.page.getByRole('heading', { name: LEAD_NAME }).waitFor();
+    await admin.page.goBack();
+    await row.waitFor();
+
+    // Hide, after the spec's question; Cancel keeps it.
+    await row.getByRole('button', { name: 'Hide' }).click();
+    const confirm = admin.page.getByRole('dialog');
+    await confirm.getByText('Are you sure you want to hide the message?').waitFor();
+    await fullPageScreenshot(admin.page, 'messages-hide-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Hide' }).click();
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    await admin.page.reload();
+    await tableRows(admin.page).first().or(admin.page.getByText('No results')).first().waitFor();
+    expect(await row.count()).toBe(0);
+    await admin.context.close();
+  });
+
   it('lets the admin approve a sale nobody asked to return from the lead detail, but not deny it', async () => {
     const admin = await e2e.signedIn(USERS.admin);
     await admin.page.goto(`/lead/${directId}`);

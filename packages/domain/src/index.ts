@@ -1,6 +1,7 @@
 // First: installs the error map every schema's messages come from (DESIGN.md §11 Input hygiene).
 import './messages';
 
+export * from './admin-message';
 export * from './bill';
 export * from './buyer';
 export * from './campaign';

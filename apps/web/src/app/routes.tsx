@@ -31,6 +31,7 @@ const LeadsListPage = lazyPage(() => import('../features/leads/LeadsListPage'), 
 const LeadDetailPage = lazyPage(() => import('../features/leads/LeadDetailPage'), 'LeadDetailPage');
 const BillsListPage = lazyPage(() => import('../features/bills/BillsListPage'), 'BillsListPage');
 const BillDetailPage = lazyPage(() => import('../features/bills/BillDetailPage'), 'BillDetailPage');
+const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'MessagesPage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
@@ -41,7 +42,6 @@ type Placeholder = readonly [path: string, title: string];
 const ADMIN_PLACEHOLDERS: Placeholder[] = [
   ['settings', 'Settings'],
   ['sim', 'Simulator'],
-  ['messages', 'Messages'],
 ];
 
 const placeholders = (list: Placeholder[]) =>
@@ -86,6 +86,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="sources" element={<SourcesListPage />} />
           <Route path="source/:id" element={<SourceDetailPage />} />
           <Route path="returns" element={<ReturnsListPage />} />
+          <Route path="messages" element={<MessagesPage />} />
           {ADMIN_AND_BUYER_ROUTES}
           {LEAD_ROUTES}
           {placeholders(ADMIN_PLACEHOLDERS)}

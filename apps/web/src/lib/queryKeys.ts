@@ -53,6 +53,12 @@ export const queryKeys = {
     /** GET /api/lead/values/{field}: the services or ZIPs present in a range. */
     values: (field: string, range: object) => ['leads', 'values', field, range] as const,
   },
+  /** GET /api/message/admin: the admin's Messages screen. */
+  messages: {
+    all: ['messages'] as const,
+  },
+  /** GET /api/stats/: the admin's dashboard. */
+  stats: ['stats'] as const,
   /** GET /api/lead/returns: the admin's Returns screen. */
   returns: {
     all: ['returns'] as const,

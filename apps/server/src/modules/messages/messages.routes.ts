@@ -1,4 +1,4 @@
-import { pageQuery } from '@leadex/domain';
+import { messageHideSchema, messageListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -11,7 +11,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       onRequest: app.requireRole('admin'),
       schema: {
         tags: ['admin'],
-        querystring: pageQuery(15).extend({ days: z.coerce.number().int().min(1).max(366).default(5) }),
+        querystring: messageListQuery,
       },
     },
     (request) => services.messages.list(request.query),
@@ -21,7 +21,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
     '/message/admin/:id',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: z.object({ hide: z.boolean() }) },
+      schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: messageHideSchema },
     },
     (request) => services.messages.hide(request.params.id, request.body.hide),
   );

@@ -165,7 +165,12 @@ describe('notify channels', () => {
       5_000,
       'the admin message',
     );
-    expect(message).toMatchObject({ text: expect.stringContaining(leadId), ts: expect.any(Number), hidden: false });
+    expect(message).toMatchObject({
+      text: expect.stringContaining(leadId),
+      ts: expect.any(Number),
+      hidden: false,
+      data: { kind: 'undelivered', lead_id: leadId, match_id: match.id, link: `/lead/${leadId}` },
+    });
 
     expect(await billedCents(t, admin.cookie, buyer._id)).toBe(0);
 

@@ -85,6 +85,7 @@ export function createNotifyHandler({ db, clock, config, channels }: NotifyDeps)
         match_id: matchId,
         buyer_id: lead?.buyerId,
         campaign_id: lead?.campaignId,
+        link: lead ? `/lead/${lead.id}` : undefined,
       },
       createdAt: clock.now(),
     });

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { pageQuery } from './common';
+import { PAGE_SIZE } from './constants';
+
+/** How many days of messages the Messages screen shows (admin spec §9: message history 5 days). */
+export const MESSAGE_HISTORY_DAYS = 5;
+
+/**
+ * An admin message (admin spec §3 Message): an event of the exchange that wants a person (a return
+ * waiting for a decision, an undelivered match, a failed payment...). `data` holds the ids of what it
+ * is about and, when there is one, the screen that shows it (`link`, a path of this app).
+ */
+export interface AdminMessage {
+  _id: string;
+  text: string;
+  data?: unknown;
+  hidden: boolean;
+  /** Epoch seconds. */
+  ts: number;
+}
+
+/** GET /api/message/admin: 15 a page, of the last `days` days. */
+export const messageListQuery = pageQuery(PAGE_SIZE.messages).extend({
+  days: z.coerce.number().int().min(1).max(366).default(MESSAGE_HISTORY_DAYS),
+});
+
+/** PUT /api/message/admin/{id}. */
+export const messageHideSchema = z.object({ hide: z.boolean() });
+
+/** The app path a message's data links to, if it names one (only paths of this app, never a URL). */
+export function messageLink(data: unknown): string | undefined {
+  const link = (data as { link?: unknown } | null | undefined)?.link;
+  return typeof link === 'string' && /^\/(?!\/)/.test(link) ? link : undefined;
+}
