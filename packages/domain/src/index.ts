@@ -15,5 +15,6 @@ export * from './session';
 export * from './sim';
 export * from './source';
 export * from './source-api';
+export * from './stats';
 export * from './webhook';
 export * from './zip';

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { campaigns, pings, sources, unmatchedPings } from '../db/schema';
+import { DEFAULT_ZONE } from './caps';
+import { dayInZone } from './time';
 
 type PingRow = typeof pings.$inferInsert;
 type SourceMark = 'lastPingSentAt' | 'lastTestPingSentAt' | 'lastLeadSentAt' | 'lastTestLeadSentAt';
@@ -122,7 +124,8 @@ export class Recorder {
         for (const r of rows) {
           if (r.priceCents !== null && r.priceCents !== undefined) continue;
           if (r.test) continue;
-          const day = (r.createdAt as Date).toISOString().slice(0, 10);
+          // A New York day, so a month's Buyer Gaps are the New York month's (DESIGN.md §8b).
+          const day = dayInZone(DEFAULT_ZONE, r.createdAt as Date);
           const key = `${day}|${r.zip}|${r.service}`;
           const gap = gaps.get(key) ?? { day, zip: r.zip, service: r.service, n: 0 };
           gap.n += 1;

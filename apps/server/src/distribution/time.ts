@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { startOfDay, startOfMonth, startOfWeek } from 'date-fns';
+import { format, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
 import type { CampaignTime } from '../db/schema';
 import type { CapPeriod } from './types';
 
@@ -39,6 +39,11 @@ export function inZone(zone: string, now: Date): TZDate {
   const local = tryInZone(zone, now);
   if (local === null) throw new RangeError(`unknown time zone '${zone}'`);
   return local;
+}
+
+/** The calendar day (YYYY-MM-DD) of `now` in `zone`: the exchange's days and months are New York's. */
+export function dayInZone(zone: string, now: Date): string {
+  return format(inZone(zone, now), 'yyyy-MM-dd');
 }
 
 /**

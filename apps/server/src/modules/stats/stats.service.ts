@@ -1,7 +1,7 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { campaigns, leadMatches, leads, unmatchedPings } from '../../db/schema';
-import { periodStart } from '../../distribution/time';
+import { dayInZone, periodStart } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
 
@@ -13,6 +13,8 @@ export function createStatsService(db: Db, clock: Clock) {
   return {
     async get() {
       const monthStart = periodStart('monthly', HOME_ZONE, clock.now());
+      // The month ends where the next begins: with a mock date in the past, later sales are not counted.
+      const monthEnd = periodStart('monthly', HOME_ZONE, new Date(monthStart.getTime() + 32 * 86_400_000));
       const [quota] = await db
         .select({
           totalQuota: sql<number>`coalesce(sum(${campaigns.maxMonthly}), 0)::int`,
@@ -25,7 +27,13 @@ export function createStatsService(db: Db, clock: Clock) {
           revenueCents: sql<number>`coalesce(sum(case when ${leadMatches.returnStatus} = 'approved' then 0 else ${leadMatches.priceCents} end), 0)::bigint`,
         })
         .from(leadMatches)
-        .where(and(gte(leadMatches.createdAt, monthStart), eq(leadMatches.rejected, false)));
+        .where(
+          and(
+            gte(leadMatches.createdAt, monthStart),
+            lt(leadMatches.createdAt, monthEnd),
+            eq(leadMatches.rejected, false),
+          ),
+        );
       const [sold] = await db
         .select({
           totalLeads: sql<number>`count(*)::int`,
@@ -34,7 +42,14 @@ export function createStatsService(db: Db, clock: Clock) {
             select sum(c.amount_cents) from source_chargebacks c where c.lead_id = "leads"."id"), 0)), 0)::bigint`,
         })
         .from(leads)
-        .where(and(gte(leads.createdAt, monthStart), eq(leads.test, false), sql`${leads.priceCents} > 0`));
+        .where(
+          and(
+            gte(leads.createdAt, monthStart),
+            lt(leads.createdAt, monthEnd),
+            eq(leads.test, false),
+            sql`${leads.priceCents} > 0`,
+          ),
+        );
       const gaps = await db
         .select({
           zip: unmatchedPings.zip,
@@ -42,7 +57,12 @@ export function createStatsService(db: Db, clock: Clock) {
           count: sql<number>`sum(${unmatchedPings.n})::int`,
         })
         .from(unmatchedPings)
-        .where(gte(unmatchedPings.day, monthStart.toISOString().slice(0, 10)))
+        .where(
+          and(
+            gte(unmatchedPings.day, dayInZone(HOME_ZONE, monthStart)),
+            lt(unmatchedPings.day, dayInZone(HOME_ZONE, monthEnd)),
+          ),
+        )
         .groupBy(unmatchedPings.zip, unmatchedPings.service)
         .orderBy(sql`sum(${unmatchedPings.n}) desc`, unmatchedPings.zip)
         .limit(20);

@@ -1,12 +1,15 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   createBuyer,
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
+  insertSale,
   uniquePhone,
 } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
+import { leads } from '../../db/schema';
 
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
@@ -61,6 +64,56 @@ describe('GET /api/stats/', () => {
         { _id: { zip: '10001', service: 'roofing' }, count: 1 },
       ],
     });
+  });
+
+  it('counts the month in New York to the second and to the cent, following the clock', async () => {
+    // July 2026 starts at 04:00 UTC in New York. Earlier tests sold in January, outside this month.
+    t.clock.set('2026-07-20T15:00:00Z');
+    const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    const buyer = await createBuyer(t);
+    const campaignId = await createCampaign(t, buyer._id, { status: 'draft' });
+    const { sourceId, apiKey } = await createSourceWithKey(t);
+    // Pings nobody buys, on either side of July's start in New York: only the later one is July's gap.
+    for (const at of ['2026-07-01T03:59:59Z', '2026-07-01T04:00:00Z', '2026-07-01T04:00:01Z']) {
+      t.clock.set(at);
+      await t.sourceApi('/api/ping', apiKey, { service: 'gutters', zip: at.endsWith('59Z') ? '30301' : '30302' });
+    }
+    await t.deps.engine.flush();
+    const sale = async (at: string, dollars: number, costCents: number) => {
+      const sold = await insertSale(t, buyer._id, campaignId, sourceId, at, dollars);
+      await t.database.db.update(leads).set({ costCents }).where(eq(leads.id, sold.leadId));
+      return sold;
+    };
+    await sale('2026-07-01T03:59:59Z', 50.01, 1000); // June 30 in New York: not this month
+    await sale('2026-07-01T04:00:00Z', 30.33, 1111); // the first second of July
+    const returned = await sale('2026-07-10T15:00:00Z', 20.5, 800);
+    await sale('2026-08-01T04:00:00Z', 99, 500); // August: after this month (sold "in the future")
+    const approve = await t.request({
+      method: 'POST',
+      url: `/api/lead/${returned.leadId}/match/${returned.matchId}/return`,
+      as: admin,
+      payload: { approve: true },
+    });
+    expect(approve.statusCode).toBe(200);
+
+    const figures = async (at: string) => {
+      t.clock.set(at);
+      const res = await t.request({ method: 'GET', url: '/api/stats/', as: admin });
+      const { totalLeads, leadRevenue, leadCost, topUnmatchedPings } = res.json();
+      const gaps = topUnmatchedPings.filter((g: { _id: { service: string } }) => g._id.service === 'gutters');
+      return { totalLeads, leadRevenue, leadCost, gaps };
+    };
+    // July: the two July leads; revenue without the returned one; cost less its $8 chargeback. The
+    // June sale never counts, and the August one not before August (a mock date in the past).
+    const july = {
+      totalLeads: 2,
+      leadRevenue: 30.33,
+      leadCost: 11.11,
+      gaps: [{ _id: { zip: '30302', service: 'gutters' }, count: 2 }],
+    };
+    expect(await figures('2026-07-20T15:00:00Z')).toEqual(july);
+    expect(await figures('2026-08-01T03:59:59Z')).toEqual(july);
+    expect(await figures('2026-08-01T04:00:00Z')).toEqual({ totalLeads: 1, leadRevenue: 99, leadCost: 5, gaps: [] });
   });
 
   it('is for admins only', async () => {

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { section, tableRows } from './screen';
+import { fullPageScreenshot } from './screenshots';
+import { apiCall, USERS } from './support';
+
+/** Issue 14, admin spec §2 Home dashboard: this month's figures, the lead queue and the Buyer Gaps. */
+const e2e = useBrowser();
+
+interface Stats {
+  totalQuota: number;
+  totalQuotaValue: number;
+  totalLeads: number;
+  leadRevenue: number;
+  leadCost: number;
+  topUnmatchedPings: { _id: { zip: string; service: string }; count: number }[];
+}
+
+const money = (dollars: number) =>
+  dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+
+describe('the admin dashboard', () => {
+  it('shows the revenue target, revenue, cost, profit, the lead queue and the Buyer Gaps of the month', async () => {
+    const { context, page } = await e2e.signedIn(USERS.admin);
+    // A ping nobody buys (no campaign buys pest control in Alaska): a gap of this month, whatever the date.
+    const sources = await apiCall<{ data: { _id: string; name: string }[] }>(
+      page.request,
+      'get',
+      '/api/source?name=Apex',
+    );
+    const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
+    const { key } = await apiCall<{ key: string }>(page.request, 'put', `/api/source/${apex?._id}/apikey/new`, {
+      name: `Dashboard e2e ${Date.now()}`,
+    });
+    const ping = await page.request.post('/api/ping', {
+      headers: { authorization: `Bearer ${key}` },
+      data: { service: 'pest_control', zip: '99501' },
+    });
+    expect(await ping.json()).toMatchObject({ ok: false, reason: 'no_match' });
+    // The engine records unmatched pings in batches: wait for this one.
+    let stats = await apiCall<Stats>(page.request, 'get', '/api/stats/');
+    await expect
+      .poll(
+        async () => {
+          stats = await apiCall<Stats>(page.request, 'get', '/api/stats/');
+          return stats.topUnmatchedPings.some((g) => g._id.zip === '99501' && g._id.service === 'pest_control');
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Admin dashboard' }).waitFor();
+    const figure = (label: string) => page.getByRole('group', { name: label, exact: true });
+    await expect.poll(() => figure('Revenue target').textContent()).toContain(money(stats.totalQuotaValue));
+    expect(await figure('Revenue').textContent()).toContain(money(stats.leadRevenue));
+    expect(await figure('Cost').textContent()).toContain(money(stats.leadCost));
+    const profit = Math.round((stats.leadRevenue - stats.leadCost) * 100) / 100;
+    expect(await figure('Profit').textContent()).toContain(money(profit));
+
+    const queue = section(page, 'Lead queue');
+    await queue
+      .getByText(`${stats.totalLeads.toLocaleString('en-US')} of ${stats.totalQuota.toLocaleString('en-US')} leads`)
+      .waitFor();
+    const bar = queue.getByRole('progressbar', { name: 'Lead queue' });
+    const expected = stats.totalQuota > 0 ? Math.min(100, (stats.totalLeads / stats.totalQuota) * 100) : 0;
+    expect(Number(await bar.getAttribute('aria-valuenow'))).toBeCloseTo(expected, 5);
+
+    // Each gap is a row, most missed first.
+    const gaps = tableRows(section(page, 'Buyer Gaps'));
+    await expect.poll(() => gaps.count()).toBe(stats.topUnmatchedPings.length);
+    const first = stats.topUnmatchedPings[0];
+    expect(await gaps.first().textContent()).toBe(`${first?._id.zip}${first?._id.service}${first?.count}`);
+    await fullPageScreenshot(page, 'dashboard-admin');
+    await context.close();
+  });
+});
