@@ -60,3 +60,56 @@ export const simBillingQuery = z.object({
     .optional()
     .transform((v) => v === 'true'),
 });
+
+/** The simulator's multiple leads (admin spec §9: count 10 or 20, hit rate 10, 25, 50 or 100 %). */
+export const SIM_LEAD_COUNTS = [10, 20] as const;
+export const SIM_HIT_RATES = [0.1, 0.25, 0.5, 1] as const;
+
+/** POST /api/sim/leads: how many leads, and the share aimed at ZIP and service pairs a live campaign buys. */
+export const simLeadsSchema = z.object({
+  count: z.coerce
+    .number({ error: 'Count must be a number' })
+    .int('Count must be a whole number')
+    .min(1, 'Count must be at least 1')
+    .max(100, 'Count must be at most 100'),
+  hit: z.coerce
+    .number({ error: 'Hit rate must be a number' })
+    .min(0, 'Hit rate must be at least 0')
+    .max(1, 'Hit rate must be at most 1'),
+});
+export type SimLeads = z.infer<typeof simLeadsSchema>;
+
+/** One simulated lead's outcome, as POST /api/sim/leads streams it (one JSON object a line). */
+export interface SimLeadResult {
+  index: number;
+  count: number;
+  service: string;
+  zip: string;
+  /** Aimed at a pair some live campaign buys. */
+  aimed: boolean;
+  ok: boolean;
+  status?: string;
+  lead_id?: string;
+  price?: number;
+  message?: string;
+}
+
+/** A whitelist list: blank entries dropped, at least one left, every one valid (one message for the field). */
+const whitelistList = (message: string, valid: (value: string) => boolean) =>
+  z
+    .array(z.string({ error: message }), { error: message })
+    .transform((values) => values.map((v) => v.trim()).filter((v) => v.length > 0))
+    .refine((values) => values.length > 0 && values.every(valid), message);
+
+const EMAIL = z.email();
+const PHONE = /^\+?[\d\s\-()]{7,20}$/;
+
+/**
+ * GET and POST /api/sim/whitelist (admin spec §5): where mail and SMS may go outside production. At
+ * least one email and one phone number.
+ */
+export const simWhitelistSchema = z.object({
+  email: whitelistList('Enter at least 1 valid email.', (v) => EMAIL.safeParse(v).success),
+  phone: whitelistList('Enter at least 1 phone number.', (v) => PHONE.test(v)),
+});
+export type SimWhitelist = z.infer<typeof simWhitelistSchema>;

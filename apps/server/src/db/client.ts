@@ -116,3 +116,6 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     close: () => pglite.close(),
   };
 }
+
+/** The rows of a raw `db.execute(sql…)` result, the same shape on PGlite and node-postgres. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -1,33 +1,27 @@
-import { randomInt } from 'node:crypto';
-import { simBillingQuery, simLeadSchema, simMockDateSchema, simPingPostSchema } from '@leadex/domain';
+import { Readable } from 'node:stream';
+import {
+  simBillingQuery,
+  simLeadSchema,
+  simLeadsSchema,
+  simMockDateSchema,
+  simPingPostSchema,
+  simWhitelistSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
-
-const FIRST = ['Avery', 'Jordan', 'Morgan', 'Riley', 'Casey', 'Taylor', 'Jamie', 'Quinn'];
-const LAST = ['Nguyen', 'Garcia', 'Smith', 'Johnson', 'Patel', 'Brown', 'Lopez', 'Kim'];
-
-/** A made-up consumer for simulated leads: a valid, random US phone and email. */
-export function simulatedContact() {
-  const first = FIRST[randomInt(FIRST.length)] as string;
-  const last = LAST[randomInt(LAST.length)] as string;
-  const phone = `${randomInt(2, 10)}${randomInt(0, 10)}${randomInt(0, 10)}${randomInt(2, 10)}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-  return {
-    name: `${first} ${last}`,
-    phone,
-    email: `${first}.${last}.${randomInt(1_000_000)}@example.com`.toLowerCase(),
-    tcpa_consent: true,
-    homeowner: true,
-  };
-}
+import { createSimService } from './sim.service';
+import { simulatedContact } from './simulated-contact';
 
 /**
  * The simulator's calls (admin spec §7): a ping-post or a direct lead through the real engine, as a
  * chosen source, answered with every campaign considered. Only outside production.
  */
-export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, engine, config, clock, mockDate }) => {
+export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { services, engine, config, clock, mockDate } = deps;
+  const sim = createSimService(deps);
   const admin = app.requireRole('admin');
   const meta = { ip: '127.0.0.1', userAgent: 'Leadex simulator' };
 
@@ -76,6 +70,35 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services,
     if (!mockDate) throw new AppError('bad_request', 'This clock cannot be moved');
     await mockDate.set('reset' in parsed.data ? null : parsed.data.date);
     return { ok: true, date: toEpochSeconds(clock.now()) };
+  });
+
+  // Multiple leads (admin spec §7: POST /sim/leads, count and hit), each lead's outcome streamed as a
+  // line of JSON as soon as it is known, so the screen shows the run's progress.
+  app.post(
+    '/sim/leads',
+    { onRequest: admin, schema: { tags: ['sim'], body: simLeadsSchema } },
+    async (request, reply) => {
+      const outcomes = sim.leads(request.body);
+      // The first outcome is awaited here, so a run that cannot start answers with a plain error.
+      const first = await outcomes.next();
+      async function* lines() {
+        if (!first.done) yield `${JSON.stringify(first.value)}\n`;
+        for await (const outcome of outcomes) yield `${JSON.stringify(outcome)}\n`;
+      }
+      return reply.type('application/x-ndjson').send(Readable.from(lines()));
+    },
+  );
+
+  // The whitelist (admin spec §7: GET and POST /sim/whitelist): where mail and SMS may go outside production.
+  app.get('/sim/whitelist', { onRequest: admin, schema: { tags: ['sim'] } }, () => sim.whitelist());
+  app.post('/sim/whitelist', { onRequest: admin, schema: { tags: ['sim'], body: simWhitelistSchema } }, (request) =>
+    sim.saveWhitelist(request.body),
+  );
+
+  // Reset database (admin spec §7: POST /sim/reset-db): every row goes, the seed comes back.
+  app.post('/sim/reset-db', { onRequest: admin, schema: { tags: ['sim'] } }, async () => {
+    await sim.resetDatabase();
+    return { ok: true };
   });
 
   app.get('/env', { onRequest: admin, schema: { tags: ['sim'] } }, async () => ({

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
+import { type Db, rowsOf } from '../../../db/client';
 import {
   buyers,
   campaigns,
@@ -54,8 +54,6 @@ const CUSTOM_IDS = sql`(select coalesce(array_agg(w.id order by w.created_at, w.
   where w.buyer_id = m.buyer_id and w.status = 'live')`;
 
 export type AttemptRow = typeof deliveryAttempts.$inferSelect;
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export const notifyRepo = {
   /**
