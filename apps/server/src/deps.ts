@@ -24,6 +24,7 @@ import { createMessagesService, type MessagesService } from './modules/messages/
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
+import { createWhitelist } from './modules/sim/whitelist';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
@@ -80,7 +81,8 @@ export function createDeps(
   clock: Clock,
   { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
 ): AppDeps {
-  const mailer = createMailer({ db, clock, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  const whitelist = createWhitelist(db, config.NODE_ENV === 'production');
+  const mailer = createMailer({ db, clock, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, whitelist });
   const auth = createAuth({ config, db, mailer });
   const users = createUsersService({ db, clock, mailer, config });
   const engine = createEngine({
@@ -91,7 +93,7 @@ export function createDeps(
   });
   const buyers = createBuyersService({ db, clock, users, engine });
   const campaigns = createCampaignsService({ db, clock, engine });
-  const jobs = createJobs({ db, clock, config, mailer, network, logger });
+  const jobs = createJobs({ db, clock, config, mailer, whitelist, network, logger });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
   const sourceApi = createSourceApiService({
     db,

@@ -19,6 +19,7 @@ import {
 } from '../modules/deliveries/notify/notify';
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import type { Mailer } from '../modules/deliveries/outbox/mailer';
+import type { Whitelist } from '../modules/sim/whitelist';
 import { billingRunJob } from './billing-run';
 import { createBoss, startScheduledJob } from './boss';
 import { idempotencyPurgeJob } from './purge-idempotency-keys';
@@ -31,6 +32,8 @@ export interface JobsDeps {
   clock: Clock;
   config: Config;
   mailer: Mailer;
+  /** Outside production: texts to numbers off the simulator's whitelist are kept back. */
+  whitelist?: Whitelist;
   /** How the webhook and custom channels find and reach a buyer's address: the system's by default (tests inject one). */
   network?: OutboundNetwork;
   /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
@@ -48,10 +51,11 @@ export function createJobs({
   clock,
   config,
   mailer,
+  whitelist,
   network,
   logger = createLogger({ LOG_LEVEL: 'error' }),
 }: JobsDeps) {
-  const channels = createChannels({ db, clock, config, mailer, network });
+  const channels = createChannels({ db, clock, config, mailer, whitelist, network });
   const notify = createNotifyHandler({ db, clock, config, channels });
   let boss: PgBoss | null = null;
   let timer: NodeJS.Timeout | null = null;

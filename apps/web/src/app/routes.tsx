@@ -32,6 +32,7 @@ const LeadDetailPage = lazyPage(() => import('../features/leads/LeadDetailPage')
 const BillsListPage = lazyPage(() => import('../features/bills/BillsListPage'), 'BillsListPage');
 const BillDetailPage = lazyPage(() => import('../features/bills/BillDetailPage'), 'BillDetailPage');
 const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'MessagesPage');
+const SimulatorPage = lazyPage(() => import('../features/sim/SimulatorPage'), 'SimulatorPage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
@@ -39,10 +40,7 @@ const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'defaul
 /** Screens later issues build: path and title, rendered by the one placeholder. */
 type Placeholder = readonly [path: string, title: string];
 
-const ADMIN_PLACEHOLDERS: Placeholder[] = [
-  ['settings', 'Settings'],
-  ['sim', 'Simulator'],
-];
+const ADMIN_PLACEHOLDERS: Placeholder[] = [['settings', 'Settings']];
 
 const placeholders = (list: Placeholder[]) =>
   list.map(([path, title]) => <Route key={path} path={path} element={<ComingSoonPage title={title} />} />);
@@ -87,6 +85,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="source/:id" element={<SourceDetailPage />} />
           <Route path="returns" element={<ReturnsListPage />} />
           <Route path="messages" element={<MessagesPage />} />
+          <Route path="sim" element={<SimulatorPage />} />
           {ADMIN_AND_BUYER_ROUTES}
           {LEAD_ROUTES}
           {placeholders(ADMIN_PLACEHOLDERS)}

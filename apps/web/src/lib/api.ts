@@ -81,6 +81,42 @@ export const api = {
   delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, options),
 };
 
+/**
+ * POSTs `body` to a route that answers one JSON object a line (application/x-ndjson) as its work goes
+ * on, and calls `onLine` with each as it arrives (a simulator run's progress). Failures before the
+ * first line are answered and toasted like any call.
+ */
+export async function postForLines<T>(path: string, body: unknown, onLine: (line: T) => void): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw fail(new ApiRequestError(0, NETWORK_ERROR), true);
+  }
+  if (!response.ok || !response.body) {
+    if (response.status === 401) onUnauthenticated();
+    const payload = await readBody(response);
+    const shape = (isRecord(payload) ? payload : {}) as Partial<ApiError>;
+    const errors = isRecord(shape.errors) ? (shape.errors as Record<string, string>) : {};
+    throw fail(new ApiRequestError(response.status, shape.message || GENERIC_ERROR, errors), true);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    pending += value ?? '';
+    const lines = pending.split('\n');
+    pending = done ? '' : (lines.pop() ?? '');
+    for (const line of lines) if (line.trim()) onLine(JSON.parse(line) as T);
+    if (done) return;
+  }
+}
+
 function fail(error: ApiRequestError, toast: boolean): ApiRequestError {
   if (toast) showError(error.message);
   return error;

@@ -7,9 +7,8 @@ import { AppError } from '../../lib/errors';
 import { leadSchema } from '../source-api/source-api.schema';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
+import { WHITELIST_KEY } from './whitelist';
 
-/** The settings row of the whitelist (DESIGN.md §11 Simulator). */
-export const WHITELIST_KEY = 'sim_whitelist';
 const EVERY_ENGINE_INPUT: EngineInput[] = [
   'campaigns',
   'buyers',

@@ -43,17 +43,33 @@ export function LeadExplanation({ lead }: { lead: LeadDetail }) {
     () => new Map((lead.match ?? []).map((m) => [m.buyer._id, m.buyer.name ?? ''] as const)),
     [lead.match],
   );
+  return <DecisionExplained entries={lead.explanation ?? []} buyerNames={buyerNames} />;
+}
+
+/**
+ * The engine's explanation as a table (the lead detail's, and the simulator's for a ping or a lead):
+ * winners first, then the other bids, then the campaigns a rule excluded.
+ */
+export function DecisionExplained({
+  entries,
+  buyerNames = new Map(),
+  title = 'Decision Explained',
+}: {
+  entries: LeadExplanationEntry[];
+  buyerNames?: ReadonlyMap<string, string>;
+  title?: string;
+}) {
   const rows = useMemo<Row[]>(
     () =>
-      (lead.explanation ?? [])
+      entries
         .map((entry, i) => ({ ...entry, _id: `${entry.campaign}:${i}` }))
         .sort((a, b) => rank(a) - rank(b) || (b.price ?? 0) - (a.price ?? 0) || a.name.localeCompare(b.name)),
-    [lead.explanation],
+    [entries],
   );
   const won = rows.filter((r) => r.won).length;
   return (
     <Section
-      title="Decision Explained"
+      title={title}
       description={
         rows.length === 0
           ? 'No campaign was considered for this lead.'

@@ -6,6 +6,7 @@ import type { Clock } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
 import { OutboundError, type OutboundNetwork, outboundRequest } from '../../../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
+import { NOT_WHITELISTED, type Whitelist } from '../../sim/whitelist';
 import { attemptOf, customMessageId } from '../custom/inline';
 import { deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
 import { toWebhook } from '../custom/webhooks.dto';
@@ -102,12 +103,21 @@ export interface ChannelDeps {
   clock: Clock;
   config: Config;
   mailer: Mailer;
+  /** Outside production: texts to other numbers are kept back (DESIGN.md §11 Simulator). */
+  whitelist?: Whitelist;
   /** How the HTTP channels find and reach a buyer's address: the system's by default (tests inject one). */
   network?: OutboundNetwork;
 }
 
+/** What an email attempt's log says of its outbox row. */
+const EMAIL_OUTCOMES: Record<string, string> = {
+  sent: 'accepted by the SMTP server',
+  pending: 'kept in the outbox (no SMTP_URL)',
+  [NOT_WHITELISTED]: 'kept in the outbox: not whitelisted',
+};
+
 /** Sends one lead on one channel to one target; never throws for the target's own failure. */
-export function createChannels({ db, clock, config, mailer, network = {} }: ChannelDeps) {
+export function createChannels({ db, clock, config, mailer, whitelist, network = {} }: ChannelDeps) {
   const sms =
     config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
       ? twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN)
@@ -127,12 +137,7 @@ export function createChannels({ db, clock, config, mailer, network = {} }: Chan
       accepted: row.status !== 'failed',
       statusCode: null,
       request: excerpt(`To: ${to}\nSubject: ${subject}\n\n${text}`),
-      response:
-        row.status === 'sent'
-          ? 'accepted by the SMTP server'
-          : row.status === 'pending'
-            ? 'kept in the outbox (no SMTP_URL)'
-            : null,
+      response: EMAIL_OUTCOMES[row.status] ?? null,
       error: row.error ?? null,
       providerId: row.id,
       durationMs: Math.round(performance.now() - started),
@@ -142,20 +147,21 @@ export function createChannels({ db, clock, config, mailer, network = {} }: Chan
   async function text(lead: NotifyLead, to: string): Promise<AttemptResult> {
     const started = performance.now();
     const body = `Leadex: new ${lead.service} lead ${[lead.name, lead.phone, lead.zip].filter(Boolean).join(', ')}`;
-    if (!sms) {
+    const kept = whitelist && !(await whitelist.allows('sms', to));
+    if (!sms || kept) {
       const row = await outboxRepo.insert(db, {
         id: newId('out'),
         channel: 'sms',
         to,
         text: body,
-        status: 'pending',
+        status: kept ? NOT_WHITELISTED : 'pending',
         createdAt: clock.now(),
       });
       return {
         accepted: true,
         statusCode: null,
         request: body,
-        response: 'kept in the outbox (no TWILIO_*)',
+        response: kept ? 'kept in the outbox: not whitelisted' : 'kept in the outbox (no TWILIO_*)',
         error: null,
         providerId: row.id,
         durationMs: Math.round(performance.now() - started),

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
+import { NOT_WHITELISTED, type Whitelist } from '../../sim/whitelist';
 import { type OutboxRow, outboxRepo } from './outbox.repo';
 
 export interface Email {
@@ -21,9 +22,11 @@ export interface MailerOptions {
   clock: Clock;
   smtpUrl?: string;
   from: string;
+  /** Outside production: mail to other addresses is kept back (DESIGN.md §11 Simulator). */
+  whitelist?: Whitelist;
 }
 
-export function createMailer({ db, clock, smtpUrl, from }: MailerOptions): Mailer {
+export function createMailer({ db, clock, smtpUrl, from, whitelist }: MailerOptions): Mailer {
   const transport: Transporter | null = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   return {
     async send(email) {
@@ -36,6 +39,8 @@ export function createMailer({ db, clock, smtpUrl, from }: MailerOptions): Maile
         html: email.html ?? null,
         createdAt: clock.now(),
       };
+      if (whitelist && !(await whitelist.allows('email', email.to)))
+        return outboxRepo.insert(db, { ...base, status: NOT_WHITELISTED });
       if (!transport) return outboxRepo.insert(db, { ...base, status: 'pending' });
       try {
         await transport.sendMail({ from, ...email });

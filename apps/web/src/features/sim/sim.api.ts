@@ -1,0 +1,100 @@
+import type { LeadExplanationEntry, SimLeadResult, SimLeads, SimWhitelist } from '@leadex/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, postForLines } from '../../lib/api';
+
+/** GET /api/env: what the simulator's System Info shows. */
+export interface SystemInfo {
+  ok: boolean;
+  node_env: string;
+  db: 'postgres' | 'pglite';
+  /** The exchange's clock (the mock date when one is set), epoch seconds. */
+  date: number;
+}
+
+export const simKeys = { env: ['sim', 'env'] as const, whitelist: ['sim', 'whitelist'] as const };
+
+export function useSystemInfo() {
+  return useQuery({ queryKey: simKeys.env, queryFn: ({ signal }) => api.get<SystemInfo>('/api/env', { signal }) });
+}
+
+/**
+ * Every screen reads the exchange's clock: after the mock date moves, a reset or a run, everything
+ * cached is read again.
+ */
+function useRefreshEverything() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries();
+}
+
+/** POST /api/sim/mockDate: a date (epoch seconds) or reset. */
+export function useMockDate() {
+  const refresh = useRefreshEverything();
+  return useMutation({
+    mutationFn: (body: { date: number } | { reset: true }) =>
+      api.post<{ ok: boolean; date: number }>('/api/sim/mockDate', body),
+    onSuccess: refresh,
+  });
+}
+
+export interface BillingRunResult {
+  opened: number;
+  rolled: number;
+  closed: number;
+  invoiced: number;
+}
+
+/** POST /api/sim/billing, with doPayments=true to pay the closed bills. */
+export function useBillingRun() {
+  const refresh = useRefreshEverything();
+  return useMutation({
+    mutationFn: (doPayments: boolean) =>
+      api.post<BillingRunResult>('/api/sim/billing', {}, { query: doPayments ? { doPayments: 'true' } : undefined }),
+    onSuccess: refresh,
+  });
+}
+
+/** What the ping-post and direct lead tests answer: the source API's answers and the decision explained. */
+export interface SimTestAnswer {
+  ping?: Record<string, unknown>;
+  post?: Record<string, unknown>;
+  lead?: Record<string, unknown>;
+  explanation: LeadExplanationEntry[];
+}
+
+export function useSimTest(kind: 'pingpost' | 'lead') {
+  const refresh = useRefreshEverything();
+  return useMutation({
+    mutationFn: (body: object) => api.post<SimTestAnswer>(`/api/sim/${kind}`, body, { toast: false }),
+    onSuccess: refresh,
+  });
+}
+
+/** POST /api/sim/leads, each lead's outcome passed to `onLead` as it arrives. */
+export function useSimLeads(onLead: (outcome: SimLeadResult) => void) {
+  const refresh = useRefreshEverything();
+  return useMutation({
+    mutationFn: (body: SimLeads) => postForLines<SimLeadResult>('/api/sim/leads', body, onLead),
+    onSettled: refresh,
+  });
+}
+
+export function useWhitelist() {
+  return useQuery({
+    queryKey: simKeys.whitelist,
+    queryFn: ({ signal }) => api.get<SimWhitelist>('/api/sim/whitelist', { signal }),
+  });
+}
+
+export function useSaveWhitelist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SimWhitelist) => api.post<SimWhitelist>('/api/sim/whitelist', body, { toast: false }),
+    onSuccess: (saved) => queryClient.setQueryData(simKeys.whitelist, saved),
+  });
+}
+
+/** POST /api/sim/reset-db. */
+export function useResetDatabase() {
+  const refresh = useRefreshEverything();
+  return useMutation({ mutationFn: () => api.post<{ ok: boolean }>('/api/sim/reset-db'), onSuccess: refresh });
+}
