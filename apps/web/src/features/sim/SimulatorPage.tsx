@@ -53,6 +53,8 @@ import {
 const MONTH_PRESETS = [1, 2, 3, 4, 5, 6];
 const DAY_SHIFTS = [-7, -3, -2, -1, 1, 2, 3, 7];
 const DEFAULT_ZIP = '64999';
+const monthsLabel = (months: number) => `-${months} ${months === 1 ? 'month' : 'months'}`;
+const daysLabel = (days: number) => `${days > 0 ? '+' : ''}${days} ${Math.abs(days) === 1 ? 'day' : 'days'}`;
 
 function SystemInfoSection() {
   const info = useSystemInfo();
@@ -103,9 +105,9 @@ function MockDateSection() {
               size="xs"
               variant="default"
               disabled={move.isPending}
-              onClick={() => set({ date: dayjs().subtract(months, 'month').unix() }, `${-months} months`)}
+              onClick={() => set({ date: dayjs().subtract(months, 'month').unix() }, monthsLabel(months))}
             >
-              {-months} {months === 1 ? 'month' : 'months'}
+              {monthsLabel(months)}
             </Button>
           ))}
         </Group>
@@ -120,7 +122,7 @@ function MockDateSection() {
                 current && set({ date: current.add(days, 'day').unix() }, `${days > 0 ? '+' : ''}${days} days`)
               }
             >
-              {days > 0 ? `+${days}` : days} {Math.abs(days) === 1 ? 'day' : 'days'}
+              {daysLabel(days)}
             </Button>
           ))}
           <Button size="xs" color="gray" disabled={move.isPending} onClick={() => set({ reset: true }, 'Reset')}>
