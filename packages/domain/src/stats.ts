@@ -25,3 +25,66 @@ export const profitOf = (stats: Pick<Stats, 'leadRevenue' | 'leadCost'>): number
 /** The lead queue bar's fill, 0 to 100 (a month without a quota is empty, an overfilled one full). */
 export const queuePercent = (stats: Pick<Stats, 'totalLeads' | 'totalQuota'>): number =>
   stats.totalQuota > 0 ? Math.min(100, (stats.totalLeads / stats.totalQuota) * 100) : 0;
+
+/** One New York day of the month: what the exchange earned, paid and kept (the dashboard's chart). */
+export interface DailyFigures {
+  /** YYYY-MM-DD in New York. */
+  day: string;
+  revenue: number;
+  cost: number;
+  profit: number;
+}
+
+/** GET /api/stats/sources and /buyers (and their .csv): a date range as the leads lists take it. */
+export const reportQuery = z
+  .object({
+    dateq: z.enum(['today', 'last30d', 'mtd', 'ytd', 'range']).default('mtd'),
+    begin: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Begin must be a date as YYYY-MM-DD')
+      .optional(),
+    end: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'End must be a date as YYYY-MM-DD')
+      .optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.begin && q.end && q.begin > q.end)
+      ctx.addIssue({ code: 'custom', path: ['end'], message: 'End must be on or after Begin' });
+  });
+export type ReportQuery = z.infer<typeof reportQuery>;
+
+/** What a source brought over a range. Ratios are 0 to 1, null where there is nothing to divide by. */
+export interface SourceReportRow {
+  _id: string;
+  name: string;
+  pings: number;
+  /** Leads posted (after a ping or direct). */
+  leads: number;
+  /** Posts (leads sent with a ping's id) per ping. */
+  ping_to_post: number | null;
+  sold: number;
+  /** Gross sales per sold lead. */
+  average_price: number | null;
+  returns: number;
+  /** Approved returns per sale. */
+  return_rate: number | null;
+  /** Sales less approved returns. */
+  revenue: number;
+  /** Payouts less chargebacks. */
+  cost: number;
+  profit: number;
+}
+
+/** What a buyer bought over a range; its cost is its sales' share of the payouts (by price). */
+export interface BuyerReportRow {
+  _id: string;
+  name: string;
+  leads: number;
+  average_price: number | null;
+  returns: number;
+  return_rate: number | null;
+  revenue: number;
+  cost: number;
+  profit: number;
+}

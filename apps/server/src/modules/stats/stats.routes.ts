@@ -1,11 +1,38 @@
-import { statsSchema } from '@leadex/domain';
+import { reportQuery, statsSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 
-/** GET /api/stats/: the admin dashboard's figures. */
+/** GET /api/stats/ (the admin dashboard's figures), the month per day, and the reports per source and buyer. */
 export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const admin = app.requireRole('admin');
   const handler = () => services.stats.get();
-  const options = { onRequest: app.requireRole('admin'), schema: { tags: ['stats'], response: { 200: statsSchema } } };
+  const options = { onRequest: admin, schema: { tags: ['stats'], response: { 200: statsSchema } } };
   app.get('/stats', options, handler);
   app.get('/stats/', options, handler);
+
+  app.get('/stats/daily', { onRequest: admin, schema: { tags: ['stats'] } }, () => services.stats.daily());
+
+  const report = z.enum(['sources', 'buyers']);
+  app.get(
+    '/stats/:report',
+    { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
+    (request) =>
+      request.params.report === 'sources'
+        ? services.stats.sources(request.query)
+        : services.stats.buyers(request.query),
+  );
+
+  app.get(
+    '/stats/:report/export.csv',
+    { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
+    async (request, reply) => {
+      const { fileName, body } = await services.stats.csv(request.params.report, request.query);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(body);
+    },
+  );
 };

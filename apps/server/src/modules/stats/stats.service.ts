@@ -1,15 +1,21 @@
+import type { BuyerReportRow, DailyFigures, ReportQuery, SourceReportRow } from '@leadex/domain';
+import { stringify } from 'csv-stringify/sync';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { campaigns, leadMatches, leads, unmatchedPings } from '../../db/schema';
 import { dayInZone, periodStart } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
+import { leadDateSpan } from '../leads/date-range';
+import { csvText } from '../leads/leads.service';
+import { type BuyerFigures, type SourceFigures, statsRepo } from './stats.repo';
 
 /** The exchange's home zone: months of the dashboard (and of billing) are New York months. */
 const HOME_ZONE = 'America/New_York';
 
 /** The dashboard's figures for this month (DESIGN.md §8b). */
 export function createStatsService(db: Db, clock: Clock) {
+  const spanOf = (query: ReportQuery) => leadDateSpan(query.dateq, clock.now(), query);
   return {
     async get() {
       const monthStart = periodStart('monthly', HOME_ZONE, clock.now());
@@ -75,7 +81,102 @@ export function createStatsService(db: Db, clock: Clock) {
         topUnmatchedPings: gaps.map((g) => ({ _id: { zip: g.zip, service: g.service }, count: g.count })),
       };
     },
+
+    /** This month's revenue, cost and profit per New York day, up to today (the dashboard's chart). */
+    async daily(): Promise<DailyFigures[]> {
+      const days = await statsRepo.byDay(db, leadDateSpan('mtd', clock.now()), HOME_ZONE);
+      return days.map((d) => ({
+        day: d.day,
+        revenue: centsToDollars(d.revenueCents),
+        cost: centsToDollars(d.costCents),
+        profit: centsToDollars(d.revenueCents - d.costCents),
+      }));
+    },
+
+    async sources(query: ReportQuery): Promise<SourceReportRow[]> {
+      return (await statsRepo.bySource(db, spanOf(query))).map(sourceRow);
+    },
+
+    async buyers(query: ReportQuery): Promise<BuyerReportRow[]> {
+      return (await statsRepo.byBuyer(db, spanOf(query))).map(buyerRow);
+    },
+
+    /** A report as CSV: `sources_{date}.csv` or `buyers_{date}.csv`, the table's columns. */
+    async csv(report: 'sources' | 'buyers', query: ReportQuery): Promise<{ fileName: string; body: string }> {
+      const body =
+        report === 'sources'
+          ? toCsv(SOURCE_CSV, await this.sources(query))
+          : toCsv(BUYER_CSV, await this.buyers(query));
+      return { fileName: `${report}_${dayInZone(HOME_ZONE, clock.now())}.csv`, body };
+    },
   };
+}
+
+const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
+const perLead = (cents: number, count: number): number | null =>
+  count > 0 ? centsToDollars(Math.round(cents / count)) : null;
+
+function sourceRow(f: SourceFigures): SourceReportRow {
+  return {
+    _id: f.id,
+    name: f.name,
+    pings: f.pings,
+    leads: f.leads,
+    ping_to_post: ratio(f.posts, f.pings),
+    sold: f.sold,
+    average_price: perLead(f.grossCents, f.sold),
+    returns: f.returns,
+    return_rate: ratio(f.returns, f.sales),
+    revenue: centsToDollars(f.revenueCents),
+    cost: centsToDollars(f.costCents),
+    profit: centsToDollars(f.revenueCents - f.costCents),
+  };
+}
+
+function buyerRow(f: BuyerFigures): BuyerReportRow {
+  return {
+    _id: f.id,
+    name: f.name,
+    leads: f.leads,
+    average_price: perLead(f.grossCents, f.leads),
+    returns: f.returns,
+    return_rate: ratio(f.returns, f.leads),
+    revenue: centsToDollars(f.revenueCents),
+    cost: centsToDollars(f.costCents),
+    profit: centsToDollars(f.revenueCents - f.costCents),
+  };
+}
+
+const percent = (value: number | null) => (value === null ? '' : (value * 100).toFixed(1));
+const money = (value: number | null) => (value === null ? '' : value.toFixed(2));
+
+/** The reports' CSV columns, in the tables' order (the screen shows the same). */
+const SOURCE_CSV: Array<[string, (r: SourceReportRow) => string | number]> = [
+  ['Source', (r) => csvText(r.name)],
+  ['Pings', (r) => r.pings],
+  ['Leads', (r) => r.leads],
+  ['Ping to post %', (r) => percent(r.ping_to_post)],
+  ['Sold', (r) => r.sold],
+  ['Average price', (r) => money(r.average_price)],
+  ['Returns', (r) => r.returns],
+  ['Return rate %', (r) => percent(r.return_rate)],
+  ['Revenue', (r) => money(r.revenue)],
+  ['Cost', (r) => money(r.cost)],
+  ['Profit', (r) => money(r.profit)],
+];
+const BUYER_CSV: Array<[string, (r: BuyerReportRow) => string | number]> = [
+  ['Buyer', (r) => csvText(r.name)],
+  ['Leads', (r) => r.leads],
+  ['Average price', (r) => money(r.average_price)],
+  ['Returns', (r) => r.returns],
+  ['Return rate %', (r) => percent(r.return_rate)],
+  ['Revenue', (r) => money(r.revenue)],
+  ['Cost', (r) => money(r.cost)],
+  ['Profit', (r) => money(r.profit)],
+];
+
+function toCsv<T>(columns: Array<[string, (r: T) => string | number]>, rows: T[]): string {
+  return stringify([columns.map(([title]) => title), ...rows.map((r) => columns.map(([, value]) => value(r)))]);
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;
