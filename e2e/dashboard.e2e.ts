@@ -74,4 +74,40 @@ describe('the admin dashboard', () => {
     await fullPageScreenshot(page, 'dashboard-admin');
     await context.close();
   });
+
+  it('reports this month by day, and each source and buyer over the chosen range, with a CSV of each', async () => {
+    const { context, page } = await e2e.signedIn(USERS.admin);
+    await page.goto('/?dateq=mtd');
+    await section(page, 'This Month by Day').locator('.recharts-surface').first().waitFor();
+    const stats = await apiCall<Stats>(page.request, 'get', '/api/stats/');
+    const sources = await apiCall<{ name: string; revenue: number }[]>(
+      page.request,
+      'get',
+      '/api/stats/sources?dateq=mtd',
+    );
+    // The sources' revenue adds up to the month's, and each is a row of the table.
+    const total = sources.reduce((sum, r) => sum + Math.round(r.revenue * 100), 0);
+    expect(total).toBe(Math.round(stats.leadRevenue * 100));
+    const rows = tableRows(section(page, 'Sources'));
+    await expect.poll(() => rows.count()).toBe(sources.length);
+    await rows
+      .filter({ hasText: sources[0]?.name ?? '' })
+      .getByText(money(sources[0]?.revenue ?? 0))
+      .waitFor();
+
+    // The range is the leads lists': Today keeps it in the URL too.
+    await page.getByText('Today', { exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('dateq')).toBeNull();
+
+    // This Month again, and its CSV.
+    await page.getByText('This Month', { exact: true }).click();
+    const downloading = page.waitForEvent('download');
+    await section(page, 'Buyers').getByRole('link', { name: 'Export to CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^buyers_\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());
+    expect(text.split('\n')[0]).toBe('Buyer,Leads,Average price,Returns,Return rate %,Revenue,Cost,Profit');
+    await fullPageScreenshot(page, 'dashboard-reports');
+    await context.close();
+  });
 });

@@ -6,6 +6,7 @@ import { Section } from '../../components/Section';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { formatMoney } from '../leads/leadFormat';
+import { DailyChart, RangeReports } from './Reports';
 
 /** GET /api/stats/: this month's figures (they follow the exchange's clock, mock date included). */
 function useStats() {
@@ -127,6 +128,8 @@ export function AdminHomePage() {
         <Section title="Buyer Gaps" description="ZIP codes and services sources offered this month that no buyer took.">
           <BuyerGaps stats={stats} />
         </Section>
+        <DailyChart />
+        <RangeReports />
       </Stack>
     </>
   );

@@ -1,10 +1,10 @@
 import { type LeadListItem, PAGE_SIZE } from '@leadex/domain';
-import { Button, Group, Paper, Stack, Tooltip } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { Group, Paper, Stack } from '@mantine/core';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { ExportButton } from '../../components/ExportButton';
 import { UrlSearchInput, UrlServiceFilter, UrlZipFilter } from '../../components/ListPage';
 import { PageHeader } from '../../components/PageHeader';
 import { queryKeys } from '../../lib/queryKeys';
@@ -58,7 +58,9 @@ export function LeadsListPage() {
       <PageHeader
         title="Leads"
         description={DESCRIPTIONS[role]}
-        actions={<ExportButton href={leadExportUrl(params, DEFAULT_SORT)} disabled={!hasRows} />}
+        actions={
+          <ExportButton href={leadExportUrl(params, DEFAULT_SORT)} disabled={!hasRows} emptyText="No leads to export" />
+        }
       />
       <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
         <Stack gap="md">
@@ -90,29 +92,4 @@ export function LeadsListPage() {
 function withChosen(values: string[] | undefined, chosen: string | null): string[] {
   const list = values ?? [];
   return chosen && !list.includes(chosen) ? [chosen, ...list] : list;
-}
-
-/**
- * Export to CSV (admin §2, portals §2): the list's range, filters and sort as a download the server
- * streams (leads_{YYYY-MM-DD}.csv); disabled while the list has no rows.
- */
-function ExportButton({ href, disabled }: { href: string; disabled: boolean }) {
-  const icon = <IconDownload size={18} />;
-  if (disabled) {
-    return (
-      <Tooltip label="No leads to export">
-        {/* A disabled button takes no pointer events: the span shows the tooltip. */}
-        <span>
-          <Button leftSection={icon} disabled>
-            Export to CSV
-          </Button>
-        </span>
-      </Tooltip>
-    );
-  }
-  return (
-    <Button component="a" href={href} download leftSection={icon}>
-      Export to CSV
-    </Button>
-  );
 }
