@@ -43,6 +43,8 @@ const PASSWORD = 'bench-password-1';
 const LIST_P95_MS = 50;
 const DETAIL_P95_MS = 30;
 const EXPORT_MS = 3000;
+/** Issue 14's target: the dashboard and its reports, p95. */
+const REPORT_P95_MS = 200;
 const EXPORT_ROWS = 100_000;
 /** Requests per scenario: warm-up (discarded), one at a time, then 10 at once. */
 const WARMUP = 5;
@@ -541,6 +543,17 @@ function specs(loaded: Loaded, ids: { buyerId: string; sourceId: string }, leadI
       }
     }
   }
+  // Issue 14: the dashboard's figures, its chart and the reports per source and buyer.
+  out.push({ name: 'admin dashboard stats', role: 'admin', paths: ['/api/stats/'], target: REPORT_P95_MS });
+  out.push({ name: 'admin dashboard by day', role: 'admin', paths: ['/api/stats/daily'], target: REPORT_P95_MS });
+  for (const report of ['sources', 'buyers'] as const)
+    for (const range of ['today', 'last30d', 'mtd', 'ytd'] as const)
+      out.push({
+        name: `admin report ${report} ${range}`,
+        role: 'admin',
+        paths: [`/api/stats/${report}?dateq=${range}`],
+        target: REPORT_P95_MS,
+      });
   out.push({
     name: 'admin lead detail (match log, notify logs)',
     role: 'admin',

@@ -42,6 +42,15 @@ export interface DayFigures {
  * kept sales' share of their leads' payouts, split by price like the chargebacks.
  */
 export const statsRepo = {
+  /** What approved returns charged back on the leads sold in the span (issue 13), in cents. */
+  async chargebacksOfLeads(db: Db, span: TimeSpan): Promise<number> {
+    const result = await db.execute(sql`
+      select coalesce(sum(c.amount_cents), 0) as amount
+      from source_chargebacks c join leads l on l.id = c.lead_id
+      where l.created_at >= ${span.from} and l.created_at < ${span.to} and not l.test`);
+    return num(rowsOf<{ amount: unknown }>(result)[0]?.amount);
+  },
+
   async bySource(db: Db, span: TimeSpan): Promise<SourceFigures[]> {
     const result = await db.execute(sql`
       with p as (
@@ -51,26 +60,31 @@ export const statsRepo = {
       ), l as (
         select source_id, count(*) as leads, count(*) filter (where ping_id <> 'no_ping') as posts,
           count(*) filter (where price_cents > 0) as sold,
-          coalesce(sum(cost_cents - coalesce((select sum(c.amount_cents) from source_chargebacks c
-            where c.lead_id = leads.id), 0)) filter (where price_cents > 0), 0) as cost
+          coalesce(sum(cost_cents) filter (where price_cents > 0), 0) as payouts
         from leads
         where created_at >= ${span.from} and created_at < ${span.to} and not test
         group by source_id
+      ), cb as (
+        select c.source_id, sum(c.amount_cents) as amount
+        from source_chargebacks c join leads l on l.id = c.lead_id
+        where l.created_at >= ${span.from} and l.created_at < ${span.to}
+        group by c.source_id
       ), m as (
         select l.source_id, count(*) as sales, sum(m.price_cents) as gross,
           count(*) filter (where m.return_status = 'approved') as returns,
           coalesce(sum(m.price_cents) filter (where m.return_status is distinct from 'approved'), 0) as revenue
         from lead_matches m join leads l on l.id = m.lead_id
-        where l.created_at >= ${span.from} and l.created_at < ${span.to} and not l.test and not m.rejected
+        where m.created_at >= ${span.from} and m.created_at < ${span.to} and not m.rejected and not l.test
         group by l.source_id
       )
       select s.id, s.name, coalesce(p.pings, 0) as pings, coalesce(l.leads, 0) as leads, coalesce(l.posts, 0) as posts, coalesce(l.sold, 0) as sold,
         coalesce(m.sales, 0) as sales, coalesce(m.gross, 0) as gross, coalesce(m.returns, 0) as returns,
-        coalesce(m.revenue, 0) as revenue, coalesce(l.cost, 0) as cost
+        coalesce(m.revenue, 0) as revenue, coalesce(l.payouts, 0) - coalesce(cb.amount, 0) as cost
       from sources s
       left join p on p.source_id = s.id
       left join l on l.source_id = s.id
       left join m on m.source_id = s.id
+      left join cb on cb.source_id = s.id
       where p.pings is not null or l.leads is not null
       order by coalesce(m.revenue, 0) desc, s.name`);
     return rowsOf<Record<string, unknown>>(result).map((r) => ({
@@ -94,7 +108,7 @@ export const statsRepo = {
         select m.buyer_id, m.price_cents, m.return_status, l.cost_cents,
           sum(m.price_cents) over (partition by m.lead_id) as lead_revenue
         from lead_matches m join leads l on l.id = m.lead_id
-        where l.created_at >= ${span.from} and l.created_at < ${span.to} and not l.test and not m.rejected
+        where m.created_at >= ${span.from} and m.created_at < ${span.to} and not m.rejected and not l.test
       )
       select b.id, b.name, count(*) as leads, sum(sale.price_cents) as gross,
         count(*) filter (where sale.return_status = 'approved') as returns,
@@ -130,14 +144,19 @@ export const statsRepo = {
         where m.created_at >= ${span.from} and m.created_at < ${span.to} and not m.rejected
         group by 1
       ), c as (
-        select (l.created_at at time zone ${zone})::date as day,
-          sum(l.cost_cents - coalesce((select sum(x.amount_cents) from source_chargebacks x where x.lead_id = l.id), 0)) as cost
+        select (l.created_at at time zone ${zone})::date as day, sum(l.cost_cents) as cost
         from leads l
         where l.created_at >= ${span.from} and l.created_at < ${span.to} and not l.test and l.price_cents > 0
         group by 1
+      ), cb as (
+        select (l.created_at at time zone ${zone})::date as day, sum(x.amount_cents) as amount
+        from source_chargebacks x join leads l on l.id = x.lead_id
+        where l.created_at >= ${span.from} and l.created_at < ${span.to}
+        group by 1
       )
-      select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(r.revenue, 0) as revenue, coalesce(c.cost, 0) as cost
-      from days left join r on r.day = days.day left join c on c.day = days.day
+      select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(r.revenue, 0) as revenue,
+        coalesce(c.cost, 0) - coalesce(cb.amount, 0) as cost
+      from days left join r on r.day = days.day left join c on c.day = days.day left join cb on cb.day = days.day
       order by days.day`);
     return rowsOf<Record<string, unknown>>(result).map((r) => ({
       day: String(r.day),

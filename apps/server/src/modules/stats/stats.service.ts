@@ -43,9 +43,7 @@ export function createStatsService(db: Db, clock: Clock) {
       const [sold] = await db
         .select({
           totalLeads: sql<number>`count(*)::int`,
-          // The payouts, less what approved returns charged back to the sources.
-          costCents: sql<number>`coalesce(sum(${leads.costCents} - coalesce((
-            select sum(c.amount_cents) from source_chargebacks c where c.lead_id = "leads"."id"), 0)), 0)::bigint`,
+          costCents: sql<number>`coalesce(sum(${leads.costCents}), 0)::bigint`,
         })
         .from(leads)
         .where(
@@ -56,6 +54,8 @@ export function createStatsService(db: Db, clock: Clock) {
             sql`${leads.priceCents} > 0`,
           ),
         );
+      // The payouts less what approved returns charged back to the sources (of this month's leads).
+      const chargedBack = await statsRepo.chargebacksOfLeads(db, { from: monthStart, to: monthEnd });
       const gaps = await db
         .select({
           zip: unmatchedPings.zip,
@@ -77,7 +77,7 @@ export function createStatsService(db: Db, clock: Clock) {
         totalQuotaValue: centsToDollars(Number(quota?.totalQuotaValueCents ?? 0)),
         totalLeads: Number(sold?.totalLeads ?? 0),
         leadRevenue: centsToDollars(Number(sales?.revenueCents ?? 0)),
-        leadCost: centsToDollars(Number(sold?.costCents ?? 0)),
+        leadCost: centsToDollars(Number(sold?.costCents ?? 0) - chargedBack),
         topUnmatchedPings: gaps.map((g) => ({ _id: { zip: g.zip, service: g.service }, count: g.count })),
       };
     },
