@@ -14,7 +14,6 @@ const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordP
 const LogoutPage = lazyPage(() => import('../features/auth/LogoutPage'), 'LogoutPage');
 const AppLayout = lazyPage(() => import('./AppLayout'), 'AppLayout');
 const PublicLayout = lazyPage(() => import('./PublicLayout'), 'PublicLayout');
-const ComingSoonPage = lazyPage(() => import('../components/ComingSoonPage'), 'ComingSoonPage');
 const AdminHomePage = lazyPage(() => import('../features/home/AdminHomePage'), 'AdminHomePage');
 const BuyerHomePage = lazyPage(() => import('../features/home/BuyerHomePage'), 'BuyerHomePage');
 const SourceHomePage = lazyPage(() => import('../features/home/SourceHomePage'), 'SourceHomePage');
@@ -32,18 +31,11 @@ const LeadDetailPage = lazyPage(() => import('../features/leads/LeadDetailPage')
 const BillsListPage = lazyPage(() => import('../features/bills/BillsListPage'), 'BillsListPage');
 const BillDetailPage = lazyPage(() => import('../features/bills/BillDetailPage'), 'BillDetailPage');
 const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'MessagesPage');
+const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const SimulatorPage = lazyPage(() => import('../features/sim/SimulatorPage'), 'SimulatorPage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
-
-/** Screens later issues build: path and title, rendered by the one placeholder. */
-type Placeholder = readonly [path: string, title: string];
-
-const ADMIN_PLACEHOLDERS: Placeholder[] = [['settings', 'Settings']];
-
-const placeholders = (list: Placeholder[]) =>
-  list.map(([path, title]) => <Route key={path} path={path} element={<ComingSoonPage title={title} />} />);
 
 /** The leads list and lead detail, one screen for every role that takes the role into account. */
 const LEAD_ROUTES = (
@@ -86,9 +78,9 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="returns" element={<ReturnsListPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="sim" element={<SimulatorPage />} />
+          <Route path="settings" element={<SettingsPage />} />
           {ADMIN_AND_BUYER_ROUTES}
           {LEAD_ROUTES}
-          {placeholders(ADMIN_PLACEHOLDERS)}
           <Route path="*" element={<Navigate to={HOME_OF.admin} replace />} />
         </Route>
       );

@@ -13,8 +13,13 @@ export interface SystemInfo {
 
 export const simKeys = { env: ['sim', 'env'] as const, whitelist: ['sim', 'whitelist'] as const };
 
+/** In production the route does not exist: the 404 is the answer (no error toast, no retries). */
 export function useSystemInfo() {
-  return useQuery({ queryKey: simKeys.env, queryFn: ({ signal }) => api.get<SystemInfo>('/api/env', { signal }) });
+  return useQuery({
+    queryKey: simKeys.env,
+    queryFn: ({ signal }) => api.get<SystemInfo>('/api/env', { signal, toast: false }),
+    retry: false,
+  });
 }
 
 /**
