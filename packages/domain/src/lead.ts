@@ -57,14 +57,18 @@ function beginBeforeEnd(query: { begin?: string; end?: string }, ctx: z.Refineme
 export const leadFilterQuery = z.object(leadFilterFields).superRefine(beginBeforeEnd);
 export type LeadFilterQuery = z.infer<typeof leadFilterQuery>;
 
+/** A date range as the leads lists take it (`dateq`, and `begin` and `end` for range), `dateq` defaulting to `defaultRange`. */
+export const leadRangeQuery = (defaultRange: LeadDateRange) =>
+  z
+    .object({
+      dateq: z.enum(LEAD_DATE_RANGES).default(defaultRange),
+      begin: leadFilterFields.begin,
+      end: leadFilterFields.end,
+    })
+    .superRefine(beginBeforeEnd);
+
 /** GET /api/lead/values/{field}: the select filters' values over a date range (default today). */
-export const leadValuesQuery = z
-  .object({
-    dateq: z.enum(LEAD_DATE_RANGES).default('today'),
-    begin: leadFilterFields.begin,
-    end: leadFilterFields.end,
-  })
-  .superRefine(beginBeforeEnd);
+export const leadValuesQuery = leadRangeQuery('today');
 
 /** The sort columns of the leads lists (admin §2: sortable by date and service). */
 export const LEAD_SORTS = ['date', 'service'] as const;

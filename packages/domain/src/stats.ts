@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { leadRangeQuery } from './lead';
 
 /**
  * GET /api/stats/ (admin spec §3 Stats, DESIGN.md §8b), this month in New York: the revenue target
@@ -35,35 +36,14 @@ export interface DailyFigures {
   profit: number;
 }
 
-/** GET /api/stats/sources and /buyers (and their .csv): a date range as the leads lists take it. */
-export const reportQuery = z
-  .object({
-    dateq: z.enum(['today', 'last30d', 'mtd', 'ytd', 'range']).default('mtd'),
-    begin: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Begin must be a date as YYYY-MM-DD')
-      .optional(),
-    end: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'End must be a date as YYYY-MM-DD')
-      .optional(),
-  })
-  .superRefine((q, ctx) => {
-    if (q.begin && q.end && q.begin > q.end)
-      ctx.addIssue({ code: 'custom', path: ['end'], message: 'End must be on or after Begin' });
-  });
+/** GET /api/stats/sources and /buyers (and their .csv): a date range as the leads lists take it, this month by default. */
+export const reportQuery = leadRangeQuery('mtd');
 export type ReportQuery = z.infer<typeof reportQuery>;
 
-/** What a source brought over a range. Ratios are 0 to 1, null where there is nothing to divide by. */
-export interface SourceReportRow {
+/** What both reports say of a row's sales. Ratios are 0 to 1, null where there is nothing to divide by. */
+export interface ReportFigures {
   _id: string;
   name: string;
-  pings: number;
-  /** Leads posted (after a ping or direct). */
-  leads: number;
-  /** Posts (leads sent with a ping's id) per ping. */
-  ping_to_post: number | null;
-  sold: number;
   /** Gross sales per sold lead. */
   average_price: number | null;
   returns: number;
@@ -71,20 +51,22 @@ export interface SourceReportRow {
   return_rate: number | null;
   /** Sales less approved returns. */
   revenue: number;
-  /** Payouts less chargebacks. */
+  /** Payouts less chargebacks (a buyer: its kept sales' share of the payouts, by price). */
   cost: number;
   profit: number;
 }
 
-/** What a buyer bought over a range; its cost is its sales' share of the payouts (by price). */
-export interface BuyerReportRow {
-  _id: string;
-  name: string;
+/** What a source brought over a range. */
+export interface SourceReportRow extends ReportFigures {
+  pings: number;
+  /** Leads posted (after a ping or direct). */
   leads: number;
-  average_price: number | null;
-  returns: number;
-  return_rate: number | null;
-  revenue: number;
-  cost: number;
-  profit: number;
+  /** Posts (leads sent with a ping's id) per ping. */
+  ping_to_post: number | null;
+  sold: number;
+}
+
+/** What a buyer bought over a range. */
+export interface BuyerReportRow extends ReportFigures {
+  leads: number;
 }

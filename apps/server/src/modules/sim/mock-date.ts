@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
 import type { MockableClock } from '../../lib/clock';
+import { simRepo } from './sim.repo';
 
 /** The settings row holding the mock date, as its offset from the real time in milliseconds. */
 export const MOCK_DATE_KEY = 'mock_date_offset_ms';
@@ -13,8 +14,7 @@ export const MOCK_DATE_KEY = 'mock_date_offset_ms';
  */
 export function createMockDate({ db, clock }: { db: Db; clock: MockableClock }) {
   async function load(): Promise<number> {
-    const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, MOCK_DATE_KEY));
-    const offset = Number(row?.value ?? 0);
+    const offset = Number((await simRepo.setting(db, MOCK_DATE_KEY)) ?? 0);
     return Number.isFinite(offset) ? offset : 0;
   }
 
@@ -23,10 +23,7 @@ export function createMockDate({ db, clock }: { db: Db; clock: MockableClock }) 
     async set(date: Date | null): Promise<void> {
       const offset = date ? date.getTime() - Date.now() : 0;
       if (date) {
-        await db
-          .insert(settings)
-          .values({ key: MOCK_DATE_KEY, category: 'sim', value: offset, updatedAt: new Date() })
-          .onConflictDoUpdate({ target: settings.key, set: { value: offset, updatedAt: new Date() } });
+        await simRepo.saveSetting(db, MOCK_DATE_KEY, 'sim', offset, new Date());
       } else {
         await db.delete(settings).where(eq(settings.key, MOCK_DATE_KEY));
       }

@@ -1,3 +1,4 @@
+import type { SimLeadResult } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createCampaign, createSourceWithKey } from '../../../test/factories';
@@ -9,16 +10,7 @@ import { MOCK_DATE_KEY } from './mock-date';
 // Without the demo data, so the reset leaves the exchange empty (the demo's return is in the e2e).
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0, SEED_DEMO: false });
 
-interface Outcome {
-  index: number;
-  count: number;
-  service: string;
-  zip: string;
-  aimed: boolean;
-  ok: boolean;
-  status?: string;
-  lead_id?: string;
-}
+type Outcome = SimLeadResult;
 
 const outcomesOf = (body: string): Outcome[] =>
   body

@@ -1,4 +1,4 @@
-import type { BuyerReportRow, DailyFigures, ReportQuery, SourceReportRow } from '@leadex/domain';
+import type { BuyerReportRow, DailyFigures, ReportFigures, ReportQuery, SourceReportRow } from '@leadex/domain';
 import { stringify } from 'csv-stringify/sync';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -116,66 +116,65 @@ const ratio = (part: number, whole: number): number | null => (whole > 0 ? part 
 const perLead = (cents: number, count: number): number | null =>
   count > 0 ? centsToDollars(Math.round(cents / count)) : null;
 
-function sourceRow(f: SourceFigures): SourceReportRow {
+/** What both reports say of a row's sales, from its cents. */
+function figuresOf(
+  f: { id: string; name: string; grossCents: number; returns: number; revenueCents: number; costCents: number },
+  sold: number,
+  sales: number,
+): ReportFigures {
   return {
     _id: f.id,
     name: f.name,
-    pings: f.pings,
-    leads: f.leads,
-    ping_to_post: ratio(f.posts, f.pings),
-    sold: f.sold,
-    average_price: perLead(f.grossCents, f.sold),
+    average_price: perLead(f.grossCents, sold),
     returns: f.returns,
-    return_rate: ratio(f.returns, f.sales),
+    return_rate: ratio(f.returns, sales),
     revenue: centsToDollars(f.revenueCents),
     cost: centsToDollars(f.costCents),
     profit: centsToDollars(f.revenueCents - f.costCents),
   };
 }
 
-function buyerRow(f: BuyerFigures): BuyerReportRow {
-  return {
-    _id: f.id,
-    name: f.name,
-    leads: f.leads,
-    average_price: perLead(f.grossCents, f.leads),
-    returns: f.returns,
-    return_rate: ratio(f.returns, f.leads),
-    revenue: centsToDollars(f.revenueCents),
-    cost: centsToDollars(f.costCents),
-    profit: centsToDollars(f.revenueCents - f.costCents),
-  };
-}
+const sourceRow = (f: SourceFigures): SourceReportRow => ({
+  ...figuresOf(f, f.sold, f.sales),
+  pings: f.pings,
+  leads: f.leads,
+  ping_to_post: ratio(f.posts, f.pings),
+  sold: f.sold,
+});
+
+const buyerRow = (f: BuyerFigures): BuyerReportRow => ({ ...figuresOf(f, f.leads, f.leads), leads: f.leads });
 
 const percent = (value: number | null) => (value === null ? '' : (value * 100).toFixed(1));
 const money = (value: number | null) => (value === null ? '' : value.toFixed(2));
 
+type CsvColumn<T> = [string, (r: T) => string | number];
+
+/** The columns both reports end with. */
+const FIGURES_CSV: CsvColumn<ReportFigures>[] = [
+  ['Average price', (r) => money(r.average_price)],
+  ['Returns', (r) => r.returns],
+  ['Return rate %', (r) => percent(r.return_rate)],
+  ['Revenue', (r) => money(r.revenue)],
+  ['Cost', (r) => money(r.cost)],
+  ['Profit', (r) => money(r.profit)],
+];
+
 /** The reports' CSV columns, in the tables' order (the screen shows the same). */
-const SOURCE_CSV: Array<[string, (r: SourceReportRow) => string | number]> = [
+const SOURCE_CSV: CsvColumn<SourceReportRow>[] = [
   ['Source', (r) => csvText(r.name)],
   ['Pings', (r) => r.pings],
   ['Leads', (r) => r.leads],
   ['Ping to post %', (r) => percent(r.ping_to_post)],
   ['Sold', (r) => r.sold],
-  ['Average price', (r) => money(r.average_price)],
-  ['Returns', (r) => r.returns],
-  ['Return rate %', (r) => percent(r.return_rate)],
-  ['Revenue', (r) => money(r.revenue)],
-  ['Cost', (r) => money(r.cost)],
-  ['Profit', (r) => money(r.profit)],
+  ...FIGURES_CSV,
 ];
-const BUYER_CSV: Array<[string, (r: BuyerReportRow) => string | number]> = [
+const BUYER_CSV: CsvColumn<BuyerReportRow>[] = [
   ['Buyer', (r) => csvText(r.name)],
   ['Leads', (r) => r.leads],
-  ['Average price', (r) => money(r.average_price)],
-  ['Returns', (r) => r.returns],
-  ['Return rate %', (r) => percent(r.return_rate)],
-  ['Revenue', (r) => money(r.revenue)],
-  ['Cost', (r) => money(r.cost)],
-  ['Profit', (r) => money(r.profit)],
+  ...FIGURES_CSV,
 ];
 
-function toCsv<T>(columns: Array<[string, (r: T) => string | number]>, rows: T[]): string {
+function toCsv<T>(columns: CsvColumn<T>[], rows: T[]): string {
   return stringify([columns.map(([title]) => title), ...rows.map((r) => columns.map(([, value]) => value(r)))]);
 }
 

@@ -1,4 +1,4 @@
-import type { BuyerReportRow, DailyFigures, SourceReportRow } from '@leadex/domain';
+import type { BuyerReportRow, DailyFigures, ReportFigures, SourceReportRow } from '@leadex/domain';
 import { BarChart } from '@mantine/charts';
 import { Skeleton, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -46,12 +46,8 @@ export function DailyChart() {
   );
 }
 
-const SOURCE_COLUMNS: DataTableColumn<SourceReportRow>[] = [
-  { accessor: 'name', title: 'Source' },
-  { accessor: 'pings', title: 'Pings', textAlign: 'right', render: (r) => count(r.pings) },
-  { accessor: 'leads', title: 'Leads', textAlign: 'right', render: (r) => count(r.leads) },
-  { accessor: 'ping_to_post', title: 'Ping to post', textAlign: 'right', render: (r) => percent(r.ping_to_post) },
-  { accessor: 'sold', title: 'Sold', textAlign: 'right', render: (r) => count(r.sold) },
+/** The columns both reports end with. */
+const FIGURE_COLUMNS: DataTableColumn<ReportFigures>[] = [
   { accessor: 'average_price', title: 'Avg. price', textAlign: 'right', render: (r) => money(r.average_price) },
   { accessor: 'returns', title: 'Returns', textAlign: 'right', render: (r) => count(r.returns) },
   { accessor: 'return_rate', title: 'Return rate', textAlign: 'right', render: (r) => percent(r.return_rate) },
@@ -60,16 +56,20 @@ const SOURCE_COLUMNS: DataTableColumn<SourceReportRow>[] = [
   { accessor: 'profit', title: 'Profit', textAlign: 'right', render: (r) => formatMoney(r.profit) },
 ];
 
-const BUYER_COLUMNS: DataTableColumn<BuyerReportRow>[] = [
+const SOURCE_COLUMNS = [
+  { accessor: 'name', title: 'Source' },
+  { accessor: 'pings', title: 'Pings', textAlign: 'right', render: (r) => count(r.pings) },
+  { accessor: 'leads', title: 'Leads', textAlign: 'right', render: (r) => count(r.leads) },
+  { accessor: 'ping_to_post', title: 'Ping to post', textAlign: 'right', render: (r) => percent(r.ping_to_post) },
+  { accessor: 'sold', title: 'Sold', textAlign: 'right', render: (r) => count(r.sold) },
+  ...FIGURE_COLUMNS,
+] as DataTableColumn<SourceReportRow>[];
+
+const BUYER_COLUMNS = [
   { accessor: 'name', title: 'Buyer' },
   { accessor: 'leads', title: 'Leads', textAlign: 'right', render: (r) => count(r.leads) },
-  { accessor: 'average_price', title: 'Avg. price', textAlign: 'right', render: (r) => money(r.average_price) },
-  { accessor: 'returns', title: 'Returns', textAlign: 'right', render: (r) => count(r.returns) },
-  { accessor: 'return_rate', title: 'Return rate', textAlign: 'right', render: (r) => percent(r.return_rate) },
-  { accessor: 'revenue', title: 'Revenue', textAlign: 'right', render: (r) => formatMoney(r.revenue) },
-  { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (r) => formatMoney(r.cost) },
-  { accessor: 'profit', title: 'Profit', textAlign: 'right', render: (r) => formatMoney(r.profit) },
-];
+  ...FIGURE_COLUMNS,
+] as DataTableColumn<BuyerReportRow>[];
 
 function ReportTable<T extends { _id: string }>({
   report,
