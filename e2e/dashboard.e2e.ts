@@ -89,7 +89,7 @@ describe('the admin dashboard', () => {
     const total = sources.reduce((sum, r) => sum + Math.round(r.revenue * 100), 0);
     expect(total).toBe(Math.round(stats.leadRevenue * 100));
     const rows = tableRows(section(page, 'Sources'));
-    await expect.poll(() => rows.count()).toBe(sources.length);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(sources.length);
     await rows
       .filter({ hasText: sources[0]?.name ?? '' })
       .getByText(money(sources[0]?.revenue ?? 0))
@@ -101,8 +101,12 @@ describe('the admin dashboard', () => {
 
     // This Month again, and its CSV.
     await page.getByText('This Month', { exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('dateq')).toBe('mtd');
+    // The button is a link once the month's rows have loaded (a disabled button before).
+    const exportLink = section(page, 'Buyers').getByRole('link', { name: 'Export to CSV' });
+    await exportLink.waitFor();
     const downloading = page.waitForEvent('download');
-    await section(page, 'Buyers').getByRole('link', { name: 'Export to CSV' }).click();
+    await exportLink.click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^buyers_\d{4}-\d{2}-\d{2}\.csv$/);
     const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());
