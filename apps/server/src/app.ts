@@ -19,6 +19,7 @@ import { campaignRoutes } from './modules/campaigns/campaigns.routes';
 import { webhookRoutes } from './modules/deliveries/custom/webhooks.routes';
 import { notifyRoutes } from './modules/deliveries/notify/notify.routes';
 import { outboxRoutes } from './modules/deliveries/outbox/outbox.routes';
+import { integrationRoutes } from './modules/integrations/integrations.routes';
 import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(notifyRoutes, deps);
       await api.register(messageRoutes, deps);
       await api.register(statsRoutes, deps);
+      await api.register(integrationRoutes, deps);
       // The simulator exists only outside production (DESIGN.md §8).
       if (config.NODE_ENV !== 'production') await api.register(simRoutes, deps);
     },

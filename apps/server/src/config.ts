@@ -46,6 +46,27 @@ const configSchema = z
     /** The browser's card form (Stripe Elements). */
     STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
     MAIL_FROM: z.string().default('Leadex <no-reply@leadex.local>'),
+    /**
+     * OAuth 2 integrations (DESIGN.md §11 Integrations): without a client id and secret a provider's
+     * integrations say they are not configured. Every provider address is configuration (tests use
+     * local servers); the real providers' are the defaults.
+     */
+    FACEBOOK_OAUTH_CLIENT_ID: z.string().min(1).optional(),
+    FACEBOOK_OAUTH_CLIENT_SECRET: z.string().min(1).optional(),
+    FACEBOOK_OAUTH_AUTHORIZE_URL: z.string().url().default('https://www.facebook.com/v21.0/dialog/oauth'),
+    FACEBOOK_OAUTH_TOKEN_URL: z.string().url().default('https://graph.facebook.com/v21.0/oauth/access_token'),
+    /** The Graph API (ad accounts and their insights). */
+    FACEBOOK_API_URL: z.string().url().default('https://graph.facebook.com'),
+    GOOGLE_OAUTH_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_OAUTH_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_OAUTH_AUTHORIZE_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_OAUTH_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+    /** The Google Ads API (accessible customers and their cost). */
+    GOOGLE_API_URL: z.string().url().default('https://googleads.googleapis.com'),
+    /** Google Ads asks every API call for the developer token of the exchange's Google Ads manager account. */
+    GOOGLE_ADS_DEVELOPER_TOKEN: z.string().min(1).optional(),
+    /** Where mail goes when the Gmail integration is connected (XOAUTH2 over SMTP). */
+    GMAIL_SMTP_URL: z.string().url().default('smtps://smtp.gmail.com:465'),
     /** api: HTTP only; worker: jobs only; all: both (DESIGN.md §1). */
     LEADEX_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     /** Where the built SPA is; served for every non-API path. */

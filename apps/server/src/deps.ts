@@ -19,6 +19,9 @@ import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
+import { type AdSpendService, createAdSpendService } from './modules/integrations/ad-spend.service';
+import { adSpendImportJob, integrationsRefreshJob } from './modules/integrations/integrations.jobs';
+import { createIntegrationsService, type IntegrationsService } from './modules/integrations/integrations.service';
 import { createLeadsService, type LeadsService } from './modules/leads/leads.service';
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
@@ -67,6 +70,8 @@ export interface AppDeps {
     sessions: SessionService;
     signInLimit: SignInLimit;
     stats: StatsService;
+    integrations: IntegrationsService;
+    adSpend: AdSpendService;
   };
 }
 
@@ -82,7 +87,17 @@ export function createDeps(
   { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
 ): AppDeps {
   const whitelist = createWhitelist(db, config.NODE_ENV === 'production');
-  const mailer = createMailer({ db, clock, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, whitelist });
+  const integrations = createIntegrationsService({ db, clock, config, logger });
+  const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
+  const mailer = createMailer({
+    db,
+    clock,
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    whitelist,
+    // A connected Gmail account sends the exchange's mail instead of SMTP_URL (DESIGN.md §11).
+    gmail: { smtpUrl: config.GMAIL_SMTP_URL, credentials: () => integrations.accessToken('gmail') },
+  });
   const auth = createAuth({ config, db, mailer });
   const users = createUsersService({ db, clock, mailer, config });
   const engine = createEngine({
@@ -93,7 +108,16 @@ export function createDeps(
   });
   const buyers = createBuyersService({ db, clock, users, engine });
   const campaigns = createCampaignsService({ db, clock, engine });
-  const jobs = createJobs({ db, clock, config, mailer, whitelist, network, logger });
+  const jobs = createJobs({
+    db,
+    clock,
+    config,
+    mailer,
+    whitelist,
+    network,
+    logger,
+    scheduled: [integrationsRefreshJob(integrations), adSpendImportJob(adSpend)],
+  });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
   const sourceApi = createSourceApiService({
     db,
@@ -138,6 +162,8 @@ export function createDeps(
       sessions: createSessionService(db, clock),
       signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_PER_HOUR),
       stats: createStatsService(db, clock),
+      integrations,
+      adSpend,
     },
   };
 }

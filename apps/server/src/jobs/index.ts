@@ -21,7 +21,7 @@ import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import type { Mailer } from '../modules/deliveries/outbox/mailer';
 import type { Whitelist } from '../modules/sim/whitelist';
 import { billingRunJob } from './billing-run';
-import { createBoss, startScheduledJob } from './boss';
+import { createBoss, type ScheduledJob, startScheduledJob } from './boss';
 import { idempotencyPurgeJob } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
@@ -38,6 +38,8 @@ export interface JobsDeps {
   network?: OutboundNetwork;
   /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
   logger?: Pick<Logger, 'error'>;
+  /** More scheduled jobs of the app's services (integrations' refresh, ad spend import). */
+  scheduled?: ScheduledJob[];
 }
 
 /**
@@ -54,6 +56,7 @@ export function createJobs({
   whitelist,
   network,
   logger = createLogger({ LOG_LEVEL: 'error' }),
+  scheduled = [],
 }: JobsDeps) {
   const channels = createChannels({ db, clock, config, mailer, whitelist, network });
   const notify = createNotifyHandler({ db, clock, config, channels });
@@ -156,7 +159,7 @@ export function createJobs({
         },
       );
       const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
-      for (const job of [idempotencyPurgeJob({ db, clock }), billingRunJob({ db, clock, payments })])
+      for (const job of [idempotencyPurgeJob({ db, clock }), billingRunJob({ db, clock, payments }), ...scheduled])
         await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);

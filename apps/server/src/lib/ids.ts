@@ -43,7 +43,8 @@ export type IdPrefix =
   | 'bil'
   | 'adj'
   | 'ppe'
-  | 'chb';
+  | 'chb'
+  | 'ads';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

@@ -1,5 +1,5 @@
-import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { contactColumns, parentId, primaryId, timestamps, timestamptz } from './columns';
+import { boolean, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { contactColumns, parentId, primaryId, requiredRef, timestamps, timestamptz } from './columns';
 
 export const sources = pgTable('sources', {
   id: primaryId(),
@@ -53,4 +53,26 @@ export const apiKeys = pgTable(
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('api_keys_source_id_idx').on(t.sourceId)],
+);
+
+/**
+ * A day's ad spend of an internal source (DESIGN.md §11 Integrations): imported from an ad integration
+ * or entered by an admin; it is the cost of the source's leads on the dashboard and in the reports.
+ * One row per New York day, source and origin (an import or an entry replaces its own row only).
+ */
+export const adSpend = pgTable(
+  'ad_spend',
+  {
+    id: primaryId(),
+    day: date('day', { mode: 'string' }).notNull(),
+    sourceId: requiredRef('source_id', () => sources.id),
+    /** manual, facebook-ads or google-ads. */
+    origin: text('origin').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('ad_spend_day_source_origin_idx').on(t.day, t.sourceId, t.origin),
+    index('ad_spend_source_day_idx').on(t.sourceId, t.day),
+  ],
 );

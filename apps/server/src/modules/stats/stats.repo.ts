@@ -36,6 +36,10 @@ export interface DayFigures {
   costCents: number;
 }
 
+/** The New York days a span covers (its last instant's day included): ad spend is recorded per day. */
+const spendDays = (span: TimeSpan, zone: string) => sql`a.day >= (${span.from}::timestamptz at time zone ${zone})::date
+  and a.day <= ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date`;
+
 /**
  * The dashboard's reports (issue 14). Test leads never count. A sale's revenue is its price unless its
  * return was approved; a lead's cost is its payout less what returns charged back; a buyer's cost is its
@@ -51,7 +55,13 @@ export const statsRepo = {
     return num(rowsOf<{ amount: unknown }>(result)[0]?.amount);
   },
 
-  async bySource(db: Db, span: TimeSpan): Promise<SourceFigures[]> {
+  /** The ad spend of internal sources on the span's days (issue 14: part of the cost), in cents. */
+  async adSpend(db: Db, span: TimeSpan, zone: string): Promise<number> {
+    const result = await db.execute(sql`select coalesce(sum(a.amount_cents), 0) as amount from ad_spend a where ${spendDays(span, zone)}`);
+    return num(rowsOf<{ amount: unknown }>(result)[0]?.amount);
+  },
+
+  async bySource(db: Db, span: TimeSpan, zone: string): Promise<SourceFigures[]> {
     const result = await db.execute(sql`
       with p as (
         select source_id, count(*) as pings from pings
@@ -69,6 +79,9 @@ export const statsRepo = {
         from source_chargebacks c join leads l on l.id = c.lead_id
         where l.created_at >= ${span.from} and l.created_at < ${span.to}
         group by c.source_id
+      ), a as (
+        select a.source_id, sum(a.amount_cents) as amount from ad_spend a where ${spendDays(span, zone)}
+        group by a.source_id
       ), m as (
         select l.source_id, count(*) as sales, sum(m.price_cents) as gross,
           count(*) filter (where m.return_status = 'approved') as returns,
@@ -79,13 +92,14 @@ export const statsRepo = {
       )
       select s.id, s.name, coalesce(p.pings, 0) as pings, coalesce(l.leads, 0) as leads, coalesce(l.posts, 0) as posts, coalesce(l.sold, 0) as sold,
         coalesce(m.sales, 0) as sales, coalesce(m.gross, 0) as gross, coalesce(m.returns, 0) as returns,
-        coalesce(m.revenue, 0) as revenue, coalesce(l.payouts, 0) - coalesce(cb.amount, 0) as cost
+        coalesce(m.revenue, 0) as revenue, coalesce(l.payouts, 0) - coalesce(cb.amount, 0) + coalesce(a.amount, 0) as cost
       from sources s
       left join p on p.source_id = s.id
       left join l on l.source_id = s.id
       left join m on m.source_id = s.id
       left join cb on cb.source_id = s.id
-      where p.pings is not null or l.leads is not null
+      left join a on a.source_id = s.id
+      where p.pings is not null or l.leads is not null or a.amount is not null
       order by coalesce(m.revenue, 0) desc, s.name`);
     return rowsOf<Record<string, unknown>>(result).map((r) => ({
       id: String(r.id),
@@ -153,10 +167,13 @@ export const statsRepo = {
         from source_chargebacks x join leads l on l.id = x.lead_id
         where l.created_at >= ${span.from} and l.created_at < ${span.to}
         group by 1
+      ), a as (
+        select a.day, sum(a.amount_cents) as amount from ad_spend a where ${spendDays(span, zone)} group by 1
       )
       select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(r.revenue, 0) as revenue,
-        coalesce(c.cost, 0) - coalesce(cb.amount, 0) as cost
+        coalesce(c.cost, 0) - coalesce(cb.amount, 0) + coalesce(a.amount, 0) as cost
       from days left join r on r.day = days.day left join c on c.day = days.day left join cb on cb.day = days.day
+        left join a on a.day = days.day
       order by days.day`);
     return rowsOf<Record<string, unknown>>(result).map((r) => ({
       day: String(r.day),

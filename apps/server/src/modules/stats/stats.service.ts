@@ -56,6 +56,8 @@ export function createStatsService(db: Db, clock: Clock) {
         );
       // The payouts less what approved returns charged back to the sources (of this month's leads).
       const chargedBack = await statsRepo.chargebacksOfLeads(db, { from: monthStart, to: monthEnd });
+      // Internal sources cost their ad spend (DESIGN.md §5): this month's days of it.
+      const adSpend = await statsRepo.adSpend(db, { from: monthStart, to: monthEnd }, HOME_ZONE);
       const gaps = await db
         .select({
           zip: unmatchedPings.zip,
@@ -77,7 +79,7 @@ export function createStatsService(db: Db, clock: Clock) {
         totalQuotaValue: centsToDollars(Number(quota?.totalQuotaValueCents ?? 0)),
         totalLeads: Number(sold?.totalLeads ?? 0),
         leadRevenue: centsToDollars(Number(sales?.revenueCents ?? 0)),
-        leadCost: centsToDollars(Number(sold?.costCents ?? 0) - chargedBack),
+        leadCost: centsToDollars(Number(sold?.costCents ?? 0) - chargedBack + adSpend),
         topUnmatchedPings: gaps.map((g) => ({ _id: { zip: g.zip, service: g.service }, count: g.count })),
       };
     },
@@ -94,7 +96,7 @@ export function createStatsService(db: Db, clock: Clock) {
     },
 
     async sources(query: ReportQuery): Promise<SourceReportRow[]> {
-      return (await statsRepo.bySource(db, spanOf(query))).map(sourceRow);
+      return (await statsRepo.bySource(db, spanOf(query), HOME_ZONE)).map(sourceRow);
     },
 
     async buyers(query: ReportQuery): Promise<BuyerReportRow[]> {

@@ -1,0 +1,137 @@
+import cookie from '@fastify/cookie';
+import {
+  adSpendEntrySchema,
+  adSpendListQuery,
+  INTEGRATION_INFO,
+  INTEGRATION_NAMES,
+  type IntegrationName,
+  integrationSourceSchema,
+  isAdIntegration,
+} from '@leadex/domain';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../lib/errors';
+
+/** The sealed pending authorization between the redirect and the callback (10 minutes). */
+const STATE_COOKIE = 'leadex_oauth';
+const STATE_COOKIE_SECONDS = 600;
+
+const nameParams = z.object({ name: z.enum(INTEGRATION_NAMES) });
+const callbackQuery = z.object({
+  code: z.string().optional(),
+  state: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+});
+
+/**
+ * Admin spec §2 Settings and §7 "Other admin": GET /setting/allForCat/integration, the browser
+ * redirects to the providers (/facebook/ads-auth, /google/ads-auth, /google/gmail-auth) and their
+ * callbacks; the ad spend of internal sources (DESIGN.md §11 Integrations).
+ */
+export const integrationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
+  await app.register(cookie);
+  const secure = config.PUBLIC_URL.startsWith('https:');
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  /** A browser navigation ends on the Settings page, which says how it went. */
+  const backToSettings = (reply: FastifyReply, name: IntegrationName, error?: unknown) => {
+    const query = new URLSearchParams(
+      error === undefined
+        ? { connected: name }
+        : {
+            integration: name,
+            integrationError:
+              error instanceof AppError
+                ? error.message
+                : `${INTEGRATION_INFO[name].label} could not be connected. Try again.`,
+          },
+    );
+    return reply.redirect(`/settings?${query}`);
+  };
+
+  app.get('/setting/allForCat/integration', { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, () =>
+    services.integrations.list(),
+  );
+
+  app.put(
+    '/setting/integration/:name',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], params: nameParams, body: integrationSourceSchema },
+    },
+    (request) => {
+      const { name } = request.params;
+      if (!isAdIntegration(name))
+        throw AppError.field('sourceId', `${INTEGRATION_INFO[name].label} imports no ad spend.`);
+      return services.adSpend.chooseSource(name, request.body.sourceId);
+    },
+  );
+
+  app.delete(
+    '/setting/integration/:name',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], params: nameParams } },
+    (request) => services.integrations.disconnect(request.params.name),
+  );
+
+  for (const name of INTEGRATION_NAMES) {
+    const path = INTEGRATION_INFO[name].authPath.replace(/^\/api/, '');
+    app.get(path, { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, (request, reply) => {
+      try {
+        const { url, sealed } = services.integrations.authorize(name, request.viewer().userId);
+        reply.setCookie(STATE_COOKIE, sealed, {
+          path: '/api/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          maxAge: STATE_COOKIE_SECONDS,
+        });
+        return reply.redirect(url);
+      } catch (error) {
+        return backToSettings(reply, name, error);
+      }
+    });
+
+    app.get(
+      `${path}/callback`,
+      { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: callbackQuery } },
+      async (request, reply) => {
+        const sealed = request.cookies[STATE_COOKIE];
+        reply.clearCookie(STATE_COOKIE, { path: '/api/' });
+        try {
+          await services.integrations.callback(name, request.query, sealed, request.viewer().userId);
+          return backToSettings(reply, name);
+        } catch (error) {
+          if (!(error instanceof AppError)) request.log.error({ err: error }, 'integrations: a callback failed');
+          return backToSettings(reply, name, error);
+        }
+      },
+    );
+  }
+
+  app.get('/ad-spend/sources', { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, () =>
+    services.adSpend.sources(),
+  );
+
+  app.get(
+    '/ad-spend',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: adSpendListQuery } },
+    (request) => services.adSpend.list(request.query.days),
+  );
+
+  app.put(
+    '/ad-spend',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], body: adSpendEntrySchema } },
+    (request) => services.adSpend.save(request.body),
+  );
+
+  app.post(
+    '/ad-spend/csv',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], body: z.string().max(1_000_000) } },
+    (request) => services.adSpend.upload(request.body),
+  );
+};
