@@ -3,12 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { OAuth2Server } from 'oauth2-mock-server';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the built exchange under test answers. */
     baseURL: string;
+    /** The local OAuth 2 provider the exchange's Google integrations connect to. */
+    oauthIssuer: string;
   }
 }
 
@@ -24,11 +27,41 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A local OAuth 2 provider standing in for Google: its /authorize sends the browser straight back with a
+ * code (no sign-in screen) and its /token issues tokens, so Connect on the Settings screen goes all the
+ * way round. Facebook is left unconfigured, so its card says what to set.
+ */
+async function startOAuthProvider(): Promise<{ provider: OAuth2Server; issuer: string }> {
+  const provider = new OAuth2Server();
+  await provider.issuer.keys.generate('RS256');
+  await provider.start(0, '127.0.0.1');
+  const issuer = provider.issuer.url;
+  if (!issuer) throw new Error('the OAuth 2 mock server started without an issuer URL');
+  return { provider, issuer };
+}
+
+/** The exchange's Google settings pointing at the local provider (GOOGLE_API_URL too: no test reads it). */
+function googleEnv(issuer: string): Record<string, string> {
+  return {
+    GOOGLE_OAUTH_CLIENT_ID: 'e2e-google',
+    GOOGLE_OAUTH_CLIENT_SECRET: 'e2e-secret',
+    GOOGLE_OAUTH_AUTHORIZE_URL: `${issuer}/authorize`,
+    GOOGLE_OAUTH_TOKEN_URL: `${issuer}/token`,
+    GOOGLE_API_URL: issuer,
+  };
+}
+
 /** Starts the built exchange on a port; answers the process once it has said it listens there and answers /api/health. */
-async function startExchange(port: number, dataDir: string): Promise<ChildProcess> {
+async function startExchange(port: number, dataDir: string, issuer: string): Promise<ChildProcess> {
   const baseURL = `http://127.0.0.1:${port}`;
   // The exchange under test always runs on its own embedded database, whatever the shell says.
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  // Nor does it take OAuth providers from the shell: Google is the local one, Facebook is not configured.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => name !== 'DATABASE_URL' && !name.startsWith('GOOGLE_') && !name.startsWith('FACEBOOK_'),
+    ),
+  );
   const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: root,
     env: {
@@ -46,6 +79,7 @@ async function startExchange(port: number, dataDir: string): Promise<ChildProces
       AUTH_PASSWORD_RESET_PER_MINUTE: '0',
       // The deliveries e2e tests deliver to a receiver on 127.0.0.1.
       ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
+      ...googleEnv(issuer),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -77,6 +111,7 @@ async function startExchange(port: number, dataDir: string): Promise<ChildProces
 /** Builds the exchange and starts it on a fresh embedded database, as `npm start` does. */
 export default async function setup(project: TestProject) {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  const { provider, issuer } = await startOAuthProvider();
   let server: ChildProcess | null = null;
   let baseURL = '';
   let dataDir = '';
@@ -86,17 +121,22 @@ export default async function setup(project: TestProject) {
     dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
     baseURL = `http://127.0.0.1:${port}`;
     try {
-      server = await startExchange(port, dataDir);
+      server = await startExchange(port, dataDir, issuer);
     } catch (error) {
       rmSync(dataDir, { recursive: true, force: true });
-      if (attempt >= 3) throw error;
+      if (attempt >= 3) {
+        await provider.stop();
+        throw error;
+      }
     }
   }
   const started = server;
   project.provide('baseURL', baseURL);
+  project.provide('oauthIssuer', issuer);
   return async () => {
     started.kill('SIGTERM');
     await new Promise((done) => started.once('exit', done));
+    await provider.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

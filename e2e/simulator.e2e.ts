@@ -27,7 +27,7 @@ describe('the simulator', () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     // Reached from Settings (the spec's menu has no entry of its own for it).
     await page.goto('/settings');
-    await page.getByText('Integrations are coming soon').waitFor();
+    await page.getByRole('heading', { name: 'Integrations', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Open Simulator' }).click();
     await page.getByRole('heading', { name: 'Simulator', level: 2 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/sim');

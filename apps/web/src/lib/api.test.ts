@@ -65,4 +65,13 @@ describe('api client', () => {
     expect(showError).not.toHaveBeenCalled();
     expect(onUnauthenticated).toHaveBeenCalledOnce();
   });
+
+  it('sends a text body as it is with its content type (a CSV file)', async () => {
+    answer(200, { imported: 1 });
+    const csv = 'date,source,amount\n2025-01-02,Search,12.50\n';
+    await api.post('/api/ad-spend/csv', csv, { contentType: 'text/csv' });
+    const init = vi.mocked(fetch).mock.calls[0]?.[1];
+    expect(init?.body).toBe(csv);
+    expect(init?.headers).toEqual({ 'content-type': 'text/csv' });
+  });
 });

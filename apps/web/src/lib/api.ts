@@ -26,6 +26,8 @@ export interface RequestOptions {
   /** Query parameters; empty values are left out. */
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** Sends `body` (a string) as it is with this content type (a CSV file's text), not as JSON. */
+  contentType?: string;
   /** Set false when the caller shows the failure itself (the sign-in forms map it to the spec's texts). */
   toast?: boolean;
   signal?: AbortSignal;
@@ -44,14 +46,15 @@ export function setUnauthenticatedHandler(handler: () => void): void {
  * A 2xx answer is never an error, even with `ok: false`: the availability checks answer that way.
  */
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const { query, body, toast = true, signal } = options;
+  const { query, body, contentType, toast = true, signal } = options;
   let response: Response;
   try {
     response = await fetch(withQuery(path, query), {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers:
+        body === undefined ? { accept: 'application/json' } : { 'content-type': contentType ?? 'application/json' },
+      body: body === undefined ? undefined : contentType ? String(body) : JSON.stringify(body),
       signal,
     });
   } catch (cause) {

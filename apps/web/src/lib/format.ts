@@ -17,3 +17,8 @@ export function formatPhone(phone: string | null | undefined): string {
   if (digits.length !== 10) return phone;
   return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
 }
+
+/** A calendar day as the API gives it (YYYY-MM-DD) as the screens show dates. */
+export function formatDay(day: string | null | undefined): string {
+  return day ? dayjs(day).format('MM/DD/YYYY') : '';
+}

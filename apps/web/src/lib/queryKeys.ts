@@ -63,6 +63,14 @@ export const queryKeys = {
   returns: {
     all: ['returns'] as const,
   },
+  /** GET /api/setting/allForCat/integration: the Settings screen's integrations. */
+  integrations: ['integrations'] as const,
+  /** GET /api/ad-spend…: the internal sources' daily ad spend and the sources it may be recorded for. */
+  adSpend: {
+    all: ['adSpend'] as const,
+    list: (days: number) => ['adSpend', 'list', days] as const,
+    sources: ['adSpend', 'sources'] as const,
+  },
   /** GET /api/services: every service name. */
   services: ['services'] as const,
   tags: (kind: TagKind) => ['tags', kind] as const,
