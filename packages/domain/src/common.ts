@@ -98,3 +98,17 @@ export interface Contact {
   state?: string;
   zip?: string;
 }
+
+/** 2026-02-28 is a date; 2026-02-31 is not (Date would roll it over to March 3). */
+export function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** A calendar date as YYYY-MM-DD, with messages naming the field. */
+export const isoDate = (label: string, missing = `${label} is required`) =>
+  z
+    .string({ error: whenMissing(missing) })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
+    .refine((value) => isCalendarDate(value), `${label} must be a real date`);

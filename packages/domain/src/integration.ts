@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredDollars } from './common';
+import { isoDate, requiredDollars } from './common';
 import { whenMissing } from './messages';
 
 /**
@@ -89,13 +89,6 @@ export const integrationSourceSchema = z.object({
   sourceId: z.string().trim().min(1).nullable(),
 });
 
-const isoDay = (label: string) =>
-  z
-    .string({ error: whenMissing(`${label} is required`) })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${label} must be a real date`);
-
 /** The largest day's spend one entry may record, in dollars. */
 export const MAX_DAILY_AD_SPEND = 1_000_000;
 
@@ -105,7 +98,7 @@ export const adSpendEntrySchema = z.object({
     .string({ error: whenMissing('Source is required') })
     .trim()
     .min(1, 'Source is required'),
-  day: isoDay('Date'),
+  day: isoDate('Date'),
   amount: requiredDollars('Amount', MAX_DAILY_AD_SPEND),
 });
 export type AdSpendEntry = z.infer<typeof adSpendEntrySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, pageQuery, tagList, usState } from './common';
+import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
 import { whenMissing } from './messages';
 
@@ -26,21 +26,9 @@ export const LEADS_COUNT_LIMIT = 10_000;
 /** `buyer=none`: the leads nobody bought (admin list, "No Buyer"). */
 export const NO_BUYER = 'none';
 
-/** 2026-02-28 is a date; 2026-02-31 is not (Date would roll it over to March 3). */
-function isCalendarDate(value: string): boolean {
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-const isoDate = (label: string) =>
-  z
-    .string({ error: whenMissing(`${label} is required for a custom range`) })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine((value) => isCalendarDate(value), `${label} must be a real date`);
-
 const leadFilterFields = {
-  begin: isoDate('Begin').optional(),
-  end: isoDate('End').optional(),
+  begin: isoDate('Begin', 'Begin is required for a custom range').optional(),
+  end: isoDate('End', 'End is required for a custom range').optional(),
   name: optionalText(200),
   /** A buyer id, or `none` for the leads nobody bought (admins only). */
   buyer: optionalText(100),

@@ -149,10 +149,17 @@ export function createIntegrationsService({
     return new AppError('unavailable', `${label} answered in a way the exchange did not understand. Try again.`);
   }
 
+  /** A refresh token that may still be used (none, or one past its expiry or refused, may not). */
+  const refreshAlive = (
+    stored: StoredIntegration,
+    now: number,
+  ): stored is StoredIntegration & { refreshToken: string } =>
+    stored.refreshToken !== null && (stored.refreshExpiresAt === null || stored.refreshExpiresAt > now);
+
   async function refresh(name: IntegrationName, stored: StoredIntegration): Promise<StoredIntegration> {
     const provider = providers[name];
-    if (!stored.refreshToken) return stored;
     const now = clock.now();
+    if (!refreshAlive(stored, now.getTime())) return stored;
     try {
       const tokens = await clientOf(provider).refreshAccessToken(
         provider.tokenUrl,
@@ -349,9 +356,7 @@ export function createIntegrationsService({
         let stored = await integrationsRepo.find(db, name);
         if (stored.accessToken === null) continue;
         const now = clock.now().getTime();
-        const refreshAlive =
-          stored.refreshToken !== null && (stored.refreshExpiresAt === null || stored.refreshExpiresAt > now);
-        if (refreshAlive && stored.expiresAt !== null && stored.expiresAt - now < REFRESH_AHEAD_MS) {
+        if (refreshAlive(stored, now) && stored.expiresAt !== null && stored.expiresAt - now < REFRESH_AHEAD_MS) {
           try {
             const before = stored.expiresAt;
             stored = await refresh(name, stored);

@@ -57,7 +57,9 @@ export const statsRepo = {
 
   /** The ad spend of internal sources on the span's days (issue 14: part of the cost), in cents. */
   async adSpend(db: Db, span: TimeSpan, zone: string): Promise<number> {
-    const result = await db.execute(sql`select coalesce(sum(a.amount_cents), 0) as amount from ad_spend a where ${spendDays(span, zone)}`);
+    const result = await db.execute(
+      sql`select coalesce(sum(a.amount_cents), 0) as amount from ad_spend a where ${spendDays(span, zone)}`,
+    );
     return num(rowsOf<{ amount: unknown }>(result)[0]?.amount);
   },
 
