@@ -71,7 +71,8 @@ const cookies = useRoleCookies(t);
 let internal = { id: '', name: '' };
 let paid = '';
 
-const put = (payload: unknown) => t.request({ method: 'PUT', url: '/api/ad-spend', payload, as: cookies.admin });
+const put = (payload: Record<string, unknown>) =>
+  t.request({ method: 'PUT', url: '/api/ad-spend', payload, as: cookies.admin });
 const upload = (csv: string) =>
   t.request({
     method: 'POST',
