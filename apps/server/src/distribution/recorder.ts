@@ -73,6 +73,8 @@ export class Recorder {
   private pingRows: PingRow[] = [];
   private marks = new Map<string, Partial<Record<SourceMark, Date>>>();
   private sold = new Map<string, Date>();
+  /** Buyer Gaps (DESIGN.md §8b) by New York day, ZIP and service: what nobody bought. */
+  private gaps = new Map<string, { day: string; zip: string; service: string; n: number }>();
   private flushing: Promise<void> | null = null;
 
   constructor(
@@ -83,7 +85,20 @@ export class Recorder {
   ping(row: PingRow): void {
     this.pingRows.push(row);
     this.mark(row.sourceId, row.test ? 'lastTestPingSentAt' : 'lastPingSentAt', row.createdAt);
+    // A ping no campaign priced is a Buyer Gap; a test ping never counts.
+    if ((row.priceCents === null || row.priceCents === undefined) && !row.test)
+      this.gap(row.zip, row.service, row.createdAt);
     if (this.pingRows.length >= 1000) void this.flush();
+  }
+
+  /** A real ping or direct lead that no campaign would buy. */
+  gap(zip: string, service: string, at: Date): void {
+    // A New York day, so a month's Buyer Gaps are the New York month's (DESIGN.md §8b).
+    const day = dayInZone(DEFAULT_ZONE, at);
+    const key = `${day}|${zip}|${service}`;
+    const gap = this.gaps.get(key) ?? { day, zip, service, n: 0 };
+    gap.n += 1;
+    this.gaps.set(key, gap);
   }
 
   mark(sourceId: string, mark: SourceMark, at: Date): void {
@@ -114,32 +129,21 @@ export class Recorder {
     const rows = this.pingRows;
     const marks = this.marks;
     const sold = this.sold;
+    const gaps = this.gaps;
     this.pingRows = [];
     this.marks = new Map();
     this.sold = new Map();
+    this.gaps = new Map();
     try {
-      if (rows.length > 0) {
-        await this.db.execute(insertPings(rows));
-        const gaps = new Map<string, { day: string; zip: string; service: string; n: number }>();
-        for (const r of rows) {
-          if (r.priceCents !== null && r.priceCents !== undefined) continue;
-          if (r.test) continue;
-          // A New York day, so a month's Buyer Gaps are the New York month's (DESIGN.md §8b).
-          const day = dayInZone(DEFAULT_ZONE, r.createdAt as Date);
-          const key = `${day}|${r.zip}|${r.service}`;
-          const gap = gaps.get(key) ?? { day, zip: r.zip, service: r.service, n: 0 };
-          gap.n += 1;
-          gaps.set(key, gap);
-        }
-        if (gaps.size > 0) {
-          await this.db
-            .insert(unmatchedPings)
-            .values([...gaps.values()])
-            .onConflictDoUpdate({
-              target: [unmatchedPings.day, unmatchedPings.zip, unmatchedPings.service],
-              set: { n: sql`${unmatchedPings.n} + excluded.n` },
-            });
-        }
+      if (rows.length > 0) await this.db.execute(insertPings(rows));
+      if (gaps.size > 0) {
+        await this.db
+          .insert(unmatchedPings)
+          .values([...gaps.values()])
+          .onConflictDoUpdate({
+            target: [unmatchedPings.day, unmatchedPings.zip, unmatchedPings.service],
+            set: { n: sql`${unmatchedPings.n} + excluded.n` },
+          });
       }
       if (marks.size > 0) await this.db.execute(updateSourceMarks(marks));
       if (sold.size > 0) await this.db.execute(updateLastSold(sold));

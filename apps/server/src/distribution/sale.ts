@@ -290,6 +290,9 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
 
     engine.recorder.mark(req.caller.source.id, req.test ? 'lastTestLeadSentAt' : 'lastLeadSentAt', now);
     if ('replay' in outcome) return replay(outcome.replay, req);
+    // A direct lead nobody would buy is a Buyer Gap, as an unpriced ping is (a posted lead's ping was priced).
+    if (!req.pingId && !req.test && (outcome.answer.body as { reason?: string }).reason === 'no_match')
+      engine.recorder.gap(req.zip, req.service, now);
     if (outcome.matches.length > 0) {
       engine.noteSale(
         outcome.matches.map((m) => m.campaignId),

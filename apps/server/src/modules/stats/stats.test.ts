@@ -116,6 +116,31 @@ describe('GET /api/stats/', () => {
     expect(await figures('2026-08-01T04:00:00Z')).toEqual({ totalLeads: 1, leadRevenue: 99, leadCost: 5, gaps: [] });
   });
 
+  it('counts a direct lead nobody would buy as a Buyer Gap, but not a sold one or a test one', async () => {
+    t.clock.set('2026-10-14T15:00:00Z');
+    const buyer = await createBuyer(t);
+    await createCampaign(t, buyer._id, { price: 25, services: ['siding'], states: ['CO'] });
+    const { apiKey } = await createSourceWithKey(t, { maxCost: 5 });
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const direct = (zip: string, extra: Record<string, unknown> = {}) =>
+      t.request({
+        method: 'POST',
+        url: '/api/lead',
+        headers,
+        payload: { service: 'siding', zip, name: 'Gap Lead', phone: uniquePhone(), ...extra },
+      });
+    expect((await direct('80202')).json().status).toBe('sold');
+    expect((await direct('33101')).json()).toMatchObject({ ok: false, reason: 'no_match' });
+    expect((await direct('33101')).json()).toMatchObject({ ok: false, reason: 'no_match' });
+    await direct('33101', { test: true });
+    await t.deps.engine.flush();
+    const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    const { topUnmatchedPings } = (await t.request({ method: 'GET', url: '/api/stats/', as: admin })).json();
+    expect(topUnmatchedPings.filter((g: { _id: { service: string } }) => g._id.service === 'siding')).toEqual([
+      { _id: { zip: '33101', service: 'siding' }, count: 2 },
+    ]);
+  });
+
   it('is for admins only', async () => {
     const { cookie } = await createBuyerWithLogin(t);
     expect((await t.request({ method: 'GET', url: '/api/stats/', as: cookie })).statusCode).toBe(403);
