@@ -38,6 +38,8 @@ export interface ScheduledJob {
   retryLimit: number;
   retryDelaySeconds: number;
   expireInSeconds: number;
+  /** Also sent once when a process starts its jobs (a catch-up that must not wait for the first tick). */
+  runAtStart?: boolean;
   run: () => Promise<unknown>;
 }
 
@@ -60,4 +62,5 @@ export async function startScheduledJob(
   await boss.work(job.queue, { pollingIntervalSeconds }, async () => {
     await job.run();
   });
+  if (job.runAtStart) await boss.send(job.queue, {});
 }

@@ -20,6 +20,7 @@ import {
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import type { Mailer } from '../modules/deliveries/outbox/mailer';
 import type { Whitelist } from '../modules/sim/whitelist';
+import { statsRollupJob } from '../modules/stats/stats-rollup';
 import { billingRunJob } from './billing-run';
 import { createBoss, type ScheduledJob, startScheduledJob } from './boss';
 import { idempotencyPurgeJob } from './purge-idempotency-keys';
@@ -159,7 +160,12 @@ export function createJobs({
         },
       );
       const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
-      for (const job of [idempotencyPurgeJob({ db, clock }), billingRunJob({ db, clock, payments }), ...scheduled])
+      for (const job of [
+        idempotencyPurgeJob({ db, clock }),
+        billingRunJob({ db, clock, payments }),
+        statsRollupJob({ db, clock }),
+        ...scheduled,
+      ])
         await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);

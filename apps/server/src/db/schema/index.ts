@@ -7,5 +7,6 @@ export * from './leads';
 export * from './messages';
 export * from './sign-in-failures';
 export * from './sources';
+export * from './stats';
 export * from './webhooks';
 export * from './zips';

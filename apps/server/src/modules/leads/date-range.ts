@@ -10,7 +10,7 @@ export interface TimeSpan {
 }
 
 /** The start of a calendar day (YYYY-MM-DD) in the leads' zone. */
-function dayStart(isoDate: string): TZDate {
+export function dayStart(isoDate: string): TZDate {
   const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
   return new TZDate(year, month - 1, day, LEADS_TIME_ZONE);
 }

@@ -17,6 +17,7 @@ import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { billsRepo } from '../bills/bills.repo';
 import { billingPeriod, ensureAccruingBill } from '../bills/bills.service';
+import { statsRollup } from '../stats/stats-rollup';
 import { type ReturnMatch, returnsRepo } from './returns.repo';
 
 const DAY_MS = 86_400_000;
@@ -58,6 +59,8 @@ async function refuseOnClosedBill(tx: Tx, matchId: string): Promise<void> {
 async function onApproved(tx: Tx, match: Pick<ReturnMatch, 'id' | 'buyerId'>, now: Date): Promise<void> {
   await billsRepo.recomputeSpendOf(tx, match.buyerId);
   await returnsRepo.chargeBack(tx, newId('chb'), match.id, now);
+  // A sale of a closed day: its day's figures in the reports' rollup are rewritten with the return.
+  await statsRollup.refreshSale(tx, match.id);
 }
 
 /**

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { settings } from '../../db/schema';
 import type { MockableClock } from '../../lib/clock';
+import { statsRollup } from '../stats/stats-rollup';
 import { simRepo } from './sim.repo';
 
 /** The settings row holding the mock date, as its offset from the real time in milliseconds. */
@@ -28,6 +29,8 @@ export function createMockDate({ db, clock }: { db: Db; clock: MockableClock }) 
         await db.delete(settings).where(eq(settings.key, MOCK_DATE_KEY));
       }
       clock.mock(offset);
+      // The rollup's closed days are closed by the clock: a moved date may open them again.
+      await statsRollup.clear(db);
     },
 
     /** Applies the stored offset to this process's clock. */

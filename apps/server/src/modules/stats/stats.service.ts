@@ -2,7 +2,7 @@ import type { BuyerReportRow, DailyFigures, ReportFigures, ReportQuery, SourceRe
 import { stringify } from 'csv-stringify/sync';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { campaigns, leadMatches, leads, unmatchedPings } from '../../db/schema';
+import { campaigns, unmatchedPings } from '../../db/schema';
 import { dayInZone, periodStart } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
@@ -28,34 +28,8 @@ export function createStatsService(db: Db, clock: Clock) {
         })
         .from(campaigns)
         .where(and(eq(campaigns.status, 'live'), sql`${campaigns.maxMonthly} > 0`));
-      const [sales] = await db
-        .select({
-          revenueCents: sql<number>`coalesce(sum(case when ${leadMatches.returnStatus} = 'approved' then 0 else ${leadMatches.priceCents} end), 0)::bigint`,
-        })
-        .from(leadMatches)
-        .where(
-          and(
-            gte(leadMatches.createdAt, monthStart),
-            lt(leadMatches.createdAt, monthEnd),
-            eq(leadMatches.rejected, false),
-          ),
-        );
-      const [sold] = await db
-        .select({
-          totalLeads: sql<number>`count(*)::int`,
-          costCents: sql<number>`coalesce(sum(${leads.costCents}), 0)::bigint`,
-        })
-        .from(leads)
-        .where(
-          and(
-            gte(leads.createdAt, monthStart),
-            lt(leads.createdAt, monthEnd),
-            eq(leads.test, false),
-            sql`${leads.priceCents} > 0`,
-          ),
-        );
-      // The payouts less what approved returns charged back to the sources (of this month's leads).
-      const chargedBack = await statsRepo.chargebacksOfLeads(db, { from: monthStart, to: monthEnd });
+      // Revenue (less approved returns), leads sold and their payouts less chargebacks, from the rollup.
+      const month = await statsRepo.totals(db, { from: monthStart, to: monthEnd });
       // Internal sources cost their ad spend (DESIGN.md §5): this month's days of it.
       const adSpend = await statsRepo.adSpend(db, { from: monthStart, to: monthEnd }, HOME_ZONE);
       const gaps = await db
@@ -77,9 +51,9 @@ export function createStatsService(db: Db, clock: Clock) {
       return {
         totalQuota: Number(quota?.totalQuota ?? 0),
         totalQuotaValue: centsToDollars(Number(quota?.totalQuotaValueCents ?? 0)),
-        totalLeads: Number(sold?.totalLeads ?? 0),
-        leadRevenue: centsToDollars(Number(sales?.revenueCents ?? 0)),
-        leadCost: centsToDollars(Number(sold?.costCents ?? 0) - chargedBack + adSpend),
+        totalLeads: month.sold,
+        leadRevenue: centsToDollars(month.revenueCents),
+        leadCost: centsToDollars(month.costCents + adSpend),
         topUnmatchedPings: gaps.map((g) => ({ _id: { zip: g.zip, service: g.service }, count: g.count })),
       };
     },
