@@ -806,6 +806,7 @@ export async function runLeadsBench(): Promise<boolean> {
     );
     // The reports' rollup as the hourly job leaves it: every closed day rolled, today read live.
     const rollStarted = Date.now();
+    await statsRollup.clear(database.db);
     const rolled = await statsRollup.roll(database.db, new Date());
     log(`stats rollup through ${rolled.through} in ${((Date.now() - rollStarted) / 1000).toFixed(1)} s`);
     const buyerId = loaded.buyerIds[0] as string;

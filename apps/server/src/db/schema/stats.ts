@@ -3,10 +3,9 @@ import { bigint, date, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 const count = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
 
 /**
- * The reports' daily rollup (issue 14, DESIGN.md §8b): per New York day × source × buyer, what the
- * leads, pings, matches and chargebacks of that day add up to. Rows with buyer_id '' hold what belongs
- * to the lead (pings, leads, posts, sold, payouts, chargebacks); rows with a buyer what belongs to its
- * sales. Written by the rollup job for closed days and rewritten by a return on a rolled day; the
+ * The reports' daily rollup (issue 14, DESIGN.md §8b): per New York day, what the leads, pings, matches
+ * and chargebacks of that day add up to, per source (buyer_id '': all of its figures) and per buyer
+ * (source_id '': its sales, gross, returns, revenue and share of the payouts). Written by the rollup job for closed days and rewritten by a return on a rolled day; the
  * reports read it for rolled days and the base tables for the rest (modules/stats/stats-rollup.ts).
  */
 export const statsDays = pgTable(

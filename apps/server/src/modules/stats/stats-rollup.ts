@@ -27,8 +27,10 @@ const nextDay = (day: string) => format(addDays(new Date(`${day}T12:00:00Z`), 1)
 const startOf = (day: string) => new Date(dayStart(day).getTime());
 
 /**
- * What each New York day × source × buyer of [from, to) adds up to, from the base tables: the rollup
- * writes it for closed days and the reports read it live for the rest. Test leads and pings never count;
+ * What each New York day adds up to per source (rows with buyer_id '') and per buyer (rows with
+ * source_id ''), from the base tables: the rollup writes it for closed days and the reports read it live
+ * for the rest. A sale counts in both its source's row and its buyer's; a report reads one kind, so a
+ * year is a few thousand rows, never the source × buyer product. Test leads and pings never count;
  * a sale's revenue is its price unless its return was approved; a lead's payout counts when it sold;
  * chargebacks belong to their lead's day; a buyer's cost is its kept sales' share of the lead's payout,
  * split by price.
@@ -53,18 +55,18 @@ export function dayFigures(from: Date, to: Date): SQL {
     where l.created_at >= ${from} and l.created_at < ${to} and not l.test
     group by 1, 2
     union all
-    select (s.created_at at time zone ${ZONE})::date, s.source_id, s.buyer_id, 0, 0, 0, 0, 0, 0,
+    select s.day, coalesce(s.source_id, ''), coalesce(s.buyer_id, ''), 0, 0, 0, 0, 0, 0,
       count(*), sum(s.price_cents), count(*) filter (where s.return_status = 'approved'),
       coalesce(sum(s.price_cents) filter (where s.return_status is distinct from 'approved'), 0),
       coalesce(sum(round(s.cost_cents::numeric * s.price_cents / nullif(s.lead_revenue, 0)))
         filter (where s.return_status is distinct from 'approved'), 0)
     from (
-      select m.created_at, m.buyer_id, m.price_cents, m.return_status, l.source_id, l.cost_cents,
-        sum(m.price_cents) over (partition by m.lead_id) as lead_revenue
+      select (m.created_at at time zone ${ZONE})::date as day, m.buyer_id, m.price_cents, m.return_status,
+        l.source_id, l.cost_cents, sum(m.price_cents) over (partition by m.lead_id) as lead_revenue
       from lead_matches m join leads l on l.id = m.lead_id
       where m.created_at >= ${from} and m.created_at < ${to} and not m.rejected and not l.test
     ) s
-    group by 1, 2, 3`;
+    group by grouping sets ((s.day, s.source_id), (s.day, s.buyer_id))`;
 }
 
 async function rolledThroughIn(db: Db | Tx): Promise<string | null> {

@@ -53,7 +53,7 @@ export const statsRepo = {
     const result = await db.execute(sql`
       select coalesce(sum(revenue), 0) as revenue, coalesce(sum(sold), 0) as sold,
         coalesce(sum(payouts), 0) - coalesce(sum(chargebacks), 0) as cost
-      from (${rows}) f`);
+      from (${rows}) f where buyer_id = ''`);
     const r = rowsOf<Record<string, unknown>>(result)[0] ?? {};
     return { revenueCents: num(r.revenue), sold: num(r.sold), costCents: num(r.cost) };
   },
@@ -73,7 +73,7 @@ export const statsRepo = {
         select source_id, sum(pings) as pings, sum(leads) as leads, sum(posts) as posts, sum(sold) as sold,
           sum(payouts) as payouts, sum(chargebacks) as chargebacks, sum(sales) as sales, sum(gross) as gross,
           sum(returns) as returns, sum(revenue) as revenue
-        from (${rows}) x group by source_id
+        from (${rows}) x where buyer_id = '' group by source_id
       ), a as (
         select a.source_id, sum(a.amount_cents) as amount from ad_spend a where ${spendDays(span, zone)}
         group by a.source_id
@@ -108,7 +108,7 @@ export const statsRepo = {
       select b.id, b.name, sum(f.sales) as leads, sum(f.gross) as gross, sum(f.returns) as returns,
         sum(f.revenue) as revenue, sum(f.buyer_cost) as cost
       from (${rows}) f join buyers b on b.id = f.buyer_id
-      where f.buyer_id <> ''
+      where f.source_id = '' and f.buyer_id <> ''
       group by b.id, b.name
       having sum(f.sales) > 0
       order by revenue desc, b.name`);
@@ -133,7 +133,8 @@ export const statsRepo = {
           ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date,
           interval '1 day')::date as day
       ), f as (
-        select day, sum(revenue) as revenue, sum(payouts) - sum(chargebacks) as cost from (${rows}) x group by day
+        select day, sum(revenue) as revenue, sum(payouts) - sum(chargebacks) as cost
+        from (${rows}) x where buyer_id = '' group by day
       ), a as (
         select a.day, sum(a.amount_cents) as amount from ad_spend a where ${spendDays(span, zone)} group by 1
       )
