@@ -113,6 +113,8 @@ export const statsRollup = {
       const from = fromDay === null ? new Date(0) : startOf(fromDay);
       await tx.execute(sql`delete from stats_days where day >= ${fromDay ?? '0001-01-01'}::date`);
       await writeDays(tx, from, startOf(nextDay(target)));
+      // Fresh statistics, so the planner reads a year of rows by the day index as the rows are.
+      await tx.execute(sql`analyze stats_days`);
       await tx
         .insert(settings)
         .values({ key: ROLLED_KEY, category: 'stats', value: { day: target }, updatedAt: now })

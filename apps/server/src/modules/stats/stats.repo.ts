@@ -104,14 +104,18 @@ export const statsRepo = {
 
   async byBuyer(db: Db, span: TimeSpan): Promise<BuyerFigures[]> {
     const rows = await statsRollup.spanRows(db, span);
+    // Summed per buyer first, then named: the join and the order see one row per buyer.
     const result = await db.execute(sql`
-      select b.id, b.name, sum(f.sales) as leads, sum(f.gross) as gross, sum(f.returns) as returns,
-        sum(f.revenue) as revenue, sum(f.buyer_cost) as cost
-      from (${rows}) f join buyers b on b.id = f.buyer_id
-      where f.source_id = '' and f.buyer_id <> ''
-      group by b.id, b.name
-      having sum(f.sales) > 0
-      order by revenue desc, b.name`);
+      with f as (
+        select buyer_id, sum(sales) as leads, sum(gross) as gross, sum(returns) as returns,
+          sum(revenue) as revenue, sum(buyer_cost) as cost
+        from (${rows}) x where source_id = '' and buyer_id <> ''
+        group by buyer_id
+      )
+      select b.id, b.name, f.leads, f.gross, f.returns, f.revenue, f.cost
+      from f join buyers b on b.id = f.buyer_id
+      where f.leads > 0
+      order by f.revenue desc, b.name`);
     return rowsOf<Record<string, unknown>>(result).map((r) => ({
       id: String(r.id),
       name: String(r.name),
