@@ -34,7 +34,7 @@ describe('POST /api/buyer/{id}/message', () => {
     expect(others).toEqual([]);
     expect(message).toMatchObject({
       _id: res.json()._id,
-      text: `Message from Lakeside Solar (Lakeside Solar, ${buyer.email}): Please raise our monthly cap to 300 leads.`,
+      text: `Message from Lakeside Solar (${buyer.email}): Please raise our monthly cap to 300 leads.`,
       hidden: false,
       ts: res.json().ts,
       data: {

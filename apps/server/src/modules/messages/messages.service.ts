@@ -50,7 +50,7 @@ export function createMessagesService({ db, clock }: { db: Db; clock: Clock }) {
       const at = clock.now();
       await messagesRepo.insert(db, {
         id,
-        text: `Message from ${buyer.name}${author ? ` (${author.name}, ${author.email})` : ''}: ${message}`,
+        text: `Message from ${buyer.name}${author ? ` (${author.email})` : ''}: ${message}`,
         data: {
           kind: 'buyer_message',
           buyer_id: buyer.id,

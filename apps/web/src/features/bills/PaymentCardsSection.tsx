@@ -20,7 +20,7 @@ export function PaymentCardsSection({ buyerId }: { buyerId: string }) {
       description={
         <>
           The cards your bills are charged to. Add or change them in{' '}
-          <Anchor component={Link} to="/" fz="sm">
+          <Anchor component={Link} to="/" fz="sm" underline="always">
             Payment Information
           </Anchor>
           .

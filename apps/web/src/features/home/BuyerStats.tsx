@@ -76,6 +76,7 @@ function StatsBody({ stats }: { stats: BuyerStatsFigures }) {
           rightYAxisProps={{ allowDecimals: false }}
           withLegend
           withDots={false}
+          curveType="linear"
           tooltipProps={{
             content: ({ label, payload }) => (
               <DayTooltip label={String(label ?? '')} payload={payload as readonly TooltipEntry[] | undefined} />
