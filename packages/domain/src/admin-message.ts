@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from './common';
+import { pageQuery, requiredText } from './common';
 import { PAGE_SIZE } from './constants';
 
 /** How many days of messages the Messages screen shows (admin spec §9: message history 5 days). */
@@ -32,3 +32,12 @@ export function messageLink(data: unknown): string | undefined {
   const link = (data as { link?: unknown } | null | undefined)?.link;
   return typeof link === 'string' && /^\/(?!\/)/.test(link) ? link : undefined;
 }
+
+/** The buyer portal's Message Us form (portals spec §3 Buyer message, §5): the text, required. */
+export const BUYER_MESSAGE_REQUIRED = 'Message is required';
+/** The longest message a buyer may send: a note to the provider, not a document. */
+export const BUYER_MESSAGE_MAX = 2000;
+
+/** POST /api/buyer/{id}/message. */
+export const buyerMessageSchema = z.object({ message: requiredText(BUYER_MESSAGE_REQUIRED, BUYER_MESSAGE_MAX) });
+export type BuyerMessage = z.infer<typeof buyerMessageSchema>;

@@ -70,3 +70,21 @@ export interface SourceReportRow extends ReportFigures {
 export interface BuyerReportRow extends ReportFigures {
   leads: number;
 }
+
+/** One New York day of a buyer's purchases (the buyer home's 30-day chart). */
+export const buyerStatsDaySchema = z.object({
+  /** YYYY-MM-DD in New York. */
+  day: z.string(),
+  leads: z.number().int(),
+  spend: z.number(),
+});
+
+/**
+ * GET /api/buyer/{id}/stats (the buyer home's Stats): this New York month's leads bought, spend (their
+ * prices less approved returns, as the bills charge) and approved returns, and the last 30 days by day.
+ */
+export const buyerStatsSchema = z.object({
+  month: z.object({ leads: z.number().int(), spend: z.number(), returns: z.number().int() }),
+  days: z.array(buyerStatsDaySchema),
+});
+export type BuyerStats = z.infer<typeof buyerStatsSchema>;

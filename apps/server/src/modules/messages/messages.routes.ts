@@ -1,9 +1,13 @@
-import { messageHideSchema, messageListQuery } from '@leadex/domain';
+import { buyerMessageSchema, messageHideSchema, messageListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import { created, idParams } from '../../lib/http';
 
-/** GET /api/message/admin?days=5 and PUT /api/message/admin/{id} (spec: admin messages). */
+/**
+ * GET /api/message/admin?days=5 and PUT /api/message/admin/{id} (spec: admin messages); POST
+ * /api/buyer/{id}/message, the buyer home's Message Us, which becomes an admin message.
+ */
 export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
   app.get(
     '/message/admin',
@@ -24,5 +28,12 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: messageHideSchema },
     },
     (request) => services.messages.hide(request.params.id, request.body.hide),
+  );
+
+  app.post(
+    '/buyer/:id/message',
+    { onRequest: app.requireRole('buyer'), schema: { tags: ['buyers'], params: idParams, body: buyerMessageSchema } },
+    (request, reply) =>
+      created(reply, services.messages.fromBuyer(request.viewer(), request.params.id, request.body.message)),
   );
 };

@@ -1,6 +1,10 @@
 import type { Db } from '../../db/client';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { buyersRepo } from '../buyers/buyers.repo';
+import type { Viewer } from '../buyers/buyers.service';
+import { usersRepo } from '../users/users.repo';
 import { type MessageRow, messagesRepo } from './messages.repo';
 
 const DAY_MS = 86_400_000;
@@ -13,13 +17,51 @@ const messageOf = (m: MessageRow) => ({
   ts: toEpochSeconds(m.createdAt),
 });
 
-/** The admin's messages (admin spec §2 Messages): the last days' events, each hidden by hand. */
+/** What a buyer's Message Us answers: the message as the admins will read it. */
+export interface SentBuyerMessage {
+  _id: string;
+  message: string;
+  /** Epoch seconds. */
+  ts: number;
+}
+
+/**
+ * The admin's messages (admin spec §2 Messages): the last days' events, each hidden by hand; buyers'
+ * Message Us notes join them.
+ */
 export function createMessagesService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     async list({ page, pageSize, days }: { page: number; pageSize: number; days: number }) {
       const since = new Date(clock.now().getTime() - days * DAY_MS);
       const { rows, total } = await messagesRepo.page(db, since, (page - 1) * pageSize, pageSize);
       return { data: rows.map(messageOf), total };
+    },
+
+    /**
+     * Message Us (portals spec §2 buyer home): the signed-in buyer's note becomes an admin message that
+     * names the buyer and who wrote it, and links to the buyer. Another buyer's id is not found.
+     */
+    async fromBuyer(viewer: Viewer & { userId: string }, buyerId: string, message: string): Promise<SentBuyerMessage> {
+      const own = viewer.role === 'buyer' && viewer.roleId === buyerId;
+      const buyer = own ? await buyersRepo.findById(db, buyerId) : null;
+      if (!buyer) throw AppError.notFound('Buyer');
+      const author = await usersRepo.findById(db, viewer.userId);
+      const id = newId('msg');
+      const at = clock.now();
+      await messagesRepo.insert(db, {
+        id,
+        text: `Message from ${buyer.name}${author ? ` (${author.email})` : ''}: ${message}`,
+        data: {
+          kind: 'buyer_message',
+          buyer_id: buyer.id,
+          user_id: viewer.userId,
+          ...(author ? { from: author.email } : {}),
+          message,
+          link: `/buyer/${buyer.id}`,
+        },
+        createdAt: at,
+      });
+      return { _id: id, message, ts: toEpochSeconds(at) };
     },
 
     async hide(id: string, hide: boolean) {

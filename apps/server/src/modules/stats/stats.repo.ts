@@ -31,6 +31,17 @@ export interface BuyerFigures {
   costCents: number;
 }
 
+/** One New York day of one buyer's purchases. */
+export interface BuyerDayFigures {
+  day: string;
+  /** Sales to the buyer (returned ones included). */
+  sales: number;
+  /** Of those, the approved returns. */
+  returns: number;
+  /** Their prices less the approved returns': what the buyer is charged. */
+  spendCents: number;
+}
+
 export interface DayFigures {
   day: string;
   revenueCents: number;
@@ -150,6 +161,31 @@ export const statsRepo = {
       day: String(r.day),
       revenueCents: num(r.revenue),
       costCents: num(r.cost),
+    }));
+  },
+
+  /** One buyer's sales, returns and spend per New York day of the span, every day present. */
+  async buyerByDay(db: Db, span: TimeSpan, buyerId: string, zone: string): Promise<BuyerDayFigures[]> {
+    const rows = await statsRollup.spanRows(db, span);
+    const result = await db.execute(sql`
+      with days as (
+        select generate_series(
+          (${span.from}::timestamptz at time zone ${zone})::date,
+          ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date,
+          interval '1 day')::date as day
+      ), f as (
+        select day, sum(sales) as sales, sum(returns) as returns, sum(revenue) as revenue
+        from (${rows}) x where buyer_id = ${buyerId} group by day
+      )
+      select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(f.sales, 0) as sales,
+        coalesce(f.returns, 0) as returns, coalesce(f.revenue, 0) as revenue
+      from days left join f on f.day = days.day
+      order by days.day`);
+    return rowsOf<Record<string, unknown>>(result).map((r) => ({
+      day: String(r.day),
+      sales: num(r.sales),
+      returns: num(r.returns),
+      spendCents: num(r.revenue),
     }));
   },
 };

@@ -1,9 +1,13 @@
-import { reportQuery, statsSchema } from '@leadex/domain';
+import { buyerStatsSchema, reportQuery, statsSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import { idParams } from '../../lib/http';
 
-/** GET /api/stats/ (the admin dashboard's figures), the month per day, and the reports per source and buyer. */
+/**
+ * GET /api/stats/ (the admin dashboard's figures), the month per day, and the reports per source and buyer;
+ * GET /api/buyer/{id}/stats, the buyer home's figures (the signed-in buyer's own only).
+ */
 export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
   const admin = app.requireRole('admin');
   const handler = () => services.stats.get();
@@ -34,5 +38,14 @@ export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
         .header('cache-control', 'no-store')
         .send(body);
     },
+  );
+
+  app.get(
+    '/buyer/:id/stats',
+    {
+      onRequest: app.requireRole('buyer'),
+      schema: { tags: ['buyers'], params: idParams, response: { 200: buyerStatsSchema } },
+    },
+    (request) => services.stats.buyer(request.viewer(), request.params.id),
   );
 };

@@ -1,11 +1,21 @@
-import type { BuyerReportRow, DailyFigures, ReportFigures, ReportQuery, SourceReportRow } from '@leadex/domain';
+import type {
+  BuyerReportRow,
+  BuyerStats,
+  DailyFigures,
+  ReportFigures,
+  ReportQuery,
+  SourceReportRow,
+} from '@leadex/domain';
 import { stringify } from 'csv-stringify/sync';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { campaigns, unmatchedPings } from '../../db/schema';
 import { dayInZone, periodStart } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
+import { buyersRepo } from '../buyers/buyers.repo';
+import type { Viewer } from '../buyers/buyers.service';
 import { leadDateSpan } from '../leads/date-range';
 import { csvText } from '../leads/leads.service';
 import { type BuyerFigures, type SourceFigures, statsRepo } from './stats.repo';
@@ -16,11 +26,15 @@ const HOME_ZONE = 'America/New_York';
 /** The dashboard's figures for this month (DESIGN.md §8b). */
 export function createStatsService(db: Db, clock: Clock) {
   const spanOf = (query: ReportQuery) => leadDateSpan(query.dateq, clock.now(), query);
+  /** This New York month, whole: it ends where the next begins, so with a mock date in the past later sales are not counted. */
+  const thisMonth = () => {
+    const monthStart = periodStart('monthly', HOME_ZONE, clock.now());
+    const monthEnd = periodStart('monthly', HOME_ZONE, new Date(monthStart.getTime() + 32 * 86_400_000));
+    return { monthStart, monthEnd };
+  };
   return {
     async get() {
-      const monthStart = periodStart('monthly', HOME_ZONE, clock.now());
-      // The month ends where the next begins: with a mock date in the past, later sales are not counted.
-      const monthEnd = periodStart('monthly', HOME_ZONE, new Date(monthStart.getTime() + 32 * 86_400_000));
+      const { monthStart, monthEnd } = thisMonth();
       const [quota] = await db
         .select({
           totalQuota: sql<number>`coalesce(sum(${campaigns.maxMonthly}), 0)::int`,
@@ -67,6 +81,25 @@ export function createStatsService(db: Db, clock: Clock) {
         cost: centsToDollars(d.costCents),
         profit: centsToDollars(d.revenueCents - d.costCents),
       }));
+    },
+
+    /**
+     * The buyer home's Stats: the month's figures as the dashboard counts them (New York month, by the
+     * clock) and the last 30 days per day, for the signed-in buyer only: any other id is not found.
+     */
+    async buyer(viewer: Viewer, buyerId: string): Promise<BuyerStats> {
+      const own = viewer.role === 'buyer' && viewer.roleId === buyerId;
+      if (!own || !(await buyersRepo.findById(db, buyerId))) throw AppError.notFound('Buyer');
+      const { monthStart, monthEnd } = thisMonth();
+      const [month, last30] = await Promise.all([
+        statsRepo.buyerByDay(db, { from: monthStart, to: monthEnd }, buyerId, HOME_ZONE),
+        statsRepo.buyerByDay(db, leadDateSpan('last30d', clock.now()), buyerId, HOME_ZONE),
+      ]);
+      const sum = (key: 'sales' | 'returns' | 'spendCents') => month.reduce((total, d) => total + d[key], 0);
+      return {
+        month: { leads: sum('sales'), spend: centsToDollars(sum('spendCents')), returns: sum('returns') },
+        days: last30.map((d) => ({ day: d.day, leads: d.sales, spend: centsToDollars(d.spendCents) })),
+      };
     },
 
     async sources(query: ReportQuery): Promise<SourceReportRow[]> {

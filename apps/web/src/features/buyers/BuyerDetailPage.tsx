@@ -11,6 +11,7 @@ import { Section } from '../../components/Section';
 import { UsersSection } from '../../components/UsersSection';
 import { formatPhone, formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
+import { PaymentCardsSection } from '../bills/PaymentCardsSection';
 import { BuyerBillsTable, BuyerCampaignsTable, BuyerLeadsTable } from './BuyerTables';
 import {
   type BuyerFormValues,
@@ -166,6 +167,8 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
             <MoneyField name="bill.threshold" label="Credit Threshold" max={100_000} wholeDollars />
           </SimpleGrid>
         </Section>
+
+        {record && selfView && <PaymentCardsSection buyerId={record._id} />}
 
         {record && !selfView && (
           <Section title="Bills" description="Bills of this buyer; the accruing bill first.">

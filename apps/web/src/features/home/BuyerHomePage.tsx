@@ -1,16 +1,25 @@
-import { Card, SimpleGrid, Text, Title } from '@mantine/core';
+import { Alert, SimpleGrid, Stack } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useClaims } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoader } from '../../components/PageLoader';
-import { formatPhone } from '../../lib/format';
 import { PaymentInformation } from '../bills/PaymentInformation';
 import { useBuyer } from '../buyers/buyers.api';
+import { BuyerStats } from './BuyerStats';
+import { MessageUs } from './MessageUs';
 
-/** '/' for a buyer: Payment Information and its contact; Message Us and Stats come with later issues. */
+/** '/' for a buyer (portals spec §2 buyer home): Payment Information, Message Us and Stats. */
 export function BuyerHomePage() {
   const { role_id } = useClaims();
   const buyer = useBuyer(role_id);
-  if (buyer.isPending && role_id) return <PageLoader />;
+  if (!role_id) {
+    return (
+      <Alert color="yellow" icon={<IconInfoCircle />}>
+        Your user is not linked to a buyer. Contact your provider.
+      </Alert>
+    );
+  }
+  if (buyer.isPending) return <PageLoader />;
   const record = buyer.data;
   return (
     <>
@@ -18,23 +27,13 @@ export function BuyerHomePage() {
         title={record?.name ?? 'Buyer portal'}
         description="Your leads, campaigns and bills with the exchange."
       />
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        {record && <PaymentInformation buyer={record} />}
-        {record && (
-          <Card p="lg" shadow="xs">
-            <Title order={4} mb="xs">
-              Contact
-            </Title>
-            <Text fz="sm">{record.email}</Text>
-            <Text fz="sm">{formatPhone(record.phone)}</Text>
-            {record.city && record.state && (
-              <Text fz="sm" c="dimmed">
-                {record.city}, {record.state} {record.zip}
-              </Text>
-            )}
-          </Card>
-        )}
-      </SimpleGrid>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          {record && <PaymentInformation buyer={record} />}
+          <MessageUs buyerId={role_id} />
+        </SimpleGrid>
+        <BuyerStats buyerId={role_id} />
+      </Stack>
     </>
   );
 }
