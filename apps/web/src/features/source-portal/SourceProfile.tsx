@@ -10,7 +10,7 @@ import { ApiKeysTable } from '../sources/SourceApiKeys';
 /** Active, or On hold as of the hold's date (its time in the title), with the source's id (portals §2). */
 function StatusBlock({ source }: { source: Source }) {
   return (
-    <Group gap="md" wrap="wrap" aria-label="Status">
+    <Group gap="md" wrap="wrap">
       {source.hold ? (
         <Badge color="red" variant="light" size="lg" title={`On hold since ${formatTimestamp(source.hold.ts)}`}>
           On hold as of {formatDate(source.hold.ts)}
@@ -46,7 +46,7 @@ export function SourceProfile({ source }: { source: Source }) {
     <Stack gap="lg">
       <PageHeader title="Source details" description={<StatusBlock source={source} />} />
 
-      <Section title="Source Details" description="To change them, contact your provider.">
+      <Section title="Profile" description="To change it, contact your provider.">
         <Grid gap="md">
           {fields.map(([label, value]) => (
             <Grid.Col key={label} span={{ base: 12, sm: 6, lg: label === 'Address' ? 6 : 3 }}>
@@ -58,7 +58,7 @@ export function SourceProfile({ source }: { source: Source }) {
 
       {source.channels.length > 0 && (
         <Section title="Channels" description="Your traffic channels: send one as the channel of a ping or lead.">
-          <Group gap="xs" aria-label="Channels">
+          <Group gap="xs">
             {source.channels.map((channel) => (
               <Badge key={channel.name} variant="outline" tt="none">
                 {channel.name}

@@ -81,9 +81,7 @@ export function SourceWelcome({ source }: { source: Source }) {
       <Section title="Your API Key" description="Send it with every call, as Authorization: Bearer <key>.">
         {key ? (
           <Group gap="sm" wrap="wrap">
-            <Code fz="sm" aria-label="API key">
-              {key.key}
-            </Code>
+            <Code fz="sm">{key.key}</Code>
             <CopyTextButton value={key.key} label="Copy API Key" />
           </Group>
         ) : (
@@ -178,7 +176,7 @@ function TestPingCard({
           </Button>
         </Group>
         {answer && (
-          <Stack gap={4}>
+          <Stack gap={4} component="section" aria-label="Test ping response">
             <Group gap="xs">
               <Text fw={600} fz="sm">
                 Response
@@ -187,9 +185,7 @@ function TestPingCard({
                 HTTP {answer.status}
               </Badge>
             </Group>
-            <Code block aria-label="Test ping response">
-              {answer.body}
-            </Code>
+            <Code block>{answer.body}</Code>
           </Stack>
         )}
         {!apiKey && (
