@@ -162,7 +162,6 @@ describe('a new source’s portal', () => {
   it('hides the direct lead endpoint from a source not approved to post direct', async () => {
     const admin = await e2e.signedIn(USERS.admin);
     const created = await newSourceUser(admin.page.request, false);
-    await admin.context.close();
 
     const { context, page } = await e2e.newPage();
     await signIn(page, created.email, created.password);
@@ -183,6 +182,22 @@ describe('a new source’s portal', () => {
     // Ping and post are documented; the direct lead call is not, for this source.
     await page.getByRole('heading', { name: /\/api\/post/ }).waitFor();
     expect(await page.getByRole('heading', { name: /\/api\/lead/ }).count()).toBe(0);
+
+    // The admin holds the first key (a second one is made) and the source: keys on hold sort last,
+    // and the status block says since when the source is on hold.
+    const adminApi = admin.page.request;
+    await apiCall(adminApi, 'put', `/api/source/${created.sourceId}/apikey/new`, { name: 'Backup' });
+    await apiCall(adminApi, 'put', `/api/source/${created.sourceId}/apikey/hold`, { name: 'Production' });
+    await apiCall(adminApi, 'put', `/api/source/${created.sourceId}/hold`, { reason: 'Quality review' });
+    await admin.context.close();
+    await page.goto('/source?tab=profile');
+    await page.getByText(/^On hold as of \d\d\/\d\d\/\d{4}$/).waitFor();
+    expect(await page.getByText('Quality review').count()).toBe(0);
+    const rows = tableRows(section(page, 'API Keys'));
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain('Backup');
+    expect(await rows.nth(1).textContent()).toMatch(/Production.*On hold/);
+    await fullPageScreenshot(page, 'source-details-on-hold');
     await context.close();
   });
 });

@@ -30,6 +30,9 @@ function StatusBlock({ source }: { source: Source }) {
   );
 }
 
+/** Widths on a large screen: three rows, the address and the email wide enough to read whole. */
+const LG_SPANS: Record<string, number> = { Name: 4, Address: 5, State: 2, Zip: 2, Email: 5 };
+
 /** The source's details page in its portal (portals §2): read-only; changes go through the provider. */
 export function SourceProfile({ source }: { source: Source }) {
   const fields: [label: string, value: string | undefined][] = [
@@ -49,7 +52,7 @@ export function SourceProfile({ source }: { source: Source }) {
       <Section title="Profile" description="To change it, contact your provider.">
         <Grid gap="md">
           {fields.map(([label, value]) => (
-            <Grid.Col key={label} span={{ base: 12, sm: 6, lg: label === 'Address' ? 6 : 3 }}>
+            <Grid.Col key={label} span={{ base: 12, sm: 6, lg: LG_SPANS[label] ?? 3 }}>
               <DisplayField label={label} value={value} />
             </Grid.Col>
           ))}
