@@ -182,6 +182,12 @@ describe('list and detail queries', () => {
     expect(sourceGetQuery.parse({ include: 'users,leads' }).include).toEqual(['users', 'leads']);
     expect(sourceGetQuery.parse({}).include).toEqual([]);
   });
+
+  it('refuses an include it does not know, naming the field', () => {
+    const result = sourceGetQuery.safeParse({ include: 'users,secrets' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ path: ['include'], message: 'include takes users and leads' });
+  });
 });
 
 describe('sourceStatus (admin spec §4)', () => {

@@ -136,7 +136,11 @@ export const sourceGetQuery = z.object({
   include: z
     .union([z.string(), z.array(z.string())])
     .optional()
-    .transform((v) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')))),
+    .transform((v) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(','))))
+    // An unknown part is a mistake worth a 400 naming the field, not a silently smaller answer.
+    .refine((parts) => parts.every((part) => (SOURCE_INCLUDES as readonly string[]).includes(part)), {
+      error: `include takes ${SOURCE_INCLUDES.join(' and ')}`,
+    }),
 });
 
 /** The derived source status (admin §4). */

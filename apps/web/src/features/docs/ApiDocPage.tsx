@@ -1,8 +1,11 @@
 import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useSession } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { apiRequest } from '../../lib/api';
+import { firstApiKey, sourceEndpoints } from '../source-portal/endpoints';
+import { useOwnSource } from '../source-portal/sourcePortal.api';
 import { documentServices, type OpenApiDocument } from './openapi';
 
 /** The three calls in the order a source uses them, with what each answers. */
@@ -50,13 +53,23 @@ const REASONS: [status: number, reason: string, meaning: string][] = [
   [429, 'rate_limited', 'Too many requests for this key; see the Retry-After header.'],
 ];
 
-/** The public source API (ping, post, lead), rendered from its OpenAPI document (DESIGN.md §4). */
+/**
+ * The public source API (ping, post, lead), rendered from its OpenAPI document (DESIGN.md §4). A signed-in
+ * source (/doc) reads its own endpoints, with the direct lead call only when it may post direct, and
+ * examples carrying its own API key.
+ */
 export default function ApiDocPage() {
   const doc = useQuery({
     queryKey: ['openapi', 'public'],
     queryFn: () => apiRequest<OpenApiDocument>('GET', '/api/openapi/public.json'),
   });
   const origin = window.location.origin;
+  const claims = useSession().data;
+  const isSource = claims?.role === 'source';
+  const own = useOwnSource(isSource ? claims.role_id : null);
+  const key = own.data && firstApiKey(own.data.apikeys);
+  const canPostLead = own.data?.canPostLead ?? claims?.canPostLead ?? false;
+  const shown = isSource ? ENDPOINTS.filter(({ path }) => path !== '/api/lead' || canPostLead) : ENDPOINTS;
   return (
     <Stack gap="lg">
       <PageHeader
@@ -74,10 +87,30 @@ export default function ApiDocPage() {
           </Text>
         </Stack>
       </Section>
+      {isSource && (
+        <Section title="Your endpoints" description={own.data?.name}>
+          <Table withTableBorder aria-label="Your endpoints">
+            <Table.Tbody>
+              {sourceEndpoints(origin, canPostLead).map((endpoint) => (
+                <Table.Tr key={endpoint.path}>
+                  <Table.Th w={160}>{endpoint.label}</Table.Th>
+                  <Table.Td>
+                    <Code>{endpoint.url}</Code>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              <Table.Tr>
+                <Table.Th w={160}>API key</Table.Th>
+                <Table.Td>{key ? <Code>{key.key}</Code> : <Text c="dimmed">No API key yet</Text>}</Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        </Section>
+      )}
       <Section title="Services" description="The service field takes one of these names, as written here.">
         <ServiceList loading={doc.isPending} failed={doc.isError} services={documentServices(doc.data)} />
       </Section>
-      {ENDPOINTS.map(({ path, answers, example }) => {
+      {shown.map(({ path, answers, example }) => {
         const operation = doc.data?.paths[path]?.post;
         const schema = operation?.requestBody?.content?.['application/json']?.schema;
         const required = new Set(schema?.required ?? []);
@@ -127,7 +160,7 @@ export default function ApiDocPage() {
                 <Text fw={600} fz="sm" mb={4}>
                   Example
                 </Text>
-                <Code block>{example(origin)}</Code>
+                <Code block>{key ? example(origin).replaceAll('$KEY', key.key) : example(origin)}</Code>
               </div>
             </Stack>
           </Section>

@@ -1,44 +1,27 @@
-import { Card, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useClaims } from '../../app/session';
-import { PageHeader } from '../../components/PageHeader';
+import { RecordFrame, recordStatus } from '../../components/RecordPage';
+import { SourceProfile } from '../source-portal/SourceProfile';
+import { SourceWelcome } from '../source-portal/SourceWelcome';
+import { useOwnSource } from '../source-portal/sourcePortal.api';
 
 /**
  * /source (portals spec §2): the welcome page while the welcome claim is set, else the source's
- * details; /source?tab=profile (the Profile menu entry) always shows the details. Both bodies come
- * with the source portal issue: the API has no source routes yet.
+ * details; /source?tab=profile (the Profile menu entry) always shows the details. Closing the welcome
+ * page changes the claims, so this page turns into the details where it stands.
  */
 export function SourceHomePage() {
   const { welcome, role_id } = useClaims();
   const [params] = useSearchParams();
   const showWelcome = welcome && params.get('tab') !== 'profile';
+  const source = useOwnSource(role_id);
 
-  if (showWelcome) {
-    return (
-      <>
-        <PageHeader title="Welcome to the Lead Delivery System!" description="Your source area with the exchange." />
-        <Card p="lg" shadow="xs">
-          <Text c="dimmed" fz="sm">
-            Your API key, the ping and post endpoints and a test ping will show here.
-          </Text>
-        </Card>
-      </>
-    );
-  }
   return (
-    <>
-      <PageHeader title="Source details" description="Your source area with the exchange." />
-      <Card p="lg" shadow="xs">
-        <Title order={5} mb={4}>
-          Source ID
-        </Title>
-        <Text fz="sm" ff="monospace">
-          {role_id ?? 'Not linked to a source'}
-        </Text>
-        <Text c="dimmed" fz="sm" mt="sm">
-          Your details, API keys, channels and users will show here.
-        </Text>
-      </Card>
-    </>
+    <RecordFrame
+      status={role_id ? recordStatus(source) : 'missing'}
+      notFound={{ title: 'Source not found', text: 'Your user is not linked to a source: contact your provider.' }}
+    >
+      {source.data && (showWelcome ? <SourceWelcome source={source.data} /> : <SourceProfile source={source.data} />)}
+    </RecordFrame>
   );
 }

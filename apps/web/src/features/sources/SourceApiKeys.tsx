@@ -3,7 +3,7 @@ import { ActionIcon, Button, Code, CopyButton, Group, Modal, Stack, Switch, Text
 import { DateInput } from '@mantine/dates';
 import { IconCheck, IconCopy, IconKey, IconPlayerPause } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
@@ -41,6 +41,38 @@ export function CopyableKey({ value }: { value: string }) {
   );
 }
 
+/**
+ * The API Keys table of a source (admin detail and source portal): Name, API Key with copy, Status,
+ * Can Post Lead, Expiration; the server answers keys on hold last. `actions` adds a column of buttons.
+ */
+export function ApiKeysTable({
+  keys,
+  actions,
+}: {
+  keys: readonly SourceApiKey[];
+  actions?: (key: SourceApiKey) => ReactNode;
+}) {
+  return (
+    <RecordsTable<SourceApiKey>
+      records={keys}
+      noRecordsText="No API keys yet"
+      columns={[
+        { accessor: 'name', title: 'Name', noWrap: true },
+        { accessor: 'key', title: 'API Key', render: (key) => <CopyableKey value={key.key} /> },
+        { accessor: 'status', title: 'Status', render: (key) => <ApiKeyStatusBadge status={key.status} /> },
+        { accessor: 'canPostLead', title: 'Can Post Lead', render: (key) => <YesNoBadge value={key.canPostLead} /> },
+        {
+          accessor: 'exp',
+          title: 'Expiration',
+          noWrap: true,
+          render: (key) => (key.exp ? formatDate(key.exp) : 'Never'),
+        },
+        { accessor: 'actions', title: '', textAlign: 'right', hidden: !actions, render: (key) => actions?.(key) },
+      ]}
+    />
+  );
+}
+
 /** The source's API keys: Name, API Key (with copy), Status, Can Post Lead, Expiration; create and hold. */
 export function SourceApiKeys({ source }: { source: Source }) {
   const [creating, setCreating] = useState(false);
@@ -61,43 +93,26 @@ export function SourceApiKeys({ source }: { source: Source }) {
         </Button>
       }
     >
-      <RecordsTable<SourceApiKey>
-        records={source.apikeys}
-        noRecordsText="No API keys yet"
-        columns={[
-          { accessor: 'name', title: 'Name', noWrap: true },
-          { accessor: 'key', title: 'API Key', render: (key) => <CopyableKey value={key.key} /> },
-          { accessor: 'status', title: 'Status', render: (key) => <ApiKeyStatusBadge status={key.status} /> },
-          { accessor: 'canPostLead', title: 'Can Post Lead', render: (key) => <YesNoBadge value={key.canPostLead} /> },
-          {
-            accessor: 'exp',
-            title: 'Expiration',
-            noWrap: true,
-            render: (key) => (key.exp ? formatDate(key.exp) : 'Never'),
-          },
-          {
-            accessor: 'actions',
-            title: '',
-            textAlign: 'right',
-            render: (key) =>
-              key.hold ? null : (
-                <ConfirmButton
-                  size="compact-sm"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconPlayerPause size={14} />}
-                  confirmTitle="Hold API key"
-                  confirmText={`Are you sure you want to put the API key ${key.name} on hold? Calls with it are refused at once.`}
-                  confirmLabel="Hold"
-                  confirmColor="red"
-                  onConfirm={() => holdKey(key)}
-                  aria-label={`Hold ${key.name}`}
-                >
-                  Hold
-                </ConfirmButton>
-              ),
-          },
-        ]}
+      <ApiKeysTable
+        keys={source.apikeys}
+        actions={(key) =>
+          key.hold ? null : (
+            <ConfirmButton
+              size="compact-sm"
+              variant="subtle"
+              color="red"
+              leftSection={<IconPlayerPause size={14} />}
+              confirmTitle="Hold API key"
+              confirmText={`Are you sure you want to put the API key ${key.name} on hold? Calls with it are refused at once.`}
+              confirmLabel="Hold"
+              confirmColor="red"
+              onConfirm={() => holdKey(key)}
+              aria-label={`Hold ${key.name}`}
+            >
+              Hold
+            </ConfirmButton>
+          )
+        }
       />
       <CreateApiKeyModal source={source} opened={creating} onClose={() => setCreating(false)} />
     </Section>

@@ -1,0 +1,46 @@
+import type { SourceApiKey } from '@leadex/domain';
+
+/** One call of the public source API, as a source's own documentation and welcome page list it. */
+export interface SourceEndpoint {
+  /** What the call is for ('Ping', 'Post', 'Direct lead'). */
+  label: string;
+  path: '/api/ping' | '/api/post' | '/api/lead';
+  /** The full URL on this exchange. */
+  url: string;
+}
+
+/** Portals spec §7: the ZIP a test ping sends (it matches no real campaign). */
+export const TEST_PING_ZIP = '99999';
+
+/**
+ * The endpoints a source calls at `origin`: ping and post for every source, the direct lead endpoint
+ * only for one approved to post direct (canPostLead), as the spec's welcome page shows them.
+ */
+export function sourceEndpoints(origin: string, canPostLead: boolean): SourceEndpoint[] {
+  const base = origin.replace(/\/+$/, '');
+  const endpoints: SourceEndpoint[] = [
+    { label: 'Ping', path: '/api/ping', url: `${base}/api/ping` },
+    { label: 'Post', path: '/api/post', url: `${base}/api/post` },
+  ];
+  if (canPostLead) endpoints.push({ label: 'Direct lead', path: '/api/lead', url: `${base}/api/lead` });
+  return endpoints;
+}
+
+/** Quotes a value for a POSIX shell: the key or service may hold characters the shell would read. */
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** The cURL command of a test ping with the source's own key and a service (portals §2, welcome page). */
+export function curlExample(origin: string, apiKey: string, service: string): string {
+  const body = JSON.stringify({ service, zip: TEST_PING_ZIP, test: true });
+  return [
+    `curl -s ${sourceEndpoints(origin, false)[0]?.url} \\`,
+    `  -H ${shellQuote(`Authorization: Bearer ${apiKey}`)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d ${shellQuote(body)}`,
+  ].join('\n');
+}
+
+/** The key a source is shown first (welcome page, API doc): the first one that works, else the first one. */
+export function firstApiKey(keys: readonly SourceApiKey[]): SourceApiKey | undefined {
+  return keys.find((key) => key.status === 'Active') ?? keys[0];
+}
