@@ -114,7 +114,7 @@ export function AdminHomePage() {
             hint="Every live campaign's monthly cap at its price"
           />
           <Figure label="Revenue" value={stats?.leadRevenue} hint="Leads sold, less approved returns" />
-          <Figure label="Cost" value={stats?.leadCost} hint="Paid to sources, less chargebacks" />
+          <Figure label="Cost" value={stats?.leadCost} hint="Paid to sources, less chargebacks, plus ad spend" />
           <Figure
             label="Profit"
             value={profit}
