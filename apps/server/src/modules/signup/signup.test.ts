@@ -48,14 +48,14 @@ function mailText(raw: string): string {
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** The verification link of the latest mail the SMTP server received for `email`. */
+/** The verification link of the `after`-th mail (0 the first) the SMTP server received for `email`. */
 async function verificationLink(email: string, after = 0): Promise<URL> {
   const mail = await eventually(
     () => smtp.mails.filter((m) => m.to.includes(email))[after],
     10_000,
     `the verification mail to ${email}`,
   );
-  const text = mailText(mail.raw);
+  const text = mailText(mail?.raw ?? '');
   const link = /https?:\/\/\S+\/auth\/verify-email\?token=[^\s"<]+/.exec(text)?.[0];
   if (!link) throw new Error(`no verification link in ${text}`);
   return new URL(link);
