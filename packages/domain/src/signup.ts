@@ -103,7 +103,8 @@ export const signupFormSchema = z
     path: ['confirmPassword'],
     message: SIGNUP_MESSAGES.passwordsDiffer,
   });
-export type SignupFormValues = z.input<typeof signupFormSchema>;
+/** The form's values as its inputs hold them: text, '' for empty. */
+export type SignupFormValues = { [K in keyof z.input<typeof signupFormSchema>]-?: string };
 
 /** POST /api/signup's answer: where the verification link went (the same for a filled honeypot). */
 export interface SignupAnswer {
