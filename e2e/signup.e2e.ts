@@ -207,7 +207,7 @@ describe('a source signs up, verifies its email, signs in, is approved and sells
       services: ['windows'],
       location: 'zip',
       zips: ['95814'],
-      notify: { email: [], sms: [], broadcast_webhooks: [] },
+      notify: { email: [`orders.${suffix}@capitolwindows.example`], sms: [], broadcast_webhooks: [] },
     });
     await apiCall(admin.page.request, 'put', `/api/match/${campaign._id}`, { status: 'live' });
 
