@@ -1,9 +1,10 @@
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
+import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -12,6 +13,8 @@ declare module 'vitest' {
     baseURL: string;
     /** The local OAuth 2 provider the exchange's Google integrations connect to. */
     oauthIssuer: string;
+    /** Where the local SMTP server the exchange sends mail to keeps each message (`mailbox.ts`). */
+    mailDir: string;
   }
 }
 
@@ -52,8 +55,34 @@ function googleEnv(issuer: string): Record<string, string> {
   };
 }
 
+/**
+ * A real local SMTP server for the exchange's mail (SMTP_URL): each message lands in `dir` as JSON
+ * (`{ to, raw }`), where the tests read it (mailbox.ts).
+ */
+async function startMailbox(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  let n = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        const raw = Buffer.concat(chunks).toString('utf8');
+        writeFileSync(join(dir, `${Date.now()}-${++n}.json`), JSON.stringify({ to, raw }));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.server.address() as { port: number };
+  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
+
 /** Starts the built exchange on a port; answers the process once it has said it listens there and answers /api/health. */
-async function startExchange(port: number, dataDir: string, issuer: string): Promise<ChildProcess> {
+async function startExchange(port: number, dataDir: string, issuer: string, smtpUrl: string): Promise<ChildProcess> {
   const baseURL = `http://127.0.0.1:${port}`;
   // The exchange under test always runs on its own embedded database, whatever the shell says.
   // Nor does it take OAuth providers from the shell: Google is the local one, Facebook is not configured.
@@ -79,6 +108,8 @@ async function startExchange(port: number, dataDir: string, issuer: string): Pro
       AUTH_PASSWORD_RESET_PER_MINUTE: '0',
       // The deliveries e2e tests deliver to a receiver on 127.0.0.1.
       ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
+      // Mail goes to the local SMTP server (and is kept in the outbox as sent).
+      SMTP_URL: smtpUrl,
       ...googleEnv(issuer),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -112,6 +143,8 @@ async function startExchange(port: number, dataDir: string, issuer: string): Pro
 export default async function setup(project: TestProject) {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
   const { provider, issuer } = await startOAuthProvider();
+  const mailDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-mail-'));
+  const mailbox = await startMailbox(mailDir);
   let server: ChildProcess | null = null;
   let baseURL = '';
   let dataDir = '';
@@ -121,11 +154,12 @@ export default async function setup(project: TestProject) {
     dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
     baseURL = `http://127.0.0.1:${port}`;
     try {
-      server = await startExchange(port, dataDir, issuer);
+      server = await startExchange(port, dataDir, issuer, mailbox.url);
     } catch (error) {
       rmSync(dataDir, { recursive: true, force: true });
       if (attempt >= 3) {
         await provider.stop();
+        await mailbox.close();
         throw error;
       }
     }
@@ -133,10 +167,13 @@ export default async function setup(project: TestProject) {
   const started = server;
   project.provide('baseURL', baseURL);
   project.provide('oauthIssuer', issuer);
+  project.provide('mailDir', mailDir);
   return async () => {
     started.kill('SIGTERM');
     await new Promise((done) => started.once('exit', done));
     await provider.stop();
+    await mailbox.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(mailDir, { recursive: true, force: true });
   };
 }

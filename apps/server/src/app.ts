@@ -24,6 +24,7 @@ import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { returnRoutes } from './modules/returns/returns.routes';
+import { signupRoutes } from './modules/signup/signup.routes';
 import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
 import { sourceRoutes } from './modules/sources/sources.routes';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ),
       );
       await api.register(authRoutes, deps);
+      await api.register(signupRoutes, deps);
       await api.register(outboxRoutes, deps);
       await api.register(referenceRoutes, deps);
       await api.register(zipRoutes, deps);

@@ -26,6 +26,7 @@ import { createLeadsService, type LeadsService } from './modules/leads/leads.ser
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
+import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
 import { createWhitelist } from './modules/sim/whitelist';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
@@ -72,6 +73,7 @@ export interface AppDeps {
     stats: StatsService;
     integrations: IntegrationsService;
     adSpend: AdSpendService;
+    signup: SignupService;
   };
 }
 
@@ -164,6 +166,15 @@ export function createDeps(
       stats: createStatsService(db, clock),
       integrations,
       adSpend,
+      signup: createSignupService({
+        db,
+        clock,
+        engine,
+        secret: config.LEADEX_SECRET,
+        sendVerification: async (email) => {
+          await auth.api.sendVerificationEmail({ body: { email } });
+        },
+      }),
     },
   };
 }

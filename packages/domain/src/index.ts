@@ -13,6 +13,7 @@ export * from './lead';
 export * from './messages';
 export * from './returns';
 export * from './session';
+export * from './signup';
 export * from './sim';
 export * from './source';
 export * from './source-api';

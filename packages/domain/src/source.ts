@@ -233,6 +233,8 @@ export interface Source extends Contact {
   canPostLead: boolean;
   /** Lead cost in dollars; absent for an internal source. */
   max_cost?: number;
+  /** False for a self-signed-up source awaiting an admin's approval: it may only test until then. */
+  approved: boolean;
   channels: SourceChannel[];
   hold?: { ts: number; reason?: string };
   lastLeadSent?: number;
@@ -249,7 +251,7 @@ export interface Source extends Contact {
 /** The sources list row (admin §2: name, email, phone, status), with channels for the campaign screens. */
 export type SourceListItem = Pick<
   Source,
-  '_id' | 'name' | 'email' | 'phone' | 'status' | 'channels' | 'hold' | 'canPostLead' | 'max_cost' | 'ts'
+  '_id' | 'name' | 'email' | 'phone' | 'status' | 'channels' | 'hold' | 'canPostLead' | 'max_cost' | 'approved' | 'ts'
 >;
 
 /** How many of a source's latest leads its detail page shows. */

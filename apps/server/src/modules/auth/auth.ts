@@ -2,18 +2,24 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
 import { bearer, username } from 'better-auth/plugins';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { account, session, user, verification } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { createOriginPolicy, LOCAL_PORT_HEADER } from '../../plugins/origins';
 import type { Mailer } from '../deliveries/outbox/mailer';
-import { passwordResetEmail } from './emails';
+import { passwordResetEmail, verificationEmail } from './emails';
 
 export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
 /** Message better-auth answers when a locked user tries to sign in. */
 export const ON_HOLD_MESSAGE = 'Your account is on hold. Contact the exchange to have it unlocked.';
+
+/** How long a sign-up's verification link works. */
+export const VERIFICATION_LINK_HOURS = 24;
+
+/** The SPA's screen a verification link opens (portals spec §2: the email verification screens). */
+export const VERIFY_EMAIL_PATH = '/auth/verify-email';
 
 export const UNVERIFIED_MESSAGE = 'Verify your email address first: follow the link in the email we sent you.';
 
@@ -48,8 +54,8 @@ export function createAuth({ config, db, mailer }: AuthOptions) {
     database: drizzleAdapter(db, { provider: 'pg', schema: { user, session, account, verification } }),
     emailAndPassword: {
       enabled: true,
-      // Users are created by admins (and, later, by a source sign-up that requires a verified email);
-      // better-auth's open sign-up would give anyone a role-less session at once.
+      // Users are created by admins, and by the source sign-up (POST /api/signup), which creates the
+      // source with its user and requires a verified email; better-auth's open sign-up would not.
       disableSignUp: true,
       minPasswordLength: 8,
       maxPasswordLength: 99,
@@ -61,6 +67,23 @@ export function createAuth({ config, db, mailer }: AuthOptions) {
       async onPasswordReset({ user: u }) {
         // Following a link sent to the address proves it is the user's.
         await db.update(user).set({ emailVerified: true }).where(eq(user.id, u.id));
+      },
+    },
+    emailVerification: {
+      // Required (portals spec §4): a self-signed-up user has no role, hence no session, until this.
+      expiresIn: VERIFICATION_LINK_HOURS * 3600,
+      autoSignInAfterVerification: false,
+      async sendVerificationEmail({ user: u, token }) {
+        // The link opens the SPA's verification screens, which verify through /api/auth/verify-email.
+        const link = `${config.PUBLIC_URL}${VERIFY_EMAIL_PATH}?token=${encodeURIComponent(token)}`;
+        await mailer.send(verificationEmail(u.email, u.name, link, VERIFICATION_LINK_HOURS));
+      },
+      async afterEmailVerification(u) {
+        // A sign-up's user waits role-less for this (modules/signup): now it is its source's user.
+        await db
+          .update(user)
+          .set({ role: 'source' })
+          .where(and(eq(user.id, u.id), isNull(user.role), isNotNull(user.roleId)));
       },
     },
     user: {
@@ -101,6 +124,8 @@ export function createAuth({ config, db, mailer }: AuthOptions) {
         '/sign-up/*': perMinute(config.AUTH_SIGN_UP_PER_MINUTE),
         '/request-password-reset': perMinute(config.AUTH_PASSWORD_RESET_PER_MINUTE),
         '/reset-password': perMinute(config.AUTH_PASSWORD_RESET_PER_MINUTE),
+        '/send-verification-email': perMinute(config.AUTH_SIGN_UP_PER_MINUTE),
+        '/verify-email': perMinute(config.AUTH_SIGN_UP_PER_MINUTE),
       },
     },
     advanced: {

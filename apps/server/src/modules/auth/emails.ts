@@ -36,4 +36,23 @@ export function passwordResetEmail(to: string, name: string, link: string): Emai
   };
 }
 
+/** The welcome email of a self-signed-up source: the link that verifies its address (portals spec §2). */
+export function verificationEmail(to: string, name: string, link: string, hours: number): Email {
+  return {
+    to,
+    subject: 'Welcome to Leadex: verify your email',
+    text: [
+      `Hello ${name},`,
+      '',
+      'Thank you for signing up with the Leadex lead exchange.',
+      `Verify your email address to sign in (the link works for ${hours} hours):`,
+      '',
+      link,
+      '',
+      'If you did not sign up, you can ignore this email.',
+    ].join('\n'),
+    html: `<p>Hello ${escapeHtml(name)},</p><p>Thank you for signing up with the Leadex lead exchange.</p><p><a href="${escapeHtml(link)}">Verify your email address</a> to sign in (the link works for ${hours} hours).</p><p>If you did not sign up, you can ignore this email.</p>`,
+  };
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -94,6 +94,7 @@ export function toSource(row: SourceRow, parts: SourceParts): Source {
     tier: orUndefined(row.tier),
     canPostLead: row.canPostLead,
     max_cost: row.maxCostCents === null ? undefined : centsToDollars(row.maxCostCents),
+    approved: row.approvedAt !== null,
     channels: parts.channels.map(toChannel),
     ...act,
     hold: act.hold && (parts.forAdmin ? act.hold : { ts: act.hold.ts }),
@@ -118,6 +119,7 @@ export function toSourceListItem(row: SourceRow, channels: ChannelRow[]): Source
     hold: act.hold,
     canPostLead: row.canPostLead,
     max_cost: row.maxCostCents === null ? undefined : centsToDollars(row.maxCostCents),
+    approved: row.approvedAt !== null,
     ts: toEpochSeconds(row.createdAt),
   };
 }

@@ -52,6 +52,10 @@ export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
     sources.unhold(request.params.id),
   );
 
+  app.put('/source/:id/approve', { onRequest: admin, schema: { tags, params: idParams } }, (request) =>
+    sources.approve(request.params.id),
+  );
+
   app.put(
     '/source/:id/apikey/new',
     { onRequest: admin, schema: { tags, params: idParams, body: apiKeyCreateSchema } },

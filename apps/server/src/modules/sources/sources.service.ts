@@ -152,6 +152,20 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
       return detail(row, true);
     },
 
+    /**
+     * Lets a self-signed-up source sell real leads (it could only test until now); approving an
+     * approved source keeps its first approval.
+     */
+    async approve(id: string): Promise<Source> {
+      const row = await engine.change('sources', async (tx) => {
+        const current = await mustExist(tx, id);
+        if (current.approvedAt) return current;
+        const now = clock.now();
+        return (await sourcesRepo.update(tx, id, { approvedAt: now, updatedAt: now })) as SourceRow;
+      });
+      return detail(row, true, ['users']);
+    },
+
     /** Issues a new API key (usable at once); answers it with the key to show and copy. */
     async newApiKey(id: string, input: ApiKeyCreate = {}): Promise<SourceApiKey> {
       const now = clock.now();

@@ -188,6 +188,8 @@ describe('GET /api/source', () => {
       status: 'No Activity',
       channels: [{ name: 'organic', max_cost: 9.5 }],
       canPostLead: false,
+      // An admin's source is approved at once; a self-signed-up one waits (signup.test.ts).
+      approved: true,
       ts: expect.any(Number),
     });
     const second = await get('/api/source?name=paged%20partner&page=2');

@@ -28,8 +28,19 @@ interface Operation {
 }
 type Paths = Record<string, Record<string, Operation>>;
 
-/** Routes anyone may call: health, and the public source API, which authenticates by API key itself. */
-const PUBLIC = new Set(['GET /api/health', 'POST /api/ping', 'POST /api/post', 'POST /api/lead']);
+/**
+ * Routes anyone may call: health, the public source API, which authenticates by API key itself, and
+ * the source sign-up with its availability checks (rate limited per address).
+ */
+const PUBLIC = new Set([
+  'GET /api/health',
+  'POST /api/ping',
+  'POST /api/post',
+  'POST /api/lead',
+  'POST /api/signup',
+  'GET /api/signup/isuseravail/name/{name}',
+  'GET /api/signup/isuseravail/email/{email}',
+]);
 const SOURCE_API = new Set(['/api/ping', '/api/post', '/api/lead']);
 const ROLES: Role[] = ['admin', 'buyer', 'source'];
 /** Routes that empty the exchange: only their refusals are called here (sim-tools.test.ts runs them). */

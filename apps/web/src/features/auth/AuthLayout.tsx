@@ -6,10 +6,13 @@ import { Brand } from '../../components/Brand';
 export function AuthLayout({
   title,
   subtitle,
+  width = 420,
   children,
 }: {
   title: string;
   subtitle?: ReactNode;
+  /** The card's width: the sign-up form needs two columns. */
+  width?: number;
   children: ReactNode;
 }) {
   return (
@@ -21,7 +24,7 @@ export function AuthLayout({
       }}
     >
       <Center mih="100vh" p="md">
-        <Stack w="100%" maw={420} gap="lg">
+        <Stack w="100%" maw={width} gap="lg">
           <Center>
             <Brand size="lg" />
           </Center>

@@ -1,3 +1,4 @@
+import type { AvailabilityAnswer, SessionClaims, SignupAnswer, SignupInput } from '@leadex/domain';
 import { ApiRequestError, api, NETWORK_ERROR } from '../../lib/api';
 
 /** Portals spec §8: the authentication texts the forms show. */
@@ -5,7 +6,38 @@ export const AUTH_TEXTS = {
   wrongCredentials: 'Incorrect email and password combination',
   invalidResetToken: 'Invalid password reset token',
   somethingWentWrong: 'Something went wrong',
+  emailExists: 'This email already exists. Please sign in instead',
+  verificationExpired: 'The email verification link has expired',
 } as const;
+
+/** POST /api/signup: the source and its user; the verification link is mailed. */
+export function signUp(values: Omit<Record<keyof SignupInput, string>, 'confirmPassword'>) {
+  return api.post<SignupAnswer>('/api/signup', values, { toast: false });
+}
+
+/** GET /api/signup/isuseravail/{name|email}/{value}: whether nobody has it yet. */
+export async function isAvailable(kind: 'name' | 'email', value: string, signal?: AbortSignal): Promise<boolean> {
+  const answer = await api.get<AvailabilityAnswer>(`/api/signup/isuseravail/${kind}/${encodeURIComponent(value)}`, {
+    toast: false,
+    signal,
+  });
+  return answer.ok;
+}
+
+/** better-auth's verification of the emailed token (no session comes of it: the user signs in after). */
+export function verifyEmail(token: string) {
+  return api.get<{ status: boolean }>('/api/auth/verify-email', { query: { token }, toast: false });
+}
+
+/** Mails a new verification link to an unverified account (the same answer whether or not there is one). */
+export function resendVerification(email: string) {
+  return api.post<{ status: boolean }>('/api/auth/send-verification-email', { email }, { toast: false });
+}
+
+/** POST /api/session/claims: sets the claims of a new session (portals spec §2) and answers them. */
+export function setClaims() {
+  return api.post<SessionClaims>('/api/session/claims', undefined, { toast: false });
+}
 
 /**
  * better-auth's sign-in: by email when the identifier has an '@', else by username. The forms show

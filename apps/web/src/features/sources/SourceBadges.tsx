@@ -18,6 +18,15 @@ export function SourceStatusBadge({ status, ...props }: { status: SourceStatus }
   );
 }
 
+/** A self-signed-up source an admin has not approved yet: it may only send test leads. */
+export function AwaitingApprovalBadge(props: Omit<BadgeProps, 'color'>) {
+  return (
+    <Badge component="span" color="orange" variant="light" {...props}>
+      Awaiting approval
+    </Badge>
+  );
+}
+
 const KEY_COLORS: Record<ApiKeyStatus, string> = { Active: 'green', 'On hold': 'red', Expired: 'gray' };
 
 /** An API key's status (admin spec §4): Active, On hold or Expired. */

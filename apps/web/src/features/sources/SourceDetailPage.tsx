@@ -1,6 +1,6 @@
 import type { Source } from '@leadex/domain';
 import { Button, Grid, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import { IconCircleCheck, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DialogActions } from '../../components/DialogActions';
@@ -12,7 +12,7 @@ import { Section } from '../../components/Section';
 import { formatPhone, formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
 import { SourceApiKeys } from './SourceApiKeys';
-import { SourceStatusBadge } from './SourceBadges';
+import { AwaitingApprovalBadge, SourceStatusBadge } from './SourceBadges';
 import { SourceChannels } from './SourceChannels';
 import { SourceLeads } from './SourceLeads';
 import { SourceUsers } from './SourceUsers';
@@ -24,7 +24,7 @@ import {
   updateSchema,
   YES_NO_OPTIONS,
 } from './sourceForm';
-import { useCreateSource, useSource, useSourceHold, useUpdateSource } from './sources.api';
+import { useApproveSource, useCreateSource, useSource, useSourceHold, useUpdateSource } from './sources.api';
 
 /** /source/{id} for the admin; /source/new creates. */
 export function SourceDetailPage() {
@@ -60,7 +60,14 @@ function SourceDetail({ id }: { id: string }) {
           title={isNew ? 'New Source' : (record?.name ?? 'Source')}
           description={record && <StatusLine source={record} />}
           breadcrumbs={[{ label: 'Sources', to: '/sources' }, { label: isNew ? 'New Source' : (record?.name ?? '') }]}
-          actions={record && <HoldButton source={record} />}
+          actions={
+            record && (
+              <Group gap="sm">
+                {!record.approved && <ApproveButton source={record} />}
+                <HoldButton source={record} />
+              </Group>
+            )
+          }
         >
           <Section title="Source Details">
             <Grid gap="md">
@@ -125,6 +132,7 @@ function StatusLine({ source }: { source: Source }) {
   return (
     <Group gap="xs" component="span">
       <SourceStatusBadge status={source.status} />
+      {!source.approved && <AwaitingApprovalBadge />}
       {source.hold && (
         <Text component="span" fz="sm" c="dimmed">
           On hold since {formatTimestamp(source.hold.ts)}
@@ -132,6 +140,27 @@ function StatusLine({ source }: { source: Source }) {
         </Text>
       )}
     </Group>
+  );
+}
+
+/** Approve a self-signed-up source, so it sells real leads (until then it may only test); asks first. */
+function ApproveButton({ source }: { source: Source }) {
+  const approve = useApproveSource(source._id);
+  return (
+    <ConfirmButton
+      color="green"
+      leftSection={<IconCircleCheck size={18} />}
+      loading={approve.isPending}
+      confirmTitle="Approve source"
+      confirmText={`Are you sure you want to approve ${source.name}? Its real leads sell from now on.`}
+      confirmLabel="Approve"
+      onConfirm={async () => {
+        await approve.mutateAsync();
+        showSuccess(`${source.name} is approved.`);
+      }}
+    >
+      Approve
+    </ConfirmButton>
   );
 }
 

@@ -1,8 +1,9 @@
 import { PAGE_SIZE, type SourceListItem } from '@leadex/domain';
+import { Group } from '@mantine/core';
 import type { DataTableColumn } from '../../components/DataTable';
 import { NamedListPage, nameColumn, phoneColumn } from '../../components/NamedListPage';
 import { queryKeys } from '../../lib/queryKeys';
-import { SourceStatusBadge } from './SourceBadges';
+import { AwaitingApprovalBadge, SourceStatusBadge } from './SourceBadges';
 
 /** Admin spec §2, Sources list: name, email, phone, status; search by name, 25 a page. */
 const columns: DataTableColumn<SourceListItem>[] = [
@@ -12,7 +13,12 @@ const columns: DataTableColumn<SourceListItem>[] = [
   {
     accessor: 'status',
     title: 'Status',
-    render: (source) => <SourceStatusBadge status={source.status} />,
+    render: (source) => (
+      <Group gap={6} wrap="nowrap">
+        <SourceStatusBadge status={source.status} />
+        {!source.approved && <AwaitingApprovalBadge />}
+      </Group>
+    ),
   },
 ];
 

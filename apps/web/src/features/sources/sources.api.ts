@@ -53,6 +53,15 @@ export function useSourceHold(id: string) {
   });
 }
 
+/** PUT /api/source/{id}/approve: a self-signed-up source may sell real leads from now on. */
+export function useApproveSource(id: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: () => api.put<Source>(path(id, '/approve')),
+    onSuccess: refresh,
+  });
+}
+
 export interface NewApiKey {
   name?: string;
   canPostLead?: boolean;

@@ -1,0 +1,365 @@
+import { SIGNUP_MESSAGES } from '@leadex/domain';
+import { signJWT } from 'better-auth/crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBuyer, createCampaign, leadInput, uniquePhone } from '../../../test/factories';
+import { useFixture } from '../../../test/fixtures';
+import { ADMIN, createTestApp, sessionCookie, type TestApp, useTestApp } from '../../../test/harness';
+import { eventually, type SmtpReceiver, startSmtpReceiver } from '../../../test/receivers';
+import { apiKeys, messages, outbox, sources, user } from '../../db/schema';
+
+/**
+ * Self sign-up of a source (portals spec §2, §5, §7): the verification mail through a real local SMTP
+ * server, no session before the email is verified, the claims after, and the admin's approval before
+ * the source's real leads sell.
+ */
+
+const smtp: SmtpReceiver = useFixture(startSmtpReceiver, (r) => r.close());
+const t = useTestApp(() => ({ SMTP_URL: smtp.url }));
+const signedIn = useFixture(async () => ({ cookie: await t.signIn(ADMIN.email, ADMIN.password) }));
+
+let n = 0;
+function signupBody(overrides: Record<string, unknown> = {}) {
+  n += 1;
+  const tag = `${Date.now().toString(36)}${n}`;
+  return {
+    username: `src-${tag}`,
+    password: 'secret-pass-1',
+    email: `owner.${tag}@brightleads.example`,
+    name: 'Dana Reyes',
+    company: `Bright Leads ${tag}`,
+    phone: uniquePhone(),
+    address: '100 Main St',
+    city: 'Sacramento',
+    state: 'CA',
+    zip: '95814',
+    website: 'https://brightleads.example',
+    promo: 'SPRING',
+    ...overrides,
+  };
+}
+
+const signUp = (body: object) => t.request({ method: 'POST', url: '/api/signup', payload: body });
+
+/** The text of a received mail, with its quoted-printable soft breaks and escapes undone. */
+function mailText(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The verification link of the `after`-th mail (0 the first) the SMTP server received for `email`. */
+async function verificationLink(email: string, after = 0): Promise<URL> {
+  const mail = await eventually(
+    () => smtp.mails.filter((m) => m.to.includes(email))[after],
+    10_000,
+    `the verification mail to ${email}`,
+  );
+  const text = mailText(mail?.raw ?? '');
+  const link = /https?:\/\/\S+\/auth\/verify-email\?token=[^\s"<]+/.exec(text)?.[0];
+  if (!link) throw new Error(`no verification link in ${text}`);
+  return new URL(link);
+}
+
+const verify = (token: string) =>
+  t.request({ method: 'GET', url: `/api/auth/verify-email?token=${encodeURIComponent(token)}` });
+
+const signInAs = (username: string, password: string) =>
+  t.request({ method: 'POST', url: '/api/auth/sign-in/username', payload: { username, password } });
+
+async function userOf(email: string) {
+  const [row] = await t.database.db.select().from(user).where(eq(user.email, email));
+  return row;
+}
+
+describe('POST /api/signup', () => {
+  it('creates an unapproved source with its first API key and a role-less user, and tells the admins', async () => {
+    const body = signupBody();
+    const res = await signUp(body);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({ ok: true, email: body.email });
+
+    const u = await userOf(body.email);
+    expect(u).toMatchObject({
+      username: body.username,
+      name: body.name,
+      role: null,
+      welcome: true,
+      emailVerified: false,
+    });
+    const [source] = await t.database.db
+      .select()
+      .from(sources)
+      .where(eq(sources.id, u?.roleId ?? ''));
+    expect(source).toMatchObject({
+      name: body.company,
+      contactName: body.name,
+      email: body.email,
+      phone: body.phone,
+      address: body.address,
+      city: body.city,
+      state: 'CA',
+      zip: body.zip,
+      website: body.website,
+      approvedAt: null,
+      canPostLead: false,
+    });
+    expect(source?.notes).toContain('SPRING');
+    expect(
+      await t.database.db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.sourceId, source?.id ?? '')),
+    ).toHaveLength(1);
+
+    const [message] = await t.database.db
+      .select()
+      .from(messages)
+      .where(
+        eq(
+          messages.text,
+          `${body.company} signed up as a source (${body.name}, ${body.email}, promo code SPRING). Approve it to let it sell real leads.`,
+        ),
+      );
+    expect(message?.data).toEqual({ kind: 'source_signup', source_id: source?.id, link: `/source/${source?.id}` });
+    const list = await t.request({ method: 'GET', url: '/api/message/admin', as: signedIn.cookie });
+    expect(JSON.stringify(list.json())).toContain(`/source/${source?.id}`);
+
+    // The admin's sources list and detail show it awaiting approval.
+    const sourcesList = await t.request({
+      method: 'GET',
+      url: `/api/source?name=${encodeURIComponent(body.company)}`,
+      as: signedIn.cookie,
+    });
+    expect(sourcesList.json().data).toEqual([expect.objectContaining({ _id: source?.id, approved: false })]);
+  });
+
+  it('mails a verification link: no session before it is followed, the source claims after', async () => {
+    const body = signupBody();
+    expect((await signUp(body)).statusCode).toBe(201);
+    const link = await verificationLink(body.email);
+    expect(link.origin).toBe('http://leadex.test');
+    expect(link.pathname).toBe('/auth/verify-email');
+    // The outbox keeps the mail too, as sent.
+    const [kept] = await t.database.db.select().from(outbox).where(eq(outbox.to, body.email));
+    expect(kept).toMatchObject({ status: 'sent', subject: 'Welcome to Leadex: verify your email' });
+
+    // Signing in before verifying: refused, by username and by email, and no session cookie is set.
+    for (const res of [
+      await signInAs(body.username, body.password),
+      await t.request({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        payload: { email: body.email, password: body.password },
+      }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ ok: false, code: 'EMAIL_NOT_VERIFIED' });
+      expect(res.cookies.find((c) => c.name.endsWith('session_token') && c.value)).toBeUndefined();
+    }
+
+    const verified = await verify(link.searchParams.get('token') ?? '');
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json()).toMatchObject({ status: true });
+    // Verifying signs nobody in: the source signs in itself.
+    expect(verified.cookies.find((c) => c.name.endsWith('session_token'))).toBeUndefined();
+
+    const session = await signInAs(body.username, body.password);
+    expect(session.statusCode, session.body).toBe(200);
+    const cookie = sessionCookie(session);
+    const claims = await t.request({ method: 'POST', url: '/api/session/claims', as: cookie });
+    expect(claims.statusCode).toBe(200);
+    const u = await userOf(body.email);
+    expect(claims.json()).toEqual({
+      user_id: u?.id,
+      role: 'source',
+      role_id: u?.roleId,
+      canPostLead: false,
+      welcome: true,
+      emailVerified: true,
+    });
+    // Its own record reads; following the link again changes nothing.
+    expect((await t.request({ method: 'GET', url: `/api/source/${u?.roleId}`, as: cookie })).json()).toMatchObject({
+      approved: false,
+      apikeys: [expect.objectContaining({ name: 'API Key 1' })],
+    });
+    expect((await verify(link.searchParams.get('token') ?? '')).statusCode).toBe(200);
+  });
+
+  it('resends the link, and the new one verifies', async () => {
+    const body = signupBody();
+    await signUp(body);
+    await verificationLink(body.email);
+    const resend = await t.request({
+      method: 'POST',
+      url: '/api/auth/send-verification-email',
+      payload: { email: body.email },
+    });
+    expect(resend.statusCode, resend.body).toBe(200);
+    const second = await verificationLink(body.email, 1);
+    expect((await verify(second.searchParams.get('token') ?? '')).statusCode).toBe(200);
+    expect((await signInAs(body.username, body.password)).statusCode).toBe(200);
+  });
+
+  it('refuses an invalid or an expired link with better-auth codes the screens tell apart', async () => {
+    const invalid = await verify('not-a-token');
+    expect(invalid.statusCode).toBe(401);
+    expect(invalid.json()).toMatchObject({ ok: false, code: 'INVALID_TOKEN' });
+    const body = signupBody();
+    await signUp(body);
+    const expired = await signJWT({ email: body.email }, t.deps.config.LEADEX_SECRET, -60);
+    const res = await verify(expired);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'TOKEN_EXPIRED' });
+    expect((await userOf(body.email))?.emailVerified).toBe(false);
+  });
+
+  it('answers a filled honeypot as if it had signed up, and creates nothing', async () => {
+    const body = signupBody({ email_address_confirmation: 'bot@spam.example' });
+    const res = await signUp(body);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ ok: true, email: body.email });
+    expect(await userOf(body.email)).toBeUndefined();
+    expect(await t.database.db.select().from(sources).where(eq(sources.name, body.company))).toEqual([]);
+    expect(await t.database.db.select().from(outbox).where(eq(outbox.to, body.email))).toEqual([]);
+  });
+
+  it('answers a taken username or email with the spec messages, and says what is available', async () => {
+    const body = signupBody();
+    const avail = (kind: string, value: string) =>
+      t.request({ method: 'GET', url: `/api/signup/isuseravail/${kind}/${encodeURIComponent(value)}` });
+    expect((await avail('name', body.username)).json()).toEqual({ ok: true });
+    expect((await avail('email', body.email)).json()).toEqual({ ok: true });
+    await signUp(body);
+    expect((await avail('name', body.username)).json()).toEqual({ ok: false });
+    expect((await avail('email', body.email.toUpperCase())).json()).toEqual({ ok: false });
+
+    const sameName = await signUp(signupBody({ username: body.username }));
+    expect(sameName.statusCode).toBe(400);
+    expect(sameName.json()).toEqual({
+      ok: false,
+      message: 'Username is already taken.',
+      errors: { username: 'Username is already taken.' },
+    });
+    const sameEmail = await signUp(signupBody({ email: body.email.toUpperCase() }));
+    expect(sameEmail.statusCode).toBe(400);
+    expect(sameEmail.json()).toEqual({
+      ok: false,
+      message: 'This email already exists. Please sign in instead',
+      errors: { email: 'This email already exists.' },
+    });
+  });
+
+  it('answers bad input 400 naming the field, in the words of spec §5', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ username: '' }, 'username', 'Username cannot be empty'],
+      [{ username: 'abc' }, 'username', 'Usernames must be at least 4 characters long.'],
+      [
+        { username: 'Bad Name' },
+        'username',
+        'Username must contain only alphanumeric, underscore or hyphen characters.',
+      ],
+      [{ password: '' }, 'password', 'Password cannot be empty'],
+      [{ password: 'short1' }, 'password', 'Password must be at least 8 characters long.'],
+      [{ password: 'lettersonly' }, 'password', 'Password must contain at least one letter and one number.'],
+      [{ email: '' }, 'email', 'Email cannot be empty'],
+      [{ email: 'not-an-email' }, 'email', 'Invalid email address.'],
+      [{ name: ' ' }, 'name', 'Name cannot be empty'],
+      [{ company: '' }, 'company', 'Company cannot be empty'],
+      [{ phone: '' }, 'phone', 'Phone cannot be empty'],
+      [{ phone: '123' }, 'phone', SIGNUP_MESSAGES.phoneFormat],
+      [{ address: '' }, 'address', 'Address cannot be empty'],
+      [{ city: '' }, 'city', 'City cannot be empty'],
+      [{ zip: '' }, 'zip', 'Zip cannot be empty'],
+      [{ zip: '9581' }, 'zip', 'Zip must be 5 digits'],
+      [{ state: 'XX' }, 'state', 'State must be a US state'],
+      [{ website: 'x'.repeat(301) }, 'website', 'Website must be at most 300 characters'],
+    ];
+    for (const [override, field, message] of cases) {
+      const res = await signUp(signupBody(override));
+      expect(res.statusCode, JSON.stringify(override)).toBe(400);
+      expect(res.json().errors?.[field], JSON.stringify(override)).toBe(message);
+    }
+    const missing = await signUp({});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors).toMatchObject({ username: 'Username cannot be empty', zip: 'Zip cannot be empty' });
+    // The state defaults to CA.
+    const body = signupBody({ state: '' });
+    expect((await signUp(body)).statusCode).toBe(201);
+    const [row] = await t.database.db.select().from(sources).where(eq(sources.name, body.company));
+    expect(row?.state).toBe('CA');
+  });
+});
+
+describe('approval', () => {
+  it('lets a signed-up source test at once and sell real leads once an admin approves it', async () => {
+    const body = signupBody();
+    await signUp(body);
+    const u = await userOf(body.email);
+    const sourceId = u?.roleId ?? '';
+    const [key] = await t.database.db.select().from(apiKeys).where(eq(apiKeys.sourceId, sourceId));
+    const detail = await t.request({ method: 'GET', url: `/api/source/${sourceId}`, as: signedIn.cookie });
+    const plain: string = detail.json().apikeys[0]?.key ?? '';
+    expect(key?.prefix && plain.startsWith(key.prefix)).toBe(true);
+
+    const buyer = await createBuyer(t);
+    await createCampaign(t, buyer._id, { services: ['roofing'], location: 'zip', zips: ['99999', '95814'], price: 30 });
+
+    const test = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '99999', test: true });
+    expect(test.json()).toMatchObject({ ok: true, test: true });
+    const real = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '95814' });
+    expect(real.json()).toMatchObject({ ok: false, reason: 'not_approved' });
+
+    // Only an admin approves.
+    expect((await t.request({ method: 'PUT', url: `/api/source/${sourceId}/approve` })).statusCode).toBe(401);
+    await verify((await verificationLink(body.email)).searchParams.get('token') ?? '');
+    const own = sessionCookie(await signInAs(body.username, body.password));
+    expect((await t.request({ method: 'PUT', url: `/api/source/${sourceId}/approve`, as: own })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'PUT', url: '/api/source/src_unknown/approve', as: signedIn.cookie })).statusCode,
+    ).toBe(404);
+
+    const approved = await t.request({ method: 'PUT', url: `/api/source/${sourceId}/approve`, as: signedIn.cookie });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({ _id: sourceId, approved: true });
+    const [row] = await t.database.db.select().from(sources).where(eq(sources.id, sourceId));
+    const first = row?.approvedAt;
+    expect(first).toBeInstanceOf(Date);
+    // Approving again keeps the first approval.
+    t.clock.advance(60_000);
+    await t.request({ method: 'PUT', url: `/api/source/${sourceId}/approve`, as: signedIn.cookie });
+    const [again] = await t.database.db
+      .select()
+      .from(sources)
+      .where(and(eq(sources.id, sourceId)));
+    expect(again?.approvedAt?.getTime()).toBe(first?.getTime());
+
+    const ping = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '95814' });
+    expect(ping.json()).toMatchObject({ ok: true });
+    const { service: _s, zip: _z, ...contact } = leadInput();
+    const post = await t.sourceApi('/api/post', plain, { ping_id: ping.json().ping_id, ...contact });
+    expect(post.json(), post.body).toMatchObject({ ok: true, status: 'sold' });
+  });
+});
+
+describe('limits per client address', () => {
+  let limited: TestApp | undefined;
+  afterEach(async () => {
+    await limited?.close();
+    limited = undefined;
+  });
+
+  it('answer 429 past AUTH_SIGN_UP_PER_MINUTE sign-ups, and six times as many availability checks', async () => {
+    limited = await createTestApp({ AUTH_SIGN_UP_PER_MINUTE: 2 });
+    const app = limited;
+    const post = () => app.request({ method: 'POST', url: '/api/signup', payload: { username: 'x' } });
+    expect((await post()).statusCode).toBe(400);
+    expect((await post()).statusCode).toBe(400);
+    const third = await post();
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toMatchObject({ ok: false });
+    for (let i = 0; i < 12; i++)
+      expect((await app.request({ method: 'GET', url: `/api/signup/isuseravail/name/name${i}` })).statusCode).toBe(200);
+    expect((await app.request({ method: 'GET', url: '/api/signup/isuseravail/name/one-more' })).statusCode).toBe(429);
+  });
+});
