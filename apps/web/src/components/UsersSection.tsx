@@ -81,7 +81,8 @@ export function UsersSection<TUser extends PortalUser>({
       showSuccess(`Welcome email successfully sent to ${user.email}.`);
       actions.afterWelcome?.(user);
     } else {
-      showSuccess(`Successfully ${action === 'hold' ? 'locked' : 'unlocked'} ${user.email}.`);
+      // The spec's two texts, written out whole so they can be found as written.
+      showSuccess(action === 'hold' ? `Successfully locked ${user.email}.` : `Successfully unlocked ${user.email}.`);
     }
   };
 
