@@ -33,7 +33,8 @@ export const adSpendRepo = {
       });
   },
 
-  async since(db: Db, fromDay: string) {
+  /** The rows from `fromDay` on; with `only`, the one row of that day, source and origin. */
+  async since(db: Db, fromDay: string, only?: { sourceId: string; origin: AdSpendOrigin }) {
     return db
       .select({
         id: adSpend.id,
@@ -45,15 +46,11 @@ export const adSpendRepo = {
       })
       .from(adSpend)
       .innerJoin(sources, eq(sources.id, adSpend.sourceId))
-      .where(gte(adSpend.day, fromDay))
+      .where(
+        only
+          ? and(eq(adSpend.day, fromDay), eq(adSpend.sourceId, only.sourceId), eq(adSpend.origin, only.origin))
+          : gte(adSpend.day, fromDay),
+      )
       .orderBy(desc(adSpend.day), sources.name, adSpend.origin);
-  },
-
-  async find(db: Db, day: string, sourceId: string, origin: AdSpendOrigin) {
-    const [row] = await db
-      .select()
-      .from(adSpend)
-      .where(and(eq(adSpend.day, day), eq(adSpend.sourceId, sourceId), eq(adSpend.origin, origin)));
-    return row ?? null;
   },
 };

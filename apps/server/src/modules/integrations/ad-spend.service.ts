@@ -90,8 +90,7 @@ export function createAdSpendService({
     async save(entry: AdSpendEntry): Promise<AdSpendRow> {
       const day = await dayOf(entry);
       await adSpendRepo.upsert(db, [day], clock.now());
-      const rows = await adSpendRepo.since(db, day.day);
-      const saved = rows.find((r) => r.day === day.day && r.sourceId === day.sourceId && r.origin === 'manual');
+      const [saved] = await adSpendRepo.since(db, day.day, { sourceId: day.sourceId, origin: 'manual' });
       if (!saved) throw new AppError('internal', 'The ad spend was not recorded.');
       return rowOf(saved);
     },

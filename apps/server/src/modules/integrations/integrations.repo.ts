@@ -36,6 +36,17 @@ export const EMPTY_INTEGRATION: StoredIntegration = {
   lastImportError: null,
 };
 
+/** What disconnecting clears: the tokens and what they say (the chosen source and the last import stay). */
+export const DISCONNECTED: Partial<StoredIntegration> = {
+  accessToken: null,
+  refreshToken: null,
+  expiresAt: null,
+  refreshExpiresAt: null,
+  account: null,
+  connectedAt: null,
+  expiredNotifiedAt: null,
+};
+
 const keyOf = (name: IntegrationName) => `integration:${name}`;
 
 export const integrationsRepo = {

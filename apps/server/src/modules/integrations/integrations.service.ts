@@ -25,7 +25,7 @@ import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
 import { decrypt, deriveKey, encrypt } from '../../lib/secrets';
 import { messagesRepo } from '../messages/messages.repo';
-import { integrationsRepo, type StoredIntegration } from './integrations.repo';
+import { DISCONNECTED, integrationsRepo, type StoredIntegration } from './integrations.repo';
 import { callbackUrl, missingVariables, type OAuthProvider, providersOf } from './providers';
 
 /** How long a Connect may take between the redirect and the callback. */
@@ -299,20 +299,7 @@ export function createIntegrationsService({
     },
 
     async disconnect(name: IntegrationName): Promise<IntegrationSetting> {
-      await integrationsRepo.update(
-        db,
-        name,
-        {
-          accessToken: null,
-          refreshToken: null,
-          expiresAt: null,
-          refreshExpiresAt: null,
-          account: null,
-          connectedAt: null,
-          expiredNotifiedAt: null,
-        },
-        clock.now(),
-      );
+      await integrationsRepo.update(db, name, DISCONNECTED, clock.now());
       return getSetting(name);
     },
 

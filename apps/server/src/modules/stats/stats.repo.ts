@@ -52,6 +52,12 @@ export interface DayFigures {
 const spendDays = (span: TimeSpan, zone: string) => sql`a.day >= (${span.from}::timestamptz at time zone ${zone})::date
   and a.day <= ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date`;
 
+/** Every New York day of a span, one row each (`day`), so a quiet day still shows as 0. */
+const daySeries = (span: TimeSpan, zone: string) => sql`select generate_series(
+  (${span.from}::timestamptz at time zone ${zone})::date,
+  ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date,
+  interval '1 day')::date as day`;
+
 /**
  * The dashboard's reports (issue 14), over the figures of stats-rollup.ts (the daily rollup for rolled
  * days, the base tables for the rest). A source's cost is its payouts less chargebacks plus its ad spend;
@@ -142,12 +148,7 @@ export const statsRepo = {
   async byDay(db: Db, span: TimeSpan, zone: string): Promise<DayFigures[]> {
     const rows = await statsRollup.spanRows(db, span);
     const result = await db.execute(sql`
-      with days as (
-        select generate_series(
-          (${span.from}::timestamptz at time zone ${zone})::date,
-          ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date,
-          interval '1 day')::date as day
-      ), f as (
+      with days as (${daySeries(span, zone)}), f as (
         select day, sum(revenue) as revenue, sum(payouts) - sum(chargebacks) as cost
         from (${rows}) x where buyer_id = '' group by day
       ), a as (
@@ -168,12 +169,7 @@ export const statsRepo = {
   async buyerByDay(db: Db, span: TimeSpan, buyerId: string, zone: string): Promise<BuyerDayFigures[]> {
     const rows = await statsRollup.spanRows(db, span);
     const result = await db.execute(sql`
-      with days as (
-        select generate_series(
-          (${span.from}::timestamptz at time zone ${zone})::date,
-          ((${span.to}::timestamptz - interval '1 microsecond') at time zone ${zone})::date,
-          interval '1 day')::date as day
-      ), f as (
+      with days as (${daySeries(span, zone)}), f as (
         select day, sum(sales) as sales, sum(returns) as returns, sum(revenue) as revenue
         from (${rows}) x where buyer_id = ${buyerId} group by day
       )

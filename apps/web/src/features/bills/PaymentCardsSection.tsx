@@ -1,11 +1,9 @@
-import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
-import { IconCreditCard } from '@tabler/icons-react';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageLoader } from '../../components/PageLoader';
 import { Section } from '../../components/Section';
 import { usePaymentInformation } from './cards.api';
-
-const expiry = (month: number, year: number) => `${String(month).padStart(2, '0')}/${year}`;
+import { SavedCardLabel } from './SavedCardLabel';
 
 /**
  * The buyer profile's Payment Cards (portals spec §2 /buyer): the saved cards, read-only; they are
@@ -36,19 +34,8 @@ export function PaymentCardsSection({ buyerId }: { buyerId: string }) {
       ) : (
         <Stack gap="xs">
           {cards.map((card) => (
-            <Group key={card.id} gap="xs" wrap="nowrap" aria-label={`Card ending ${card.card.last4}`}>
-              <IconCreditCard size={18} />
-              <Text fz="sm" tt="capitalize">
-                {card.card.brand} •••• {card.card.last4}
-              </Text>
-              <Text fz="sm" c="dimmed">
-                expires {expiry(card.card.exp_month, card.card.exp_year)}
-              </Text>
-              {card.default && (
-                <Badge variant="light" color="green">
-                  Default
-                </Badge>
-              )}
+            <Group key={card.id} aria-label={`Card ending ${card.card.last4}`}>
+              <SavedCardLabel card={card} />
             </Group>
           ))}
         </Stack>

@@ -1,5 +1,5 @@
 import { type Buyer, PAY_METHOD_LABELS } from '@leadex/domain';
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCreditCard, IconInfoCircle } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -7,14 +7,13 @@ import { PageLoader } from '../../components/PageLoader';
 import { showSuccess } from '../../lib/notify';
 import { formatMoney } from '../buyers/buyerFormat';
 import { useCardAction, useCardsRefresh, usePaymentInformation } from './cards.api';
+import { SavedCardLabel } from './SavedCardLabel';
 
 // Stripe.js and Elements download only when a buyer opens the card form on an exchange that takes cards.
 const StripeCardForm = lazy(() => import('./StripeCardForm'));
 
 /** Cards delete only after this question. */
 export const DELETE_CARD_CONFIRM = 'Are you sure you want to delete this card?';
-
-const expiry = (month: number, year: number) => `${String(month).padStart(2, '0')}/${year}`;
 
 /**
  * Payment Information (portals spec §2, buyer home): the buyer's billing terms, its saved cards (the
@@ -64,20 +63,7 @@ export function PaymentInformation({ buyer }: { buyer: Buyer }) {
           )}
           {cards.map((card) => (
             <Group key={card.id} justify="space-between" wrap="nowrap" aria-label={`Card ending ${card.card.last4}`}>
-              <Group gap="xs" wrap="nowrap">
-                <IconCreditCard size={18} />
-                <Text fz="sm" tt="capitalize">
-                  {card.card.brand} •••• {card.card.last4}
-                </Text>
-                <Text fz="sm" c="dimmed">
-                  expires {expiry(card.card.exp_month, card.card.exp_year)}
-                </Text>
-                {card.default && (
-                  <Badge variant="light" color="green">
-                    Default
-                  </Badge>
-                )}
-              </Group>
+              <SavedCardLabel card={card} />
               <Group gap="xs" wrap="nowrap">
                 {!card.default && (
                   <Button
