@@ -177,12 +177,12 @@ async function load(db: Db, secret: string): Promise<Loaded> {
     // The sale of each sold lead (its price > 0): the campaign is read back from the explanation's winning entry.
     await db.execute(sql`
       insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, rejected, return_status,
-        return_reason, return_requested_at, delivery_status, created_at, service)
+        return_reason, return_requested_at, delivery_status, created_at, service, name)
       select 'lm_b' || substr(l.id, 7), l.id, c.id, c.buyer_id,
              case when c.shared_price_cents is null then 'exclusive' else 'shared' end,
              l.price_cents, not l.sold, case when r < 0.01 and l.sold then 'requested' end,
              case when r < 0.01 and l.sold then 'Wrong number' end, case when r < 0.01 and l.sold then l.created_at end,
-             'delivered', l.created_at, l.service
+             'delivered', l.created_at, l.service, l.name
       from leads l
       join g_campaign c on c.id = l.explanation -> 0 ->> 0
       cross join lateral (select random() as r) rr

@@ -23,6 +23,12 @@ export const LEADS_TIME_ZONE = 'America/New_York';
 /** A list counts its rows exactly up to this; beyond, it says "10,000+" (DESIGN.md §11). */
 export const LEADS_COUNT_LIMIT = 10_000;
 
+/**
+ * A name search counts its rows exactly up to this, then says "1,000+" (docs/decisions.md): every lead
+ * holding the letters must be read to count it, and nobody pages through a thousand leads of one name.
+ */
+export const LEADS_NAME_COUNT_LIMIT = 1_000;
+
 /** `buyer=none`: the leads nobody bought (admin list, "No Buyer"). */
 export const NO_BUYER = 'none';
 

@@ -150,8 +150,8 @@ const STORE_SALE: NamedStatement = {
       on conflict (ping_id) where ping_id <> 'no_ping' do nothing
       returning id
     ), matched as (
-      insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, service, created_at)
-      select m.id, lead.id, m.campaign_id, m.buyer_id, $40, m.price_cents, $5, $31::timestamptz
+      insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, service, name, created_at)
+      select m.id, lead.id, m.campaign_id, m.buyer_id, $40, m.price_cents, $5, $9, $31::timestamptz
       from lead, unnest($36::text[], $37::text[], $38::text[], $39::int[]) as m(id, campaign_id, buyer_id, price_cents)
       returning 1
     )

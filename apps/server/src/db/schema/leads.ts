@@ -63,8 +63,9 @@ export const leads = pgTable(
     index('leads_created_id_idx').on(t.createdAt, t.id),
     index('leads_source_created_idx').on(t.sourceId, t.createdAt),
     index('leads_source_service_created_idx').on(t.sourceId, t.service, t.createdAt),
-    // Name contains (ILIKE '%x%'): trigrams (pg_trgm, loaded in PGlite by db/client.ts).
-    index('leads_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // Name contains (ILIKE '%x%'): trigrams (pg_trgm and btree_gin, loaded in PGlite by db/client.ts). The
+    // source in the same GIN index serves a source's own name search; an admin's uses the name alone.
+    index('leads_source_name_trgm_idx').using('gin', t.sourceId, t.name.op('gin_trgm_ops')),
     // A service filter by date, and the service sort (service, then the newest first) both ways.
     index('leads_service_created_idx').on(t.service, t.createdAt, t.id),
     // DESC NULLS FIRST, as ORDER BY … DESC means: with NULLS LAST the planner would not use it for that order.
@@ -92,6 +93,8 @@ export const leadMatches = pgTable(
      * buyer's list filtered by service reads the buyer's own sales index instead of every sale's lead.
      */
     service: text('service'),
+    /** The lead's name, copied as the service is: a buyer's name search reads the buyer's own sales. */
+    name: text('name'),
     /** exclusive or shared. */
     kind: text('kind').notNull(),
     priceCents: integer('price_cents').notNull(),
@@ -125,6 +128,10 @@ export const leadMatches = pgTable(
     // The same by service: a buyer's list, or the admin's buyer filter, with a service.
     index('lead_matches_buyer_service_sold_idx')
       .on(t.buyerId, t.service, t.createdAt, t.leadId)
+      .where(sql`not ${t.rejected}`),
+    // Name contains within a buyer's sales (trigrams with the buyer, btree_gin): a buyer's list, or an admin's buyer filter.
+    index('lead_matches_buyer_name_idx')
+      .using('gin', t.buyerId, t.name.op('gin_trgm_ops'))
       .where(sql`not ${t.rejected}`),
     // Sales since a time: the engine's recent-sales refresh (every second) reads only the new ones.
     index('lead_matches_sold_created_idx').on(t.createdAt).where(sql`not ${t.rejected}`),

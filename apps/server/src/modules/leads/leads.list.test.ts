@@ -378,6 +378,43 @@ describe('the count stops at 10,000', () => {
     const over = await list(admin, 'begin=2026-01-06&end=2026-01-06&service=bulk', 'range');
     expect(over.json()).toMatchObject({ total: 10_000, more: true });
   });
+
+  it('counts a name search exactly up to 1,000 and says there are more beyond, for every role', async () => {
+    const insert = (n: number, day: string) =>
+      t.database.db.execute(
+        sql`insert into leads (id, source_id, service, zip, name, created_at)
+            select 'named_' || ${day}::text || '_' || g, ${source.sourceId}, 'named', '00001', 'Bulk Namesake',
+              ${day}::timestamptz
+            from generate_series(1, ${n}::int) g`,
+      );
+    // A buyer's list reads its sales: each bulk lead sold to Texas Roofs, with the sale's copy of the name.
+    const sell = (day: string) =>
+      t.database.db.execute(
+        sql`insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, service, name, created_at)
+            select 'match_' || l.id, l.id, 'cmp_bulk', ${texas.buyer._id}, 'exclusive', 100, l.service, l.name,
+              l.created_at
+            from leads l where l.id like ${`named_${day}_%`}`,
+      );
+    await insert(1_000, '2026-01-07T12:00:00Z');
+    await insert(1_001, '2026-01-08T12:00:00Z');
+    await sell('2026-01-07T12:00:00Z');
+    await sell('2026-01-08T12:00:00Z');
+    const day = (cookie: string, date: string, filters: string) =>
+      list(cookie, `begin=${date}&end=${date}&${filters}`, 'range');
+    for (const cookie of [admin, source.cookie, texas.cookie]) {
+      const exact = await day(cookie, '2026-01-07', 'name=namesake');
+      expect(exact.json()).toMatchObject({ total: 1_000 });
+      expect(exact.json().more).toBeUndefined();
+      expect(idsOf(exact)).toHaveLength(15);
+      expect((await day(cookie, '2026-01-08', 'name=namesake')).json()).toMatchObject({ total: 1_000, more: true });
+    }
+    // The admin's buyer filter with a name reads the buyer's sales as the buyer's own list does.
+    const byBuyer = await day(admin, '2026-01-08', `name=NAMESAKE&buyer=${texas.buyer._id}`);
+    expect(byBuyer.json()).toMatchObject({ total: 1_000, more: true });
+    // Without a name the same leads count on, exactly, to 10,000.
+    expect((await day(admin, '2026-01-08', 'service=named')).json()).toEqual(expect.objectContaining({ total: 1_001 }));
+    expect((await day(texas.cookie, '2026-01-08', 'service=named')).json().more).toBeUndefined();
+  });
 });
 
 describe('an admin’s edit of a lead’s service', () => {
@@ -397,5 +434,23 @@ describe('an admin’s edit of a lead’s service', () => {
     expect(idsOf(await june(texas.cookie, 'solar'))).toEqual([id]);
     expect((await june(texas.cookie, 'solar')).json()).toMatchObject({ total: 1 });
     expect(idsOf(await june(admin, `solar&buyer=${texas.buyer._id}`))).toEqual([id]);
+  });
+
+  it('finds it by its new name in its buyer’s list too', async () => {
+    const id = await post(source.apiKey, '2025-06-03T16:00:00Z', { name: 'Before Rename', state: 'TX' });
+    const june = (cookie: string, name: string) =>
+      list(cookie, `begin=2025-06-03&end=2025-06-03&name=${name}`, 'range');
+    expect(idsOf(await june(texas.cookie, 'before'))).toEqual([id]);
+    const edit = await t.request({
+      method: 'PUT',
+      url: `/api/lead/${id}`,
+      as: admin,
+      payload: { name: 'After Rename' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect((await june(texas.cookie, 'before')).json()).toMatchObject({ total: 0, data: [] });
+    expect(idsOf(await june(texas.cookie, 'after'))).toEqual([id]);
+    expect((await june(texas.cookie, 'after')).json()).toMatchObject({ total: 1 });
+    expect(idsOf(await june(admin, `after&buyer=${texas.buyer._id}`))).toEqual([id]);
   });
 });

@@ -99,6 +99,8 @@ function conditions(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
       : undefined,
     scope.role === 'source' ? eq(leads.sourceId, scope.sourceId) : undefined,
     filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
+    // Read from a buyer's sales: the sale's copy of the name too, which the buyer's trigram index holds.
+    filter.name && at !== leads.createdAt ? ilike(leadMatches.name, likeContains(filter.name)) : undefined,
     filter.service ? eq(leads.service, filter.service) : undefined,
     // Read from a buyer's sales: the sale's copy of the service too, which its index holds.
     filter.service && at !== leads.createdAt ? eq(leadMatches.service, filter.service) : undefined,
@@ -203,11 +205,11 @@ export const leadsRepo = {
   /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
   async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
     const buyerId = salesOf(scope, filter);
-    // A buyer's sales with no filter on the lead's own fields but the service (which the sale copies):
-    // counted from the buyer's matches alone (every match has its lead, dated as the sale), an
-    // index-only scan.
+    // A buyer's sales with no filter on the lead's own fields but the service and the name (which the
+    // sale copies): counted from the buyer's matches alone (every match has its lead, dated as the sale),
+    // from the buyer's own indexes.
     const capped =
-      buyerId && !filter.name && !filter.zip
+      buyerId && !filter.zip
         ? db
             .select({ one: sql`1` })
             .from(leadMatches)
@@ -216,6 +218,7 @@ export const leadsRepo = {
                 eq(leadMatches.buyerId, buyerId),
                 eq(leadMatches.rejected, false),
                 filter.service ? eq(leadMatches.service, filter.service) : undefined,
+                filter.name ? ilike(leadMatches.name, likeContains(filter.name)) : undefined,
                 gte(leadMatches.createdAt, filter.span.from),
                 lt(leadMatches.createdAt, filter.span.to),
               ),
@@ -238,12 +241,16 @@ export const leadsRepo = {
     return rows.map((r) => r.value);
   },
 
-  /** An edit of a lead; a new service is copied onto its matches (the buyers' lists filter by it). */
+  /** An edit of a lead; a new service or name is copied onto its matches (the buyers' lists filter by them). */
   async update(db: Db, id: string, changes: Partial<typeof leads.$inferInsert>): Promise<void> {
     await db.transaction(async (tx) => {
       await tx.update(leads).set(changes).where(eq(leads.id, id));
-      if (changes.service !== undefined)
-        await tx.update(leadMatches).set({ service: changes.service }).where(eq(leadMatches.leadId, id));
+      // Drizzle leaves out the undefined one of the two.
+      if (changes.service !== undefined || changes.name !== undefined)
+        await tx
+          .update(leadMatches)
+          .set({ service: changes.service, name: changes.name })
+          .where(eq(leadMatches.leadId, id));
     });
   },
 

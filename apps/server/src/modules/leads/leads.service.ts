@@ -4,6 +4,7 @@ import {
   type BuyerLeadListItem,
   LEAD_CSV_COLUMNS,
   LEADS_COUNT_LIMIT,
+  LEADS_NAME_COUNT_LIMIT,
   LEADS_TIME_ZONE,
   type LeadDateRange,
   type LeadListQuery,
@@ -173,21 +174,22 @@ export function createLeadsService({
       return unpackExplanation(db, await leadsRepo.explanationOf(db, leadId));
     },
 
-    /** A page of the viewer's leads (GET /api/lead/date/{dateq}); the total counted up to 10,000. */
+    /** A page of the viewer's leads (GET /api/lead/date/{dateq}); the total counted up to 10,000 (1,000 for a name search). */
     async list(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): Promise<LeadPage<unknown>> {
       const scope = scopeOf(viewer);
       const filter = filterOf(dateq, query, scope, clock.now());
+      const countLimit = filter.name ? LEADS_NAME_COUNT_LIMIT : LEADS_COUNT_LIMIT;
       const [rows, counted] = await Promise.all([
         leadsRepo.list(db, scope, filter, orderOf(query), {
           limit: query.pageSize,
           offset: (query.page - 1) * query.pageSize,
         }),
-        leadsRepo.count(db, scope, filter, LEADS_COUNT_LIMIT + 1),
+        leadsRepo.count(db, scope, filter, countLimit + 1),
       ]);
-      const more = counted > LEADS_COUNT_LIMIT;
+      const more = counted > countLimit;
       return {
         data: rows.map((row) => listItem(scope, row)),
-        total: Math.min(counted, LEADS_COUNT_LIMIT),
+        total: Math.min(counted, countLimit),
         ...(more ? { more } : {}),
       };
     },
