@@ -1,6 +1,6 @@
-import type { SessionClaims } from '@leadex/domain';
+import type { Role, SessionClaims } from '@leadex/domain';
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoader } from '../components/PageLoader';
 import { lazyPage } from './lazyPage';
@@ -60,6 +60,17 @@ const ADMIN_AND_BUYER_ROUTES = (
   </>
 );
 
+/** A signed-in role's area: its frame around its screens and the leads, an unknown path going home. */
+function areaRoute(area: Role, screens: ReactNode) {
+  return (
+    <Route element={<AppLayout area={area} />}>
+      {screens}
+      {LEAD_ROUTES}
+      <Route path="*" element={<Navigate to={HOME_OF[area]} replace />} />
+    </Route>
+  );
+}
+
 /**
  * The role guard: only the signed-in role's area is mounted, so another role's screens do not exist
  * for the user at all (an admin path typed by a buyer is an unknown path and redirects). The specs'
@@ -68,8 +79,9 @@ const ADMIN_AND_BUYER_ROUTES = (
 function areaRoutes(claims: SessionClaims | null) {
   switch (claims?.role) {
     case 'admin':
-      return (
-        <Route element={<AppLayout area="admin" />}>
+      return areaRoute(
+        'admin',
+        <>
           <Route index element={<AdminHomePage />} />
           <Route path="buyers" element={<BuyersListPage />} />
           <Route path="buyer/:id" element={<BuyerDetailPage />} />
@@ -80,29 +92,25 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="sim" element={<SimulatorPage />} />
           <Route path="settings" element={<SettingsPage />} />
           {ADMIN_AND_BUYER_ROUTES}
-          {LEAD_ROUTES}
-          <Route path="*" element={<Navigate to={HOME_OF.admin} replace />} />
-        </Route>
+        </>,
       );
     case 'buyer':
-      return (
-        <Route element={<AppLayout area="buyer" />}>
+      return areaRoute(
+        'buyer',
+        <>
           <Route index element={<BuyerHomePage />} />
           <Route path="buyer" element={<BuyerProfilePage />} />
           {ADMIN_AND_BUYER_ROUTES}
-          {LEAD_ROUTES}
-          <Route path="*" element={<Navigate to={HOME_OF.buyer} replace />} />
-        </Route>
+        </>,
       );
     case 'source':
-      return (
-        <Route element={<AppLayout area="source" />}>
+      return areaRoute(
+        'source',
+        <>
           <Route path="source" element={<SourceHomePage />} />
           <Route path="doc" element={<ApiDocPage />} />
           <Route path="doc/api" element={<ApiDocPage />} />
-          {LEAD_ROUTES}
-          <Route path="*" element={<Navigate to={HOME_OF.source} replace />} />
-        </Route>
+        </>,
       );
     default:
       // A guest, a session without a role, or a role this app does not know: the logged-out area.

@@ -12,6 +12,24 @@ export function useEditing(): boolean {
   return useContext(EditingContext);
 }
 
+/**
+ * Binds the FormFields inside to `form`, always editable: for a form with no read-only mode (a
+ * dialog, a sign-up, a tool's inputs), so it uses the same fields as the record screens.
+ */
+export function EditingFields<TValues extends FieldValues>({
+  form,
+  children,
+}: {
+  form: UseFormReturn<TValues>;
+  children: ReactNode;
+}) {
+  return (
+    <FormProvider {...form}>
+      <EditingContext.Provider value={true}>{children}</EditingContext.Provider>
+    </FormProvider>
+  );
+}
+
 export interface SaveRequest<TValues> {
   /** Every value of the form, as the inputs hold them (for a create). */
   values: TValues;

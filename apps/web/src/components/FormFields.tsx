@@ -52,9 +52,25 @@ function useBoundField(name: string, locked?: boolean, required?: boolean) {
   };
 }
 
-/** What a read-only list without values reads instead of a blank box; editable, the usual hint. */
-const listPlaceholder = (readOnly: boolean, value: unknown, emptyText?: string, placeholder?: string) =>
-  readOnly ? ((value as unknown[] | undefined)?.length ? undefined : emptyText) : placeholder;
+/**
+ * The binding of a field holding a list (tags, choices, ZIP codes): as useBoundField, and `list`, what
+ * the input spreads after its own props: the mode, the binding, the value ([] for none) and, read-only
+ * without values, `emptyText` instead of a blank box (editable, the placeholder given).
+ */
+function useBoundList(
+  name: string,
+  locked: boolean | undefined,
+  { required, placeholder }: { required?: boolean; placeholder?: string },
+  emptyText?: string,
+) {
+  const { field, mode, bind } = useBoundField(name, locked, required);
+  const value: string[] = field.value ?? [];
+  const shownPlaceholder = mode.readOnly ? (value.length ? undefined : emptyText) : placeholder;
+  return {
+    readOnly: mode.readOnly,
+    list: { ...mode, placeholder: shownPlaceholder, ...bind, value, onChange: field.onChange },
+  };
+}
 
 export function TextField({
   name,
@@ -197,19 +213,9 @@ export function TagsFormField({
   kind,
   ...props
 }: BoundProps & { kind: TagKind } & Omit<TagsFieldProps, 'name' | 'kind'>) {
-  const { field, mode, bind } = useBoundField(name, locked, props.required);
-  return (
-    <TagsField
-      {...props}
-      {...mode}
-      kind={kind}
-      {...bind}
-      value={field.value ?? []}
-      onChange={field.onChange}
-      // Admin §8: an empty tag list shows N/A (TagsInput shows a placeholder beside pills too).
-      placeholder={listPlaceholder(mode.readOnly, field.value, EMPTY_TAGS, props.placeholder)}
-    />
-  );
+  // Admin §8: an empty tag list shows N/A (TagsInput shows a placeholder beside pills too).
+  const { list } = useBoundList(name, locked, props, EMPTY_TAGS);
+  return <TagsField {...props} kind={kind} {...list} />;
 }
 
 /** What an empty field reads while read-only ('N/A', 'None'), instead of a blank box. */
@@ -224,19 +230,15 @@ export function ListField({
   emptyText = EMPTY_LIST,
   ...props
 }: BoundProps & EmptyText & Omit<TagsInputProps, 'name'>) {
-  const { field, mode, bind } = useBoundField(name, locked, props.required);
+  const { readOnly, list } = useBoundList(name, locked, props, emptyText);
   return (
     <TagsInput
       splitChars={[',', ' ']}
       acceptValueOnBlur
       maxTags={MAX_TAGS}
       {...props}
-      {...mode}
-      placeholder={listPlaceholder(mode.readOnly, field.value, emptyText, props.placeholder)}
-      clearable={!mode.readOnly}
-      {...bind}
-      value={field.value ?? []}
-      onChange={field.onChange}
+      clearable={!readOnly}
+      {...list}
     />
   );
 }
@@ -248,19 +250,15 @@ export function MultiSelectField({
   emptyText,
   ...props
 }: BoundProps & EmptyText & Omit<MultiSelectProps, 'name'>) {
-  const { field, mode, bind } = useBoundField(name, locked, props.required);
+  const { readOnly, list } = useBoundList(name, locked, props, emptyText);
   return (
     <MultiSelect
       limit={50}
       {...props}
-      {...mode}
-      placeholder={listPlaceholder(mode.readOnly, field.value, emptyText, props.placeholder)}
-      clearable={!mode.readOnly && props.clearable}
+      clearable={!readOnly && props.clearable}
       // Read-only, no chevron inviting a click.
-      rightSection={mode.readOnly ? <span /> : props.rightSection}
-      {...bind}
-      value={field.value ?? []}
-      onChange={field.onChange}
+      rightSection={readOnly ? <span /> : props.rightSection}
+      {...list}
     />
   );
 }
@@ -272,17 +270,8 @@ export function ZipTagsField({
   emptyText,
   ...props
 }: BoundProps & EmptyText & Omit<ZipTagsInputProps, 'name' | 'value' | 'onChange'>) {
-  const { field, mode, bind } = useBoundField(name, locked, props.required);
-  return (
-    <ZipTagsInput
-      {...props}
-      {...mode}
-      placeholder={listPlaceholder(mode.readOnly, field.value, emptyText, props.placeholder)}
-      {...bind}
-      value={field.value ?? []}
-      onChange={field.onChange}
-    />
-  );
+  const { list } = useBoundList(name, locked, props, emptyText);
+  return <ZipTagsInput {...props} {...list} />;
 }
 
 /** One choice among a few, as radios in a row (a campaign's or a delivery's status); shown in edit mode. */

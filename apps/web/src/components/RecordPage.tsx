@@ -135,6 +135,12 @@ export interface CreateOrUpdateFormOptions<TValues extends FieldValues, TRecord>
   update: { mutateAsync: (changes: Partial<TValues>) => Promise<SavedRecord> };
 }
 
+/** What does not change from one record to the next: the form of an entity (a buyer's, a source's). */
+export type CreateOrUpdateFormDefinition<TValues extends FieldValues, TRecord> = Pick<
+  CreateOrUpdateFormOptions<TValues, TRecord>,
+  'base' | 'schemas' | 'blank' | 'toValues'
+>;
+
 /** useRecordForm for a record created whole and updated by its changes (buyers, sources). */
 export function useCreateOrUpdateForm<TValues extends FieldValues, TRecord>({
   schemas,

@@ -1,36 +1,35 @@
 import type { TagKind } from '@leadex/domain';
 
+/** An entity's list key (`all`, which a mutation invalidates) and the key of one record under it. */
+function entityKeys<const TEntity extends string>(entity: TEntity) {
+  return {
+    all: [entity] as const,
+    detail: (id: string) => [entity, 'detail', id] as const,
+  };
+}
+
 /**
  * Every TanStack Query key in one place. An entity's keys share its first element, so a mutation
  * invalidates the lists and the details of that entity with one call.
  */
 export const queryKeys = {
   session: ['session'] as const,
-  buyers: {
-    all: ['buyers'] as const,
-    detail: (id: string) => ['buyers', 'detail', id] as const,
-  },
+  buyers: entityKeys('buyers'),
+  /** Bills; `detail` is GET /api/bill/{id} (or `next:{buyerId}`, the buyer's accruing bill). */
   bills: {
-    all: ['bills'] as const,
+    ...entityKeys('bills'),
     /** GET /api/bill/buyer/{buyerId}: one buyer's bills. */
     ofBuyer: (buyerId: string) => ['bills', 'buyer', buyerId] as const,
-    /** GET /api/bill/{id} (or `next:{buyerId}`, the buyer's accruing bill). */
-    detail: (id: string) => ['bills', 'detail', id] as const,
   },
-  sources: {
-    all: ['sources'] as const,
-    detail: (id: string) => ['sources', 'detail', id] as const,
-  },
+  sources: entityKeys('sources'),
   campaigns: {
-    all: ['campaigns'] as const,
-    detail: (id: string) => ['campaigns', 'detail', id] as const,
+    ...entityKeys('campaigns'),
     /** The services the viewer's campaigns buy (the list's service filter). */
     services: ['campaigns', 'services'] as const,
   },
   /** Custom deliveries (GET /api/webhook…). */
   webhooks: {
-    all: ['webhooks'] as const,
-    detail: (id: string) => ['webhooks', 'detail', id] as const,
+    ...entityKeys('webhooks'),
     /** GET /api/webhook/{id}/copy: an unsaved copy. */
     copy: (id: string) => ['webhooks', 'copy', id] as const,
     /** GET /api/webhook/new: the blank delivery and the mapping field list. */
@@ -48,8 +47,7 @@ export const queryKeys = {
   },
   /** The leads lists (GET /api/lead/date/…) and details (GET /api/lead/{id}). */
   leads: {
-    all: ['leads'] as const,
-    detail: (id: string) => ['leads', 'detail', id] as const,
+    ...entityKeys('leads'),
     /** GET /api/lead/values/{field}: the services or ZIPs present in a range. */
     values: (field: string, range: object) => ['leads', 'values', field, range] as const,
   },

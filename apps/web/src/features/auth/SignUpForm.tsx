@@ -7,12 +7,14 @@ import {
   US_STATES,
   username as usernameRule,
 } from '@leadex/domain';
-import { Alert, Anchor, Box, Button, Grid, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Grid, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import { EditingFields } from '../../components/EditableForm';
+import { SelectField } from '../../components/FormFields';
 import { ApiRequestError } from '../../lib/api';
 import { applyFieldErrors, schemaResolver } from '../../lib/forms';
 import { AuthForm } from './AuthForm';
@@ -40,6 +42,9 @@ const BLANK: SignupFormValues = {
 };
 
 const emailFormat = z.email();
+const STATE_OPTIONS = [...US_STATES];
+/** Two fields a row from the small breakpoint up, one a row on a phone. */
+const HALF = { base: 12, sm: 6 };
 
 /**
  * Whether `value` is taken, asked of the server once the user stops typing (portals spec §5: the
@@ -96,12 +101,28 @@ export function SignUpForm() {
 
   if (sentTo) return <CheckYourEmail email={sentTo} />;
 
-  const text = (name: keyof SignupFormValues, label: string, extra: { required?: boolean; type?: string } = {}) => (
+  /** A text input bound to `name`; `taken` is the availability check's message, when the form has none. */
+  const text = (
+    name: keyof SignupFormValues,
+    label: string,
+    extra: { required?: boolean; type?: string; autoComplete?: string; autoFocus?: boolean; taken?: string } = {},
+  ) => (
     <TextInput
       label={label}
       withAsterisk={extra.required ?? true}
       type={extra.type}
+      autoComplete={extra.autoComplete}
+      autoFocus={extra.autoFocus}
       {...form.register(name)}
+      error={errors[name]?.message ?? extra.taken}
+    />
+  );
+  const password = (name: 'password' | 'confirmPassword', label: string, onChange?: () => void) => (
+    <PasswordInput
+      label={label}
+      withAsterisk
+      autoComplete="new-password"
+      {...form.register(name, { onChange })}
       error={errors[name]?.message}
     />
   );
@@ -112,89 +133,61 @@ export function SignUpForm() {
       title="Sign up"
       subtitle="Sell your leads on the exchange: tell us about your company. We email you a link to verify your address."
     >
-      <AuthForm onSubmit={submit} failure={failure}>
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Username"
-              withAsterisk
-              autoComplete="username"
-              autoFocus
-              {...form.register('username')}
-              error={errors.username?.message ?? (nameTaken ? SIGNUP_MESSAGES.usernameTaken : undefined)}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Email"
-              withAsterisk
-              type="email"
-              autoComplete="email"
-              {...form.register('email')}
-              error={errors.email?.message ?? (emailTaken ? SIGNUP_MESSAGES.emailTaken : undefined)}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <PasswordInput
-              label="Password"
-              withAsterisk
-              autoComplete="new-password"
-              {...form.register('password', { onChange: () => form.trigger('confirmPassword') })}
-              error={errors.password?.message}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <PasswordInput
-              label="Confirm password"
-              withAsterisk
-              autoComplete="new-password"
-              {...form.register('confirmPassword')}
-              error={errors.confirmPassword?.message}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>{text('name', 'Name')}</Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>{text('company', 'Company')}</Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>{text('phone', 'Phone', { type: 'tel' })}</Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>{text('address', 'Address')}</Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 5 }}>{text('city', 'City')}</Grid.Col>
-          <Grid.Col span={{ base: 6, sm: 3 }}>
-            <Controller
-              control={form.control}
-              name="state"
-              render={({ field }) => (
-                <Select
-                  label="State"
-                  withAsterisk
-                  data={[...US_STATES]}
-                  searchable
-                  allowDeselect={false}
-                  value={field.value ?? SIGNUP_DEFAULT_STATE}
-                  onChange={(value) => field.onChange(value ?? SIGNUP_DEFAULT_STATE)}
-                  onBlur={field.onBlur}
-                  error={errors.state?.message}
-                />
-              )}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, sm: 4 }}>{text('zip', 'Zip')}</Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>{text('website', 'Website', { required: false })}</Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>{text('promo', 'Promo code', { required: false })}</Grid.Col>
-        </Grid>
-        {/* The honeypot: out of sight and out of the tab order; a person leaves it empty. */}
-        <Box aria-hidden style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
-          <label htmlFor={SIGNUP_HONEYPOT}>Leave this field empty</label>
-          <input id={SIGNUP_HONEYPOT} tabIndex={-1} autoComplete="off" {...form.register(SIGNUP_HONEYPOT)} />
-        </Box>
-        <Button type="submit" fullWidth size="md" loading={isSubmitting}>
-          Sign up
-        </Button>
-        <Text ta="center" fz="sm">
-          Already have an account?{' '}
-          <Anchor component={Link} to="/auth">
-            Sign in
-          </Anchor>
-        </Text>
-      </AuthForm>
+      <EditingFields form={form}>
+        <AuthForm onSubmit={submit} failure={failure}>
+          <Grid gap="md">
+            <Grid.Col span={HALF}>
+              {text('username', 'Username', {
+                autoComplete: 'username',
+                autoFocus: true,
+                taken: nameTaken ? SIGNUP_MESSAGES.usernameTaken : undefined,
+              })}
+            </Grid.Col>
+            <Grid.Col span={HALF}>
+              {text('email', 'Email', {
+                type: 'email',
+                autoComplete: 'email',
+                taken: emailTaken ? SIGNUP_MESSAGES.emailTaken : undefined,
+              })}
+            </Grid.Col>
+            {/* A changed password may now match the confirmation, or no longer. */}
+            <Grid.Col span={HALF}>{password('password', 'Password', () => form.trigger('confirmPassword'))}</Grid.Col>
+            <Grid.Col span={HALF}>{password('confirmPassword', 'Confirm password')}</Grid.Col>
+            <Grid.Col span={HALF}>{text('name', 'Name')}</Grid.Col>
+            <Grid.Col span={HALF}>{text('company', 'Company')}</Grid.Col>
+            <Grid.Col span={HALF}>{text('phone', 'Phone', { type: 'tel' })}</Grid.Col>
+            <Grid.Col span={HALF}>{text('address', 'Address')}</Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 5 }}>{text('city', 'City')}</Grid.Col>
+            <Grid.Col span={{ base: 6, sm: 3 }}>
+              <SelectField
+                name="state"
+                label="State"
+                withAsterisk
+                data={STATE_OPTIONS}
+                searchable
+                allowDeselect={false}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 6, sm: 4 }}>{text('zip', 'Zip')}</Grid.Col>
+            <Grid.Col span={HALF}>{text('website', 'Website', { required: false })}</Grid.Col>
+            <Grid.Col span={HALF}>{text('promo', 'Promo code', { required: false })}</Grid.Col>
+          </Grid>
+          {/* The honeypot: out of sight and out of the tab order; a person leaves it empty. */}
+          <Box aria-hidden style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
+            <label htmlFor={SIGNUP_HONEYPOT}>Leave this field empty</label>
+            <input id={SIGNUP_HONEYPOT} tabIndex={-1} autoComplete="off" {...form.register(SIGNUP_HONEYPOT)} />
+          </Box>
+          <Button type="submit" fullWidth size="md" loading={isSubmitting}>
+            Sign up
+          </Button>
+          <Text ta="center" fz="sm">
+            Already have an account?{' '}
+            <Anchor component={Link} to="/auth">
+              Sign in
+            </Anchor>
+          </Text>
+        </AuthForm>
+      </EditingFields>
     </AuthLayout>
   );
 }

@@ -1,9 +1,10 @@
 import { type Buyer, PAY_METHOD_LABELS } from '@leadex/domain';
-import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCreditCard, IconInfoCircle } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PageLoader } from '../../components/PageLoader';
+import { TitledCard } from '../../components/TitledCard';
 import { showSuccess } from '../../lib/notify';
 import { formatMoney } from '../buyers/buyerFormat';
 import { useCardAction, useCardsRefresh, usePaymentInformation } from './cards.api';
@@ -28,14 +29,15 @@ export function PaymentInformation({ buyer }: { buyer: Buyer }) {
   const cards = info.data?.paymentMethods ?? [];
 
   return (
-    <Card p="lg" shadow="xs" withBorder>
-      <Title order={4} mb={4}>
-        Payment Information
-      </Title>
-      <Text c="dimmed" fz="sm" mb="md">
-        {PAY_METHOD_LABELS[buyer.bill.pay]}, billed {buyer.bill.period === 'weekly' ? 'weekly' : 'monthly'}
-        {buyer.bill.pay !== 'credit' ? `, ${buyer.bill.grace} grace days` : ''}.
-      </Text>
+    <TitledCard
+      title="Payment Information"
+      description={
+        <>
+          {PAY_METHOD_LABELS[buyer.bill.pay]}, billed {buyer.bill.period === 'weekly' ? 'weekly' : 'monthly'}
+          {buyer.bill.pay !== 'credit' ? `, ${buyer.bill.grace} grace days` : ''}.
+        </>
+      }
+    >
       {info.isPending ? (
         <PageLoader />
       ) : (
@@ -114,6 +116,6 @@ export function PaymentInformation({ buyer }: { buyer: Buyer }) {
           )}
         </Stack>
       )}
-    </Card>
+    </TitledCard>
   );
 }

@@ -14,14 +14,11 @@ import { showSuccess } from '../../lib/notify';
 import { PaymentCardsSection } from '../bills/PaymentCardsSection';
 import { BuyerBillsTable, BuyerCampaignsTable, BuyerLeadsTable } from './BuyerTables';
 import {
+  BUYER_FORM,
   type BuyerFormValues,
-  createSchema,
   GRACE_OPTIONS,
-  NEW_BUYER,
   PAY_METHOD_OPTIONS,
   PERIOD_OPTIONS,
-  toFormValues,
-  updateSchema,
   WHOLE_FIELDS,
 } from './buyerForm';
 import {
@@ -74,16 +71,7 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
   const update = useUpdateBuyer(id);
   const pause = usePauseCampaigns(id);
   const userActions = useBuyerUserActions(id);
-  const editor = useCreateOrUpdateForm({
-    base: '/buyer',
-    isNew,
-    schemas: { create: createSchema, update: updateSchema },
-    blank: NEW_BUYER,
-    record: buyer.data,
-    toValues: toFormValues,
-    create,
-    update,
-  });
+  const editor = useCreateOrUpdateForm({ ...BUYER_FORM, isNew, record: buyer.data, create, update });
 
   const record = buyer.data;
   const anyLive = Boolean(record?.matches?.some((c) => c.status.live));

@@ -7,6 +7,7 @@ import {
   PAY_METHOD_LABELS,
   PAY_METHODS,
 } from '@leadex/domain';
+import type { CreateOrUpdateFormDefinition } from '../../components/RecordPage';
 import { type AddressFormValues, addressFormValues, NO_ADDRESS } from '../../lib/forms';
 
 /** The buyer form as its inputs hold it: text as strings ('' when empty), selects as strings. */
@@ -77,6 +78,14 @@ export function toFormValues(buyer: Buyer): BuyerFormValues {
 export const createSchema = buyerCreateSchema;
 // The username is shown on an existing buyer but is not part of an update (the API refuses it).
 export const updateSchema = buyerUpdateSchema.omit({ username: true });
+
+/** The buyer's screen as a form: /buyer/new creates, /buyer/{id} updates. */
+export const BUYER_FORM: CreateOrUpdateFormDefinition<BuyerFormValues, Buyer> = {
+  base: '/buyer',
+  schemas: { create: createSchema, update: updateSchema },
+  blank: NEW_BUYER,
+  toValues: toFormValues,
+};
 
 export const PAY_METHOD_OPTIONS = PAY_METHODS.map((value) => ({ value, label: PAY_METHOD_LABELS[value] }));
 export const PERIOD_OPTIONS = BILL_PERIODS.map((value) => ({

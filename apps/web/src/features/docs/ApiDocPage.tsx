@@ -127,28 +127,19 @@ export default function ApiDocPage() {
           >
             <Stack gap="md">
               {schema?.properties && (
-                <Table striped withTableBorder>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Field</Table.Th>
-                      <Table.Th>Type</Table.Th>
-                      <Table.Th>Required</Table.Th>
-                      <Table.Th>Description</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {Object.entries(schema.properties).map(([name, field]) => (
-                      <Table.Tr key={name}>
-                        <Table.Td>
-                          <Code>{name}</Code>
-                        </Table.Td>
-                        <Table.Td>{field.type ?? 'boolean'}</Table.Td>
-                        <Table.Td>{required.has(name) ? 'Yes' : 'No'}</Table.Td>
-                        <Table.Td>{field.description}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                <Table
+                  striped
+                  withTableBorder
+                  data={{
+                    head: ['Field', 'Type', 'Required', 'Description'],
+                    body: Object.entries(schema.properties).map(([name, field]) => [
+                      <Code key="name">{name}</Code>,
+                      field.type ?? 'boolean',
+                      required.has(name) ? 'Yes' : 'No',
+                      field.description,
+                    ]),
+                  }}
+                />
               )}
               <div>
                 <Text fw={600} fz="sm" mb={4}>
@@ -167,26 +158,14 @@ export default function ApiDocPage() {
         );
       })}
       <Section title="Reason codes" description="Failures answer { ok: false, reason, message, errors? }.">
-        <Table striped withTableBorder>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>HTTP</Table.Th>
-              <Table.Th>reason</Table.Th>
-              <Table.Th>Meaning</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {REASONS.map(([status, reason, meaning]) => (
-              <Table.Tr key={`${status}-${reason}`}>
-                <Table.Td>{status}</Table.Td>
-                <Table.Td>
-                  <Code>{reason}</Code>
-                </Table.Td>
-                <Table.Td>{meaning}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <Table
+          striped
+          withTableBorder
+          data={{
+            head: ['HTTP', 'reason', 'Meaning'],
+            body: REASONS.map(([status, reason, meaning]) => [status, <Code key="reason">{reason}</Code>, meaning]),
+          }}
+        />
       </Section>
     </Stack>
   );

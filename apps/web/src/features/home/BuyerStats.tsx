@@ -1,6 +1,7 @@
 import type { BuyerStats as BuyerStatsFigures } from '@leadex/domain';
 import { CompositeChart } from '@mantine/charts';
-import { Card, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { TitledCard } from '../../components/TitledCard';
 import { useBuyerStats } from '../buyers/buyerPortal.api';
 import { formatMoney } from '../leads/leadFormat';
 
@@ -93,14 +94,8 @@ function StatsBody({ stats }: { stats: BuyerStatsFigures }) {
 export function BuyerStats({ buyerId }: { buyerId: string }) {
   const stats = useBuyerStats(buyerId);
   return (
-    <Card p="lg" shadow="xs" withBorder>
-      <Title order={4} mb={4}>
-        Stats
-      </Title>
-      <Text c="dimmed" fz="sm" mb="md">
-        Spend is what your leads cost, less the returns we approved.
-      </Text>
+    <TitledCard title="Stats" description="Spend is what your leads cost, less the returns we approved.">
       {stats.data ? <StatsBody stats={stats.data} /> : <Skeleton height={320} />}
-    </Card>
+    </TitledCard>
   );
 }

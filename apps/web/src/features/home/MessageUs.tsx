@@ -1,8 +1,9 @@
 import { BUYER_MESSAGE_MAX, type BuyerMessage, buyerMessageSchema } from '@leadex/domain';
-import { Alert, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Textarea } from '@mantine/core';
 import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { TitledCard } from '../../components/TitledCard';
 import { applyFieldErrors, schemaResolver } from '../../lib/forms';
 import { useSendBuyerMessage } from '../buyers/buyerPortal.api';
 
@@ -28,13 +29,7 @@ export function MessageUs({ buyerId }: { buyerId: string }) {
   });
 
   return (
-    <Card p="lg" shadow="xs" withBorder>
-      <Title order={4} mb={4}>
-        Message Us
-      </Title>
-      <Text c="dimmed" fz="sm" mb="md">
-        A question about your leads, campaigns or bills? Write to us here.
-      </Text>
+    <TitledCard title="Message Us" description="A question about your leads, campaigns or bills? Write to us here.">
       {sent ? (
         <Stack gap="sm">
           <Alert color="green" icon={<IconCircleCheck />} role="status">
@@ -68,6 +63,6 @@ export function MessageUs({ buyerId }: { buyerId: string }) {
           </Stack>
         </form>
       )}
-    </Card>
+    </TitledCard>
   );
 }

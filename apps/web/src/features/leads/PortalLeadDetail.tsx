@@ -1,6 +1,7 @@
 import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
 import { Alert, Anchor, Grid, type GridColProps, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
@@ -27,6 +28,23 @@ function ValueCols({
       <ValueField label={label} value={value} />
     </Grid.Col>
   ));
+}
+
+/** Lead Details, opening with the lead's ID and timestamp in either portal; the portal's own fields follow. */
+function LeadDetailsSection({ lead, children }: { lead: LeadDetail; children: ReactNode }) {
+  return (
+    <Section title="Lead Details">
+      <Grid gap="md">
+        <ValueCols
+          fields={[
+            { label: 'ID', value: lead._id },
+            { label: 'Timestamp', value: formatTimestamp(lead.ts) },
+          ]}
+        />
+        {children}
+      </Grid>
+    </Section>
+  );
 }
 
 /** The TrustedForm certificate: a link only when it is an http(s) URL (what a source sent is shown, never run). */
@@ -84,24 +102,20 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
         actions={billed && first.returnable ? <RequestReturnButton leadId={lead._id} matchId={first._id} /> : undefined}
       />
       <Stack gap="lg">
-        <Section title="Lead Details">
-          <Grid gap="md">
-            <ValueCols
-              fields={[
-                { label: 'ID', value: lead._id },
-                { label: 'Timestamp', value: formatTimestamp(lead.ts) },
-                { label: 'Service', value: lead.service },
-                { label: 'Name', value: lead.name },
-                { label: 'Phone', value: phoneOf(lead.phone) },
-                { label: 'Email', value: lead.email },
-                { label: 'Address', value: lead.address, span: { base: 12, sm: 6, lg: 5 } },
-                { label: 'City', value: lead.city, span: { base: 12, sm: 6, lg: 3 } },
-                { label: 'State', value: lead.state, span: narrow },
-                { label: 'Zip', value: lead.zip, span: narrow },
-              ]}
-            />
-          </Grid>
-        </Section>
+        <LeadDetailsSection lead={lead}>
+          <ValueCols
+            fields={[
+              { label: 'Service', value: lead.service },
+              { label: 'Name', value: lead.name },
+              { label: 'Phone', value: phoneOf(lead.phone) },
+              { label: 'Email', value: lead.email },
+              { label: 'Address', value: lead.address, span: { base: 12, sm: 6, lg: 5 } },
+              { label: 'City', value: lead.city, span: { base: 12, sm: 6, lg: 3 } },
+              { label: 'State', value: lead.state, span: narrow },
+              { label: 'Zip', value: lead.zip, span: narrow },
+            ]}
+          />
+        </LeadDetailsSection>
 
         <Section title="Consent">
           <Grid gap="md">
@@ -172,36 +186,32 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
         description={lead.test ? <TestBadge /> : undefined}
         breadcrumbs={[{ label: 'Leads', to: '/leads' }, { label: titleOf(lead) }]}
       />
-      <Section title="Lead Details">
-        <Grid gap="md">
-          <ValueCols
-            fields={[
-              { label: 'ID', value: lead._id },
-              { label: 'Timestamp', value: formatTimestamp(lead.ts) },
-              { label: 'Source name', value: lead.source.name },
-              { label: 'Name', value: lead.name },
-              { label: 'City', value: lead.city },
-              { label: 'State', value: lead.state, span: narrow },
-              { label: 'Zip', value: lead.zip, span: narrow },
-              { label: 'Phone', value: phoneOf(lead.phone) },
-              { label: 'Email', value: lead.email },
-              { label: 'Address', value: lead.address },
-            ]}
-          />
-          <TrustedFormCol label="Trusted_Form" value={lead.trusted_form} span={{ base: 12, lg: 8 }} />
-          <ValueCols
-            fields={[
-              { label: 'PUB_ID', value: lead.pub_id },
-              { label: 'SUB_ID', value: lead.sub_id },
-              { label: 'Jornaya', value: lead.jornaya },
-            ]}
-          />
-          <ConsentFlags lead={lead} labels={['TCPA_Consent', 'Homeowner']} span={narrow} />
-          <Grid.Col span={12}>
-            <LongValueField label="TCPA_Language" value={lead.tcpa_language} />
-          </Grid.Col>
-        </Grid>
-      </Section>
+      <LeadDetailsSection lead={lead}>
+        <ValueCols
+          fields={[
+            { label: 'Source name', value: lead.source.name },
+            { label: 'Name', value: lead.name },
+            { label: 'City', value: lead.city },
+            { label: 'State', value: lead.state, span: narrow },
+            { label: 'Zip', value: lead.zip, span: narrow },
+            { label: 'Phone', value: phoneOf(lead.phone) },
+            { label: 'Email', value: lead.email },
+            { label: 'Address', value: lead.address },
+          ]}
+        />
+        <TrustedFormCol label="Trusted_Form" value={lead.trusted_form} span={{ base: 12, lg: 8 }} />
+        <ValueCols
+          fields={[
+            { label: 'PUB_ID', value: lead.pub_id },
+            { label: 'SUB_ID', value: lead.sub_id },
+            { label: 'Jornaya', value: lead.jornaya },
+          ]}
+        />
+        <ConsentFlags lead={lead} labels={['TCPA_Consent', 'Homeowner']} span={narrow} />
+        <Grid.Col span={12}>
+          <LongValueField label="TCPA_Language" value={lead.tcpa_language} />
+        </Grid.Col>
+      </LeadDetailsSection>
     </>
   );
 }

@@ -1,10 +1,12 @@
 import { RETURN_REASONS, type ReturnRequest, returnRequestSchema } from '@leadex/domain';
-import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { IconArrowBackUp, IconCheck, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DialogActions } from '../../components/DialogActions';
+import { EditingFields } from '../../components/EditableForm';
+import { SelectField } from '../../components/FormFields';
 import { applyFieldErrors, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { useReturnAction } from './returns.api';
@@ -40,35 +42,29 @@ export function RequestReturnButton({ leadId, matchId }: { leadId: string; match
         Request Lead Return
       </Button>
       <Modal opened={opened} onClose={close} title="Request Lead Return" centered>
-        <form noValidate onSubmit={submit}>
-          <Stack gap="md">
-            <Controller
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <Select
-                  label="Reason"
-                  placeholder="Why do you return it?"
-                  required
-                  data-autofocus
-                  data={REASON_OPTIONS}
-                  value={field.value ?? null}
-                  onChange={(value) => field.onChange(value ?? undefined)}
-                  error={errors.reason?.message}
-                  comboboxProps={{ withinPortal: false }}
-                />
-              )}
-            />
-            <Textarea
-              label="Comment"
-              autosize
-              minRows={2}
-              {...form.register('comment')}
-              error={errors.comment?.message}
-            />
-            <DialogActions onCancel={close} submitting={isSubmitting} submitLabel="Request Return" />
-          </Stack>
-        </form>
+        <EditingFields form={form}>
+          <form noValidate onSubmit={submit}>
+            <Stack gap="md">
+              <SelectField
+                name="reason"
+                label="Reason"
+                placeholder="Why do you return it?"
+                required
+                data-autofocus
+                data={REASON_OPTIONS}
+                comboboxProps={{ withinPortal: false }}
+              />
+              <Textarea
+                label="Comment"
+                autosize
+                minRows={2}
+                {...form.register('comment')}
+                error={errors.comment?.message}
+              />
+              <DialogActions onCancel={close} submitting={isSubmitting} submitLabel="Request Return" />
+            </Stack>
+          </form>
+        </EditingFields>
       </Modal>
     </>
   );

@@ -1,11 +1,13 @@
 import { type AdSpendEntry, type AdSpendRow, adSpendEntrySchema, INTEGRATION_INFO } from '@leadex/domain';
-import { Button, FileButton, Group, NumberInput, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, FileButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCalendar, IconUpload } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { EditingFields } from '../../components/EditableForm';
+import { MoneyField, SelectField } from '../../components/FormFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { formatDay } from '../../lib/format';
@@ -43,72 +45,47 @@ function AdSpendForm() {
   });
   const noSources = sources.data?.length === 0;
   return (
-    <form noValidate onSubmit={submit} aria-label="Ad spend entry">
-      <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" verticalSpacing="sm">
-          <Controller
-            control={form.control}
-            name="sourceId"
-            render={({ field }) => (
-              <Select
-                label="Internal source"
-                required
-                searchable
-                placeholder="Choose a source"
-                data={sources.data ?? []}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                error={errors.sourceId?.message}
-                description={noSources ? 'No internal source yet: a source with no lead cost is one.' : undefined}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="day"
-            render={({ field }) => (
-              <DateInput
-                label="Date"
-                required
-                valueFormat="MM/DD/YYYY"
-                placeholder="MM/DD/YYYY"
-                leftSection={<IconCalendar size={16} />}
-                maxDate={dayjs().format('YYYY-MM-DD')}
-                value={field.value || null}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                error={errors.day?.message}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="amount"
-            render={({ field }) => (
-              <NumberInput
-                label="Amount"
-                required
-                prefix="$"
-                min={0}
-                decimalScale={2}
-                thousandSeparator=","
-                hideControls
-                value={field.value ?? ''}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={errors.amount?.message}
-              />
-            )}
-          />
-        </SimpleGrid>
-        <Group>
-          <Button type="submit" loading={isSubmitting}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <EditingFields form={form}>
+      <form noValidate onSubmit={submit} aria-label="Ad spend entry">
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" verticalSpacing="sm">
+            <SelectField
+              name="sourceId"
+              label="Internal source"
+              required
+              searchable
+              placeholder="Choose a source"
+              data={sources.data ?? []}
+              description={noSources ? 'No internal source yet: a source with no lead cost is one.' : undefined}
+            />
+            <Controller
+              control={form.control}
+              name="day"
+              render={({ field }) => (
+                <DateInput
+                  label="Date"
+                  required
+                  valueFormat="MM/DD/YYYY"
+                  placeholder="MM/DD/YYYY"
+                  leftSection={<IconCalendar size={16} />}
+                  maxDate={dayjs().format('YYYY-MM-DD')}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  onBlur={field.onBlur}
+                  error={errors.day?.message}
+                />
+              )}
+            />
+            <MoneyField name="amount" label="Amount" required hideControls />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={isSubmitting}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </EditingFields>
   );
 }
 

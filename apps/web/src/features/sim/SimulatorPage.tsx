@@ -27,6 +27,8 @@ import { IconAlertTriangle, IconCheck, IconPlayerPlay } from '@tabler/icons-reac
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { EditingFields } from '../../components/EditableForm';
+import { SelectField, TextField } from '../../components/FormFields';
 import { JsonViewer } from '../../components/JsonViewer';
 import { PageHeader } from '../../components/PageHeader';
 import { RecordsTable } from '../../components/RecordsTable';
@@ -200,57 +202,32 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
           : 'Posts a made-up consumer straight to /api/lead as the source, and explains the decision.'
       }
     >
-      <form noValidate onSubmit={submit} aria-label={title}>
-        <Stack gap="sm">
-          <SimpleGrid cols={{ base: 1, sm: pingPost ? 4 : 3 }}>
-            <Controller
-              control={form.control}
-              name="Project"
-              render={({ field }) => (
-                <Select
-                  label="Project"
-                  required
-                  searchable
-                  data={serviceData}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  error={errors.Project?.message}
+      <EditingFields form={form}>
+        <form noValidate onSubmit={submit} aria-label={title}>
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: pingPost ? 4 : 3 }}>
+              <SelectField name="Project" label="Project" required searchable data={serviceData} />
+              <SelectField name="Source" label="Source" required searchable data={sourceData} />
+              <TextField name="Zip" label="Zip" required inputMode="numeric" />
+              {pingPost && (
+                <TextInput
+                  label="Min. price"
+                  inputMode="decimal"
+                  // An empty price is no minimum, not a price of ''.
+                  {...form.register('minprice', { setValueAs: (v) => (v === '' ? undefined : v) })}
+                  error={errors.minprice?.message}
                 />
               )}
-            />
-            <Controller
-              control={form.control}
-              name="Source"
-              render={({ field }) => (
-                <Select
-                  label="Source"
-                  required
-                  searchable
-                  data={sourceData}
-                  value={field.value || null}
-                  onChange={(value) => field.onChange(value ?? '')}
-                  error={errors.Source?.message}
-                />
-              )}
-            />
-            <TextInput label="Zip" required inputMode="numeric" {...form.register('Zip')} error={errors.Zip?.message} />
-            {pingPost && (
-              <TextInput
-                label="Min. price"
-                inputMode="decimal"
-                {...form.register('minprice', { setValueAs: (v) => (v === '' ? undefined : v) })}
-                error={errors.minprice?.message}
-              />
-            )}
-          </SimpleGrid>
-          <Group>
-            <Button type="submit" loading={isSubmitting}>
-              {pingPost ? 'Send Ping-Post' : 'Send Lead'}
-            </Button>
-          </Group>
-          {answer && <TestAnswer answer={answer} />}
-        </Stack>
-      </form>
+            </SimpleGrid>
+            <Group>
+              <Button type="submit" loading={isSubmitting}>
+                {pingPost ? 'Send Ping-Post' : 'Send Lead'}
+              </Button>
+            </Group>
+            {answer && <TestAnswer answer={answer} />}
+          </Stack>
+        </form>
+      </EditingFields>
     </Section>
   );
 }
@@ -360,6 +337,12 @@ function WhitelistSection() {
   return <WhitelistForm initial={whitelist.data} onSave={save.mutateAsync} />;
 }
 
+/** The whitelist's two lists, typed in alike. Not ListField: a phone number may hold spaces. */
+const WHITELIST_LISTS = [
+  { name: 'email', label: 'Emails' },
+  { name: 'phone', label: 'Phone numbers' },
+] as const;
+
 function WhitelistForm({
   initial,
   onSave,
@@ -388,32 +371,22 @@ function WhitelistForm({
       <form noValidate onSubmit={submit} aria-label="Whitelist">
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Controller
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <TagsInput
-                  label="Emails"
-                  description="Press Enter after each"
-                  value={field.value}
-                  onChange={field.onChange}
-                  error={errors.email?.message}
-                />
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="phone"
-              render={({ field }) => (
-                <TagsInput
-                  label="Phone numbers"
-                  description="Press Enter after each"
-                  value={field.value}
-                  onChange={field.onChange}
-                  error={errors.phone?.message}
-                />
-              )}
-            />
+            {WHITELIST_LISTS.map(({ name, label }) => (
+              <Controller
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <TagsInput
+                    label={label}
+                    description="Press Enter after each"
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={errors[name]?.message}
+                  />
+                )}
+              />
+            ))}
           </SimpleGrid>
           <Group>
             <Button type="submit" loading={isSubmitting}>

@@ -16,14 +16,7 @@ import { AwaitingApprovalBadge, SourceStatusBadge } from './SourceBadges';
 import { SourceChannels } from './SourceChannels';
 import { SourceLeads } from './SourceLeads';
 import { SourceUsers } from './SourceUsers';
-import {
-  createSchema,
-  NEW_SOURCE,
-  type SourceFormValues,
-  toFormValues,
-  updateSchema,
-  YES_NO_OPTIONS,
-} from './sourceForm';
+import { SOURCE_FORM, type SourceFormValues, YES_NO_OPTIONS } from './sourceForm';
 import { useApproveSource, useCreateSource, useSource, useSourceHold, useUpdateSource } from './sources.api';
 
 /** /source/{id} for the admin; /source/new creates. */
@@ -36,16 +29,7 @@ function SourceDetail({ id }: { id: string }) {
   const source = useSource(isNew ? null : id);
   const create = useCreateSource();
   const update = useUpdateSource(id);
-  const editor = useCreateOrUpdateForm({
-    base: '/source',
-    isNew,
-    schemas: { create: createSchema, update: updateSchema },
-    blank: NEW_SOURCE,
-    record: source.data,
-    toValues: toFormValues,
-    create,
-    update,
-  });
+  const editor = useCreateOrUpdateForm({ ...SOURCE_FORM, isNew, record: source.data, create, update });
 
   const record = source.data;
   return (

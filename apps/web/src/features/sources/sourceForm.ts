@@ -1,4 +1,5 @@
 import { type Source, sourceCreateSchema, sourceUpdateSchema } from '@leadex/domain';
+import type { CreateOrUpdateFormDefinition } from '../../components/RecordPage';
 import { type AddressFormValues, addressFormValues, NO_ADDRESS } from '../../lib/forms';
 
 /** One channel row as its inputs hold it. */
@@ -59,6 +60,14 @@ export function toFormValues(source: Source): SourceFormValues {
 /** The shared schemas, so the form shows the spec's messages word for word. */
 export const createSchema = sourceCreateSchema;
 export const updateSchema = sourceUpdateSchema;
+
+/** The source's screen as a form: /source/new creates, /source/{id} updates. */
+export const SOURCE_FORM: CreateOrUpdateFormDefinition<SourceFormValues, Source> = {
+  base: '/source',
+  schemas: { create: createSchema, update: updateSchema },
+  blank: NEW_SOURCE,
+  toValues: toFormValues,
+};
 
 export const YES_NO_OPTIONS = [
   { value: 'true', label: 'Yes' },
