@@ -1,13 +1,12 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { listByName, type NameListFilter } from '../../db/records';
+import { listByName, type NameListFilter, recordsById } from '../../db/records';
 import { apiKeys, leadMatches, leads, sourceChannels, sources } from '../../db/schema';
 
 export type SourceRow = typeof sources.$inferSelect;
 export type SourceInsert = typeof sources.$inferInsert;
 export type ChannelRow = typeof sourceChannels.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
-export type ApiKeyInsert = typeof apiKeys.$inferInsert;
 
 /** One of a source's latest leads, with whether any buyer kept it. */
 export interface SourceLeadRow {
@@ -23,24 +22,13 @@ export interface SourceLeadRow {
   sold: boolean;
 }
 
+const apiKeyRecords = recordsById(apiKeys);
+
 export const sourcesRepo = {
-  async findById(db: Db | Tx, id: string): Promise<SourceRow | null> {
-    const [row] = await db.select().from(sources).where(eq(sources.id, id));
-    return row ?? null;
-  },
+  ...recordsById(sources),
 
   list(db: Db, filter: NameListFilter): Promise<{ rows: SourceRow[]; total: number }> {
     return listByName(db, sources, filter);
-  },
-
-  async insert(db: Db | Tx, row: SourceInsert): Promise<SourceRow> {
-    const [inserted] = await db.insert(sources).values(row).returning();
-    return inserted as SourceRow;
-  },
-
-  async update(db: Db | Tx, id: string, changes: Partial<SourceInsert>): Promise<SourceRow | null> {
-    const [row] = await db.update(sources).set(changes).where(eq(sources.id, id)).returning();
-    return row ?? null;
   },
 
   /** The channels of several sources, in name order. */
@@ -57,24 +45,6 @@ export const sourcesRepo = {
   async replaceChannels(tx: Tx, sourceId: string, channels: Omit<ChannelRow, 'sourceId'>[]): Promise<void> {
     await tx.delete(sourceChannels).where(eq(sourceChannels.sourceId, sourceId));
     if (channels.length > 0) await tx.insert(sourceChannels).values(channels.map((c) => ({ ...c, sourceId })));
-  },
-
-  async apiKeysOf(db: Db | Tx, sourceId: string): Promise<ApiKeyRow[]> {
-    return db
-      .select()
-      .from(apiKeys)
-      .where(eq(apiKeys.sourceId, sourceId))
-      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
-  },
-
-  async insertApiKey(db: Db | Tx, row: ApiKeyInsert): Promise<ApiKeyRow> {
-    const [inserted] = await db.insert(apiKeys).values(row).returning();
-    return inserted as ApiKeyRow;
-  },
-
-  async updateApiKey(db: Db | Tx, id: string, changes: Partial<ApiKeyInsert>): Promise<ApiKeyRow | null> {
-    const [row] = await db.update(apiKeys).set(changes).where(eq(apiKeys.id, id)).returning();
-    return row ?? null;
   },
 
   /** The source's latest leads, newest first, with "sold" meaning a match no buyer rejected. */
@@ -100,4 +70,15 @@ export const sourcesRepo = {
       .orderBy(desc(leads.createdAt), desc(leads.id))
       .limit(limit);
   },
+
+  async apiKeysOf(db: Db | Tx, sourceId: string): Promise<ApiKeyRow[]> {
+    return db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.sourceId, sourceId))
+      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  },
+
+  insertApiKey: apiKeyRecords.insert,
+  updateApiKey: apiKeyRecords.update,
 };
