@@ -42,10 +42,21 @@ export const sourcesRepo = {
   },
 
   /** Replaces a source's channels with `channels` (the form sends them whole). */
-  async replaceChannels(tx: Tx, sourceId: string, channels: Omit<ChannelRow, 'sourceId'>[]): Promise<void> {
-    await tx.delete(sourceChannels).where(eq(sourceChannels.sourceId, sourceId));
-    if (channels.length > 0) await tx.insert(sourceChannels).values(channels.map((c) => ({ ...c, sourceId })));
+  async replaceChannels(db: Db | Tx, sourceId: string, channels: Omit<ChannelRow, 'sourceId'>[]): Promise<void> {
+    await db.delete(sourceChannels).where(eq(sourceChannels.sourceId, sourceId));
+    if (channels.length > 0) await db.insert(sourceChannels).values(channels.map((c) => ({ ...c, sourceId })));
   },
+
+  async apiKeysOf(db: Db | Tx, sourceId: string): Promise<ApiKeyRow[]> {
+    return db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.sourceId, sourceId))
+      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  },
+
+  insertApiKey: apiKeyRecords.insert,
+  updateApiKey: apiKeyRecords.update,
 
   /** The source's latest leads, newest first, with "sold" meaning a match no buyer rejected. */
   async latestLeads(db: Db, sourceId: string, limit: number): Promise<SourceLeadRow[]> {
@@ -70,15 +81,4 @@ export const sourcesRepo = {
       .orderBy(desc(leads.createdAt), desc(leads.id))
       .limit(limit);
   },
-
-  async apiKeysOf(db: Db | Tx, sourceId: string): Promise<ApiKeyRow[]> {
-    return db
-      .select()
-      .from(apiKeys)
-      .where(eq(apiKeys.sourceId, sourceId))
-      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
-  },
-
-  insertApiKey: apiKeyRecords.insert,
-  updateApiKey: apiKeyRecords.update,
 };
