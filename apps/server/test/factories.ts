@@ -1,16 +1,10 @@
 import type { BuyerCreate } from '@leadex/domain';
-import {
-  apiKeys,
-  type CampaignTime,
-  campaignSourceFilters,
-  campaigns,
-  leadMatches,
-  leads,
-  sourceChannels,
-  sources,
-} from '../src/db/schema';
+import { apiKeys, type CampaignTime, campaigns, leadMatches, leads, sources } from '../src/db/schema';
 import { createApiKeyVault } from '../src/lib/api-keys';
 import { newId } from '../src/lib/ids';
+import { centsOrNull } from '../src/lib/money';
+import { campaignsRepo } from '../src/modules/campaigns/campaigns.repo';
+import { sourcesRepo } from '../src/modules/sources/sources.repo';
 import { usersRepo } from '../src/modules/users/users.repo';
 import { testDatabaseKind } from './database';
 import type { TestApp } from './harness';
@@ -108,21 +102,18 @@ export async function createSourceWithKey(
     name: `Supplier ${n}`,
     email: `supplier.${n}@example.com`,
     phone: '5550100000',
-    maxCostCents: options.maxCost === null ? null : Math.round((options.maxCost ?? 10) * 100),
+    maxCostCents: centsOrNull(options.maxCost === undefined ? 10 : options.maxCost),
     canPostLead: options.canPostLead ?? true,
     approvedAt: options.approved === false ? null : now,
     heldAt: options.held ? now : null,
     createdAt: now,
     updatedAt: now,
   });
-  for (const c of options.channels ?? []) {
-    await t.database.db.insert(sourceChannels).values({
-      id: newId('chn'),
-      sourceId: id,
-      name: c.name,
-      maxCostCents: c.maxCost === null ? null : Math.round(c.maxCost * 100),
-    });
-  }
+  await sourcesRepo.replaceChannels(
+    t.database.db,
+    id,
+    (options.channels ?? []).map((c) => ({ id: newId('chn'), name: c.name, maxCostCents: centsOrNull(c.maxCost) })),
+  );
   const issued = createApiKeyVault(t.deps.config.LEADEX_SECRET).issue();
   const keyId = newId('key');
   await t.database.db.insert(apiKeys).values({
@@ -186,17 +177,19 @@ export async function createCampaign(t: TestApp, buyerId: string, o: CampaignOpt
     createdAt: now,
     updatedAt: now,
   });
-  for (const f of o.filters ?? []) {
-    await t.database.db.insert(campaignSourceFilters).values({
+  await campaignsRepo.replaceFilters(
+    t.database.db,
+    id,
+    (o.filters ?? []).map((f) => ({
       id: newId('csf'),
       campaignId: id,
       sourceId: f.sourceId,
       channel: f.channel ?? null,
-      priceCents: f.price === undefined || f.price === null ? null : Math.round(f.price * 100),
-      sharedPriceCents: f.shared === undefined || f.shared === null ? null : Math.round(f.shared * 100),
+      priceCents: centsOrNull(f.price),
+      sharedPriceCents: centsOrNull(f.shared),
       pct: f.pct ?? 1,
-    });
-  }
+    })),
+  );
   await t.deps.engine.reload();
   return id;
 }

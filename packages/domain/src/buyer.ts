@@ -15,14 +15,20 @@ export const USERNAME_MESSAGES = {
   badCharacters: 'Username must contain only alphanumeric, underscore or hyphen characters.',
 } as const;
 
-/** Sign-in name rules shared by the buyer form, user invitations and sign-up (spec §5). */
-export const username = z
-  .string({ error: whenMissing(USERNAME_MESSAGES.required) })
-  .trim()
-  .min(1, USERNAME_MESSAGES.required)
-  .min(4, USERNAME_MESSAGES.tooShort)
-  .max(64, 'Username must be at most 64 characters')
-  .regex(/^[a-z0-9_-]+$/, USERNAME_MESSAGES.badCharacters);
+/**
+ * Sign-in name rules shared by the buyer form, user invitations and sign-up (spec §5); sign-up says
+ * an empty one in its own words.
+ */
+export const usernameField = (requiredMessage: string = USERNAME_MESSAGES.required) =>
+  z
+    .string({ error: whenMissing(requiredMessage) })
+    .trim()
+    .min(1, requiredMessage)
+    .min(4, USERNAME_MESSAGES.tooShort)
+    .max(64, 'Username must be at most 64 characters')
+    .regex(/^[a-z0-9_-]+$/, USERNAME_MESSAGES.badCharacters);
+
+export const username = usernameField();
 
 /** Whole dollars from 0 to 100000 (prepay balance, credit threshold). */
 const wholeDollars = (label: string) =>

@@ -162,6 +162,39 @@ const typeMismatch = (option: readonly z.core.$ZodIssue[]) =>
 const isUsStateList = (values: readonly unknown[]) =>
   values.length === US_STATES.length && US_STATES.every((state) => values.includes(state));
 
+/** How a maximum and a minimum are worded: an inclusive bound, a strict one on a count or on a value, a date's. */
+const UPPER_BOUND = { within: 'at most', strictCount: 'fewer than', strictValue: 'less than', date: 'no later than' };
+const LOWER_BOUND = {
+  within: 'at least',
+  strictCount: 'more than',
+  strictValue: 'greater than',
+  date: 'no earlier than',
+};
+
+/** "must be at most 200 characters", "must have at least 2 entries", …: a length, size or value past its bound. */
+function boundMessage(
+  label: string,
+  issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall>,
+  bound: number | bigint,
+  words: typeof UPPER_BOUND,
+): string {
+  switch (issue.origin) {
+    case 'string':
+      if (issue.exact) return `${label} must be exactly ${plural(bound, 'character')}`;
+      return `${label} must be ${issue.inclusive === false ? words.strictCount : words.within} ${plural(bound, 'character')}`;
+    case 'array':
+    case 'set':
+      if (issue.exact) return `${label} must have exactly ${plural(bound, 'entry')}`;
+      return `${label} must have ${words.within} ${plural(bound, 'entry')}`;
+    case 'date':
+      return `${label} must be ${words.date} ${new Date(Number(bound)).toISOString()}`;
+    case 'file':
+      return `${label} must be ${words.within} ${plural(bound, 'byte')}`;
+    default:
+      return `${label} must be ${issue.inclusive === false ? words.strictValue : words.within} ${bound}`;
+  }
+}
+
 /** The sentence for an issue whose schema gave no message of its own. */
 export function issueMessage(issue: RawIssue): string {
   const path = issue.path ?? [];
@@ -177,49 +210,15 @@ export function issueMessage(issue: RawIssue): string {
       const noun = TYPE_NOUNS[issue.expected];
       return noun ? `${label} must be ${noun}` : `${is(label)} not valid`;
     }
-    case 'too_big': {
-      const max = issue.maximum;
-      switch (issue.origin) {
-        case 'string':
-          if (issue.exact) return `${label} must be exactly ${plural(max, 'character')}`;
-          return issue.inclusive === false
-            ? `${label} must be fewer than ${plural(max, 'character')}`
-            : `${label} must be at most ${plural(max, 'character')}`;
-        case 'array':
-        case 'set':
-          if (issue.exact) return `${label} must have exactly ${plural(max, 'entry')}`;
-          return `${label} must have at most ${plural(max, 'entry')}`;
-        case 'date':
-          return `${label} must be no later than ${new Date(Number(max)).toISOString()}`;
-        case 'file':
-          return `${label} must be at most ${plural(max, 'byte')}`;
-        default:
-          return issue.inclusive === false ? `${label} must be less than ${max}` : `${label} must be at most ${max}`;
-      }
-    }
+    case 'too_big':
+      return boundMessage(label, issue, issue.maximum, UPPER_BOUND);
     case 'too_small': {
-      const min = issue.minimum;
-      switch (issue.origin) {
-        case 'string':
-          if (issue.exact) return `${label} must be exactly ${plural(min, 'character')}`;
-          if (Number(min) === 1 && issue.inclusive !== false) return `${label} cannot be empty`;
-          return issue.inclusive === false
-            ? `${label} must be more than ${plural(min, 'character')}`
-            : `${label} must be at least ${plural(min, 'character')}`;
-        case 'array':
-        case 'set':
-          if (issue.exact) return `${label} must have exactly ${plural(min, 'entry')}`;
-          if (Number(min) === 1) return `${needs(label)} at least one entry`;
-          return `${label} must have at least ${plural(min, 'entry')}`;
-        case 'date':
-          return `${label} must be no earlier than ${new Date(Number(min)).toISOString()}`;
-        case 'file':
-          return `${label} must be at least ${plural(min, 'byte')}`;
-        default:
-          return issue.inclusive === false
-            ? `${label} must be greater than ${min}`
-            : `${label} must be at least ${min}`;
+      // Below a minimum of one, a text is empty and a list has nothing: said as such.
+      if (Number(issue.minimum) === 1 && !issue.exact) {
+        if (issue.origin === 'string' && issue.inclusive !== false) return `${label} cannot be empty`;
+        if (issue.origin === 'array' || issue.origin === 'set') return `${needs(label)} at least one entry`;
       }
+      return boundMessage(label, issue, issue.minimum, LOWER_BOUND);
     }
     case 'invalid_format': {
       const format = issue as RawIssue & { prefix?: string; suffix?: string; includes?: string };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USERNAME_MESSAGES } from './buyer';
+import { usernameField } from './buyer';
 import { emptyToUndefined, requiredText } from './common';
 import { US_STATES } from './constants';
 import { whenMissing } from './messages';
@@ -39,13 +39,7 @@ export const EMAIL_VERIFICATION_REFETCH_MS = 10_000;
 /** The honeypot's name: hidden from people, filled by bots (a filled one creates nothing). */
 export const SIGNUP_HONEYPOT = 'email_address_confirmation';
 
-const signupUsername = z
-  .string({ error: whenMissing(SIGNUP_MESSAGES.usernameRequired) })
-  .trim()
-  .min(1, SIGNUP_MESSAGES.usernameRequired)
-  .min(4, USERNAME_MESSAGES.tooShort)
-  .max(64, 'Username must be at most 64 characters')
-  .regex(/^[a-z0-9_-]+$/, USERNAME_MESSAGES.badCharacters);
+const signupUsername = usernameField(SIGNUP_MESSAGES.usernameRequired);
 
 const signupEmail = z
   .string({ error: whenMissing(SIGNUP_MESSAGES.emailRequired) })

@@ -1,6 +1,6 @@
-import { asc, count, desc, ilike } from 'drizzle-orm';
+import { asc, count, desc, eq, ilike } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from './client';
+import type { Db, Tx } from './client';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -43,4 +43,35 @@ export async function listByName<T extends NamedTable>(
       .where(where),
   ]);
   return { rows: rows as T['$inferSelect'][], total: totals[0]?.n ?? 0 };
+}
+
+/** A table of records keyed by their own text `id`. */
+export type IdTable = PgTable & { id: PgColumn };
+
+/**
+ * The plain reads and writes of a table keyed by `id`, each answering the row as stored: find one,
+ * insert one, change some of its columns (null where no row has that id).
+ */
+export function recordsById<T extends IdTable>(table: T) {
+  type Row = T['$inferSelect'];
+  type Insert = T['$inferInsert'];
+  return {
+    async findById(db: Db | Tx, id: string): Promise<Row | null> {
+      const [row] = (await db
+        .select()
+        .from(table as PgTable)
+        .where(eq(table.id, id))) as Row[];
+      return row ?? null;
+    },
+
+    async insert(db: Db | Tx, row: Insert): Promise<Row> {
+      const [inserted] = await db.insert(table).values(row).returning();
+      return inserted as Row;
+    },
+
+    async update(db: Db | Tx, id: string, changes: Partial<Insert>): Promise<Row | null> {
+      const [row] = (await db.update(table).set(changes).where(eq(table.id, id)).returning()) as Row[];
+      return row ?? null;
+    },
+  };
 }

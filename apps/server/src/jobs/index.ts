@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/logger';
-import type { OutboundNetwork } from '../lib/outbound-http';
 import { createStripe } from '../lib/stripe';
 import { createBillPayments } from '../modules/bills/bill-payments';
-import { createChannels } from '../modules/deliveries/notify/channels';
+import { type ChannelDeps, createChannels } from '../modules/deliveries/notify/channels';
 import {
   createNotifyHandler,
   jobId,
@@ -18,8 +14,6 @@ import {
   targetsOf,
 } from '../modules/deliveries/notify/notify';
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
-import type { Mailer } from '../modules/deliveries/outbox/mailer';
-import type { Whitelist } from '../modules/sim/whitelist';
 import { statsRollupJob } from '../modules/stats/stats-rollup';
 import { billingRunJob } from './billing-run';
 import { createBoss, type ScheduledJob, startScheduledJob } from './boss';
@@ -28,15 +22,8 @@ import { idempotencyPurgeJob } from './purge-idempotency-keys';
 /** Matches claimed by one dispatcher round. */
 const DISPATCH_BATCH = 100;
 
-export interface JobsDeps {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  mailer: Mailer;
-  /** Outside production: texts to numbers off the simulator's whitelist are kept back. */
-  whitelist?: Whitelist;
-  /** How the webhook and custom channels find and reach a buyer's address: the system's by default (tests inject one). */
-  network?: OutboundNetwork;
+/** The channels' needs (database, clock, config, mailer, whitelist, network), and the workers' own. */
+export interface JobsDeps extends ChannelDeps {
   /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
   logger?: Pick<Logger, 'error'>;
   /** More scheduled jobs of the app's services (integrations' refresh, ad spend import). */
@@ -50,16 +37,12 @@ export interface JobsDeps {
  * worker, or a test that wants them).
  */
 export function createJobs({
-  db,
-  clock,
-  config,
-  mailer,
-  whitelist,
-  network,
   logger = createLogger({ LOG_LEVEL: 'error' }),
   scheduled = [],
+  ...channelDeps
 }: JobsDeps) {
-  const channels = createChannels({ db, clock, config, mailer, whitelist, network });
+  const { db, clock, config } = channelDeps;
+  const channels = createChannels(channelDeps);
   const notify = createNotifyHandler({ db, clock, config, channels });
   let boss: PgBoss | null = null;
   let timer: NodeJS.Timeout | null = null;

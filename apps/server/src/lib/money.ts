@@ -1,3 +1,6 @@
 /** Money is integer cents inside; the API speaks dollars with two decimals (DESIGN.md §3). */
 export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
 export const centsToDollars = (cents: number): number => Math.round(cents) / 100;
+/** An optional amount (a price or a cost left empty is null) in cents. */
+export const centsOrNull = (dollars: number | null | undefined): number | null =>
+  dollars === null || dollars === undefined ? null : dollarsToCents(dollars);

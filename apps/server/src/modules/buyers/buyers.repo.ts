@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { listByName, type NameListFilter } from '../../db/records';
+import { listByName, type NameListFilter, recordsById } from '../../db/records';
 import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import {
@@ -40,23 +40,10 @@ export interface BuyerLeadRow {
 }
 
 export const buyersRepo = {
-  async findById(db: Db | Tx, id: string): Promise<BuyerRow | null> {
-    const [row] = await db.select().from(buyers).where(eq(buyers.id, id));
-    return row ?? null;
-  },
+  ...recordsById(buyers),
 
   list(db: Db, filter: NameListFilter): Promise<{ rows: BuyerRow[]; total: number }> {
     return listByName(db, buyers, filter);
-  },
-
-  async insert(db: Db | Tx, row: BuyerInsert): Promise<BuyerRow> {
-    const [inserted] = await db.insert(buyers).values(row).returning();
-    return inserted as BuyerRow;
-  },
-
-  async update(db: Db | Tx, id: string, changes: Partial<BuyerInsert>): Promise<BuyerRow | null> {
-    const [row] = await db.update(buyers).set(changes).where(eq(buyers.id, id)).returning();
-    return row ?? null;
   },
 
   /** The buyer's campaigns, by name. */

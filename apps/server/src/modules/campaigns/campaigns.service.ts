@@ -19,7 +19,7 @@ import type { Engine } from '../../distribution/engine';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { dollarsToCents } from '../../lib/money';
+import { centsOrNull, dollarsToCents } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
 import { buyerScopeOf, maySeeBuyer } from '../../lib/scope';
 import type { Viewer } from '../../plugins/auth';
@@ -65,9 +65,6 @@ function locationColumns(
     zipsetId: location === 'zipset' ? values.zipset : null,
   };
 }
-
-const centsOrNull = (dollars: number | null | undefined) =>
-  dollars === null || dollars === undefined ? null : dollarsToCents(dollars);
 
 export function createCampaignsService({ db, clock, engine }: CampaignsServiceDeps) {
   /** A campaign the viewer may see, or 404: another buyer's campaign is answered as if it did not exist. */

@@ -23,7 +23,8 @@ export interface StoredIntegration {
   lastImportError: string | null;
 }
 
-export const EMPTY_INTEGRATION: StoredIntegration = {
+/** What disconnecting clears: the tokens and what they say (the chosen source and the last import stay). */
+export const DISCONNECTED = {
   accessToken: null,
   refreshToken: null,
   expiresAt: null,
@@ -31,20 +32,13 @@ export const EMPTY_INTEGRATION: StoredIntegration = {
   account: null,
   connectedAt: null,
   expiredNotifiedAt: null,
+} satisfies Partial<StoredIntegration>;
+
+export const EMPTY_INTEGRATION: StoredIntegration = {
+  ...DISCONNECTED,
   sourceId: null,
   lastImportAt: null,
   lastImportError: null,
-};
-
-/** What disconnecting clears: the tokens and what they say (the chosen source and the last import stay). */
-export const DISCONNECTED: Partial<StoredIntegration> = {
-  accessToken: null,
-  refreshToken: null,
-  expiresAt: null,
-  refreshExpiresAt: null,
-  account: null,
-  connectedAt: null,
-  expiredNotifiedAt: null,
 };
 
 const keyOf = (name: IntegrationName) => `integration:${name}`;

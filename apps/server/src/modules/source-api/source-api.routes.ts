@@ -1,19 +1,13 @@
 import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import {
-  type PingAnswer,
-  pingAnswerSchema,
-  type SaleAnswer,
-  saleAnswerSchema,
-  sourceApiResponses,
-} from '@leadex/domain';
+import { pingAnswerSchema, saleAnswerSchema, sourceApiResponses } from '@leadex/domain';
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
-import type { RequestMeta } from './source-api.service';
+import type { Answer, RequestMeta } from './source-api.service';
 
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
 
@@ -85,40 +79,39 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
     });
   }
 
-  /** A route of the public API: its summary, the body it takes and the answer it gives besides the failures. */
-  const publicRoute = <TBody extends z.ZodType, TAnswer extends z.ZodType>(
+  /**
+   * A route of the public API: its summary, the body it takes, the answer it gives besides the
+   * failures, and the service call that answers. Each answer's shape is checked against the
+   * response schema when it is serialized.
+   */
+  const publicRoute = <TBody extends z.ZodType>(
+    path: string,
     summary: string,
     body: TBody,
-    answer: TAnswer,
-  ) => ({
-    schema: { tags: ['public'], summary, security: [{ bearer: [] }], body, response: sourceApiResponses(answer) },
-  });
+    answer: z.ZodType,
+    answerOf: (body: z.infer<TBody>, request: FastifyRequest) => Answer | Promise<Answer>,
+  ) =>
+    app.post(
+      path,
+      { schema: { tags: ['public'], summary, security: [{ bearer: [] }], body, response: sourceApiResponses(answer) } },
+      async (request, reply) => {
+        const { status, body } = await answerOf(request.body as z.infer<TBody>, request);
+        // The status is one of the response schema's, and so is the body's shape (checked as it is serialized).
+        return reply.status(status as 200).send(body as never);
+      },
+    );
 
-  // Each answer's shape is checked against the response schema when it is serialized.
-  app.post(
-    '/ping',
-    publicRoute('Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema),
-    async (request, reply) => {
-      const answer = api.ping(request.body, apiKeyOf(request));
-      return reply.status(answer.status as 200).send(answer.body as PingAnswer);
-    },
+  publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (body, request) =>
+    api.ping(body, apiKeyOf(request)),
   );
-
-  app.post(
-    '/post',
-    publicRoute('Send the lead of a ping; it sells once', postSchema, saleAnswerSchema),
-    async (request, reply) => {
-      const answer = await api.post(request.body, apiKeyOf(request), metaOf(request));
-      return reply.status(answer.status as 200).send(answer.body as SaleAnswer);
-    },
+  publicRoute('/post', 'Send the lead of a ping; it sells once', postSchema, saleAnswerSchema, (body, request) =>
+    api.post(body, apiKeyOf(request), metaOf(request)),
   );
-
-  app.post(
+  publicRoute(
     '/lead',
-    publicRoute('Ping and post in one call (sources approved to post directly)', leadSchema, saleAnswerSchema),
-    async (request, reply) => {
-      const answer = await api.lead(request.body, apiKeyOf(request), metaOf(request));
-      return reply.status(answer.status as 200).send(answer.body as SaleAnswer);
-    },
+    'Ping and post in one call (sources approved to post directly)',
+    leadSchema,
+    saleAnswerSchema,
+    (body, request) => api.lead(body, apiKeyOf(request), metaOf(request)),
   );
 };

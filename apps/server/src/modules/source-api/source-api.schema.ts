@@ -33,13 +33,16 @@ const flag = (field: string) =>
       return value ?? undefined;
     });
 
-const hash = (field: string) =>
-  text(128).transform((raw, ctx) => {
+/** Optional text that `normalize` turns into its one spelling; a value it refuses is an error saying `message`. */
+const normalizedText = (max: number, normalize: (raw: string) => string | null, message: string) =>
+  text(max).transform((raw, ctx) => {
     if (raw === undefined) return undefined;
-    const hex = normalizeSha256Hex(raw);
-    if (!hex) ctx.addIssue({ code: 'custom', message: `${field} must be a SHA-256 hex digest` });
-    return hex ?? undefined;
+    const value = normalize(raw);
+    if (!value) ctx.addIssue({ code: 'custom', message });
+    return value ?? undefined;
   });
+
+const hash = (field: string) => normalizedText(128, normalizeSha256Hex, `${field} must be a SHA-256 hex digest`);
 
 const money = (field: string) =>
   z.preprocess(
@@ -78,22 +81,10 @@ const contactFields = {
   name: text(200).describe('The consumer’s name (or first_name and last_name); required at the post'),
   first_name: text(100),
   last_name: text(100),
-  phone: text(40)
-    .transform((raw, ctx) => {
-      if (raw === undefined) return undefined;
-      const phone = normalizePhone(raw);
-      if (!phone) ctx.addIssue({ code: 'custom', message: 'phone must be a 10-digit US phone number' });
-      return phone ?? undefined;
-    })
-    .describe('10-digit US phone; punctuation and a leading 1 are dropped. A phone or an email is required'),
-  email: text(254)
-    .transform((raw, ctx) => {
-      if (raw === undefined) return undefined;
-      const email = normalizeEmail(raw);
-      if (!email) ctx.addIssue({ code: 'custom', message: 'email must be a valid email address' });
-      return email ?? undefined;
-    })
-    .describe('Email address'),
+  phone: normalizedText(40, normalizePhone, 'phone must be a 10-digit US phone number').describe(
+    '10-digit US phone; punctuation and a leading 1 are dropped. A phone or an email is required',
+  ),
+  email: normalizedText(254, normalizeEmail, 'email must be a valid email address').describe('Email address'),
   address: text(300),
   city: text(100),
   state: text(2),

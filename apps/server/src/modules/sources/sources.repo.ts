@@ -1,13 +1,12 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { listByName, type NameListFilter } from '../../db/records';
+import { listByName, type NameListFilter, recordsById } from '../../db/records';
 import { apiKeys, leadMatches, leads, sourceChannels, sources } from '../../db/schema';
 
 export type SourceRow = typeof sources.$inferSelect;
 export type SourceInsert = typeof sources.$inferInsert;
 export type ChannelRow = typeof sourceChannels.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
-export type ApiKeyInsert = typeof apiKeys.$inferInsert;
 
 /** One of a source's latest leads, with whether any buyer kept it. */
 export interface SourceLeadRow {
@@ -23,24 +22,13 @@ export interface SourceLeadRow {
   sold: boolean;
 }
 
+const apiKeyRecords = recordsById(apiKeys);
+
 export const sourcesRepo = {
-  async findById(db: Db | Tx, id: string): Promise<SourceRow | null> {
-    const [row] = await db.select().from(sources).where(eq(sources.id, id));
-    return row ?? null;
-  },
+  ...recordsById(sources),
 
   list(db: Db, filter: NameListFilter): Promise<{ rows: SourceRow[]; total: number }> {
     return listByName(db, sources, filter);
-  },
-
-  async insert(db: Db | Tx, row: SourceInsert): Promise<SourceRow> {
-    const [inserted] = await db.insert(sources).values(row).returning();
-    return inserted as SourceRow;
-  },
-
-  async update(db: Db | Tx, id: string, changes: Partial<SourceInsert>): Promise<SourceRow | null> {
-    const [row] = await db.update(sources).set(changes).where(eq(sources.id, id)).returning();
-    return row ?? null;
   },
 
   /** The channels of several sources, in name order. */
@@ -54,9 +42,9 @@ export const sourcesRepo = {
   },
 
   /** Replaces a source's channels with `channels` (the form sends them whole). */
-  async replaceChannels(tx: Tx, sourceId: string, channels: Omit<ChannelRow, 'sourceId'>[]): Promise<void> {
-    await tx.delete(sourceChannels).where(eq(sourceChannels.sourceId, sourceId));
-    if (channels.length > 0) await tx.insert(sourceChannels).values(channels.map((c) => ({ ...c, sourceId })));
+  async replaceChannels(db: Db | Tx, sourceId: string, channels: Omit<ChannelRow, 'sourceId'>[]): Promise<void> {
+    await db.delete(sourceChannels).where(eq(sourceChannels.sourceId, sourceId));
+    if (channels.length > 0) await db.insert(sourceChannels).values(channels.map((c) => ({ ...c, sourceId })));
   },
 
   async apiKeysOf(db: Db | Tx, sourceId: string): Promise<ApiKeyRow[]> {
@@ -67,15 +55,8 @@ export const sourcesRepo = {
       .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
   },
 
-  async insertApiKey(db: Db | Tx, row: ApiKeyInsert): Promise<ApiKeyRow> {
-    const [inserted] = await db.insert(apiKeys).values(row).returning();
-    return inserted as ApiKeyRow;
-  },
-
-  async updateApiKey(db: Db | Tx, id: string, changes: Partial<ApiKeyInsert>): Promise<ApiKeyRow | null> {
-    const [row] = await db.update(apiKeys).set(changes).where(eq(apiKeys.id, id)).returning();
-    return row ?? null;
-  },
+  insertApiKey: apiKeyRecords.insert,
+  updateApiKey: apiKeyRecords.update,
 
   /** The source's latest leads, newest first, with "sold" meaning a match no buyer rejected. */
   async latestLeads(db: Db, sourceId: string, limit: number): Promise<SourceLeadRow[]> {

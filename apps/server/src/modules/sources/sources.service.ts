@@ -17,7 +17,7 @@ import { createApiKeyVault } from '../../lib/api-keys';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { dollarsToCents } from '../../lib/money';
+import { centsOrNull } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
 import { usersRepo } from '../users/users.repo';
@@ -225,11 +225,8 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
 export type SourcesService = ReturnType<typeof createSourcesService>;
 
-const cents = (dollars: number | null | undefined) =>
-  dollars === null || dollars === undefined ? null : dollarsToCents(dollars);
-
 function toChannelRows(channels: { name: string; max_cost: number }[]) {
-  return channels.map((c) => ({ id: newId('chn'), name: c.name, maxCostCents: cents(c.max_cost) }));
+  return channels.map((c) => ({ id: newId('chn'), name: c.name, maxCostCents: centsOrNull(c.max_cost) }));
 }
 
 /** Maps the API's fields onto columns; fields absent from the input stay absent (changed fields only). */
@@ -242,6 +239,6 @@ function toColumns(input: Omit<SourceUpdate, 'channels'>): Partial<SourceInsert>
   if (input.tags) columns.tags = input.tags;
   if ('tier' in input) columns.tier = input.tier ?? null;
   if (input.canPostLead !== undefined) columns.canPostLead = input.canPostLead;
-  if ('max_cost' in input) columns.maxCostCents = cents(input.max_cost);
+  if ('max_cost' in input) columns.maxCostCents = centsOrNull(input.max_cost);
   return columns;
 }

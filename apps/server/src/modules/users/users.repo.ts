@@ -1,14 +1,12 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { recordsById } from '../../db/records';
 import { account, session, user, verification } from '../../db/schema';
 
 export type UserRow = typeof user.$inferSelect;
 
 export const usersRepo = {
-  async findById(db: Db | Tx, id: string): Promise<UserRow | null> {
-    const [row] = await db.select().from(user).where(eq(user.id, id));
-    return row ?? null;
-  },
+  ...recordsById(user),
 
   async findByEmail(db: Db | Tx, email: string): Promise<UserRow | null> {
     const [row] = await db.select().from(user).where(sql`lower(${user.email}) = ${email.toLowerCase()}`);
@@ -27,16 +25,6 @@ export const usersRepo = {
       .from(user)
       .where(and(eq(user.role, role), eq(user.roleId, roleId)))
       .orderBy(asc(user.createdAt), asc(user.id));
-  },
-
-  async insert(db: Db | Tx, row: typeof user.$inferInsert): Promise<UserRow> {
-    const [inserted] = await db.insert(user).values(row).returning();
-    return inserted as UserRow;
-  },
-
-  async update(db: Db | Tx, id: string, changes: Partial<typeof user.$inferInsert>): Promise<UserRow | null> {
-    const [row] = await db.update(user).set(changes).where(eq(user.id, id)).returning();
-    return row ?? null;
   },
 
   async insertPassword(db: Db | Tx, userId: string, passwordHash: string, at: Date): Promise<void> {

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, isNull, like, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { recordsById } from '../../db/records';
 import { zips, zipsets } from '../../db/schema';
 
 export type ZipRow = typeof zips.$inferSelect;
 export type ZipsetRow = typeof zipsets.$inferSelect;
-export type ZipsetInsert = typeof zipsets.$inferInsert;
 
 /** A ZIP found by a search; `distance` in miles on radius searches. */
 export interface ZipHit {
@@ -41,6 +41,8 @@ export function boundingBox(lat: number, lon: number, radiusMiles: number) {
   const dLon = ratio >= 1 || !Number.isFinite(ratio) ? 180 : (Math.asin(ratio) * 180) / Math.PI;
   return { minLat: lat - dLat, maxLat: lat + dLat, minLon: lon - dLon, maxLon: lon + dLon };
 }
+
+const zipsetRecords = recordsById(zipsets);
 
 export const zipsRepo = {
   async findZip(db: Db | Tx, zip: string): Promise<ZipRow | null> {
@@ -139,10 +141,7 @@ export const zipsRepo = {
     return row ?? null;
   },
 
-  async insertZipset(db: Db | Tx, row: ZipsetInsert): Promise<ZipsetRow> {
-    const [inserted] = await db.insert(zipsets).values(row).returning();
-    return inserted as ZipsetRow;
-  },
+  insertZipset: zipsetRecords.insert,
 
   /**
    * Holds, until the transaction ends, a lock on a region name (trimmed, any case): two saves of
@@ -178,9 +177,8 @@ export const zipsRepo = {
     return row ?? null;
   },
 
-  async renameZipset(db: Db | Tx, id: string, name: string): Promise<ZipsetRow | null> {
-    const [row] = await db.update(zipsets).set({ name }).where(eq(zipsets.id, id)).returning();
-    return row ?? null;
+  renameZipset(db: Db | Tx, id: string, name: string): Promise<ZipsetRow | null> {
+    return zipsetRecords.update(db, id, { name });
   },
 };
 
