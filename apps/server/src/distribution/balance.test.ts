@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../../test/database';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, leadInput } from '../../test/factories';
 import { useAdminTestApp } from '../../test/harness';
 import { bills, buyerSpend, leadMatches, leads } from '../db/schema';
 
@@ -40,13 +40,7 @@ async function buyerIn(
 
 /** Posts a lead in `zip`; answers whether it sold and the lead's id. */
 async function post(zip: string) {
-  const res = await t.sourceApi('/api/lead', apiKey, {
-    service: 'roofing',
-    zip,
-    name: 'Kim Rule',
-    phone: uniquePhone(),
-    tcpa_consent: 'true',
-  });
+  const res = await t.sourceApi('/api/lead', apiKey, leadInput({ zip, name: 'Kim Rule', tcpa_consent: 'true' }));
   const body = res.json() as { ok: boolean; lead_id: string; status?: string };
   return { sold: body.ok && body.status === 'sold', leadId: body.lead_id };
 }

@@ -48,6 +48,14 @@ async function closedMarchBill(pay: 'auto' | 'invoice' | 'credit' | 'prepay') {
   return { buyerId: buyer._id, billId: bill._id as string };
 }
 
+/** The buyer saved a card before its bill closed: a Stripe customer with a default card, recorded on the buyer. */
+async function saveCard(buyerId: string, customer: Stripe.CustomerCreateParams) {
+  const created = await stripe.client().customers.create(customer);
+  stripe.setDefaultPaymentMethod(created.id);
+  await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
+  return created;
+}
+
 const row = async (billId: string) => (await t.database.db.select().from(bills).where(eq(bills.id, billId)))[0];
 const customerOf = async (buyerId: string) =>
   (await t.database.db.select().from(buyers).where(eq(buyers.id, buyerId)))[0]?.stripeCustomerId as string;
@@ -82,13 +90,7 @@ describe('paying closed bills through Stripe (the official SDK against a local S
   it('charges at once when the buyer has a card, and a second run changes nothing', async () => {
     const { buyerId, billId } = await closedMarchBill('auto');
     // The buyer saved a card before the bill closed.
-    const created = await new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    }).customers.create({ name: 'Card holder', metadata: { buyer_id: buyerId } });
-    stripe.setDefaultPaymentMethod(created.id);
-    await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
+    const created = await saveCard(buyerId, { name: 'Card holder', metadata: { buyer_id: buyerId } });
 
     const res = await runBilling(true);
     expect(res.statusCode).toBe(200);
@@ -154,15 +156,8 @@ describe('paying closed bills through Stripe (the official SDK against a local S
 
   it('records a declined card on the bill and raises an admin message', async () => {
     const { buyerId, billId } = await closedMarchBill('auto');
-    const client = new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    });
-    const created = await client.customers.create({ name: 'Declined' });
-    stripe.setDefaultPaymentMethod(created.id);
+    const created = await saveCard(buyerId, { name: 'Declined' });
     stripe.decline(created.id);
-    await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
     await runBilling(true);
     expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
       status: { invoiced: true },
@@ -232,14 +227,7 @@ describe('paying closed bills through Stripe (the official SDK against a local S
 describe.skipIf(testDatabaseKind !== 'postgres')('runs at once on PostgreSQL', () => {
   it('three runs paying at once charge the bill once', async () => {
     const { buyerId, billId } = await closedMarchBill('auto');
-    const client = new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    });
-    const created = await client.customers.create({ name: 'At once' });
-    stripe.setDefaultPaymentMethod(created.id);
-    await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
+    const created = await saveCard(buyerId, { name: 'At once' });
     const results = await Promise.all([runBilling(true), runBilling(true), runBilling(true)]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     const invoices = invoicesOf(created.id);

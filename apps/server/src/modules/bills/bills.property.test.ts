@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectBillsConsistent } from '../../../test/bill-checks';
-import { createBuyer, createCampaign, createSourceWithKey, insertSale } from '../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, insertSale, postReturn } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { leadMatches } from '../../db/schema';
 
@@ -95,12 +95,7 @@ describe('bills under random sequences of sales, returns, adjustments, deliverie
             }
             if (s.kind === 'approve' && sales.length > 0) {
               const sold = sales[s.pick % sales.length] as (typeof sales)[number];
-              const res = await t.request({
-                method: 'POST',
-                url: `/api/lead/${sold.leadId}/match/${sold.matchId}/return`,
-                as: admin.cookie,
-                payload: { approve: true },
-              });
+              const res = await postReturn(t, admin.cookie, sold, { approve: true });
               // Refused only for a reason: already decided, or its bill is closed.
               expect([200, 409]).toContain(res.statusCode);
             }

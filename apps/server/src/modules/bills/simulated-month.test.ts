@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cents, expectBillsConsistent } from '../../../test/bill-checks';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
@@ -60,7 +59,7 @@ const markets: Market[] = [];
 beforeAll(async () => {
   t.clock.set('2026-03-01T05:00:00Z'); // midnight in New York
   ({ apiKey } = await createSourceWithKey(t, { maxCost: 5 }));
-  const client = new Stripe('sk_test_leadex', { host: '127.0.0.1', port: new URL(stripe.url).port, protocol: 'http' });
+  const client = stripe.client();
   for (const [i, [zip, pay]] of MARKETS.entries()) {
     const buyer = await createBuyer(t);
     // Prepay buyers deposit $1,500 to $3,500 and credit buyers get $1,000 to $3,000: some run out in the month.

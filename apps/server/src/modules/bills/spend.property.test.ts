@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectBillsConsistent } from '../../../test/bill-checks';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, postReturn, uniquePhone } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { buyerSpend, leadMatches, prepayEntries } from '../../db/schema';
 import { billsRepo } from './bills.repo';
@@ -164,12 +164,7 @@ describe('rule 7 under random sales, top-ups, returns and billing runs', () => {
             }
             if (s.kind === 'return' && sales.length > 0) {
               const sold = sales[s.pick % sales.length] as (typeof sales)[number];
-              const res = await t.request({
-                method: 'POST',
-                url: `/api/lead/${sold.leadId}/match/${sold.matchId}/return`,
-                as: admin.cookie,
-                payload: { approve: true },
-              });
+              const res = await postReturn(t, admin.cookie, sold, { approve: true });
               expect([200, 409]).toContain(res.statusCode);
             }
             await expectWithinLimits(buyerIds, prepayId);

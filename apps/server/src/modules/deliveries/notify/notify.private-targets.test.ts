@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, postSoldLead } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useAdminTestApp } from '../../../../test/harness';
 import {
@@ -86,16 +86,7 @@ async function soldLead(state: string, notify: NotifyConfig, customUrl: string) 
     status: 'pause',
   });
 
-  const res = await t.sourceApi('/api/lead', source.apiKey, {
-    service: 'roofing',
-    zip: ZIP_OF[state],
-    name: 'Pat Lee',
-    phone: uniquePhone(),
-    tcpa_consent: true,
-  });
-  expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
-  const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, res.json().lead_id));
-  if (!match) throw new Error('no match');
+  const { match } = await postSoldLead(t, source.apiKey, { zip: ZIP_OF[state], tcpa_consent: true });
 
   await t.database.db.update(webhooks).set({ status: 'live' }).where(eq(webhooks.id, deliveryId));
   await t.database.db.insert(deliveryAttempts).values({
