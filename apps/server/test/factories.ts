@@ -213,9 +213,20 @@ export async function billedCents(t: TestApp, adminCookie: string, buyerId: stri
   );
 }
 
-/** A buyer with no login, for campaigns. */
-export async function createBuyer(t: TestApp) {
-  return t.deps.services.buyers.create(buyerInput());
+/** Saves the buyer's billing terms as the admin does (PUT /api/buyer/{id}), expecting them taken. */
+export async function saveBillTerms(
+  t: TestApp,
+  adminCookie: string,
+  buyerId: string,
+  bill: Partial<BuyerCreate['bill']>,
+) {
+  const res = await t.request({ method: 'PUT', url: `/api/buyer/${buyerId}`, as: adminCookie, payload: { bill } });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** A buyer with no login, for campaigns; override any field of its form. */
+export async function createBuyer(t: TestApp, overrides: Partial<BuyerCreate> = {}) {
+  return t.deps.services.buyers.create(buyerInput(overrides));
 }
 
 let phoneCounter = 0;

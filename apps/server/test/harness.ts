@@ -184,3 +184,9 @@ export async function expectScoped404(t: TestApp, as: string, what: string, requ
     expect(res.json(), `${req.method} ${req.url}`).toEqual({ ok: false, message: `${what} not found` });
   }
 }
+
+/** Expects a 400 refusing one field: the error shape (DESIGN.md §3, convention 2) with the field's message as its message. */
+export function expectFieldRefused(res: LightMyRequestResponse, field: string, message: string) {
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toEqual({ ok: false, message, errors: { [field]: message } });
+}

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../../test/database';
-import { createBuyer, createCampaign, createSourceWithKey, leadInput } from '../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, leadInput, saveBillTerms } from '../../test/factories';
 import { useAdminTestApp } from '../../test/harness';
 import { bills, buyerSpend, leadMatches, leads } from '../db/schema';
 
@@ -25,15 +25,13 @@ async function buyerIn(
   price: number,
 ) {
   const buyer = await createBuyer(t);
-  const saved = await t.request({
-    method: 'PUT',
-    url: `/api/buyer/${buyer._id}`,
-    as: admin.cookie,
-    payload: {
-      bill: { pay, prepay: dollars.prepay ?? 0, period: 'monthly', grace: 3, threshold: dollars.threshold ?? 0 },
-    },
+  await saveBillTerms(t, admin.cookie, buyer._id, {
+    pay,
+    prepay: dollars.prepay ?? 0,
+    period: 'monthly',
+    grace: 3,
+    threshold: dollars.threshold ?? 0,
   });
-  expect(saved.statusCode).toBe(200);
   await createCampaign(t, buyer._id, { price, services: ['roofing'], states: [state] });
   return buyer._id as string;
 }

@@ -59,6 +59,18 @@ async function saveCard(buyerId: string, customer: Stripe.CustomerCreateParams) 
 const row = async (billId: string) => (await t.database.db.select().from(bills).where(eq(bills.id, billId)))[0];
 const customerOf = async (buyerId: string) =>
   (await t.database.db.select().from(buyers).where(eq(buyers.id, buyerId)))[0]?.stripeCustomerId as string;
+/** Expects the bill invoiced but unpaid for `error`, and one admin message raised about it; answers that message. */
+async function expectPaymentFailed(billId: string, error: string) {
+  expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
+    status: { invoiced: true },
+    payment: { paid: false, error },
+  });
+  const raised = (await t.database.db.select().from(messages)).filter(
+    (m) => (m.data as { bill_id?: string } | null)?.bill_id === billId,
+  );
+  expect(raised).toHaveLength(1);
+  return raised[0];
+}
 const invoicesOf = (customer: string) => [...stripe.invoices.values()].filter((i) => i.customer === customer);
 
 describe('paying closed bills through Stripe (the official SDK against a local Stripe server)', () => {
@@ -77,14 +89,7 @@ describe('paying closed bills through Stripe (the official SDK against a local S
       status: 'open',
       total: 7750,
     });
-    expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
-      status: { invoiced: true },
-      payment: { paid: false, error: 'The customer has no default payment method.' },
-    });
-    const raised = (await t.database.db.select().from(messages)).filter(
-      (m) => (m.data as { bill_id?: string } | null)?.bill_id === billId,
-    );
-    expect(raised).toHaveLength(1);
+    await expectPaymentFailed(billId, 'The customer has no default payment method.');
   });
 
   it('charges at once when the buyer has a card, and a second run changes nothing', async () => {
@@ -159,15 +164,8 @@ describe('paying closed bills through Stripe (the official SDK against a local S
     const created = await saveCard(buyerId, { name: 'Declined' });
     stripe.decline(created.id);
     await runBilling(true);
-    expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
-      status: { invoiced: true },
-      payment: { paid: false, error: 'Your card was declined.' },
-    });
-    const raised = (await t.database.db.select().from(messages)).filter(
-      (m) => (m.data as { bill_id?: string } | null)?.bill_id === billId,
-    );
-    expect(raised).toHaveLength(1);
-    expect(raised[0]?.data).toMatchObject({ kind: 'payment_failed', buyer_id: buyerId, link: `/bill/${billId}` });
+    const raised = await expectPaymentFailed(billId, 'Your card was declined.');
+    expect(raised?.data).toMatchObject({ kind: 'payment_failed', buyer_id: buyerId, link: `/bill/${billId}` });
   });
 
   it('continues after Stripe failed half-way, without a second invoice or line', async () => {

@@ -8,7 +8,7 @@ import {
   createSourceWithLogin,
   leadInput,
 } from '../../../test/factories';
-import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { campaignSourceFilters, campaignStatusEvents, campaigns, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
@@ -208,12 +208,7 @@ describe('POST /api/match', () => {
     expect(first.json().fixed_id).toBe('ACME-STORM');
     const before = await counts();
     const clash = await post(input(buyer._id, { fixed_id: 'acme-storm' }));
-    expect(clash.statusCode).toBe(400);
-    expect(clash.json()).toEqual({
-      ok: false,
-      message: 'Branded Id is already in use',
-      errors: { fixed_id: 'Branded Id is already in use' },
-    });
+    expectFieldRefused(clash, 'fixed_id', 'Branded Id is already in use');
     expect(await counts()).toEqual(before);
   });
 

@@ -7,7 +7,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { apiKeys, outbox, sourceChannels, sources, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
@@ -117,11 +117,7 @@ describe('POST /api/source', () => {
 
   it('answers the first message as the message, so the web can mark the field', async () => {
     const res = await post('/api/source', sourceInput({ max_cost: 5000.5 }));
-    expect(res.json()).toEqual({
-      ok: false,
-      message: 'Lead cost must be less than or equal to 5000',
-      errors: { max_cost: 'Lead cost must be less than or equal to 5000' },
-    });
+    expectFieldRefused(res, 'max_cost', 'Lead cost must be less than or equal to 5000');
   });
 
   it('refuses channel max costs over 5000, negative or with 3 decimals', async () => {
@@ -448,12 +444,7 @@ describe('API keys', () => {
     expect((await ping(backup.key)).json().ok).toBe(true);
 
     const twice = await put(`/api/source/${created._id}/apikey/hold`, { name: 'Production' });
-    expect(twice.statusCode).toBe(400);
-    expect(twice.json()).toEqual({
-      ok: false,
-      message: 'This API key is already on hold',
-      errors: { name: 'This API key is already on hold' },
-    });
+    expectFieldRefused(twice, 'name', 'This API key is already on hold');
     // Keys on hold are listed after the others.
     const keys = (await get(`/api/source/${created._id}`)).json().apikeys;
     expect(keys.map((k: { name: string }) => k.name)).toEqual(['Backup', 'Production']);

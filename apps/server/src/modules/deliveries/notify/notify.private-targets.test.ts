@@ -145,23 +145,11 @@ describe('notify channels with ALLOW_PRIVATE_DELIVERY_TARGETS off', () => {
     };
     // The webhook channels retry a refusal like any failure (three tries each); a custom delivery's
     // refusal is final: its retry is refused once and the chain ends. (Targets in text order.)
+    const threeTries = (channel: string, target: string) => [1, 2, 3].map((attempt) => [channel, target, attempt]);
     expect(tried.map((a) => [a.channel, a.target, a.attempt])).toEqual([
-      ['broadcast', broadcasts[0], 1],
-      ['broadcast', broadcasts[0], 2],
-      ['broadcast', broadcasts[0], 3],
-      ['broadcast', broadcasts[1], 1],
-      ['broadcast', broadcasts[1], 2],
-      ['broadcast', broadcasts[1], 3],
-      ['broadcast', broadcasts[2], 1],
-      ['broadcast', broadcasts[2], 2],
-      ['broadcast', broadcasts[2], 3],
-      ['broadcast', broadcasts[3], 1],
-      ['broadcast', broadcasts[3], 2],
-      ['broadcast', broadcasts[3], 3],
+      ...broadcasts.flatMap((target) => threeTries('broadcast', target)),
       ['custom', deliveryId, 2],
-      ['webhook', webhook, 1],
-      ['webhook', webhook, 2],
-      ['webhook', webhook, 3],
+      ...threeTries('webhook', webhook),
     ]);
     for (const a of tried) {
       expect(a, `${a.channel} ${a.target}`).toMatchObject({ accepted: false, statusCode: null });

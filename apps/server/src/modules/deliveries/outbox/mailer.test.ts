@@ -6,15 +6,12 @@ import { createMailer } from './mailer';
 
 const smtp = useFixture(startSmtpReceiver, (s) => s.close());
 const t = useTestApp();
+/** A mailer of the test app's outbox that sends through the SMTP server at `smtpUrl`. */
+const mailerTo = (smtpUrl: string, from: string) => createMailer({ db: t.database.db, clock: t.clock, smtpUrl, from });
 
 describe('mailer', () => {
   it('delivers over SMTP and keeps the message in the outbox as sent', async () => {
-    const mailer = createMailer({
-      db: t.database.db,
-      clock: t.clock,
-      smtpUrl: smtp.url,
-      from: 'Leadex <no-reply@leadex.test>',
-    });
+    const mailer = mailerTo(smtp.url, 'Leadex <no-reply@leadex.test>');
     const row = await mailer.send({ to: 'jo@example.com', subject: 'Hello', text: 'A line of text' });
     expect(row.status).toBe('sent');
     expect(smtp.mails).toHaveLength(1);
@@ -26,12 +23,7 @@ describe('mailer', () => {
     // A server that has stopped: nothing listens on its port any more.
     const stopped = await startSmtpReceiver();
     await stopped.close();
-    const mailer = createMailer({
-      db: t.database.db,
-      clock: t.clock,
-      smtpUrl: stopped.url,
-      from: 'x@leadex.test',
-    });
+    const mailer = mailerTo(stopped.url, 'x@leadex.test');
     const row = await mailer.send({ to: 'lost@example.com', subject: 'Kept', text: 'Not lost' });
     expect(row.status).toBe('failed');
     expect(row.error).toMatch(/ECONNREFUSED|connect/i);
