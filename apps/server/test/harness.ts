@@ -190,3 +190,9 @@ export function expectFieldRefused(res: LightMyRequestResponse, field: string, m
   expect(res.statusCode).toBe(400);
   expect(res.json()).toEqual({ ok: false, message, errors: { [field]: message } });
 }
+
+/** Expects a 400 whose errors name `field` and no other (a list's query, say, whatever the message). */
+export function expectRefusedNaming(res: LightMyRequestResponse, field: string) {
+  expect(res.statusCode).toBe(400);
+  expect(Object.keys(res.json().errors)).toEqual([field]);
+}

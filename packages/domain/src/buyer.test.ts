@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buyerCreateSchema, buyerPauseSchema, buyerUpdateSchema, buyerUserSchema, PAUSE_ALL_REASON } from './buyer';
-import { itRequiresContactFields, messages, VALID_BUYER } from './test-support';
+import { itRequiresContactFields, itRequiresNameAndEmail, messages, VALID_BUYER } from './test-support';
 
 describe('buyer form (admin spec §5)', () => {
   it('accepts a complete buyer and fills the billing defaults', () => {
@@ -71,10 +71,7 @@ describe('buyer form (admin spec §5)', () => {
 });
 
 describe('buyer user (Buyer User Details modal)', () => {
-  it('requires a name and an email', () => {
-    expect(messages(buyerUserSchema, {})).toEqual({ name: 'Name is required', email: 'Email is required' });
-    expect(messages(buyerUserSchema, { name: 'Jo Doe', email: 'jo@example.com' })).toEqual({});
-  });
+  itRequiresNameAndEmail(buyerUserSchema, { name: 'Jo Doe', email: 'jo@example.com' });
 });
 
 describe('buyer update', () => {

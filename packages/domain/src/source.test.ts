@@ -10,7 +10,7 @@ import {
   sourceUpdateSchema,
   sourceUserSchema,
 } from './source';
-import { itRequiresContactFields, messages } from './test-support';
+import { itRequiresContactFields, itRequiresNameAndEmail, messages } from './test-support';
 
 const valid = { name: 'Apex Lead Partners', email: 'partners@apex.example', phone: '5125550190' };
 
@@ -141,10 +141,7 @@ describe('source update', () => {
 });
 
 describe('Source User Details modal (admin spec §5)', () => {
-  it('requires a name and an email', () => {
-    expect(messages(sourceUserSchema, {})).toEqual({ name: 'Name is required', email: 'Email is required' });
-    expect(messages(sourceUserSchema, { name: 'Dana', email: 'dana@apex.example' })).toEqual({});
-  });
+  itRequiresNameAndEmail(sourceUserSchema, { name: 'Dana', email: 'dana@apex.example' });
 });
 
 describe('API key requests', () => {

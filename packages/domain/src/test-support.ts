@@ -33,3 +33,11 @@ export function itRequiresContactFields(schema: z.ZodType, valid: Record<string,
     expect(messages(schema, { ...valid, [field]: '  ' })[field]).toBe(message);
   });
 }
+
+/** A user form (Buyer or Source User Details) requires a name and an email, and takes `valid`. */
+export function itRequiresNameAndEmail(schema: z.ZodType, valid: { name: string; email: string }) {
+  it('requires a name and an email', () => {
+    expect(messages(schema, {})).toEqual({ name: 'Name is required', email: 'Email is required' });
+    expect(messages(schema, valid)).toEqual({});
+  });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { expectFieldRefused, expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectRefusedNaming, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp();
@@ -110,9 +110,7 @@ describe('GET /api/buyer', () => {
   });
 
   it('answers a bad page size with a 400 naming the field', async () => {
-    const res = await get('/api/buyer?pageSize=0');
-    expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json().errors)).toEqual(['pageSize']);
+    expectRefusedNaming(await get('/api/buyer?pageSize=0'), 'pageSize');
   });
 });
 

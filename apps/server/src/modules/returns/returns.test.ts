@@ -8,7 +8,6 @@ import {
   createSourceWithKey,
   createSourceWithLogin,
   insertSale,
-  postReturn,
   postSoldLead,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
@@ -43,6 +42,9 @@ async function sell(zip: string) {
 const billTotal = async (buyerId: string, as: string) =>
   (await t.request({ method: 'GET', url: `/api/bill/buyer/${buyerId}/current`, as })).json().total;
 
+const returnOf = (as: string, sale: { leadId: string; matchId: string }, payload: object) =>
+  t.request({ method: 'POST', url: `/api/lead/${sale.leadId}/match/${sale.matchId}/return`, as, payload });
+
 /** Expects the buyer's accruing bill to total these charges, returns and net, without credits or debits. */
 const expectReturnsOnly = async (
   buyerId: string,
@@ -54,7 +56,7 @@ describe('a buyer asks to return a lead', () => {
   it('waits for an admin, raises a message for it, and shows on the lead and the Returns screen', async () => {
     const buyer = await buyerIn('TX');
     const sale = await sell('75201');
-    const res = await postReturn(t, buyer.cookie, sale, { reason: 'Duplicate Lead', comment: 'Bought it last week' });
+    const res = await returnOf(buyer.cookie, sale, { reason: 'Duplicate Lead', comment: 'Bought it last week' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       _id: sale.matchId,
@@ -82,7 +84,7 @@ describe('a buyer asks to return a lead', () => {
       ]),
     );
     // Asked once: a second request changes nothing.
-    const again = await postReturn(t, buyer.cookie, sale, { reason: 'Location' });
+    const again = await returnOf(buyer.cookie, sale, { reason: 'Location' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('A return was already requested for this lead');
   });
@@ -90,14 +92,14 @@ describe('a buyer asks to return a lead', () => {
   it('names the reason when it is missing or not one of the four', async () => {
     const buyer = await buyerIn('OK');
     const sale = await sell('73102');
-    const missing = await postReturn(t, buyer.cookie, sale, { comment: 'no reason' });
+    const missing = await returnOf(buyer.cookie, sale, { comment: 'no reason' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ message: 'Reason is required', errors: { reason: 'Reason is required' } });
-    const unknown = await postReturn(t, buyer.cookie, sale, { reason: 'Changed my mind' });
+    const unknown = await returnOf(buyer.cookie, sale, { reason: 'Changed my mind' });
     expect(unknown.json().errors).toEqual({
       reason: 'Reason must be Duplicate Lead, Location, Wrong Service or Bad Information',
     });
-    const admins = await postReturn(t, admin.cookie, sale, { approve: false });
+    const admins = await returnOf(admin.cookie, sale, { approve: false });
     expect(admins.statusCode).toBe(400);
     expect(admins.json().message).toBe('Send approve: true or deny: true');
     const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, sale.matchId));
@@ -116,11 +118,11 @@ describe('a buyer asks to return a lead', () => {
     try {
       t.clock.set(new Date(soldAt.getTime() + 7 * DAY_MS));
       expect(await returnable(onTime)).toBe(true);
-      expect((await postReturn(t, buyer.cookie, onTime, { reason: 'Location' })).statusCode).toBe(200);
+      expect((await returnOf(buyer.cookie, onTime, { reason: 'Location' })).statusCode).toBe(200);
       expect(await returnable(onTime)).toBe(false);
       t.clock.set(new Date(soldAt.getTime() + 7 * DAY_MS + 1000));
       expect(await returnable(late)).toBe(false);
-      const refused = await postReturn(t, buyer.cookie, late, { reason: 'Location' });
+      const refused = await returnOf(buyer.cookie, late, { reason: 'Location' });
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe(
         'The return window has closed: a lead may be returned within 7 days of its sale',
@@ -137,7 +139,7 @@ describe('a buyer asks to return a lead', () => {
     for (let i = 0; i < 10; i++) sales.push(await sell('85004'));
     const statuses = [];
     for (const sale of sales.slice(0, 3))
-      statuses.push((await postReturn(t, buyer.cookie, sale, { reason: 'Bad Information' })).json().status);
+      statuses.push((await returnOf(buyer.cookie, sale, { reason: 'Bad Information' })).json().status);
     expect(statuses).toEqual(['approved', 'approved', 'requested']);
     await expectReturnsOnly(buyer.buyer._id, buyer.cookie, { charges: 200, returns: 40, net: 160 });
   });
@@ -176,16 +178,16 @@ describe('an admin decides', () => {
   it('approves a request (the bill is credited) or denies one; a decided return stays decided', async () => {
     const approved = await sell('87501');
     const denied = await sell('87501');
-    await postReturn(t, buyer.cookie, approved, { reason: 'Wrong Service' });
-    await postReturn(t, buyer.cookie, denied, { reason: 'Location' });
-    const yes = await postReturn(t, admin.cookie, approved, { approve: true });
+    await returnOf(buyer.cookie, approved, { reason: 'Wrong Service' });
+    await returnOf(buyer.cookie, denied, { reason: 'Location' });
+    const yes = await returnOf(admin.cookie, approved, { approve: true });
     expect(yes.json()).toMatchObject({ status: 'approved', reason: 'Wrong Service' });
-    const no = await postReturn(t, admin.cookie, denied, { deny: true });
+    const no = await returnOf(admin.cookie, denied, { deny: true });
     expect(no.json()).toMatchObject({ status: 'denied' });
     const [row] = await t.deps.db.select().from(leadMatches).where(eq(leadMatches.id, approved.matchId));
     expect(row).toMatchObject({ returnDecidedBy: admin.id });
     expect(row?.returnDecidedAt).toBeInstanceOf(Date);
-    const twice = await postReturn(t, admin.cookie, denied, { approve: true });
+    const twice = await returnOf(admin.cookie, denied, { approve: true });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('This return was already decided');
     await expectReturnsOnly(buyer.buyer._id, admin.cookie, { charges: 40, returns: 20, net: 20 });
@@ -193,13 +195,13 @@ describe('an admin decides', () => {
 
   it('may approve a sale nobody asked to return, but not deny one', async () => {
     const sale = await sell('87501');
-    const deny = await postReturn(t, admin.cookie, sale, { deny: true });
+    const deny = await returnOf(admin.cookie, sale, { deny: true });
     expect(deny.statusCode).toBe(409);
     expect(deny.json().message).toBe('There is no return request to deny');
-    const approve = await postReturn(t, admin.cookie, sale, { approve: true });
+    const approve = await returnOf(admin.cookie, sale, { approve: true });
     expect(approve.json()).toMatchObject({ status: 'approved' });
     // The buyer cannot ask for what is already returned.
-    expect((await postReturn(t, buyer.cookie, sale, { reason: 'Location' })).statusCode).toBe(409);
+    expect((await returnOf(buyer.cookie, sale, { reason: 'Location' })).statusCode).toBe(409);
   });
 });
 
@@ -209,9 +211,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')('concurrent requests on Postgre
     const buyer = await buyerIn('UT', 0.3);
     const sales = [];
     for (let i = 0; i < 10; i++) sales.push(await sell('84101'));
-    const answers = await Promise.all(
-      sales.map((sale) => postReturn(t, buyer.cookie, sale, { reason: 'Duplicate Lead' })),
-    );
+    const answers = await Promise.all(sales.map((sale) => returnOf(buyer.cookie, sale, { reason: 'Duplicate Lead' })));
     const statuses = answers.map((res) => res.json().status).sort();
     expect(statuses).toEqual([...Array(7).fill('requested'), ...Array(3).fill('approved')].sort());
   });
@@ -225,11 +225,11 @@ describe('returns charged back to the source (its payout)', () => {
     const buyer = await buyerIn('OK');
     const approved = await sell('73102');
     const denied = await sell('73102');
-    await postReturn(t, buyer.cookie, denied, { reason: 'Location' });
-    await postReturn(t, admin.cookie, denied, { deny: true });
+    await returnOf(buyer.cookie, denied, { reason: 'Location' });
+    await returnOf(admin.cookie, denied, { deny: true });
     expect(await chargebacksOf(denied.matchId)).toEqual([]);
-    expect((await postReturn(t, admin.cookie, approved, { approve: true })).statusCode).toBe(200);
-    expect((await postReturn(t, admin.cookie, approved, { approve: true })).statusCode).toBe(409);
+    expect((await returnOf(admin.cookie, approved, { approve: true })).statusCode).toBe(200);
+    expect((await returnOf(admin.cookie, approved, { approve: true })).statusCode).toBe(409);
     const [lead] = await t.deps.db.select().from(leads).where(eq(leads.id, approved.leadId));
     expect(await chargebacksOf(approved.matchId)).toEqual([
       expect.objectContaining({ sourceId: lead?.sourceId, leadId: approved.leadId, amountCents: 500 }),
@@ -239,7 +239,7 @@ describe('returns charged back to the source (its payout)', () => {
   it('charges back an auto-approved return too', async () => {
     const buyer = await buyerIn('KS', 1);
     const sale = await sell('66603');
-    expect((await postReturn(t, buyer.cookie, sale, { reason: 'Bad Information' })).json().status).toBe('approved');
+    expect((await returnOf(buyer.cookie, sale, { reason: 'Bad Information' })).json().status).toBe('approved');
     expect((await chargebacksOf(sale.matchId)).map((c) => c.amountCents)).toEqual([500]);
   });
 
@@ -259,8 +259,8 @@ describe('returns charged back to the source (its payout)', () => {
       deliveryStatus: 'delivered',
       createdAt: t.clock.now(),
     });
-    await postReturn(t, admin.cookie, first, { approve: true });
-    await postReturn(t, admin.cookie, { leadId: first.leadId, matchId: second }, { approve: true });
+    await returnOf(admin.cookie, first, { approve: true });
+    await returnOf(admin.cookie, { leadId: first.leadId, matchId: second }, { approve: true });
     expect((await chargebacksOf(first.matchId)).map((c) => c.amountCents)).toEqual([125]);
     expect((await chargebacksOf(second)).map((c) => c.amountCents)).toEqual([375]);
   });
@@ -270,7 +270,7 @@ describe('returns charged back to the source (its payout)', () => {
     const campaignId = await createCampaign(t, buyer.buyer._id, { status: 'draft' });
     const { sourceId } = await createSourceWithKey(t);
     const sale = await insertSale(t, buyer.buyer._id, campaignId, sourceId, t.clock.now().toISOString(), 30);
-    expect((await postReturn(t, admin.cookie, sale, { approve: true })).statusCode).toBe(200);
+    expect((await returnOf(admin.cookie, sale, { approve: true })).statusCode).toBe(200);
     expect(await chargebacksOf(sale.matchId)).toEqual([]);
   });
 });

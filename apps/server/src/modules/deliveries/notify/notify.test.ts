@@ -7,7 +7,6 @@ import {
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
-  leadInput,
   postSoldLead,
 } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
@@ -45,14 +44,7 @@ async function buyerWith(notify: NotifyConfig, state: string) {
 const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210', NY: '10001', FL: '33101', IL: '60601', GA: '30301' };
 
 /** Sells one lead in `state` through POST /api/lead; answers its id and match. */
-async function sell(state: string) {
-  const res = await t.sourceApi('/api/lead', source.apiKey, leadInput({ zip: ZIP_OF[state], tcpa_consent: true }));
-  expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
-  const leadId = res.json().lead_id as string;
-  const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
-  if (!match) throw new Error('no match');
-  return { leadId, match };
-}
+const sell = (state: string) => postSoldLead(t, source.apiKey, { zip: ZIP_OF[state], tcpa_consent: true });
 
 const statusOf = async (matchId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
