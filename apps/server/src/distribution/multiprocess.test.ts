@@ -191,13 +191,12 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       await t?.close();
     }, 30_000);
 
-    it.each([
+    for (const { requests, period, cap, service } of [
       { requests: 300, period: 'daily', cap: 25, service: 'roofing' },
       { requests: 120, period: 'weekly', cap: 10, service: 'solar' },
       { requests: 120, period: 'monthly', cap: 10, service: 'hvac' },
-    ] as const)(
-      '$requests concurrent /api/lead over both processes against a $period cap of $cap sell exactly $cap',
-      async ({ requests, period, cap, service }) => {
+    ] as const) {
+      it(`${requests} concurrent /api/lead over both processes against a ${period} cap of ${cap} sell exactly ${cap}`, async () => {
         const f = await fixture(service, { [period]: cap });
         const started = performance.now();
         const answers = await spread(requests, (server) =>
@@ -205,8 +204,8 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         );
         report(`${period} cap ${cap}`, started, answers);
         await expectExactlySold(answers, cap, period, f);
-      },
-    );
+      });
+    }
 
     it('300 pings on one process posted on the other against a daily cap of 25 sell exactly 25', async () => {
       const f = await fixture('windows', { daily: 25 });
