@@ -185,14 +185,28 @@ export async function expectScoped404(t: TestApp, as: string, what: string, requ
   }
 }
 
-/** Expects a 400 refusing one field: the error shape (DESIGN.md §3, convention 2) with the field's message as its message. */
-export function expectFieldRefused(res: LightMyRequestResponse, field: string, message: string) {
+/**
+ * Expects a 400 refusing one field and no other (a form's or a list query's); with `message`, the whole
+ * error shape (DESIGN.md §3, convention 2), the field's message being the message.
+ */
+export function expectFieldRefused(res: LightMyRequestResponse, field: string, message?: string) {
   expect(res.statusCode).toBe(400);
-  expect(res.json()).toEqual({ ok: false, message, errors: { [field]: message } });
+  if (message === undefined) expect(Object.keys(res.json().errors)).toEqual([field]);
+  else expect(res.json()).toEqual({ ok: false, message, errors: { [field]: message } });
 }
 
-/** Expects a 400 whose errors name `field` and no other (a list's query, say, whatever the message). */
-export function expectRefusedNaming(res: LightMyRequestResponse, field: string) {
-  expect(res.statusCode).toBe(400);
-  expect(Object.keys(res.json().errors)).toEqual([field]);
+/**
+ * Expects a list searched by name (`path`, a GET with its `name=` query) to page and sort by name:
+ * its second page holds `secondPage`, and sorted by name descending, one a page, it starts with `last`.
+ */
+export async function expectPagedByName(
+  t: TestApp,
+  as: string,
+  path: string,
+  { secondPage, last }: { secondPage: string[]; last: string },
+) {
+  const second = await t.request({ method: 'GET', url: `${path}&page=2`, as });
+  expect(second.json().data.map((row: { name: string }) => row.name)).toEqual(secondPage);
+  const descending = await t.request({ method: 'GET', url: `${path}&sort=name&order=desc&pageSize=1`, as });
+  expect(descending.json().data[0].name).toBe(last);
 }

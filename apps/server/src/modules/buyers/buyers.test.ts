@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { expectFieldRefused, expectRefusedNaming, expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectPagedByName, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp();
@@ -9,9 +9,6 @@ const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST',
 const put = (id: string, payload: object, as = admin.cookie) =>
   t.request({ method: 'PUT', url: `/api/buyer/${id}`, as, payload });
 const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
-/** Adds a user to the buyer (Buyer User Details), as the admin. */
-const addUser = (buyerId: string, payload: object) =>
-  t.request({ method: 'POST', url: `/api/buyer/${buyerId}/user`, as: admin.cookie, payload });
 const count = async () => ({
   buyers: (await t.database.db.select().from(buyers)).length,
   users: (await t.database.db.select().from(user)).length,
@@ -99,10 +96,10 @@ describe('GET /api/buyer', () => {
       email: expect.any(String),
       phone: expect.any(String),
     });
-    const second = await get('/api/buyer?name=paged%20plumbing&page=2');
-    expect(second.json().data.map((b: { name: string }) => b.name)).toEqual(['Paged Plumbing 15', 'Paged Plumbing 16']);
-    const desc = await get('/api/buyer?name=Paged&sort=name&order=desc&pageSize=1');
-    expect(desc.json().data[0].name).toBe('Paged Plumbing 16');
+    await expectPagedByName(t, admin.cookie, '/api/buyer?name=paged%20plumbing', {
+      secondPage: ['Paged Plumbing 15', 'Paged Plumbing 16'],
+      last: 'Paged Plumbing 16',
+    });
   });
 
   it('treats LIKE wildcards in the search as text', async () => {
@@ -110,7 +107,7 @@ describe('GET /api/buyer', () => {
   });
 
   it('answers a bad page size with a 400 naming the field', async () => {
-    expectRefusedNaming(await get('/api/buyer?pageSize=0'), 'pageSize');
+    expectFieldRefused(await get('/api/buyer?pageSize=0'), 'pageSize');
   });
 });
 
@@ -197,6 +194,10 @@ describe('PUT /api/buyer/{id}', () => {
 });
 
 describe('buyer users', () => {
+  /** Adds a user to the buyer (Buyer User Details), as the admin. */
+  const addUser = (buyerId: string, payload: object) =>
+    t.request({ method: 'POST', url: `/api/buyer/${buyerId}/user`, as: admin.cookie, payload });
+
   it('adds a user (Buyer User Details) that signs in after its welcome email', async () => {
     const created = (await post(buyerInput())).json();
     const missing = await addUser(created._id, {});

@@ -8,7 +8,7 @@ import {
   createSourceWithLogin,
   leadInput,
 } from '../../../test/factories';
-import { expectFieldRefused, expectRefusedNaming, expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { campaignSourceFilters, campaignStatusEvents, campaigns, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
@@ -286,7 +286,7 @@ describe('GET /api/match', () => {
   });
 
   it('answers a bad page size with a 400 naming the field', async () => {
-    expectRefusedNaming(await get('/api/match?pageSize=0'), 'pageSize');
+    expectFieldRefused(await get('/api/match?pageSize=0'), 'pageSize');
   });
 });
 

@@ -7,7 +7,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { expectFieldRefused, expectRefusedNaming, expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectPagedByName, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { apiKeys, outbox, sourceChannels, sources, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
@@ -188,15 +188,15 @@ describe('GET /api/source', () => {
       approved: true,
       ts: expect.any(Number),
     });
-    const second = await get('/api/source?name=paged%20partner&page=2');
-    expect(second.json().data.map((s: { name: string }) => s.name)).toEqual(['Paged Partner 25', 'Paged Partner 26']);
-    const desc = await get('/api/source?name=Paged%20Partner&sort=name&order=desc&pageSize=1');
-    expect(desc.json().data[0].name).toBe('Paged Partner 26');
+    await expectPagedByName(t, admin.cookie, '/api/source?name=paged%20partner', {
+      secondPage: ['Paged Partner 25', 'Paged Partner 26'],
+      last: 'Paged Partner 26',
+    });
   });
 
   it('serves 200 a page for the campaign screens’ source pickers, and no more', async () => {
     expect((await get('/api/source?pageSize=200')).statusCode).toBe(200);
-    expectRefusedNaming(await get('/api/source?pageSize=201'), 'pageSize');
+    expectFieldRefused(await get('/api/source?pageSize=201'), 'pageSize');
   });
 
   it('treats LIKE wildcards in the search as text', async () => {
