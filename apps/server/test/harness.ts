@@ -210,3 +210,16 @@ export async function expectPagedByName(
   const descending = await t.request({ method: 'GET', url: `${path}&sort=name&order=desc&pageSize=1`, as });
   expect(descending.json().data[0].name).toBe(last);
 }
+
+/**
+ * The requests of a resource's route tests (`base`: '/api/buyer', '/api/match', …): create, update by
+ * id and read any URL, as the admin unless `as` names another session.
+ */
+export function resourceRequests(t: TestApp, admin: AdminSession, base: string) {
+  return {
+    post: (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: base, as, payload }),
+    put: (id: string, payload: object, as = admin.cookie) =>
+      t.request({ method: 'PUT', url: `${base}/${id}`, as, payload }),
+    get: (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as }),
+  };
+}

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { expectFieldRefused, expectPagedByName, expectScoped404, useAdminTestApp } from '../../../test/harness';
+import {
+  expectFieldRefused,
+  expectPagedByName,
+  expectScoped404,
+  resourceRequests,
+  useAdminTestApp,
+} from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp();
 
-const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/buyer', as, payload });
-const put = (id: string, payload: object, as = admin.cookie) =>
-  t.request({ method: 'PUT', url: `/api/buyer/${id}`, as, payload });
-const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
+const { post, put, get } = resourceRequests(t, admin, '/api/buyer');
 const count = async () => ({
   buyers: (await t.database.db.select().from(buyers)).length,
   users: (await t.database.db.select().from(user)).length,

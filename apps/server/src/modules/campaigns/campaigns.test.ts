@@ -8,16 +8,13 @@ import {
   createSourceWithLogin,
   leadInput,
 } from '../../../test/factories';
-import { expectFieldRefused, expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectScoped404, resourceRequests, useAdminTestApp } from '../../../test/harness';
 import { campaignSourceFilters, campaignStatusEvents, campaigns, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
-const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/match', as, payload });
-const put = (id: string, payload: object, as = admin.cookie) =>
-  t.request({ method: 'PUT', url: `/api/match/${id}`, as, payload });
-const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
+const { post, put, get } = resourceRequests(t, admin, '/api/match');
 const counts = async () => ({
   campaigns: (await t.database.db.select().from(campaigns)).length,
   events: (await t.database.db.select().from(campaignStatusEvents)).length,
