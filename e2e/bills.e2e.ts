@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resetMockDateAfterAll, useBrowser } from './browser';
 import { fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { apiCall, DEMO_BUYER_NAME, expectPath, USERS } from './support';
@@ -9,6 +9,7 @@ import { apiCall, DEMO_BUYER_NAME, expectPath, USERS } from './support';
  * read-only. The demo's bills come from the seed's daily billing runs.
  */
 const e2e = useBrowser();
+resetMockDateAfterAll(e2e);
 const POLL = { timeout: 10_000 };
 
 interface BillRow {
@@ -31,13 +32,6 @@ beforeAll(async () => {
   othersBill = data.find((b) => b.buyer_name !== DEMO_BUYER_NAME) as BillRow;
   expect(accruing, 'the demo buyer has an accruing bill').toBeDefined();
   expect(othersBill, 'another buyer has a bill').toBeDefined();
-  await context.close();
-});
-
-afterAll(async () => {
-  // The clock back to the real time whatever happened (the test resets it itself when it passes).
-  const { context, page } = await e2e.signedIn(USERS.admin);
-  await apiCall(page.request, 'post', '/api/sim/mockDate', { reset: true });
   await context.close();
 });
 

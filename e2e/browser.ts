@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { checkEveryScreen } from './accessibility';
-import { signIn } from './support';
+import { apiCall, signIn, USERS } from './support';
 
 /** Debian's Chromium, started as this machine allows (no sandbox as root, no background networking). */
 export const CHROMIUM_ARGS = [
@@ -61,4 +61,16 @@ export function useBrowser(): E2E {
     await e2e.browser?.close();
   });
   return e2e;
+}
+
+/**
+ * For a file whose tests move the exchange's mock date: after its tests, the clock goes back to the
+ * real time whatever happened (a test that passes resets it itself), so the next file starts on time.
+ */
+export function resetMockDateAfterAll(e2e: E2E): void {
+  afterAll(async () => {
+    const { context, page } = await e2e.signedIn(USERS.admin);
+    await apiCall(page.request, 'post', '/api/sim/mockDate', { reset: true });
+    await context.close();
+  });
 }

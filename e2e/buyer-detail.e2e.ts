@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { chooseAndWait, fieldError, section, tableRows, toast } from './screen';
+import { addUserInModal, chooseAndWait, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { createBuyerViaApi, DEMO_BUYER_NAME, expectPath, USERS, unique } from './support';
 
@@ -168,19 +168,7 @@ describe('Users', () => {
     const users = section(page, 'Users');
     await expect.poll(() => tableRows(users).count()).toBe(1);
 
-    await page.getByRole('button', { name: 'Add User' }).click();
-    const modal = page.getByRole('dialog', { name: 'Buyer User Details' });
-    await modal.waitFor();
-    await modal.getByRole('button', { name: 'Save' }).click();
-    expect((await fieldError(modal.getByRole('textbox', { name: 'Name' }))).message).toBe('Name is required');
-    expect((await fieldError(modal.getByRole('textbox', { name: 'Email' }))).message).toBe('Email is required');
-    await modal.getByRole('textbox', { name: 'Name' }).fill('Robin Ortiz');
-    await modal.getByRole('textbox', { name: 'Email' }).fill(email);
-    await modal.getByRole('button', { name: 'Save' }).click();
-    await toast(page, 'User added successfully').waitFor();
-    await modal.waitFor({ state: 'hidden' });
-    const row = tableRows(users).filter({ hasText: email });
-    await row.waitFor();
+    const { modal, row } = await addUserInModal(page, users, 'Buyer User Details', { name: 'Robin Ortiz', email });
     expect(await row.textContent()).toContain('Active');
     // The buyer's own form was not submitted by the modal's Save.
     expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(1);

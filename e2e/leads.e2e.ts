@@ -169,6 +169,17 @@ afterAll(async () => {
 });
 
 /** The texts of a table's column headers. */
+/** The leads screens on a wide screen, where the admin's 18 columns fit (1440 px). */
+const WIDE = { width: 1440, height: 900 };
+
+/** A page of `user`, signed in, on a wide screen and opened at `path`. */
+async function openWide(user: { username: string; password: string }, path: string) {
+  const opened = await e2e.signedIn(user);
+  await opened.page.setViewportSize(WIDE);
+  await opened.page.goto(path);
+  return opened;
+}
+
 async function headers(scope: Page | Locator): Promise<string[]> {
   return (await scope.locator('table thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
 }
@@ -206,9 +217,7 @@ function param(page: Page, name: string): string | null {
 
 describe('the admin leads list', () => {
   it('shows the 18 columns, the phone formatted and Yes/No badges; a wide table scrolls inside its card', async () => {
-    const { context, page } = await e2e.signedIn(USERS.admin);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto('/leads');
+    const { context, page } = await openWide(USERS.admin, '/leads');
     const row = tableRows(page).filter({ hasText: LEADS.sold.name });
     await row.waitFor();
     expect(await headers(page)).toEqual(ADMIN_COLUMNS);
@@ -442,9 +451,7 @@ describe('the admin lead detail', () => {
   });
 
   it('shows the buyers, the delivery logs and the decision explained', async () => {
-    const { context, page } = await e2e.signedIn(USERS.admin);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(`/lead/${ids.sold}`);
+    const { context, page } = await openWide(USERS.admin, `/lead/${ids.sold}`);
     await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
 
     const buyers = section(page, 'Buyers');
@@ -514,9 +521,7 @@ describe('the admin lead detail', () => {
 
 describe('the buyer’s leads', () => {
   it('lists only its own leads with its own price, and another buyer’s lead is not found', async () => {
-    const { context, page } = await e2e.signedIn(USERS.buyer);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto('/leads');
+    const { context, page } = await openWide(USERS.buyer, '/leads');
     const row = tableRows(page).filter({ hasText: LEADS.sold.name });
     await row.waitFor();
     const columns = await headers(page);
@@ -526,7 +531,7 @@ describe('the buyer’s leads', () => {
     for (const other of [LEADS.unsold.name, LEADS.solar.name, 'Emery Webhookfail'])
       expect(await tableRows(page).filter({ hasText: other }).count()).toBe(0);
     await fullPageScreenshot(page, 'leads-buyer-list');
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.setViewportSize(WIDE);
 
     // Its export: its own columns, one line per lead of the list.
     const total = await listTotal(page);
@@ -572,9 +577,7 @@ describe('the buyer’s leads', () => {
 
 describe('the source’s leads', () => {
   it('lists its leads without buyers or prices, and shows what it sent as inert text', async () => {
-    const { context, page } = await e2e.signedIn(USERS.source);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto('/leads');
+    const { context, page } = await openWide(USERS.source, '/leads');
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
     await tableRows(page).filter({ hasText: LEADS.unsold.name }).waitFor();
     expect(await headers(page)).toEqual(['Date', 'Name', 'Service', 'Zip']);

@@ -69,3 +69,35 @@ export async function chooseAndWait(page: Page, select: Locator, option: string)
   await choose(page, select, option);
   await expect.poll(() => select.inputValue()).toBe(option);
 }
+
+/**
+ * Adds a user through the Users section's modal (`modalTitle`: Buyer or Source User Details, one web
+ * component): Save with nothing filled names both required fields under them, then the filled form is
+ * saved, a toast says so and the modal closes. Answers the modal and the new user's row, shown Active.
+ */
+export async function addUserInModal(
+  page: Page,
+  users: Locator,
+  modalTitle: string,
+  user: { name: string; email: string },
+): Promise<{ modal: Locator; row: Locator }> {
+  await users.getByRole('button', { name: 'Add User' }).click();
+  const modal = page.getByRole('dialog', { name: modalTitle });
+  await modal.waitFor();
+  await modal.getByRole('button', { name: 'Save' }).click();
+  for (const [field, message] of [
+    ['Name', 'Name is required'],
+    ['Email', 'Email is required'],
+  ] as const) {
+    await modal.getByText(message, { exact: true }).waitFor();
+    expect((await fieldError(modal.getByRole('textbox', { name: field }))).message).toBe(message);
+  }
+  await modal.getByRole('textbox', { name: 'Name' }).fill(user.name);
+  await modal.getByRole('textbox', { name: 'Email' }).fill(user.email);
+  await modal.getByRole('button', { name: 'Save' }).click();
+  await toast(page, 'User added successfully').waitFor();
+  await modal.waitFor({ state: 'detached' });
+  const row = tableRows(users).filter({ hasText: user.email });
+  await row.getByText('Active', { exact: true }).waitFor();
+  return { modal, row };
+}

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { useBrowser } from './browser';
+import { describe, expect, it } from 'vitest';
+import { resetMockDateAfterAll, useBrowser } from './browser';
 import { choose, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { apiCall, DEMO_BUYER_NAME, USERS } from './support';
@@ -9,18 +9,12 @@ import { apiCall, DEMO_BUYER_NAME, USERS } from './support';
  * dashboard and a gap in Buyer Gaps, runs billing, goes back to the real time and resets the database.
  */
 const e2e = useBrowser();
+resetMockDateAfterAll(e2e);
 
 interface Stats {
   totalLeads: number;
   topUnmatchedPings: { _id: { zip: string; service: string }; count: number }[];
 }
-
-afterAll(async () => {
-  // Back to the real time whatever happened.
-  const { context, page } = await e2e.signedIn(USERS.admin);
-  await apiCall(page.request, 'post', '/api/sim/mockDate', { reset: true });
-  await context.close();
-});
 
 describe('the simulator', () => {
   it('moves the date back a month, sends leads and a gap the dashboard shows, runs billing, and resets', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { fieldError, recordRequests, section, tableRows, toast } from './screen';
+import { addUserInModal, fieldError, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import { expectCreated, expectPath, navigation, USERS, unique } from './support';
 
@@ -83,18 +83,10 @@ describe('a new source, from the form to a sold lead', () => {
 
     // Add User: the 'Source User Details' modal needs a name and an email.
     const users = section(page, 'Users');
-    await users.getByRole('button', { name: 'Add User' }).click();
-    const modal = page.getByRole('dialog', { name: 'Source User Details' });
-    await modal.getByRole('button', { name: 'Save' }).click();
-    await modal.getByText('Name is required', { exact: true }).waitFor();
-    await modal.getByText('Email is required', { exact: true }).waitFor();
-    await modal.getByRole('textbox', { name: 'Name' }).fill('Rosa Delgado');
-    await modal.getByRole('textbox', { name: 'Email' }).fill(userEmail);
-    await modal.getByRole('button', { name: 'Save' }).click();
-    await toast(page, 'User added successfully').waitFor();
-    await modal.waitFor({ state: 'detached' });
-    const userRow = tableRows(users).filter({ hasText: userEmail });
-    await userRow.getByText('Active', { exact: true }).waitFor();
+    const { row: userRow } = await addUserInModal(page, users, 'Source User Details', {
+      name: 'Rosa Delgado',
+      email: userEmail,
+    });
 
     // The welcome email to a source without a key offers to create one.
     await userRow.getByRole('button', { name: 'Send welcome email' }).click();

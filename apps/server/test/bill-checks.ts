@@ -18,6 +18,17 @@ export interface CheckedBill {
 }
 
 export const cents = (dollars: number) => Math.round(dollars * 100);
+
+let cases = 0;
+/**
+ * Starts a property's next case in a year of its own (15:00 UTC on January 1st, after every earlier
+ * case's year), so that billing runs never see time move backwards. Answers the case's number, from 0.
+ */
+export function startCaseInItsOwnYear(t: TestApp): number {
+  const n = cases++;
+  t.clock.set(new Date(Date.UTC(2031 + n, 0, 1, 15)));
+  return n;
+}
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /**

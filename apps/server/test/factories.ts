@@ -1,4 +1,6 @@
 import type { BuyerCreate } from '@leadex/domain';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { apiKeys, type CampaignTime, campaigns, leadMatches, leads, sources } from '../src/db/schema';
 import { createApiKeyVault } from '../src/lib/api-keys';
 import { newId } from '../src/lib/ids';
@@ -204,9 +206,20 @@ export async function billedCents(t: TestApp, adminCookie: string, buyerId: stri
   );
 }
 
-/** A buyer with no login, for campaigns. */
-export async function createBuyer(t: TestApp) {
-  return t.deps.services.buyers.create(buyerInput());
+/** Saves the buyer's billing terms as the admin does (PUT /api/buyer/{id}), expecting them taken. */
+export async function saveBillTerms(
+  t: TestApp,
+  adminCookie: string,
+  buyerId: string,
+  bill: Partial<BuyerCreate['bill']>,
+) {
+  const res = await t.request({ method: 'PUT', url: `/api/buyer/${buyerId}`, as: adminCookie, payload: { bill } });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** A buyer with no login, for campaigns; override any field of its form. */
+export async function createBuyer(t: TestApp, overrides: Partial<BuyerCreate> = {}) {
+  return t.deps.services.buyers.create(buyerInput(overrides));
 }
 
 let phoneCounter = 0;
@@ -226,6 +239,30 @@ export function leadInput(overrides: Record<string, unknown> = {}) {
     email: `pat.${unique()}@example.com`,
     ...overrides,
   };
+}
+
+/**
+ * Posts a lead (`leadInput(overrides)`) as the source of `apiKey`, expects it sold, and answers its
+ * id and its first match (the only one of an exclusive sale).
+ */
+export async function postSoldLead(t: TestApp, apiKey: string, overrides: Record<string, unknown> = {}) {
+  const res = await t.sourceApi('/api/lead', apiKey, leadInput(overrides));
+  expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
+  const leadId = res.json().lead_id as string;
+  const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
+  if (!match) throw new Error(`no match for the sold lead ${leadId}`);
+  return { leadId, matchId: match.id, match };
+}
+
+/** A sold lead and its match, as the return routes name them. */
+export interface Sale {
+  leadId: string;
+  matchId: string;
+}
+
+/** POST /api/lead/{lead}/match/{match}/return as `as`: a buyer asks to return a sale, an admin approves or denies it. */
+export function postReturn(t: TestApp, as: string, sale: Sale, payload: object) {
+  return t.request({ method: 'POST', url: `/api/lead/${sale.leadId}/match/${sale.matchId}/return`, as, payload });
 }
 
 /**

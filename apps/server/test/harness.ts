@@ -184,3 +184,42 @@ export async function expectScoped404(t: TestApp, as: string, what: string, requ
     expect(res.json(), `${req.method} ${req.url}`).toEqual({ ok: false, message: `${what} not found` });
   }
 }
+
+/**
+ * Expects a 400 refusing one field and no other (a form's or a list query's); with `message`, the whole
+ * error shape (DESIGN.md §3, convention 2), the field's message being the message.
+ */
+export function expectFieldRefused(res: LightMyRequestResponse, field: string, message?: string) {
+  expect(res.statusCode).toBe(400);
+  if (message === undefined) expect(Object.keys(res.json().errors)).toEqual([field]);
+  else expect(res.json()).toEqual({ ok: false, message, errors: { [field]: message } });
+}
+
+/**
+ * Expects a list searched by name (`path`, a GET with its `name=` query) to page and sort by name:
+ * its second page holds `secondPage`, and sorted by name descending, one a page, it starts with `last`.
+ */
+export async function expectPagedByName(
+  t: TestApp,
+  as: string,
+  path: string,
+  { secondPage, last }: { secondPage: string[]; last: string },
+) {
+  const second = await t.request({ method: 'GET', url: `${path}&page=2`, as });
+  expect(second.json().data.map((row: { name: string }) => row.name)).toEqual(secondPage);
+  const descending = await t.request({ method: 'GET', url: `${path}&sort=name&order=desc&pageSize=1`, as });
+  expect(descending.json().data[0].name).toBe(last);
+}
+
+/**
+ * The requests of a resource's route tests (`base`: '/api/buyer', '/api/match', …): create, update by
+ * id and read any URL, as the admin unless `as` names another session.
+ */
+export function resourceRequests(t: TestApp, admin: AdminSession, base: string) {
+  return {
+    post: (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: base, as, payload }),
+    put: (id: string, payload: object, as = admin.cookie) =>
+      t.request({ method: 'PUT', url: `${base}/${id}`, as, payload }),
+    get: (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as }),
+  };
+}

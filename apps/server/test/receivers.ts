@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import { beforeEach, expect } from 'vitest';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/client';
@@ -135,29 +135,37 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A local SMTP server (no TLS, no auth) that accepts every message. */
-export async function startSmtpReceiver() {
-  const mails: ReceivedMail[] = [];
+/**
+ * A local SMTP server (no TLS) on a free port that hands every message it accepts to `onMail`. By
+ * default it takes mail without authentication; a test of authentication passes its own `options`.
+ */
+export async function listenSmtp(
+  onMail: (mail: ReceivedMail, session: SMTPServerSession) => void,
+  options: SMTPServerOptions = { authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'] },
+) {
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    ...options,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        onMail({ from, to, raw: Buffer.concat(chunks).toString('utf8') }, session);
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** A local SMTP server (no TLS, no auth) that accepts every message and keeps it in `mails`. */
+export async function startSmtpReceiver() {
+  const mails: ReceivedMail[] = [];
+  return { ...(await listenSmtp((mail) => mails.push(mail))), mails };
 }
 
 /** A local HTTP receiver (`startHttpReceiver`). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import qs from 'qs';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 
 /** A Stripe error as the API answers it (https://docs.stripe.com/api/errors). */
 class StripeApiError extends Error {
@@ -56,6 +56,13 @@ export async function startStripeServer() {
     const found = invoices.get(invoiceId);
     if (!found)
       throw new StripeApiError(404, 'invalid_request_error', `No such invoice: '${invoiceId}'`, 'resource_missing');
+    return found;
+  }
+
+  /** The invoice, if it is in the status the call needs; else Stripe's refusal, `refusal`. */
+  function invoiceIn(status: Invoice['status'], invoiceId: string, refusal: string): Invoice {
+    const found = invoice(invoiceId);
+    if (found.status !== status) throw new StripeApiError(400, 'invalid_request_error', refusal);
     return found;
   }
 
@@ -243,9 +250,7 @@ export async function startStripeServer() {
       'POST',
       /^\/v1\/invoices\/([^/]+)\/finalize$/,
       (_p, m) => {
-        const found = invoice(m[1] as string);
-        if (found.status !== 'draft')
-          throw new StripeApiError(400, 'invalid_request_error', `This invoice is already finalized.`);
+        const found = invoiceIn('draft', m[1] as string, 'This invoice is already finalized.');
         invoiceNumber += 1;
         found.status = 'open';
         found.number = `LDX-${String(invoiceNumber).padStart(4, '0')}`;
@@ -257,11 +262,9 @@ export async function startStripeServer() {
       'POST',
       /^\/v1\/invoices\/([^/]+)\/pay$/,
       (_p, m) => {
-        const found = invoice(m[1] as string);
-        if (found.status === 'paid')
+        if (invoice(m[1] as string).status === 'paid')
           throw new StripeApiError(400, 'invalid_request_error', 'Invoice is already paid', 'invoice_already_paid');
-        if (found.status !== 'open')
-          throw new StripeApiError(400, 'invalid_request_error', 'You can only pay an open invoice.');
+        const found = invoiceIn('open', m[1] as string, 'You can only pay an open invoice.');
         const owner = customer(found.customer);
         const card = (owner.invoice_settings as { default_payment_method: string | null }).default_payment_method;
         if (!card)
@@ -283,10 +286,7 @@ export async function startStripeServer() {
       'POST',
       /^\/v1\/invoices\/([^/]+)\/send$/,
       (_p, m) => {
-        const found = invoice(m[1] as string);
-        if (found.status !== 'open')
-          throw new StripeApiError(400, 'invalid_request_error', 'You can only send an open invoice.');
-        return found;
+        return invoiceIn('open', m[1] as string, 'You can only send an open invoice.');
       },
     ],
   ];
@@ -362,6 +362,8 @@ export async function startStripeServer() {
     invoices,
     items,
     calls,
+    /** The official SDK talking to this server, for what a test does in the buyer's place (a customer, a card). */
+    client: () => new Stripe('sk_test_leadex', { host: '127.0.0.1', port, protocol: 'http' }),
     /** Gives the customer a default card (what a saved card does). */
     setDefaultPaymentMethod(customerId: string, paymentMethodId = id('pm')) {
       (customer(customerId).invoice_settings as { default_payment_method: string | null }).default_payment_method =

@@ -1,59 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import { buyerCreateSchema, buyerPauseSchema, buyerUpdateSchema, buyerUserSchema, PAUSE_ALL_REASON } from './buyer';
-import { messages } from './test-support';
-
-const valid = {
-  username: 'acme-roofing',
-  name: 'Acme Roofing',
-  email: 'ops@acme.example',
-  phone: '(555) 010-2000',
-  bill: { pay: 'invoice' },
-};
+import { itRequiresContactFields, itRequiresNameAndEmail, messages, VALID_BUYER } from './test-support';
 
 describe('buyer form (admin spec §5)', () => {
   it('accepts a complete buyer and fills the billing defaults', () => {
-    const parsed = buyerCreateSchema.parse(valid);
+    const parsed = buyerCreateSchema.parse(VALID_BUYER);
     expect(parsed.bill).toEqual({ pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 });
     expect(parsed.tags).toEqual([]);
   });
 
   it('requires a username', () => {
-    expect(messages(buyerCreateSchema, { ...valid, username: undefined }).username).toBe('Username is required');
-    expect(messages(buyerCreateSchema, { ...valid, username: '' }).username).toBe('Username is required');
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, username: undefined }).username).toBe('Username is required');
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, username: '' }).username).toBe('Username is required');
   });
 
   it('needs at least 4 characters in a username', () => {
-    expect(messages(buyerCreateSchema, { ...valid, username: 'ab' }).username).toBe(
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, username: 'ab' }).username).toBe(
       'Usernames must be at least 4 characters long.',
     );
   });
 
   it('allows only lowercase letters, digits, underscore and hyphen in a username', () => {
     const message = 'Username must contain only alphanumeric, underscore or hyphen characters.';
-    expect(messages(buyerCreateSchema, { ...valid, username: 'Acme Roofing' }).username).toBe(message);
-    expect(messages(buyerCreateSchema, { ...valid, username: 'acme.roofing' }).username).toBe(message);
-    expect(messages(buyerCreateSchema, { ...valid, username: 'acme_roofing-2' })).toEqual({});
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, username: 'Acme Roofing' }).username).toBe(message);
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, username: 'acme.roofing' }).username).toBe(message);
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, username: 'acme_roofing-2' })).toEqual({});
   });
 
-  it.each([
-    ['name', 'Name is required'],
-    ['email', 'Email is required'],
-    ['phone', 'Phone is required'],
-  ])('requires %s', (field, message) => {
-    expect(messages(buyerCreateSchema, { ...valid, [field]: undefined })[field]).toBe(message);
-    expect(messages(buyerCreateSchema, { ...valid, [field]: '  ' })[field]).toBe(message);
-  });
+  itRequiresContactFields(buyerCreateSchema, VALID_BUYER);
 
   it('requires billing information and a payment method', () => {
-    expect(messages(buyerCreateSchema, { ...valid, bill: undefined }).bill).toBe('Billing information is required');
-    expect(messages(buyerCreateSchema, { ...valid, bill: {} })['bill.pay']).toBe('Payment method is required');
-    expect(messages(buyerCreateSchema, { ...valid, bill: { pay: 'cash' } })['bill.pay']).toBe(
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, bill: undefined }).bill).toBe(
+      'Billing information is required',
+    );
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, bill: {} })['bill.pay']).toBe('Payment method is required');
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, bill: { pay: 'cash' } })['bill.pay']).toBe(
       'Payment method must be auto, invoice, prepay or credit',
     );
   });
 
   it('takes prepay and credit threshold in whole dollars from 0 to 100000', () => {
-    const bill = (extra: object) => ({ ...valid, bill: { pay: 'prepay', ...extra } });
+    const bill = (extra: object) => ({ ...VALID_BUYER, bill: { pay: 'prepay', ...extra } });
     expect(messages(buyerCreateSchema, bill({ prepay: 100000, threshold: 0 }))).toEqual({});
     expect(messages(buyerCreateSchema, bill({ prepay: 100001 }))['bill.prepay']).toBe(
       'Prepay must be less than or equal to 100000',
@@ -68,7 +55,7 @@ describe('buyer form (admin spec §5)', () => {
   });
 
   it('checks the email address', () => {
-    expect(messages(buyerCreateSchema, { ...valid, email: 'not-an-email' }).email).toBe('Invalid email address.');
+    expect(messages(buyerCreateSchema, { ...VALID_BUYER, email: 'not-an-email' }).email).toBe('Invalid email address.');
   });
 
   it('keeps an update to the changed fields and refuses a new username', () => {
@@ -84,10 +71,7 @@ describe('buyer form (admin spec §5)', () => {
 });
 
 describe('buyer user (Buyer User Details modal)', () => {
-  it('requires a name and an email', () => {
-    expect(messages(buyerUserSchema, {})).toEqual({ name: 'Name is required', email: 'Email is required' });
-    expect(messages(buyerUserSchema, { name: 'Jo Doe', email: 'jo@example.com' })).toEqual({});
-  });
+  itRequiresNameAndEmail(buyerUserSchema, { name: 'Jo Doe', email: 'jo@example.com' });
 });
 
 describe('buyer update', () => {
@@ -97,7 +81,7 @@ describe('buyer update', () => {
 });
 
 describe('buyer billing limits (admin spec §5 and §9)', () => {
-  const bill = (extra: object) => ({ ...valid, bill: { pay: 'credit', ...extra } });
+  const bill = (extra: object) => ({ ...VALID_BUYER, bill: { pay: 'credit', ...extra } });
 
   it('caps the credit threshold at 100000 whole dollars, no negatives', () => {
     expect(messages(buyerCreateSchema, bill({ threshold: 100000 }))).toEqual({});
@@ -125,7 +109,7 @@ describe('buyer billing limits (admin spec §5 and §9)', () => {
 
   it('offers the pay methods auto, invoice, prepay and credit', () => {
     for (const pay of ['auto', 'invoice', 'prepay', 'credit'])
-      expect(messages(buyerCreateSchema, { ...valid, bill: { pay } })).toEqual({});
+      expect(messages(buyerCreateSchema, { ...VALID_BUYER, bill: { pay } })).toEqual({});
   });
 
   it('takes a weekly or monthly period and 0, 3, 5 or 7 grace days', () => {

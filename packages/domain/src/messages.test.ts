@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as domain from './index';
+import { VALID_BUYER } from './test-support';
 
 // DESIGN.md §11 "Input hygiene": every message reads as a sentence a person understands, never the
 // schema library's wording. This walks every exported schema and every field in it (nested objects
@@ -146,19 +147,12 @@ describe('the error map', () => {
   const first = (schema: z.ZodType, input: unknown) => schema.safeParse(input).error?.issues[0]?.message;
 
   it('names the field and says what is wrong', () => {
-    const buyer = {
-      username: 'acme',
-      name: 'Acme',
-      email: 'ops@acme.example',
-      phone: '555 010 2000',
-      bill: { pay: 'invoice' },
-    };
-    expect(first(domain.buyerCreateSchema, { ...buyer, name: 'x'.repeat(201) })).toBe(
+    expect(first(domain.buyerCreateSchema, { ...VALID_BUYER, name: 'x'.repeat(201) })).toBe(
       'Name must be at most 200 characters',
     );
-    expect(first(domain.buyerCreateSchema, { ...buyer, name: 12 })).toBe('Name must be text');
-    expect(first(domain.buyerCreateSchema, { ...buyer, name: '' })).toBe('Name is required');
-    expect(first(domain.buyerCreateSchema, { ...buyer, state: 'ZZ' })).toBe('State must be a US state');
+    expect(first(domain.buyerCreateSchema, { ...VALID_BUYER, name: 12 })).toBe('Name must be text');
+    expect(first(domain.buyerCreateSchema, { ...VALID_BUYER, name: '' })).toBe('Name is required');
+    expect(first(domain.buyerCreateSchema, { ...VALID_BUYER, state: 'ZZ' })).toBe('State must be a US state');
     expect(first(domain.campaignSourceFilterSchema, { source: 's', pct: 1, price: 'abc' })).toBe(
       'Price must be a number',
     );

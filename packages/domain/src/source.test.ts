@@ -10,7 +10,7 @@ import {
   sourceUpdateSchema,
   sourceUserSchema,
 } from './source';
-import { messages } from './test-support';
+import { itRequiresContactFields, itRequiresNameAndEmail, messages } from './test-support';
 
 const valid = { name: 'Apex Lead Partners', email: 'partners@apex.example', phone: '5125550190' };
 
@@ -19,14 +19,7 @@ describe('source form (admin spec §5)', () => {
     expect(sourceCreateSchema.parse(valid)).toEqual({ ...valid, tags: [], canPostLead: false, channels: [] });
   });
 
-  it.each([
-    ['name', 'Name is required'],
-    ['email', 'Email is required'],
-    ['phone', 'Phone is required'],
-  ])('requires %s', (field, message) => {
-    expect(messages(sourceCreateSchema, { ...valid, [field]: undefined })[field]).toBe(message);
-    expect(messages(sourceCreateSchema, { ...valid, [field]: '  ' })[field]).toBe(message);
-  });
+  itRequiresContactFields(sourceCreateSchema, valid);
 
   it('names every missing field at once', () => {
     expect(messages(sourceCreateSchema, {})).toEqual({
@@ -148,10 +141,7 @@ describe('source update', () => {
 });
 
 describe('Source User Details modal (admin spec §5)', () => {
-  it('requires a name and an email', () => {
-    expect(messages(sourceUserSchema, {})).toEqual({ name: 'Name is required', email: 'Email is required' });
-    expect(messages(sourceUserSchema, { name: 'Dana', email: 'dana@apex.example' })).toEqual({});
-  });
+  itRequiresNameAndEmail(sourceUserSchema, { name: 'Dana', email: 'dana@apex.example' });
 });
 
 describe('API key requests', () => {

@@ -18,15 +18,21 @@ const bid = (
 
 const N3 = { maxSharedBuyers: 3, minRevenueCents: 0 };
 
+/** A $50 exclusive bid against three buyers' $30 exclusive bids that also buy shared at `sharedCents`. */
+const fiftyExclusiveAgainstThreeShared = (sharedCents: number) => [
+  bid('cmp_x', 'buy_x', 5000, null),
+  bid('cmp_a', 'buy_a', 3000, sharedCents),
+  bid('cmp_b', 'buy_b', 3000, sharedCents),
+  bid('cmp_c', 'buy_c', 3000, sharedCents),
+];
+
+/** Four buyers (a to d) bidding $25 exclusive and $20 shared, last sold at `lastSoldAt` (in that order). */
+const fourAtTwentyShared = (lastSoldAt: [number, number, number, number]) =>
+  ['a', 'b', 'c', 'd'].map((x, i) => bid(`cmp_${x}`, `buy_${x}`, 2500, 2000, lastSoldAt[i]));
+
 describe('runAuction', () => {
   it('$50 exclusive vs three shared at $20 from three buyers: sells shared for $60', () => {
-    const bids = [
-      bid('cmp_x', 'buy_x', 5000, null),
-      bid('cmp_a', 'buy_a', 3000, 2000),
-      bid('cmp_b', 'buy_b', 3000, 2000),
-      bid('cmp_c', 'buy_c', 3000, 2000),
-    ];
-    expect(runAuction(bids, N3)).toEqual({
+    expect(runAuction(fiftyExclusiveAgainstThreeShared(2000), N3)).toEqual({
       kind: 'shared',
       revenueCents: 6000,
       winners: [
@@ -38,13 +44,7 @@ describe('runAuction', () => {
   });
 
   it('$50 exclusive vs three shared at $15: sells exclusive for $50', () => {
-    const bids = [
-      bid('cmp_x', 'buy_x', 5000, null),
-      bid('cmp_a', 'buy_a', 3000, 1500),
-      bid('cmp_b', 'buy_b', 3000, 1500),
-      bid('cmp_c', 'buy_c', 3000, 1500),
-    ];
-    expect(runAuction(bids, N3)).toEqual({
+    expect(runAuction(fiftyExclusiveAgainstThreeShared(1500), N3)).toEqual({
       kind: 'exclusive',
       revenueCents: 5000,
       winners: [{ campaignId: 'cmp_x', buyerId: 'buy_x', priceCents: 5000 }],
@@ -52,13 +52,7 @@ describe('runAuction', () => {
   });
 
   it('four shared buyers at $20 with N=3: $60 from three buyers, the least recently sold', () => {
-    const bids = [
-      bid('cmp_a', 'buy_a', 2500, 2000, 400),
-      bid('cmp_b', 'buy_b', 2500, 2000, 100),
-      bid('cmp_c', 'buy_c', 2500, 2000, 300),
-      bid('cmp_d', 'buy_d', 2500, 2000, 200),
-    ];
-    const result = runAuction(bids, N3);
+    const result = runAuction(fourAtTwentyShared([400, 100, 300, 200]), N3);
     expect(result?.kind).toBe('shared');
     expect(result?.revenueCents).toBe(6000);
     expect(result?.winners.map((w) => w.buyerId)).toEqual(['buy_b', 'buy_d', 'buy_c']);
@@ -177,12 +171,7 @@ describe('runAuction', () => {
   });
 
   describe('minimum revenue (the payout)', () => {
-    const bids = [
-      bid('cmp_x', 'buy_x', 5000, null),
-      bid('cmp_a', 'buy_a', 3000, 2000),
-      bid('cmp_b', 'buy_b', 3000, 2000),
-      bid('cmp_c', 'buy_c', 3000, 2000),
-    ];
+    const bids = fiftyExclusiveAgainstThreeShared(2000);
 
     it('sells when the revenue covers the payout exactly', () => {
       expect(runAuction(bids, { maxSharedBuyers: 3, minRevenueCents: 6000 })?.revenueCents).toBe(6000);
@@ -244,13 +233,7 @@ describe('runAuction', () => {
   });
 
   it('does not depend on the order of the bids', () => {
-    const bids = [
-      bid('cmp_a', 'buy_a', 2500, 2000, 7),
-      bid('cmp_b', 'buy_b', 2500, 2000, 7),
-      bid('cmp_c', 'buy_c', 2500, 2000, 7),
-      bid('cmp_d', 'buy_d', 2500, 2000, 7),
-      bid('cmp_d2', 'buy_d', 2500, 2000, 7),
-    ];
+    const bids = [...fourAtTwentyShared([7, 7, 7, 7]), bid('cmp_d2', 'buy_d', 2500, 2000, 7)];
     const expected = runAuction(bids, N3);
     expect(runAuction([...bids].reverse(), N3)).toEqual(expected);
     expect(runAuction([bids[2], bids[4], bids[0], bids[3], bids[1]] as Bid[], N3)).toEqual(expected);
@@ -285,17 +268,9 @@ describe('bestExclusive / bestShared', () => {
 });
 
 describe('auction edges (mutation testing)', () => {
-  const offer = (campaignId: string, buyerId: string, priceCents: number, sharedPriceCents: number | null): Bid => ({
-    campaignId,
-    buyerId,
-    priceCents,
-    sharedPriceCents,
-    lastSoldAt: 0,
-  });
-
   it('breaks a full tie by campaign id, whatever order the bids come in', () => {
-    const a = offer('cmp_a', 'buy_1', 500, 200);
-    const b = offer('cmp_b', 'buy_2', 500, 200);
+    const a = bid('cmp_a', 'buy_1', 500, 200);
+    const b = bid('cmp_b', 'buy_2', 500, 200);
     expect(bestExclusive([a, b])?.campaignId).toBe('cmp_a');
     expect(bestExclusive([b, a])?.campaignId).toBe('cmp_a');
     expect(bestShared([b, a], 2).map((bid) => bid.campaignId)).toEqual(['cmp_a', 'cmp_b']);
@@ -304,18 +279,18 @@ describe('auction edges (mutation testing)', () => {
   });
 
   it("keeps a buyer's tied campaigns in campaign id order", () => {
-    const a = offer('cmp_a', 'buy_1', 500, 200);
-    const b = offer('cmp_b', 'buy_1', 500, 200);
+    const a = bid('cmp_a', 'buy_1', 500, 200);
+    const b = bid('cmp_b', 'buy_1', 500, 200);
     expect(bestShared([b, a], 3).map((bid) => bid.campaignId)).toEqual(['cmp_a']);
     expect(bestShared([a, b], 3).map((bid) => bid.campaignId)).toEqual(['cmp_a']);
   });
 
   it('has no shared winner for no buyer slots, and no shared offer at a price of 0', () => {
-    const bids = [offer('cmp_a', 'buy_1', 500, 200), offer('cmp_b', 'buy_2', 500, 100)];
+    const bids = [bid('cmp_a', 'buy_1', 500, 200), bid('cmp_b', 'buy_2', 500, 100)];
     expect(bestShared(bids, 0)).toEqual([]);
     expect(bestShared(bids, -1)).toEqual([]);
-    expect(bestShared([offer('cmp_z', 'buy_3', 500, 0), offer('cmp_y', 'buy_4', 500, -5)], 3)).toEqual([]);
-    expect(bestShared([offer('cmp_z', 'buy_3', 500, 0), ...bids], 3).map((bid) => bid.campaignId)).toEqual([
+    expect(bestShared([bid('cmp_z', 'buy_3', 500, 0), bid('cmp_y', 'buy_4', 500, -5)], 3)).toEqual([]);
+    expect(bestShared([bid('cmp_z', 'buy_3', 500, 0), ...bids], 3).map((bid) => bid.campaignId)).toEqual([
       'cmp_a',
       'cmp_b',
     ]);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../../test/database';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, leadInput, saveBillTerms } from '../../test/factories';
 import { useAdminTestApp } from '../../test/harness';
 import { bills, buyerSpend, leadMatches, leads } from '../db/schema';
 
@@ -25,28 +25,20 @@ async function buyerIn(
   price: number,
 ) {
   const buyer = await createBuyer(t);
-  const saved = await t.request({
-    method: 'PUT',
-    url: `/api/buyer/${buyer._id}`,
-    as: admin.cookie,
-    payload: {
-      bill: { pay, prepay: dollars.prepay ?? 0, period: 'monthly', grace: 3, threshold: dollars.threshold ?? 0 },
-    },
+  await saveBillTerms(t, admin.cookie, buyer._id, {
+    pay,
+    prepay: dollars.prepay ?? 0,
+    period: 'monthly',
+    grace: 3,
+    threshold: dollars.threshold ?? 0,
   });
-  expect(saved.statusCode).toBe(200);
   await createCampaign(t, buyer._id, { price, services: ['roofing'], states: [state] });
   return buyer._id as string;
 }
 
 /** Posts a lead in `zip`; answers whether it sold and the lead's id. */
 async function post(zip: string) {
-  const res = await t.sourceApi('/api/lead', apiKey, {
-    service: 'roofing',
-    zip,
-    name: 'Kim Rule',
-    phone: uniquePhone(),
-    tcpa_consent: 'true',
-  });
+  const res = await t.sourceApi('/api/lead', apiKey, leadInput({ zip, name: 'Kim Rule', tcpa_consent: 'true' }));
   const body = res.json() as { ok: boolean; lead_id: string; status?: string };
   return { sold: body.ok && body.status === 'sold', leadId: body.lead_id };
 }

@@ -15,8 +15,20 @@ const PHONE_2125550100 = 'c9da529d00387a0a82748dfcb1a3e2fb46e3cf54440b6e3b12b0d7
 // printf 'jane.doe@example.com' | sha256sum
 const EMAIL_JANE = '86e0b9e56c17cc4d12387e1949b85053fbe73bc3ce5a1188713a9d300cc6133d';
 
+/** A test of each raw value and what `normalize` makes of it. */
+const itNormalizes = (normalize: (raw: string) => string | null, cases: [string, string][]) =>
+  it.each(cases)('%s → %s', (raw, expected) => {
+    expect(normalize(raw)).toBe(expected);
+  });
+
+/** A test of each named case that `normalize` refuses (answers null); `name` formats the case's name and value. */
+const itRefuses = (normalize: (raw: string) => string | null, cases: [string, string][], name = 'refuses %s') =>
+  it.each(cases)(name, (_, raw) => {
+    expect(normalize(raw)).toBeNull();
+  });
+
 describe('normalizePhone', () => {
-  it.each([
+  itNormalizes(normalizePhone, [
     ['2125550100', '2125550100'],
     ['(212) 555-0100', '2125550100'],
     ['212.555.0100', '2125550100'],
@@ -25,27 +37,27 @@ describe('normalizePhone', () => {
     ['1-212-555-0100', '2125550100'],
     ['12125550100', '2125550100'],
     ['(214) 555-0142', '2145550142'],
-  ])('%s → %s', (raw, expected) => {
-    expect(normalizePhone(raw)).toBe(expected);
-  });
+  ]);
 
-  it.each([
-    ['too short', '555-0100'],
-    ['nine digits', '212555010'],
-    ['eleven digits not starting with 1', '22125550100'],
-    ['twelve digits', '112125550100'],
-    ['an extension', '212-555-0100 x12'],
-    ['a foreign number', '+44 20 7946 0958'],
-    ['area code starting with 0', '0125550100'],
-    ['area code starting with 1', '1125550100'],
-    ['exchange starting with 0', '2120550100'],
-    ['exchange starting with 1', '2121550100'],
-    ['country code then a bad area code', '1 (112) 555-0100'],
-    ['no digits', 'call me'],
-    ['empty', ''],
-  ])('refuses %s (%s)', (_, raw) => {
-    expect(normalizePhone(raw)).toBeNull();
-  });
+  itRefuses(
+    normalizePhone,
+    [
+      ['too short', '555-0100'],
+      ['nine digits', '212555010'],
+      ['eleven digits not starting with 1', '22125550100'],
+      ['twelve digits', '112125550100'],
+      ['an extension', '212-555-0100 x12'],
+      ['a foreign number', '+44 20 7946 0958'],
+      ['area code starting with 0', '0125550100'],
+      ['area code starting with 1', '1125550100'],
+      ['exchange starting with 0', '2120550100'],
+      ['exchange starting with 1', '2121550100'],
+      ['country code then a bad area code', '1 (112) 555-0100'],
+      ['no digits', 'call me'],
+      ['empty', ''],
+    ],
+    'refuses %s (%s)',
+  );
 });
 
 describe('normalizeEmail', () => {
@@ -57,7 +69,7 @@ describe('normalizeEmail', () => {
     expect(normalizeEmail('jane.doe+solar@gmail.com')).toBe('jane.doe+solar@gmail.com');
   });
 
-  it.each([
+  itRefuses(normalizeEmail, [
     ['no @', 'jane.example.com'],
     ['no domain', 'jane@'],
     ['no local part', '@example.com'],
@@ -67,20 +79,16 @@ describe('normalizeEmail', () => {
     ['empty', ''],
     ['blank', '   '],
     ['too long', `${'a'.repeat(250)}@example.com`],
-  ])('refuses %s', (_, raw) => {
-    expect(normalizeEmail(raw)).toBeNull();
-  });
+  ]);
 });
 
 describe('normalizeZip', () => {
-  it.each([
+  itNormalizes(normalizeZip, [
     ['10001', '10001'],
     [' 02134 ', '02134'],
     ['12345-6789', '12345'],
     ['99999', '99999'],
-  ])('%s → %s', (raw, expected) => {
-    expect(normalizeZip(raw)).toBe(expected);
-  });
+  ]);
 
   it.each(['1234', '123456', '2134', 'ABCDE', '12345-678', '12345 6789', '123456789', '12-345', ''])(
     'refuses %j',
@@ -136,15 +144,13 @@ describe('normalizeSha256Hex', () => {
     expect(normalizeSha256Hex(` ${PHONE_2125550100.toUpperCase()} `)).toBe(PHONE_2125550100);
   });
 
-  it.each([
+  itRefuses(normalizeSha256Hex, [
     ['too short', PHONE_2125550100.slice(1)],
     ['too long', `${PHONE_2125550100}0`],
     ['not hex', `${PHONE_2125550100.slice(1)}g`],
     ['the plain phone', '2125550100'],
     ['empty', ''],
-  ])('refuses %s', (_, raw) => {
-    expect(normalizeSha256Hex(raw)).toBeNull();
-  });
+  ]);
 });
 
 describe('email length limit (mutation testing)', () => {

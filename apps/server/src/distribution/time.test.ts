@@ -14,11 +14,14 @@ const at = (iso: string) => new Date(iso);
 const iso = (date: Date) => date.toISOString();
 const HOUR = 3_600_000;
 
-const nine2five = (zone: string): CampaignTime => ({
+/** A campaign's hours in `zone`: the local [start, end) hours on weekdays and at weekends. */
+const hours = (zone: string, weekday: [number, number], weekend: [number, number]): CampaignTime => ({
   zone,
-  weekday: { start: 9, end: 17 },
-  weekend: { start: 10, end: 14 },
+  weekday: { start: weekday[0], end: weekday[1] },
+  weekend: { start: weekend[0], end: weekend[1] },
 });
+
+const nine2five = (zone: string) => hours(zone, [9, 17], [10, 14]);
 
 describe('hourInRange', () => {
   it('is end-exclusive for a same-day range', () => {
@@ -43,11 +46,7 @@ describe('hourInRange', () => {
 });
 
 describe('isWithinWindow', () => {
-  const eastern: CampaignTime = {
-    zone: 'America/New_York',
-    weekday: { start: 7, end: 19 },
-    weekend: { start: 9, end: 17 },
-  };
+  const eastern = hours('America/New_York', [7, 19], [9, 17]);
 
   it('is always open without hours', () => {
     expect(isWithinWindow(null, at('2026-01-17T08:00:00Z'))).toBe(true);
@@ -72,20 +71,12 @@ describe('isWithinWindow', () => {
 
   it('judges the weekday/weekend split by the local day, not the UTC day', () => {
     // 2026-01-17T02:00Z is Friday 21:00 in New York but Saturday in UTC.
-    const lateFriday: CampaignTime = {
-      zone: 'America/New_York',
-      weekday: { start: 20, end: 23 },
-      weekend: { start: 9, end: 10 },
-    };
+    const lateFriday = hours('America/New_York', [20, 23], [9, 10]);
     expect(isWithinWindow(lateFriday, at('2026-01-17T02:00:00Z'))).toBe(true);
   });
 
   describe('overnight window (start > end)', () => {
-    const nights: CampaignTime = {
-      zone: 'America/New_York',
-      weekday: { start: 22, end: 6 },
-      weekend: { start: 10, end: 12 },
-    };
+    const nights = hours('America/New_York', [22, 6], [10, 12]);
 
     it('is open from the start hour through midnight until the end hour', () => {
       expect(isWithinWindow(nights, at('2026-01-15T02:59:00Z'))).toBe(false); // Wed 21:59
@@ -105,11 +96,7 @@ describe('isWithinWindow', () => {
   });
 
   it('is open all day when start = end', () => {
-    const allDay: CampaignTime = {
-      zone: 'America/Chicago',
-      weekday: { start: 0, end: 0 },
-      weekend: { start: 5, end: 5 },
-    };
+    const allDay = hours('America/Chicago', [0, 0], [5, 5]);
     for (let h = 0; h < 24 * 7; h++) {
       expect(isWithinWindow(allDay, new Date(Date.UTC(2026, 0, 12) + h * HOUR))).toBe(true);
     }
@@ -152,11 +139,7 @@ describe('isWithinWindow', () => {
     });
 
     it('follows the local clock on the change day itself (Sunday 3-4 a.m. window)', () => {
-      const threeAm: CampaignTime = {
-        zone: 'America/New_York',
-        weekday: { start: 0, end: 0 },
-        weekend: { start: 3, end: 4 },
-      };
+      const threeAm = hours('America/New_York', [0, 0], [3, 4]);
       // 2 a.m. does not exist on 2026-03-08: 01:59 EST is followed by 03:00 EDT.
       expect(isWithinWindow(threeAm, at('2026-03-08T06:59:00Z'))).toBe(false); // 01:59 EST
       expect(isWithinWindow(threeAm, at('2026-03-08T07:00:00Z'))).toBe(true); // 03:00 EDT
@@ -201,6 +184,12 @@ describe('isValidTimeZone', () => {
 });
 
 describe('periodStart', () => {
+  /** The start of the day of `next` in `zone`, and how many hours after the start of the day of `now` it is. */
+  const dayAfter = (zone: string, now: Date, next: Date) => {
+    const start = periodStart('daily', zone, next);
+    return { start: iso(start), hours: (start.getTime() - periodStart('daily', zone, now).getTime()) / HOUR };
+  };
+
   it('throws on an unknown zone instead of keying counters by NaN', () => {
     expect(() => periodStart('daily', 'Nowhere/Town', at('2026-01-15T12:00:00Z'))).toThrow(RangeError);
   });
@@ -248,10 +237,8 @@ describe('periodStart', () => {
     });
 
     it('the change day lasts 23 hours', () => {
-      const day = periodStart('daily', zone, now);
-      const next = periodStart('daily', zone, at('2026-03-09T12:00:00Z'));
-      expect(iso(next)).toBe('2026-03-09T04:00:00.000Z'); // 00:00 EDT
-      expect(next.getTime() - day.getTime()).toBe(23 * HOUR);
+      // The next day starts at 00:00 EDT.
+      expect(dayAfter(zone, now, at('2026-03-09T12:00:00Z'))).toEqual({ start: '2026-03-09T04:00:00.000Z', hours: 23 });
     });
 
     it('the next week starts at Monday midnight EDT', () => {
@@ -278,10 +265,11 @@ describe('periodStart', () => {
     });
 
     it('the change day lasts 25 hours', () => {
-      const day = periodStart('daily', zone, firstOneAm);
-      const next = periodStart('daily', zone, at('2026-11-02T12:00:00Z'));
-      expect(iso(next)).toBe('2026-11-02T05:00:00.000Z'); // 00:00 EST
-      expect(next.getTime() - day.getTime()).toBe(25 * HOUR);
+      // The next day starts at 00:00 EST.
+      expect(dayAfter(zone, firstOneAm, at('2026-11-02T12:00:00Z'))).toEqual({
+        start: '2026-11-02T05:00:00.000Z',
+        hours: 25,
+      });
     });
 
     it('November started at midnight EDT, before the change', () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, postSoldLead } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { type LeadexProcess, startLeadexProcess, stopLeadexProcess } from '../../test/processes';
 import { eventually, startHttpReceiver } from '../../test/receivers';
@@ -81,16 +81,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       await waitStarted(first);
 
       // This process (jobs not started here) sells; the worker process delivers.
-      const sold = await t.sourceApi('/api/lead', apiKey, {
-        service: 'roofing',
-        zip: '75201',
-        name: 'Pat Lee',
-        phone: uniquePhone(),
-        tcpa_consent: true,
-      });
-      expect(sold.json()).toMatchObject({ ok: true, status: 'sold' });
-      const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, sold.json().lead_id));
-      if (!match) throw new Error('no match');
+      const { match } = await postSoldLead(t, apiKey, { tcpa_consent: true });
 
       await eventually(() => http.on('/slow').length === 1, 20_000, 'the first delivery to arrive');
       await stop(first, 'SIGKILL');

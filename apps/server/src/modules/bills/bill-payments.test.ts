@@ -48,9 +48,29 @@ async function closedMarchBill(pay: 'auto' | 'invoice' | 'credit' | 'prepay') {
   return { buyerId: buyer._id, billId: bill._id as string };
 }
 
+/** The buyer saved a card before its bill closed: a Stripe customer with a default card, recorded on the buyer. */
+async function saveCard(buyerId: string, customer: Stripe.CustomerCreateParams) {
+  const created = await stripe.client().customers.create(customer);
+  stripe.setDefaultPaymentMethod(created.id);
+  await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
+  return created;
+}
+
 const row = async (billId: string) => (await t.database.db.select().from(bills).where(eq(bills.id, billId)))[0];
 const customerOf = async (buyerId: string) =>
   (await t.database.db.select().from(buyers).where(eq(buyers.id, buyerId)))[0]?.stripeCustomerId as string;
+/** Expects the bill invoiced but unpaid for `error`, and one admin message raised about it; answers that message. */
+async function expectPaymentFailed(billId: string, error: string) {
+  expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
+    status: { invoiced: true },
+    payment: { paid: false, error },
+  });
+  const raised = (await t.database.db.select().from(messages)).filter(
+    (m) => (m.data as { bill_id?: string } | null)?.bill_id === billId,
+  );
+  expect(raised).toHaveLength(1);
+  return raised[0];
+}
 const invoicesOf = (customer: string) => [...stripe.invoices.values()].filter((i) => i.customer === customer);
 
 describe('paying closed bills through Stripe (the official SDK against a local Stripe server)', () => {
@@ -69,26 +89,13 @@ describe('paying closed bills through Stripe (the official SDK against a local S
       status: 'open',
       total: 7750,
     });
-    expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
-      status: { invoiced: true },
-      payment: { paid: false, error: 'The customer has no default payment method.' },
-    });
-    const raised = (await t.database.db.select().from(messages)).filter(
-      (m) => (m.data as { bill_id?: string } | null)?.bill_id === billId,
-    );
-    expect(raised).toHaveLength(1);
+    await expectPaymentFailed(billId, 'The customer has no default payment method.');
   });
 
   it('charges at once when the buyer has a card, and a second run changes nothing', async () => {
     const { buyerId, billId } = await closedMarchBill('auto');
     // The buyer saved a card before the bill closed.
-    const created = await new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    }).customers.create({ name: 'Card holder', metadata: { buyer_id: buyerId } });
-    stripe.setDefaultPaymentMethod(created.id);
-    await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
+    const created = await saveCard(buyerId, { name: 'Card holder', metadata: { buyer_id: buyerId } });
 
     const res = await runBilling(true);
     expect(res.statusCode).toBe(200);
@@ -154,25 +161,11 @@ describe('paying closed bills through Stripe (the official SDK against a local S
 
   it('records a declined card on the bill and raises an admin message', async () => {
     const { buyerId, billId } = await closedMarchBill('auto');
-    const client = new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    });
-    const created = await client.customers.create({ name: 'Declined' });
-    stripe.setDefaultPaymentMethod(created.id);
+    const created = await saveCard(buyerId, { name: 'Declined' });
     stripe.decline(created.id);
-    await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
     await runBilling(true);
-    expect((await get(`/api/bill/${billId}`)).json()).toMatchObject({
-      status: { invoiced: true },
-      payment: { paid: false, error: 'Your card was declined.' },
-    });
-    const raised = (await t.database.db.select().from(messages)).filter(
-      (m) => (m.data as { bill_id?: string } | null)?.bill_id === billId,
-    );
-    expect(raised).toHaveLength(1);
-    expect(raised[0]?.data).toMatchObject({ kind: 'payment_failed', buyer_id: buyerId, link: `/bill/${billId}` });
+    const raised = await expectPaymentFailed(billId, 'Your card was declined.');
+    expect(raised?.data).toMatchObject({ kind: 'payment_failed', buyer_id: buyerId, link: `/bill/${billId}` });
   });
 
   it('continues after Stripe failed half-way, without a second invoice or line', async () => {
@@ -232,14 +225,7 @@ describe('paying closed bills through Stripe (the official SDK against a local S
 describe.skipIf(testDatabaseKind !== 'postgres')('runs at once on PostgreSQL', () => {
   it('three runs paying at once charge the bill once', async () => {
     const { buyerId, billId } = await closedMarchBill('auto');
-    const client = new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    });
-    const created = await client.customers.create({ name: 'At once' });
-    stripe.setDefaultPaymentMethod(created.id);
-    await t.database.db.update(buyers).set({ stripeCustomerId: created.id }).where(eq(buyers.id, buyerId));
+    const created = await saveCard(buyerId, { name: 'At once' });
     const results = await Promise.all([runBilling(true), runBilling(true), runBilling(true)]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     const invoices = invoicesOf(created.id);

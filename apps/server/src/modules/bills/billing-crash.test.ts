@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey, insertSale } from '../../../test/factories';
@@ -45,11 +44,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')('a billing run killed mid-run (
   it('charges each of three auto-pay bills once: the killed run left one charged but unrecorded', async () => {
     // Three auto-pay buyers with a card, each with a March sale; their monthly bills close on April 1.
     t.clock.set('2026-03-10T15:00:00Z');
-    const client = new Stripe('sk_test_leadex', {
-      host: '127.0.0.1',
-      port: new URL(stripe.url).port,
-      protocol: 'http',
-    });
+    const client = stripe.client();
     const { sourceId } = await createSourceWithKey(t);
     const customers: string[] = [];
     for (const dollars of [40, 55, 70]) {

@@ -1,8 +1,15 @@
 import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectBillsConsistent } from '../../../test/bill-checks';
-import { createBuyer, createCampaign, createSourceWithKey, insertSale } from '../../../test/factories';
+import { expectBillsConsistent, startCaseInItsOwnYear } from '../../../test/bill-checks';
+import {
+  createBuyer,
+  createCampaign,
+  createSourceWithKey,
+  insertSale,
+  postReturn,
+  saveBillTerms,
+} from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { leadMatches } from '../../db/schema';
 
@@ -46,8 +53,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-let era = 0;
-
 describe('bills under random sequences of sales, returns, adjustments, deliveries and billing runs', () => {
   it('keep every sale on exactly one bill, periods back to back, and each net to the cent', async () => {
     await fc.assert(
@@ -55,19 +60,12 @@ describe('bills under random sequences of sales, returns, adjustments, deliverie
         fc.array(step, { minLength: 5, maxLength: 30 }),
         fc.constantFrom<'weekly' | 'monthly'>('weekly', 'monthly'),
         async (steps, period) => {
-          // Each case lives in its own year, after every earlier case, so runs never move time backwards.
-          era += 1;
-          t.clock.set(new Date(Date.UTC(2030 + era, 0, 1, 15)));
+          startCaseInItsOwnYear(t);
           const { sourceId } = await createSourceWithKey(t);
           const buyers = await Promise.all(
             [0, 1].map(async () => {
               const buyer = await createBuyer(t);
-              await t.request({
-                method: 'PUT',
-                url: `/api/buyer/${buyer._id}`,
-                as: admin.cookie,
-                payload: { bill: { period, grace: 3 } },
-              });
+              await saveBillTerms(t, admin.cookie, buyer._id, { period, grace: 3 });
               return { id: buyer._id, campaignId: await createCampaign(t, buyer._id, { status: 'draft' }) };
             }),
           );
@@ -95,12 +93,7 @@ describe('bills under random sequences of sales, returns, adjustments, deliverie
             }
             if (s.kind === 'approve' && sales.length > 0) {
               const sold = sales[s.pick % sales.length] as (typeof sales)[number];
-              const res = await t.request({
-                method: 'POST',
-                url: `/api/lead/${sold.leadId}/match/${sold.matchId}/return`,
-                as: admin.cookie,
-                payload: { approve: true },
-              });
+              const res = await postReturn(t, admin.cookie, sold, { approve: true });
               // Refused only for a reason: already decided, or its bill is closed.
               expect([200, 409]).toContain(res.statusCode);
             }

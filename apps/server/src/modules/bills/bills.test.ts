@@ -8,6 +8,7 @@ import {
   createSourceWithKey,
   createSourceWithLogin,
   insertSale,
+  postReturn,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { bills, leadMatches } from '../../db/schema';
@@ -67,8 +68,6 @@ const billsOf = async (buyerId: string) => (await get(`/api/bill/buyer/${buyerId
 const run = () => t.request({ method: 'POST', url: '/api/sim/billing', as: admin.cookie });
 const adjust = (id: string, payload: object) =>
   t.request({ method: 'PUT', url: `/api/bill/${id}`, as: admin.cookie, payload });
-const returnOf = (as: string, sold: { leadId: string; matchId: string }, payload: object) =>
-  t.request({ method: 'POST', url: `/api/lead/${sold.leadId}/match/${sold.matchId}/return`, as, payload });
 
 describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
   it("is stored from the buyer's first sale as its initial bill, and totals its sold, delivered, not rejected leads", async () => {
@@ -170,7 +169,7 @@ describe('the billing run (POST /api/sim/billing)', () => {
     });
 
     // In grace, a return and the admin's adjustments still change it.
-    const approve = await returnOf(admin.cookie, returned, { approve: true });
+    const approve = await postReturn(t, admin.cookie, returned, { approve: true });
     expect(approve.statusCode).toBe(200);
     expect(
       (await adjust(initial._id, { credits: [{ amount: 5, description: 'Goodwill' }], debits: [] })).statusCode,
@@ -197,7 +196,12 @@ describe('the billing run (POST /api/sim/billing)', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('This bill is closed: its credits and debits can no longer change');
     const first = (await get(`/api/bill/${initial._id}`)).json().leads[0];
-    const late = await returnOf(admin.cookie, { leadId: first._id, matchId: first.match[0]._id }, { approve: true });
+    const late = await postReturn(
+      t,
+      admin.cookie,
+      { leadId: first._id, matchId: first.match[0]._id },
+      { approve: true },
+    );
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe("This lead's bill is closed: its returns can no longer change");
   });

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cents, expectBillsConsistent } from '../../../test/bill-checks';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, saveBillTerms, uniquePhone } from '../../../test/factories';
 import { useFixture } from '../../../test/fixtures';
 import { useAdminTestApp } from '../../../test/harness';
 import { startStripeServer } from '../../../test/stripe-server';
@@ -60,25 +59,17 @@ const markets: Market[] = [];
 beforeAll(async () => {
   t.clock.set('2026-03-01T05:00:00Z'); // midnight in New York
   ({ apiKey } = await createSourceWithKey(t, { maxCost: 5 }));
-  const client = new Stripe('sk_test_leadex', { host: '127.0.0.1', port: new URL(stripe.url).port, protocol: 'http' });
+  const client = stripe.client();
   for (const [i, [zip, pay]] of MARKETS.entries()) {
     const buyer = await createBuyer(t);
     // Prepay buyers deposit $1,500 to $3,500 and credit buyers get $1,000 to $3,000: some run out in the month.
-    const res = await t.request({
-      method: 'PUT',
-      url: `/api/buyer/${buyer._id}`,
-      as: admin.cookie,
-      payload: {
-        bill: {
-          pay,
-          prepay: pay === 'prepay' ? 1500 + (i % 5) * 500 : 0,
-          period: i % 2 === 0 ? 'weekly' : 'monthly',
-          grace: [0, 3, 5, 7][i % 4],
-          threshold: pay === 'credit' ? 1000 + (i % 5) * 500 : 0,
-        },
-      },
+    await saveBillTerms(t, admin.cookie, buyer._id, {
+      pay,
+      prepay: pay === 'prepay' ? 1500 + (i % 5) * 500 : 0,
+      period: i % 2 === 0 ? 'weekly' : 'monthly',
+      grace: [0, 3, 5, 7][i % 4],
+      threshold: pay === 'credit' ? 1000 + (i % 5) * 500 : 0,
     });
-    expect(res.statusCode).toBe(200);
     if (pay === 'auto') {
       const customer = await client.customers.create({ name: buyer.name });
       stripe.setDefaultPaymentMethod(customer.id);

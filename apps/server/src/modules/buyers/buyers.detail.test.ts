@@ -8,6 +8,7 @@ import {
   createCampaign,
   createSourceWithKey,
   leadInput,
+  postSoldLead,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp, useRoleCookies } from '../../../test/harness';
 import { campaignStatusEvents, campaigns, leadMatches, leads, outbox, user } from '../../db/schema';
@@ -18,6 +19,9 @@ const roles = useRoleCookies(t);
 
 const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
 const put = (url: string, payload?: object, as = admin.cookie) => t.request({ method: 'PUT', url, as, payload });
+/** Adds a user to the buyer (Buyer User Details), as the admin. */
+const addUser = (buyerId: string, payload: object) =>
+  t.request({ method: 'POST', url: `/api/buyer/${buyerId}/user`, as: admin.cookie, payload });
 const pause = (buyerId: string, as = admin.cookie, payload: object = { reason: PAUSE_ALL_REASON }) =>
   put(`/api/buyer/${buyerId}/pause`, payload, as);
 
@@ -174,13 +178,8 @@ describe('PUT /api/buyer/{id}/pause', () => {
     const { apiKey } = await createSourceWithKey(t);
 
     // Before: the buyer's campaign wins the TX lead (it bids more).
-    const before = await sellLead(apiKey, 'pest_control', '75201');
-    expect(before.ok).toBe(true);
-    const [firstMatch] = await t.database.db
-      .select()
-      .from(leadMatches)
-      .where(eq(leadMatches.leadId, before.lead_id ?? ''));
-    expect(firstMatch?.buyerId).toBe(buyer._id);
+    const before = await postSoldLead(t, apiKey, { service: 'pest_control', zip: '75201' });
+    expect(before.match.buyerId).toBe(buyer._id);
 
     const res = await pause(buyer._id);
     expect(res.statusCode).toBe(200);
@@ -218,13 +217,8 @@ describe('PUT /api/buyer/{id}/pause', () => {
     );
 
     // After: the next TX lead goes to the other buyer; an OK lead finds no one.
-    const after = await sellLead(apiKey, 'pest_control', '75201');
-    expect(after.ok).toBe(true);
-    const [secondMatch] = await t.database.db
-      .select()
-      .from(leadMatches)
-      .where(eq(leadMatches.leadId, after.lead_id ?? ''));
-    expect(secondMatch?.buyerId).toBe(other._id);
+    const after = await postSoldLead(t, apiKey, { service: 'pest_control', zip: '75201' });
+    expect(after.match.buyerId).toBe(other._id);
     expect(await sellLead(apiKey, 'pest_control', '73102')).toMatchObject({ ok: false, reason: 'no_match' });
 
     // The detail shows them paused; a second pause finds nothing live and writes no history.
@@ -325,12 +319,7 @@ describe('buyer users: what the Users table and its toasts need', () => {
     ).json();
     const base = `/api/buyer/${created._id}`;
 
-    const added = await t.request({
-      method: 'POST',
-      url: `${base}/user`,
-      as: admin.cookie,
-      payload: { name: 'Dana Cruz', email: 'Dana.Cruz@Acme.example' },
-    });
+    const added = await addUser(created._id, { name: 'Dana Cruz', email: 'Dana.Cruz@Acme.example' });
     expect(added.statusCode).toBe(201);
     const userId = added.json()._id;
     expect(added.json()).toEqual({
@@ -374,12 +363,7 @@ describe('buyer users: what the Users table and its toasts need', () => {
 
   it('answers 400 naming the field for a bad user, and 404 for an unknown one', async () => {
     const buyer = await createBuyer(t);
-    const bad = await t.request({
-      method: 'POST',
-      url: `/api/buyer/${buyer._id}/user`,
-      as: admin.cookie,
-      payload: { name: 'X', email: 'nope' },
-    });
+    const bad = await addUser(buyer._id, { name: 'X', email: 'nope' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({ email: 'Invalid email address.' });
     for (const action of ['welcome', 'hold', 'unhold'])

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { buyerInput, createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import {
+  expectFieldRefused,
+  expectPagedByName,
+  expectScoped404,
+  resourceRequests,
+  useAdminTestApp,
+} from '../../../test/harness';
 import { buyers, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp();
 
-const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/buyer', as, payload });
-const put = (id: string, payload: object, as = admin.cookie) =>
-  t.request({ method: 'PUT', url: `/api/buyer/${id}`, as, payload });
-const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
+const { post, put, get } = resourceRequests(t, admin, '/api/buyer');
 const count = async () => ({
   buyers: (await t.database.db.select().from(buyers)).length,
   users: (await t.database.db.select().from(user)).length,
@@ -44,12 +47,7 @@ describe('POST /api/buyer', () => {
   it("answers 400 'Usernames must be at least 4 characters long.' for 'ab', and writes nothing", async () => {
     const before = await count();
     const res = await post(buyerInput({ username: 'ab' }));
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
-      ok: false,
-      message: 'Usernames must be at least 4 characters long.',
-      errors: { username: 'Usernames must be at least 4 characters long.' },
-    });
+    expectFieldRefused(res, 'username', 'Usernames must be at least 4 characters long.');
     expect(await count()).toEqual(before);
   });
 
@@ -101,10 +99,10 @@ describe('GET /api/buyer', () => {
       email: expect.any(String),
       phone: expect.any(String),
     });
-    const second = await get('/api/buyer?name=paged%20plumbing&page=2');
-    expect(second.json().data.map((b: { name: string }) => b.name)).toEqual(['Paged Plumbing 15', 'Paged Plumbing 16']);
-    const desc = await get('/api/buyer?name=Paged&sort=name&order=desc&pageSize=1');
-    expect(desc.json().data[0].name).toBe('Paged Plumbing 16');
+    await expectPagedByName(t, admin.cookie, '/api/buyer?name=paged%20plumbing', {
+      secondPage: ['Paged Plumbing 15', 'Paged Plumbing 16'],
+      last: 'Paged Plumbing 16',
+    });
   });
 
   it('treats LIKE wildcards in the search as text', async () => {
@@ -112,9 +110,7 @@ describe('GET /api/buyer', () => {
   });
 
   it('answers a bad page size with a 400 naming the field', async () => {
-    const res = await get('/api/buyer?pageSize=0');
-    expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json().errors)).toEqual(['pageSize']);
+    expectFieldRefused(await get('/api/buyer?pageSize=0'), 'pageSize');
   });
 });
 
@@ -201,21 +197,15 @@ describe('PUT /api/buyer/{id}', () => {
 });
 
 describe('buyer users', () => {
+  /** Adds a user to the buyer (Buyer User Details), as the admin. */
+  const addUser = (buyerId: string, payload: object) =>
+    t.request({ method: 'POST', url: `/api/buyer/${buyerId}/user`, as: admin.cookie, payload });
+
   it('adds a user (Buyer User Details) that signs in after its welcome email', async () => {
     const created = (await post(buyerInput())).json();
-    const missing = await t.request({
-      method: 'POST',
-      url: `/api/buyer/${created._id}/user`,
-      as: admin.cookie,
-      payload: {},
-    });
+    const missing = await addUser(created._id, {});
     expect(missing.json().errors).toEqual({ name: 'Name is required', email: 'Email is required' });
-    const res = await t.request({
-      method: 'POST',
-      url: `/api/buyer/${created._id}/user`,
-      as: admin.cookie,
-      payload: { name: 'Second User', email: 'second@acme.example' },
-    });
+    const res = await addUser(created._id, { name: 'Second User', email: 'second@acme.example' });
     expect(res.statusCode).toBe(201);
     const users = (await get(`/api/buyer/${created._id}?include=users`)).json().users;
     expect(users.map((u: { email: string }) => u.email)).toEqual([created.email, 'second@acme.example']);

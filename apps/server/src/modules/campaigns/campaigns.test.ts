@@ -8,16 +8,13 @@ import {
   createSourceWithLogin,
   leadInput,
 } from '../../../test/factories';
-import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectScoped404, resourceRequests, useAdminTestApp } from '../../../test/harness';
 import { campaignSourceFilters, campaignStatusEvents, campaigns, zipsets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
-const post = (payload: object, as = admin.cookie) => t.request({ method: 'POST', url: '/api/match', as, payload });
-const put = (id: string, payload: object, as = admin.cookie) =>
-  t.request({ method: 'PUT', url: `/api/match/${id}`, as, payload });
-const get = (url: string, as = admin.cookie) => t.request({ method: 'GET', url, as });
+const { post, put, get } = resourceRequests(t, admin, '/api/match');
 const counts = async () => ({
   campaigns: (await t.database.db.select().from(campaigns)).length,
   events: (await t.database.db.select().from(campaignStatusEvents)).length,
@@ -208,12 +205,7 @@ describe('POST /api/match', () => {
     expect(first.json().fixed_id).toBe('ACME-STORM');
     const before = await counts();
     const clash = await post(input(buyer._id, { fixed_id: 'acme-storm' }));
-    expect(clash.statusCode).toBe(400);
-    expect(clash.json()).toEqual({
-      ok: false,
-      message: 'Branded Id is already in use',
-      errors: { fixed_id: 'Branded Id is already in use' },
-    });
+    expectFieldRefused(clash, 'fixed_id', 'Branded Id is already in use');
     expect(await counts()).toEqual(before);
   });
 
@@ -291,9 +283,7 @@ describe('GET /api/match', () => {
   });
 
   it('answers a bad page size with a 400 naming the field', async () => {
-    const res = await get('/api/match?pageSize=0');
-    expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json().errors)).toEqual(['pageSize']);
+    expectFieldRefused(await get('/api/match?pageSize=0'), 'pageSize');
   });
 });
 

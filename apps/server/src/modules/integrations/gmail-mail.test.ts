@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
 import { useFixture } from '../../../test/fixtures';
 import { useRoleCookies, useTestApp } from '../../../test/harness';
 import { connectIntegration, useOAuthServer } from '../../../test/oauth-server';
+import { listenSmtp } from '../../../test/receivers';
 import { outbox } from '../../db/schema';
 import { REFRESH_AHEAD_MS } from './integrations.service';
 
@@ -21,41 +21,29 @@ interface Delivered {
 async function startSmtp(xoauth2: boolean) {
   const delivered: Delivered[] = [];
   const accepted = new Set<string>();
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authOptional: !xoauth2,
-    authMethods: xoauth2 ? ['XOAUTH2'] : ['PLAIN'],
-    onAuth(auth, _session, callback) {
-      if (auth.method === 'XOAUTH2' && auth.accessToken && accepted.has(auth.accessToken))
-        return callback(null, { user: { name: auth.username, token: auth.accessToken } });
-      return callback(null, { data: { status: '401', schemes: 'bearer' } });
-    },
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => {
-        raw += c.toString();
-      });
-      stream.on('end', () => {
-        const user = session.user as unknown as { name: string; token: string } | undefined;
-        delivered.push({
-          user: user?.name ?? null,
-          token: user?.token ?? null,
-          from: /^From: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-        });
-        callback();
+  const server = await listenSmtp(
+    ({ to, raw }, session) => {
+      const user = session.user as unknown as { name: string; token: string } | undefined;
+      delivered.push({
+        user: user?.name ?? null,
+        token: user?.token ?? null,
+        from: /^From: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+        to,
       });
     },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    delivered,
-    accept: (token: string) => accepted.add(token),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+    {
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      authOptional: !xoauth2,
+      authMethods: xoauth2 ? ['XOAUTH2'] : ['PLAIN'],
+      onAuth(auth, _session, callback) {
+        if (auth.method === 'XOAUTH2' && auth.accessToken && accepted.has(auth.accessToken))
+          return callback(null, { user: { name: auth.username, token: auth.accessToken } });
+        return callback(null, { data: { status: '401', schemes: 'bearer' } });
+      },
+    },
+  );
+  return { ...server, delivered, accept: (token: string) => accepted.add(token) };
 }
 
 /** Issue 14: a connected Gmail account sends the exchange's mail (XOAUTH2) instead of SMTP_URL. */

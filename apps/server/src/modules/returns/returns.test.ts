@@ -8,7 +8,7 @@ import {
   createSourceWithKey,
   createSourceWithLogin,
   insertSale,
-  uniquePhone,
+  postSoldLead,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { buyers, leadMatches, leads, messages, sourceChargebacks } from '../../db/schema';
@@ -34,20 +34,8 @@ async function buyerIn(state: string, autoApproveReturns = 0) {
 
 /** Sells a lead in `zip` (to the buyer of its state) and answers its lead and match ids. */
 async function sell(zip: string) {
-  const res = await t.sourceApi('/api/lead', apiKey, {
-    service: 'roofing',
-    zip,
-    name: 'Robin Shaw',
-    phone: uniquePhone(),
-    tcpa_consent: 'true',
-  });
-  expect(res.json()).toMatchObject({ ok: true });
-  const leadId = res.json().lead_id as string;
-  const [match] = await t.deps.db
-    .select({ id: leadMatches.id })
-    .from(leadMatches)
-    .where(eq(leadMatches.leadId, leadId));
-  return { leadId, matchId: match?.id as string };
+  const { leadId, matchId } = await postSoldLead(t, apiKey, { zip, name: 'Robin Shaw', tcpa_consent: 'true' });
+  return { leadId, matchId };
 }
 
 /** The totals of the buyer's accruing bill, in dollars. */
@@ -56,6 +44,13 @@ const billTotal = async (buyerId: string, as: string) =>
 
 const returnOf = (as: string, sale: { leadId: string; matchId: string }, payload: object) =>
   t.request({ method: 'POST', url: `/api/lead/${sale.leadId}/match/${sale.matchId}/return`, as, payload });
+
+/** Expects the buyer's accruing bill to total these charges, returns and net, without credits or debits. */
+const expectReturnsOnly = async (
+  buyerId: string,
+  as: string,
+  totals: { charges: number; returns: number; net: number },
+) => expect(await billTotal(buyerId, as)).toEqual({ ...totals, credits: 0, debits: 0 });
 
 describe('a buyer asks to return a lead', () => {
   it('waits for an admin, raises a message for it, and shows on the lead and the Returns screen', async () => {
@@ -146,13 +141,7 @@ describe('a buyer asks to return a lead', () => {
     for (const sale of sales.slice(0, 3))
       statuses.push((await returnOf(buyer.cookie, sale, { reason: 'Bad Information' })).json().status);
     expect(statuses).toEqual(['approved', 'approved', 'requested']);
-    expect(await billTotal(buyer.buyer._id, buyer.cookie)).toEqual({
-      charges: 200,
-      returns: 40,
-      credits: 0,
-      debits: 0,
-      net: 160,
-    });
+    await expectReturnsOnly(buyer.buyer._id, buyer.cookie, { charges: 200, returns: 40, net: 160 });
   });
 
   it('answers 404 for another buyer’s match, and refuses sources', async () => {
@@ -201,13 +190,7 @@ describe('an admin decides', () => {
     const twice = await returnOf(admin.cookie, denied, { approve: true });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('This return was already decided');
-    expect(await billTotal(buyer.buyer._id, admin.cookie)).toEqual({
-      charges: 40,
-      returns: 20,
-      credits: 0,
-      debits: 0,
-      net: 20,
-    });
+    await expectReturnsOnly(buyer.buyer._id, admin.cookie, { charges: 40, returns: 20, net: 20 });
   });
 
   it('may approve a sale nobody asked to return, but not deny one', async () => {

@@ -330,19 +330,20 @@ describe('a cap filled since the ping', () => {
     t.database.db.execute(
       sql`update cap_counters set n = ${n} where campaign_id = ${campaignId} and period = ${period}`,
     );
-
-  it('moves the sale to the next bidder when its price still covers the payout', async () => {
+  /** A $60 campaign with a daily cap, the next bidder's campaign at `nextPrice`, and a source paid $20 a lead. */
+  async function cappedAndNext(where: { service: string; state: string }, daily: number, nextPrice: number) {
     t.clock.set('2026-06-10T15:00:00Z');
     const first = await createBuyer(t);
     const second = await createBuyer(t);
-    const capped = await createCampaign(t, first._id, {
-      price: 60,
-      services: ['gutters'],
-      states: ['ID'],
-      max: { daily: 5 },
-    });
-    const next = await createCampaign(t, second._id, { price: 40, services: ['gutters'], states: ['ID'] });
+    const market = { services: [where.service], states: [where.state] };
+    const capped = await createCampaign(t, first._id, { price: 60, ...market, max: { daily } });
+    const next = await createCampaign(t, second._id, { price: nextPrice, ...market });
     const { apiKey } = await createSourceWithKey(t, { maxCost: 20 });
+    return { capped, next, apiKey };
+  }
+
+  it('moves the sale to the next bidder when its price still covers the payout', async () => {
+    const { capped, next, apiKey } = await cappedAndNext({ service: 'gutters', state: 'ID' }, 5, 40);
     const lead = () => call('/api/lead', apiKey, { service: 'gutters', zip: '83702', ...contact() });
 
     expect((await lead()).json().status).toBe('sold');
@@ -362,17 +363,7 @@ describe('a cap filled since the ping', () => {
   });
 
   it('answers no_match when no remaining bid covers the payout, and stores the lead unsold', async () => {
-    t.clock.set('2026-06-10T15:00:00Z');
-    const first = await createBuyer(t);
-    const second = await createBuyer(t);
-    const capped = await createCampaign(t, first._id, {
-      price: 60,
-      services: ['siding'],
-      states: ['MT'],
-      max: { daily: 3 },
-    });
-    await createCampaign(t, second._id, { price: 15, services: ['siding'], states: ['MT'] });
-    const { apiKey } = await createSourceWithKey(t, { maxCost: 20 });
+    const { capped, apiKey } = await cappedAndNext({ service: 'siding', state: 'MT' }, 3, 15);
     const ping = await call('/api/ping', apiKey, { service: 'siding', zip: '59601' });
     expect(ping.json()).toMatchObject({ ok: true, price: 20 });
     await call('/api/lead', apiKey, { service: 'siding', zip: '59601', ...contact() });

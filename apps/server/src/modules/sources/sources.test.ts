@@ -7,7 +7,7 @@ import {
   createSourceWithLogin,
   uniquePhone,
 } from '../../../test/factories';
-import { expectScoped404, useAdminTestApp } from '../../../test/harness';
+import { expectFieldRefused, expectPagedByName, expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { apiKeys, outbox, sourceChannels, sources, user } from '../../db/schema';
 
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
@@ -117,11 +117,7 @@ describe('POST /api/source', () => {
 
   it('answers the first message as the message, so the web can mark the field', async () => {
     const res = await post('/api/source', sourceInput({ max_cost: 5000.5 }));
-    expect(res.json()).toEqual({
-      ok: false,
-      message: 'Lead cost must be less than or equal to 5000',
-      errors: { max_cost: 'Lead cost must be less than or equal to 5000' },
-    });
+    expectFieldRefused(res, 'max_cost', 'Lead cost must be less than or equal to 5000');
   });
 
   it('refuses channel max costs over 5000, negative or with 3 decimals', async () => {
@@ -192,17 +188,15 @@ describe('GET /api/source', () => {
       approved: true,
       ts: expect.any(Number),
     });
-    const second = await get('/api/source?name=paged%20partner&page=2');
-    expect(second.json().data.map((s: { name: string }) => s.name)).toEqual(['Paged Partner 25', 'Paged Partner 26']);
-    const desc = await get('/api/source?name=Paged%20Partner&sort=name&order=desc&pageSize=1');
-    expect(desc.json().data[0].name).toBe('Paged Partner 26');
+    await expectPagedByName(t, admin.cookie, '/api/source?name=paged%20partner', {
+      secondPage: ['Paged Partner 25', 'Paged Partner 26'],
+      last: 'Paged Partner 26',
+    });
   });
 
   it('serves 200 a page for the campaign screens’ source pickers, and no more', async () => {
     expect((await get('/api/source?pageSize=200')).statusCode).toBe(200);
-    const res = await get('/api/source?pageSize=201');
-    expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json().errors)).toEqual(['pageSize']);
+    expectFieldRefused(await get('/api/source?pageSize=201'), 'pageSize');
   });
 
   it('treats LIKE wildcards in the search as text', async () => {
@@ -448,12 +442,7 @@ describe('API keys', () => {
     expect((await ping(backup.key)).json().ok).toBe(true);
 
     const twice = await put(`/api/source/${created._id}/apikey/hold`, { name: 'Production' });
-    expect(twice.statusCode).toBe(400);
-    expect(twice.json()).toEqual({
-      ok: false,
-      message: 'This API key is already on hold',
-      errors: { name: 'This API key is already on hold' },
-    });
+    expectFieldRefused(twice, 'name', 'This API key is already on hold');
     // Keys on hold are listed after the others.
     const keys = (await get(`/api/source/${created._id}`)).json().apikeys;
     expect(keys.map((k: { name: string }) => k.name)).toEqual(['Backup', 'Production']);

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SOURCE_API_REASONS } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { useAdminTestApp } from '../../../test/harness';
 
-const t = useTestApp();
+const { t, admin } = useAdminTestApp();
 
 describe('the app', () => {
   it('answers /api/health with a request id', async () => {
@@ -26,11 +26,10 @@ describe('the app', () => {
   });
 
   it('answers malformed JSON with a 400 in the error shape', async () => {
-    const cookie = await t.signIn(ADMIN.email, ADMIN.password);
     const res = await t.request({
       method: 'POST',
       url: '/api/buyer',
-      as: cookie,
+      as: admin.cookie,
       headers: { 'content-type': 'application/json' },
       payload: '{"name":',
     });
@@ -40,8 +39,7 @@ describe('the app', () => {
 
   it('serves the OpenAPI document to admins only', async () => {
     expect((await t.request({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(401);
-    const cookie = await t.signIn(ADMIN.email, ADMIN.password);
-    const res = await t.request({ method: 'GET', url: '/api/openapi.json', as: cookie });
+    const res = await t.request({ method: 'GET', url: '/api/openapi.json', as: admin.cookie });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
@@ -57,9 +55,7 @@ describe('public API documentation', () => {
     expect(Object.keys(res.json().paths).sort()).toEqual(['/api/lead', '/api/ping', '/api/post', '/api/services']);
     // The services as they are in the database, not a hand-typed list.
     expect(res.json()['x-services']).toEqual(
-      await t
-        .request({ method: 'GET', url: '/api/services', as: await t.signIn(ADMIN.email, ADMIN.password) })
-        .then((r) => r.json()),
+      (await t.request({ method: 'GET', url: '/api/services', as: admin.cookie })).json(),
     );
     expect(res.json()['x-services'].length).toBeGreaterThan(3);
   });

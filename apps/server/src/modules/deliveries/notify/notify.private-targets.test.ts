@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, postSoldLead } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useAdminTestApp } from '../../../../test/harness';
 import {
@@ -86,16 +86,7 @@ async function soldLead(state: string, notify: NotifyConfig, customUrl: string) 
     status: 'pause',
   });
 
-  const res = await t.sourceApi('/api/lead', source.apiKey, {
-    service: 'roofing',
-    zip: ZIP_OF[state],
-    name: 'Pat Lee',
-    phone: uniquePhone(),
-    tcpa_consent: true,
-  });
-  expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
-  const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, res.json().lead_id));
-  if (!match) throw new Error('no match');
+  const { match } = await postSoldLead(t, source.apiKey, { zip: ZIP_OF[state], tcpa_consent: true });
 
   await t.database.db.update(webhooks).set({ status: 'live' }).where(eq(webhooks.id, deliveryId));
   await t.database.db.insert(deliveryAttempts).values({
@@ -154,23 +145,11 @@ describe('notify channels with ALLOW_PRIVATE_DELIVERY_TARGETS off', () => {
     };
     // The webhook channels retry a refusal like any failure (three tries each); a custom delivery's
     // refusal is final: its retry is refused once and the chain ends. (Targets in text order.)
+    const threeTries = (channel: string, target: string) => [1, 2, 3].map((attempt) => [channel, target, attempt]);
     expect(tried.map((a) => [a.channel, a.target, a.attempt])).toEqual([
-      ['broadcast', broadcasts[0], 1],
-      ['broadcast', broadcasts[0], 2],
-      ['broadcast', broadcasts[0], 3],
-      ['broadcast', broadcasts[1], 1],
-      ['broadcast', broadcasts[1], 2],
-      ['broadcast', broadcasts[1], 3],
-      ['broadcast', broadcasts[2], 1],
-      ['broadcast', broadcasts[2], 2],
-      ['broadcast', broadcasts[2], 3],
-      ['broadcast', broadcasts[3], 1],
-      ['broadcast', broadcasts[3], 2],
-      ['broadcast', broadcasts[3], 3],
+      ...broadcasts.flatMap((target) => threeTries('broadcast', target)),
       ['custom', deliveryId, 2],
-      ['webhook', webhook, 1],
-      ['webhook', webhook, 2],
-      ['webhook', webhook, 3],
+      ...threeTries('webhook', webhook),
     ]);
     for (const a of tried) {
       expect(a, `${a.channel} ${a.target}`).toMatchObject({ accepted: false, statusCode: null });

@@ -7,8 +7,7 @@ import {
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
-  leadInput,
-  uniquePhone,
+  postSoldLead,
 } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { createTestApp, useAdminTestApp } from '../../../../test/harness';
@@ -45,14 +44,7 @@ async function buyerWith(notify: NotifyConfig, state: string) {
 const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210', NY: '10001', FL: '33101', IL: '60601', GA: '30301' };
 
 /** Sells one lead in `state` through POST /api/lead; answers its id and match. */
-async function sell(state: string) {
-  const res = await t.sourceApi('/api/lead', source.apiKey, leadInput({ zip: ZIP_OF[state], tcpa_consent: true }));
-  expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
-  const leadId = res.json().lead_id as string;
-  const [match] = await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId));
-  if (!match) throw new Error('no match');
-  return { leadId, match };
-}
+const sell = (state: string) => postSoldLead(t, source.apiKey, { zip: ZIP_OF[state], tcpa_consent: true });
 
 const statusOf = async (matchId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
@@ -105,15 +97,9 @@ describe('notify channels', () => {
   });
 
   it("falls back to the buyer's default channels when the campaign has none", async () => {
-    const buyer = await t.deps.services.buyers.create({
-      username: `fallback-${Date.now()}`,
+    const buyer = await createBuyer(t, {
       name: 'Fallback Roofing',
-      email: `fallback.${Date.now()}@example.com`,
-      phone: '(555) 010-2000',
-      tags: [],
       notify: { email: ['default@fallback.example'], sms: ['+15125550100'], broadcast_webhooks: [http.url('/all')] },
-      bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
-      autoApproveReturns: 0,
     });
     await createCampaign(t, buyer._id, { price: 40, states: ['IL'] });
     const { match } = await sell('IL');
@@ -300,30 +286,10 @@ describe('security', () => {
       TWILIO_FROM: '+15125550000',
     });
     try {
-      const buyer = await app.deps.services.buyers.create({
-        username: `sms-${Date.now()}`,
-        name: 'Texting Roofing',
-        email: `sms.${Date.now()}@example.com`,
-        phone: '(555) 010-2000',
-        tags: [],
-        notify: { email: [], sms: [], broadcast_webhooks: [] },
-        bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
-        autoApproveReturns: 0,
-      });
+      const buyer = await createBuyer(app);
       await createCampaign(app, buyer._id, { price: 40, states: ['TX'] });
       const seller = await createSourceWithKey(app, { maxCost: 10 });
-      const sold = await app.sourceApi('/api/lead', seller.apiKey, {
-        service: 'roofing',
-        zip: '75201',
-        name: 'Pat Lee',
-        phone: uniquePhone(),
-        tcpa_consent: true,
-      });
-      const [match] = await app.database.db
-        .select()
-        .from(leadMatches)
-        .where(eq(leadMatches.leadId, sold.json().lead_id));
-      if (!match) throw new Error('no match');
+      const { match } = await postSoldLead(app, seller.apiKey, { tcpa_consent: true });
       // What the worker logged when Twilio took the text: not delivered until the callback says so.
       await app.database.db.update(leadMatches).set({ deliveryStatus: 'queued' }).where(eq(leadMatches.id, match.id));
       await app.database.db.insert(deliveryAttempts).values({
