@@ -99,7 +99,9 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
     '/ping',
     publicRoute('Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema),
     async (request, reply) => {
-      const answer = api.ping(request.body, apiKeyOf(request));
+      const quoted = api.ping(request.body, apiKeyOf(request));
+      // Only a ping that asks Ping/Post buyers waits for anything; the others are answered as they are.
+      const answer = quoted instanceof Promise ? await quoted : quoted;
       return reply.status(answer.status as 200).send(answer.body as PingAnswer);
     },
   );
