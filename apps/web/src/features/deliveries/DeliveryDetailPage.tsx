@@ -1,15 +1,10 @@
 import {
   CONTENT_TYPES,
-  toWebhookPayload,
   WEBHOOK_METHODS,
   WEBHOOK_STATUS_LABELS,
   WEBHOOK_STATUSES,
   type Webhook,
-  type WebhookFormValues,
   type WebhookStatusValue,
-  webhookChanges,
-  webhookFormSchema,
-  webhookFormValues,
 } from '@leadex/domain';
 import { Badge, Button, Divider, Grid, Stack, Text } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
@@ -33,6 +28,15 @@ import { formatTimestamp } from '../../lib/format';
 import { FieldValueRows, RowsField } from './DeliveryRows';
 import { DeliveryTestModal } from './DeliveryTestModal';
 import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
+import {
+  type DeliveryFormValues,
+  deliveryChanges,
+  deliveryFormSchema,
+  deliveryFormValues,
+  recordFormValues,
+  toDeliveryPayload,
+} from './deliveryForm';
+import { DeliveryTypeField, PingSection, useIsPingPost } from './PingSection';
 
 /** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
 export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
@@ -91,10 +95,10 @@ function DeliveryDetail({ id, action }: { id: string; action: string | undefined
   const start = useMemo(() => {
     if (isCopy) {
       if (!copy.data) return undefined;
-      return webhookFormValues(copy.data);
+      return deliveryFormValues(copy.data);
     }
     if (id !== 'new' || !template.data) return undefined;
-    return webhookFormValues(template.data, {
+    return deliveryFormValues(template.data, {
       buyer: isAdmin ? (initialBuyer?.value ?? '') : (claims.role_id ?? ''),
       fromTemplate: true,
     });
@@ -129,7 +133,7 @@ interface DeliveryFormProps {
   isAdmin: boolean;
   record: Webhook | undefined;
   /** A new delivery's first values (template or copy). */
-  start: WebhookFormValues | undefined;
+  start: DeliveryFormValues | undefined;
   buyerChoice: BuyerChoice | null;
   /** The template field list: the mapping's field choices. */
   fieldNames: string[];
@@ -145,13 +149,13 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   const editor = useRecordForm({
     base: '/delivery',
     isNew,
-    schema: webhookFormSchema,
+    schema: deliveryFormSchema,
     blank: start,
     record,
-    toValues: webhookFormValues,
-    create: ({ values: all }) => create.mutateAsync(toWebhookPayload(all)),
+    toValues: recordFormValues,
+    create: ({ values: all }) => create.mutateAsync(toDeliveryPayload(all)),
     update: async ({ values: all, original }) => {
-      const changes = webhookChanges(original, all);
+      const changes = deliveryChanges(original, all);
       // Only blanks or spaces changed: nothing to save.
       return Object.keys(changes).length === 0 ? null : update.mutateAsync(changes);
     },
@@ -161,7 +165,7 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   const title = isNew ? start?.name || 'New Custom Delivery' : (record?.name ?? 'Custom Delivery');
   return (
     <>
-      <EditableForm<WebhookFormValues>
+      <EditableForm<DeliveryFormValues>
         {...editor}
         title={title}
         description={isNew ? 'A new delivery starts as a draft: set it live once a test is accepted.' : undefined}
@@ -169,6 +173,7 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
         actions={record && !isNew ? <TestButton onClick={() => setTesting(true)} /> : undefined}
       >
         <DetailsSection record={isNew ? undefined : record} isAdmin={isAdmin} isNew={isNew} buyerChoice={buyerChoice} />
+        <PingPart />
         <ParametersSection />
         <Section
           title="Delivery Mapping"
@@ -203,6 +208,11 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   );
 }
 
+/** A Ping/Post delivery's ping, before the post's parameters. */
+function PingPart() {
+  return useIsPingPost() ? <PingSection /> : null;
+}
+
 /** Test runs the stored delivery: it shows only while the delivery is read-only. */
 function TestButton({ onClick }: { onClick: () => void }) {
   const editing = useEditing();
@@ -216,7 +226,7 @@ function TestButton({ onClick }: { onClick: () => void }) {
 
 function StatusField() {
   const editing = useEditing();
-  const current = useWatch<WebhookFormValues, 'status'>({ name: 'status' });
+  const current = useWatch<DeliveryFormValues, 'status'>({ name: 'status' });
   if (editing) return <RadioField name="status" label="Status" options={STATUS_OPTIONS} />;
   const status = statusKey(current);
   const value: WebhookStatusValue = status === 'unknown' ? 'draft' : status;
@@ -246,6 +256,9 @@ function DetailsSection({
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 6 }}>
           <StatusField />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <DeliveryTypeField />
         </Grid.Col>
         {record && (
           <>
