@@ -33,6 +33,7 @@ import {
   storeSale,
   takeBuyerSpend,
   takeCampaignCaps,
+  takePingTurn,
 } from './sale.repo';
 import type { AuctionResult, Bid, ExplanationEntry, LeadFacts } from './types';
 
@@ -456,6 +457,8 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
       const idempotencyKey = req.meta.idempotencyKey;
       if (idempotencyKey && !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, lead.createdAt)))
         return { replay: 'idempotency' };
+      // A second post of the ping must not reach the buyers' systems: it waits for the first, then replays it.
+      if (req.pingId && live.size > 0 && (await takePingTurn(tx, req.pingId)) === 'sold') throw new ReplayPing();
       if (prior.repostOf) {
         const answer = { ok: false, lead_id: lead.id, reason: 'duplicate', duplicate_of: prior.repostOf };
         return store(tx, req, { ...lead, answer }, null);
