@@ -239,7 +239,7 @@ function StatusField() {
   );
 }
 
-/** Delivery Details: status, ID, timestamp, buyer (a picker for a new one), name, tags. */
+/** Delivery Details: status, ID, timestamp, buyer (a picker for a new one), name, type, tags. */
 function DetailsSection({
   record,
   isAdmin,
@@ -256,9 +256,6 @@ function DetailsSection({
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 6 }}>
           <StatusField />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <DeliveryTypeField />
         </Grid.Col>
         {record && (
           <>
@@ -285,6 +282,9 @@ function DetailsSection({
             </Grid.Col>
           )
         )}
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <DeliveryTypeField />
+        </Grid.Col>
         <Grid.Col span={12}>
           <TagsFormField name="tags" kind="webhook" label="Tags" placeholder="Add a tag and press Enter" />
         </Grid.Col>

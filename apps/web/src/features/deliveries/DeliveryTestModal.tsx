@@ -6,7 +6,20 @@ import {
   type WebhookPingTestResult,
   type WebhookTestResult,
 } from '@leadex/domain';
-import { Alert, Badge, Button, Code, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Divider,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { BID_OUTCOME_COLORS, bidOutcomeLabel } from '../leads/leadFormat';
@@ -191,7 +204,12 @@ export function DeliveryTestModal({
         </Group>
         {result && outcome && (
           <Stack gap="lg" ref={resultRef}>
-            {result.ping && <PingResult ping={result.ping} />}
+            {result.ping && (
+              <>
+                <PingResult ping={result.ping} />
+                <Divider />
+              </>
+            )}
             <CallResult
               title={pingPost ? 'Post Response' : 'Test Response'}
               badge={outcome}
