@@ -1,26 +1,12 @@
-import {
-  CONTENT_TYPES,
-  WEBHOOK_METHODS,
-  WEBHOOK_STATUS_LABELS,
-  WEBHOOK_STATUSES,
-  type Webhook,
-  type WebhookStatusValue,
-} from '@leadex/domain';
-import { Badge, Button, Divider, Grid, Stack, Text } from '@mantine/core';
+import { WEBHOOK_STATUS_LABELS, WEBHOOK_STATUSES, type Webhook, type WebhookStatusValue } from '@leadex/domain';
+import { Badge, Button, Grid, Stack } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useClaims } from '../../app/session';
 import { type BuyerChoice, BuyerPicker } from '../../components/BuyerPicker';
 import { EditableForm, useEditing } from '../../components/EditableForm';
-import {
-  DisplayField,
-  LabeledValue,
-  RadioField,
-  SelectField,
-  TagsFormField,
-  TextField,
-} from '../../components/FormFields';
+import { DisplayField, LabeledValue, RadioField, TagsFormField, TextField } from '../../components/FormFields';
 import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
@@ -37,6 +23,7 @@ import {
   toDeliveryPayload,
 } from './deliveryForm';
 import { DeliveryTypeField, PingSection, useIsPingPost } from './PingSection';
+import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
 
 /** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
 export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
@@ -64,8 +51,6 @@ function rememberBuyer(choice: BuyerChoice | null) {
 }
 
 const STATUS_OPTIONS = WEBHOOK_STATUSES.map((value) => ({ value, label: WEBHOOK_STATUS_LABELS[value] }));
-const METHOD_OPTIONS = WEBHOOK_METHODS.map((value) => ({ value, label: value }));
-const CONTENT_TYPE_OPTIONS = CONTENT_TYPES.map((value) => ({ value, label: value }));
 const BADGE_COLOR: Record<WebhookStatusValue, string> = { live: 'green', draft: 'yellow', pause: 'red' };
 /** Read-only, the badge says Live, Draft or Pause (admin §2 Delivery detail). */
 const BADGE_LABEL: Record<WebhookStatusValue, string> = { live: 'Live', draft: 'Draft', pause: 'Pause' };
@@ -295,37 +280,12 @@ function DetailsSection({
 
 /** Delivery Parameters: where and how the lead is sent, and what answer counts as accepted. */
 function ParametersSection() {
-  // Placeholders are hints for typing: read-only, they would read as values.
-  const hint = useEditing() ? (text: string) => text : () => undefined;
+  const hint = useHint();
   return (
     <Section title="Delivery Parameters" description="Where and how each lead is sent, and which answer accepts it.">
       <Stack gap="md">
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: 9 }}>
-            <TextField name="url" label="URL" required placeholder={hint('https://crm.example.com/api/leads')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 3 }}>
-            <SelectField name="method" label="Method" data={METHOD_OPTIONS} allowDeselect={false} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <SelectField
-              name="send_content_type"
-              label="Send Content Type"
-              data={CONTENT_TYPE_OPTIONS}
-              allowDeselect={false}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <SelectField
-              name="return_content_type"
-              label="Return Content Type"
-              data={CONTENT_TYPE_OPTIONS}
-              allowDeselect={false}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="wrap_key" label="Wrap Key" placeholder={hint('lead')} />
-          </Grid.Col>
+          <RequestFields urlHint="https://crm.example.com/api/leads" wrapHint="lead" />
           <Grid.Col span={{ base: 6, md: 3 }}>
             <TextField name="return_id" label="Return ID" placeholder={hint('id')} />
           </Grid.Col>
@@ -342,21 +302,7 @@ function ParametersSection() {
             <TextField name="secretname" label="Secret Name" placeholder={hint('secret')} />
           </Grid.Col>
         </Grid>
-        <Divider label="Headers" labelPosition="left" />
-        <RowsField
-          name="headers"
-          title="Header"
-          columns={[
-            { key: 'header', label: 'Header', placeholder: 'X-Api-Key' },
-            { key: 'value', label: 'Value' },
-          ]}
-          addLabel="Add Header"
-        />
-        <Divider label="Accept" labelPosition="left" />
-        <Text fz="xs" c="dimmed" mt={-8}>
-          Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields).
-        </Text>
-        <FieldValueRows name="accept" title="Accept" examples={['status', 'ok']} addLabel="Add Accept Rule" />
+        <HeadersAndAccept acceptNote="Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields)." />
       </Stack>
     </Section>
   );

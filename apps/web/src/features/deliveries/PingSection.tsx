@@ -1,12 +1,4 @@
-import {
-  CONTACT_FIELDS,
-  CONTENT_TYPES,
-  DELIVERY_TYPES,
-  PING_FIELDS,
-  PING_POST_DELIVERY,
-  PING_TIMEOUT_MS,
-  WEBHOOK_METHODS,
-} from '@leadex/domain';
+import { CONTACT_FIELDS, DELIVERY_TYPES, PING_FIELDS, PING_POST_DELIVERY, PING_TIMEOUT_MS } from '@leadex/domain';
 import { Alert, Divider, Grid, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useWatch } from 'react-hook-form';
@@ -15,10 +7,9 @@ import { NumberField, RadioField, SelectField, TextField } from '../../component
 import { Section } from '../../components/Section';
 import { FieldValueRows, RowsField } from './DeliveryRows';
 import { DELIVERY_TYPE_LABELS, type DeliveryFormValues } from './deliveryForm';
+import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
 
 const TYPE_OPTIONS = DELIVERY_TYPES.map((value) => ({ value, label: DELIVERY_TYPE_LABELS[value] }));
-const METHOD_OPTIONS = WEBHOOK_METHODS.map((value) => ({ value, label: value }));
-const CONTENT_TYPE_OPTIONS = CONTENT_TYPES.map((value) => ({ value, label: value }));
 const PING_FIELD_OPTIONS = PING_FIELDS.map(({ field }) => ({ value: field, label: field }));
 
 /** The delivery's type: a radio while editing (Direct or Ping/Post), its name otherwise. */
@@ -38,8 +29,7 @@ export function useIsPingPost(): boolean {
  */
 export function PingSection() {
   const editing = useEditing();
-  // Placeholders are hints for typing: read-only, they would read as values.
-  const hint = editing ? (text: string) => text : () => undefined;
+  const hint = useHint();
   return (
     <Section
       title="Ping"
@@ -47,36 +37,7 @@ export function PingSection() {
     >
       <Stack gap="md">
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: 9 }}>
-            <TextField
-              name="ping.url"
-              label="Ping URL"
-              required
-              placeholder={hint('https://crm.example.com/api/bid')}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 3 }}>
-            <SelectField name="ping.method" label="Ping Method" data={METHOD_OPTIONS} allowDeselect={false} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <SelectField
-              name="ping.send_content_type"
-              label="Ping Send Content Type"
-              data={CONTENT_TYPE_OPTIONS}
-              allowDeselect={false}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <SelectField
-              name="ping.return_content_type"
-              label="Ping Return Content Type"
-              data={CONTENT_TYPE_OPTIONS}
-              allowDeselect={false}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="ping.wrap_key" label="Ping Wrap Key" placeholder={hint('ping')} />
-          </Grid.Col>
+          <RequestFields prefix="ping." label="Ping " urlHint="https://crm.example.com/api/bid" wrapHint="ping" />
           <Grid.Col span={{ base: 6, md: 3 }}>
             <NumberField
               name="ping.timeout_ms"
@@ -111,26 +72,10 @@ export function PingSection() {
             />
           </Grid.Col>
         </Grid>
-        <Divider label="Ping Headers" labelPosition="left" />
-        <RowsField
-          name="ping.headers"
-          title="Ping header"
-          columns={[
-            { key: 'header', label: 'Header', placeholder: 'X-Api-Key' },
-            { key: 'value', label: 'Value' },
-          ]}
-          addLabel="Add Ping Header"
-        />
-        <Divider label="Ping Accept" labelPosition="left" />
-        <Text fz="xs" c="dimmed" mt={-8}>
-          A bid when the answer is a 2xx, every field of the response holds its value, and the bid price field holds a
-          price above zero.
-        </Text>
-        <FieldValueRows
-          name="ping.accept"
-          title="Ping accept"
-          examples={['status', 'ok']}
-          addLabel="Add Ping Accept Rule"
+        <HeadersAndAccept
+          prefix="ping."
+          label="Ping "
+          acceptNote="A bid when the answer is a 2xx, every field of the response holds its value, and the bid price field holds a price above zero."
         />
         <Divider label="Ping Mapping" labelPosition="left" />
         <Alert color="blue" variant="light" icon={<IconLock size={18} />} p="sm">
