@@ -339,8 +339,8 @@ export interface LeadExplanationEntry {
  * One ping of a Ping/Post buyer for the lead (admins, GET /api/lead/{id}): sent at the source's
  * ping (or within POST /api/lead), before the lead existed, and found again by its ping id.
  */
-export interface LeadPingCall {
-  _id: string;
+export interface LeadPingCall
+  extends Pick<LeadDeliveryAttempt, '_id' | 'status_code' | 'request' | 'response' | 'duration_ms' | 'ts'> {
   buyer: { _id: string; name?: string };
   delivery: { _id: string; name?: string };
   outcome: Exclude<BidOutcome, 'refused_post'>;
@@ -348,14 +348,8 @@ export interface LeadPingCall {
   bid?: number;
   /** The buyer's id of its bid, echoed in the post. */
   buyer_ping_id?: string;
-  status_code?: number;
-  /** Excerpts: URL and body sent, body answered. */
-  request?: string;
-  response?: string;
   /** Why it is no bid, in words. */
   error?: string;
-  duration_ms: number;
-  ts: number;
 }
 
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */

@@ -4,7 +4,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
 import { useFixture } from '../../test/fixtures';
 import { useAdminTestApp } from '../../test/harness';
-import { createDelivery, eventually, scriptedNetwork, useAnsweringServer } from '../../test/receivers';
+import {
+  createDelivery,
+  eventually,
+  QUICK_DELIVERIES,
+  scriptedNetwork,
+  useAnsweringServer,
+} from '../../test/receivers';
 import { leadMatches, leads, pingCalls } from '../db/schema';
 import { deriveSigningSecret, verifyWebhook } from '../lib/webhook-signature';
 import { pingSchema } from '../modules/source-api/source-api.schema';
@@ -18,9 +24,17 @@ import { pingSchema } from '../modules/source-api/source-api.schema';
 
 const buyers = useAnsweringServer('{"ok":true}');
 const net = scriptedNetwork({ 'bids.buyer.test': ['93.184.216.41'], 'bids.internal.test': ['10.20.30.41'] });
-const { t, admin } = useAdminTestApp(() => ({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: false }), {
-  network: net.network,
-});
+// Jobs run: a post without an answer is retried. Its first retry waits a second, long after the
+// test has written the ping's logged calls (a retry reads the buyer's bid id from them).
+const { t, admin } = useAdminTestApp(
+  () => ({
+    PUBLIC_API_RATE_LIMIT: 0,
+    ALLOW_PRIVATE_DELIVERY_TARGETS: false,
+    ...QUICK_DELIVERIES,
+    DELIVERY_RETRY_DELAYS_MS: [1000, 50],
+  }),
+  { network: net.network, startJobs: true },
+);
 const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
 
 /** What the buyers' server answers on each path; a path without a route answers `{"ok":true}`. */
@@ -172,7 +186,8 @@ describe('a Ping/Post buyer bids at the ping', () => {
 
   it('a buyer answering after its timeout is ignored: the ping answers in time and sells to the next bid', async () => {
     const fast = await pingPostBuyer('CA', '/fast');
-    const slow = await pingPostBuyer('CA', '/slow', { timeout_ms: 150 });
+    // A second: time enough for its ping to arrive on a busy machine (PGlite shares the test's event loop).
+    const slow = await pingPostBuyer('CA', '/slow', { timeout_ms: 1000 });
     routes.set('/fast/ping', json({ ok: true, bid: 35, id: 'F-1' }));
     // The slow buyer holds its (better) bid until the test lets it go, after the ping has answered.
     let release: (() => void) | undefined;
@@ -254,6 +269,25 @@ describe('a Ping/Post buyer bids at the ping', () => {
     expect(hitsOn('/twice/ping')).toHaveLength(1);
     const sold = await t.database.db.select().from(leadMatches).where(eq(leadMatches.campaignId, bidder.campaignId));
     expect(sold.map((m) => m.priceCents)).toEqual([4100]);
+  });
+
+  it('a post without an answer keeps the sale at the bid and is retried as a job, echoing the bid id again', async () => {
+    const bidder = await pingPostBuyer('OH', '/retried');
+    routes.set('/retried/ping', json({ ok: true, bid: 33, id: 'RT-1' }));
+    let posts = 0;
+    routes.set('/retried/post', (res) => {
+      posts += 1;
+      json(posts === 1 ? { error: 'busy' } : { ok: true }, posts === 1 ? 503 : 200)(res);
+    });
+    const quote = await ping('OH');
+    await t.deps.engine.flush();
+    const sold = await post(quote.ping_id);
+    expect(sold).toMatchObject({ ok: true, status: 'sold' });
+    expect((await matchesOf(sold.lead_id)).map((m) => [m.campaignId, m.priceCents, m.rejected])).toEqual([
+      [bidder.campaignId, 3300, false],
+    ]);
+    await eventually(() => hitsOn('/retried/post').length === 2, 15_000, 'the retried post');
+    expect(hitsOn('/retried/post').map((h) => JSON.parse(h.body).PingId)).toEqual(['RT-1', 'RT-1']);
   });
 
   it('no bid, an error or a refused target is no bid: the fixed campaign buys, and each reason is logged', async () => {
