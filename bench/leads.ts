@@ -9,9 +9,9 @@
  * Env: BENCH_LEADS (1,000,000), BENCH_LEADS_DB (an already loaded database on the same server:
  * reused, migrated, not dropped), BENCH_KEEP_DB, BENCH_OUTPUT.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +29,9 @@ import { leadDateSpan } from '../apps/server/src/modules/leads/date-range';
 import { type LeadListFilter, type LeadScope, leadsRepo } from '../apps/server/src/modules/leads/leads.repo';
 import { statsRollup } from '../apps/server/src/modules/stats/stats-rollup';
 import { usersRepo } from '../apps/server/src/modules/users/users.repo';
-import { EARLIER_RUNS, earlierRunsOf, markdownTable } from './report';
+import { startBenchServer, stopBenchServer } from './child';
+import { markdownTable, writeSection } from './report';
 import { seedExchange } from './seed';
-import type { ServerMessage } from './server';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -279,32 +279,8 @@ async function createUser(db: Db, role: 'admin' | 'buyer' | 'source', roleId: st
 // ---------------------------------------------------------------------------------------------
 // The server and HTTP
 
-function startServer(url: string, secret: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, NODE_ENV: 'production', BENCH_DB_URL: url, BENCH_SECRET: secret },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the bench server exited (code ${code})`));
-    child.once('exit', onExit);
-    child.on('message', (message: ServerMessage) => {
-      if (message.type === 'ready') {
-        child.off('exit', onExit);
-        resolve({ child, port: message.port });
-      }
-    });
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  if (child.connected) child.send({ type: 'stop' });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
+const startServer = (url: string, secret: string) => startBenchServer(url, secret);
+const stopServer = stopBenchServer;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -755,21 +731,6 @@ function render(r: {
   ].join('\n');
 }
 
-/** Writes the section into the report, replacing an earlier one. */
-function writeSection(section: string) {
-  let doc = '';
-  try {
-    doc = readFileSync(OUTPUT, 'utf8');
-  } catch {
-    doc = '# Benchmarks\n';
-  }
-  const earlier = earlierRunsOf(OUTPUT);
-  if (earlier) doc = doc.slice(0, doc.indexOf(`\n${EARLIER_RUNS}`) + 1);
-  const at = doc.indexOf(SECTION);
-  const head = at >= 0 ? doc.slice(0, at) : `${doc.trimEnd()}\n\n`;
-  writeFileSync(OUTPUT, `${head}${section.trimEnd()}\n${earlier}`);
-}
-
 // ---------------------------------------------------------------------------------------------
 
 export async function runLeadsBench(): Promise<boolean> {
@@ -895,7 +856,7 @@ export async function runLeadsBench(): Promise<boolean> {
       exportedRows,
       plans,
     });
-    writeSection(section);
+    writeSection(OUTPUT, SECTION, section);
     log(`wrote the leads section of ${OUTPUT}`);
     const listsOk = measured.every(
       (m) =>

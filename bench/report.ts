@@ -1,5 +1,5 @@
 /** The bench's console table and docs/benchmarks.md. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type autocannon from 'autocannon';
 import type { Activity } from './machine';
 import type { Profile } from './profile';
@@ -365,4 +365,19 @@ export function earlierRunsOf(path: string): string {
   }
   const at = doc.indexOf(`\n${EARLIER_RUNS}`);
   return at >= 0 ? `\n${doc.slice(at + 1).trimEnd()}\n` : '';
+}
+
+/** Writes one scenario's section into the report (before the earlier runs), replacing its earlier one. */
+export function writeSection(path: string, title: string, section: string): void {
+  let doc = '';
+  try {
+    doc = readFileSync(path, 'utf8');
+  } catch {
+    doc = '# Benchmarks\n';
+  }
+  const earlier = earlierRunsOf(path);
+  if (earlier) doc = doc.slice(0, doc.indexOf(`\n${EARLIER_RUNS}`) + 1);
+  const at = doc.indexOf(title);
+  const head = at >= 0 ? doc.slice(0, at) : `${doc.trimEnd()}\n\n`;
+  writeFileSync(path, `${head}${section.trimEnd()}\n${earlier}`);
 }

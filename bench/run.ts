@@ -8,10 +8,11 @@
  * Env: BENCH_DATABASE_URL (a server where a database may be created), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_OUTPUT (docs/benchmarks.md),
  * BENCH_SERVER_ARGS (extra node flags for the server process, e.g. `--cpu-prof`), BENCH_KEEP_DB (keep the
- * database afterwards, to look into it), BENCH_ONLY (`engine` or `leads`: one part alone; the leads lists at
- * 1,000,000 leads run after the engine's scenarios, see bench/leads.ts).
+ * database afterwards, to look into it), BENCH_ONLY (`engine`, `leads` or `pingpost`: one part alone; the leads
+ * lists at 1,000,000 leads run after the engine's scenarios, see bench/leads.ts, then pings with Ping/Post buyers,
+ * see bench/pingpost.ts).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,9 +23,11 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
 import { seedReferenceData } from '../apps/server/src/demo/seed';
+import { startBenchServer, stopBenchServer } from './child';
 import { runLeadsBench } from './leads';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
 import { cpuWindow, processCpuMs, sampleActivity } from './machine';
+import { runPingPostBench } from './pingpost';
 import { type Check, earlierRunsOf, renderMarkdown, renderTable, type Scenario } from './report';
 import { type BenchExchange, prng, seedExchange } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
@@ -71,26 +74,9 @@ async function connectAdmin(): Promise<{ admin: pg.Client; version: string }> {
   }
 }
 
-/** Starts the server under test in its own process; resolves with its port once it listens. */
-function startServer(url: string, secret: string): Promise<{ child: ChildProcess; port: number; poolSize: number }> {
-  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
-    // BENCH_SERVER_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])],
-    env: { ...process.env, NODE_ENV: 'production', BENCH_DB_URL: url, BENCH_SECRET: secret },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) =>
-      reject(new Error(`the bench server exited (code ${code}) before listening`));
-    child.once('exit', onExit);
-    child.on('message', (message: ServerMessage) => {
-      if (message.type === 'ready') {
-        child.off('exit', onExit);
-        resolve({ child, port: message.port, poolSize: message.poolSize });
-      }
-    });
-  });
-}
+/** Starts the server under test (BENCH_SERVER_ARGS: extra node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+const startServer = (url: string, secret: string) =>
+  startBenchServer(url, secret, { nodeArgs: process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [] });
 
 function send(child: ChildProcess, message: ParentMessage) {
   child.send(message);
@@ -112,14 +98,7 @@ function ask<T extends ServerMessage['type']>(
   });
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  if (child.connected) send(child, { type: 'stop' });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
+const stopServer = stopBenchServer;
 
 async function rowsOf<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await database.db.execute(query)) as unknown as { rows: T[] };
@@ -462,11 +441,15 @@ async function runScenarios(
   return { scenarios, checks, postProfile, pingTally, postTally, poolSize: pool.length };
 }
 
-/** BENCH_ONLY=engine runs the engine's scenarios alone, BENCH_ONLY=leads the leads lists' (bench/leads.ts). */
+/**
+ * BENCH_ONLY picks one part: `engine` (this file's scenarios), `leads` (the leads lists, bench/leads.ts)
+ * or `pingpost` (pings with Ping/Post buyers, bench/pingpost.ts); without it all three run in turn.
+ */
 async function all() {
   const only = process.env.BENCH_ONLY;
-  if (only !== 'leads') await main();
-  if (only !== 'engine' && !(await runLeadsBench())) process.exitCode = 1;
+  if (only === undefined || only === '' || only === 'engine') await main();
+  if ((only === undefined || only === '' || only === 'leads') && !(await runLeadsBench())) process.exitCode = 1;
+  if ((only === undefined || only === '' || only === 'pingpost') && !(await runPingPostBench())) process.exitCode = 1;
 }
 
 all().catch((error) => {

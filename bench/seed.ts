@@ -26,10 +26,10 @@ export function prng(seed: number): () => number {
 }
 
 /** The states the bench exchange trades in, and how many of their ZIPs it uses (10 x 200 = 2,000). */
-const STATES = ['TX', 'FL', 'CA', 'NY', 'PA', 'OH', 'GA', 'NC', 'AZ', 'IL'];
+export const STATES = ['TX', 'FL', 'CA', 'NY', 'PA', 'OH', 'GA', 'NC', 'AZ', 'IL'];
 const ZIPS_PER_STATE = 200;
 /** Services bought, most common first (roofing and solar dominate home-services volume). */
-const SERVICES = ['roofing', 'solar', 'hvac', 'windows', 'plumbing', 'siding'];
+export const SERVICES = ['roofing', 'solar', 'hvac', 'windows', 'plumbing', 'siding'];
 const SERVICE_WEIGHTS = [0.3, 0.25, 0.15, 0.12, 0.1, 0.08];
 /** Sources' payouts: every campaign price (>= $25) covers both. */
 const SOURCE_PAYOUT_CENTS = [1000, 1500];

@@ -60,6 +60,8 @@ async function main() {
     PUBLIC_URL: 'http://127.0.0.1',
     SEED_DEMO: 'false',
     ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
+    // The Ping/Post scenario's buyers are local HTTP servers (bench/pingpost.ts).
+    ...(process.env.BENCH_ALLOW_PRIVATE_DELIVERY_TARGETS === 'true' ? { ALLOW_PRIVATE_DELIVERY_TARGETS: 'true' } : {}),
   });
   const database = await openDatabase({ url, poolSize: config.DATABASE_POOL_SIZE });
   const deps = createDeps(config, database.db, systemClock);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { section, tableRows } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, expectPath, navigation, signIn, USERS, unique } from './support';
+import { addUserWithPassword, apiCall, expectPath, navigation, signIn, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -37,17 +37,8 @@ async function newSourceUser(admin: APIRequestContext, canPostLead: boolean): Pr
     name: 'Production',
   });
   const email = `dana-${suffix}@canyon.example`;
-  const user = await apiCall<{ _id: string }>(admin, 'post', `/api/source/${source._id}/user`, {
-    name: 'Dana Ruiz',
-    email,
-  });
-  await apiCall(admin, 'put', `/api/source/${source._id}/welcome/${user._id}`);
-  const outbox = await apiCall<{ data: { to: string; text: string }[] }>(admin, 'get', '/api/outbox?pageSize=50');
-  const mail = outbox.data.find((m) => m.to.includes(email));
-  const token = decodeURIComponent(/token=([^&\s]+)/.exec(mail?.text ?? '')?.[1] ?? '');
-  expect(token, 'the welcome email carries a set-password link').not.toBe('');
   const password = 'canyon-pass-1';
-  await apiCall(admin, 'post', '/api/auth/reset-password', { token, newPassword: password });
+  await addUserWithPassword(admin, { kind: 'source', id: source._id }, { name: 'Dana Ruiz', email, password });
   return { sourceId: source._id, name, email, password, apiKey: key.key };
 }
 

@@ -119,6 +119,26 @@ export async function apiCall<T>(
   return (await res.json()) as T;
 }
 
+/**
+ * Adds a user to a buyer or source (as the admin, with `admin`'s session) and sets its password through
+ * the link of its welcome email (read from the outbox), as a new user does; answers the user's id.
+ */
+export async function addUserWithPassword(
+  admin: APIRequestContext,
+  owner: { kind: 'buyer' | 'source'; id: string },
+  user: { name: string; email: string; password: string },
+): Promise<string> {
+  const base = `/api/${owner.kind}/${owner.id}`;
+  const added = await apiCall<{ _id: string }>(admin, 'post', `${base}/user`, { name: user.name, email: user.email });
+  await apiCall(admin, 'put', `${base}/welcome/${added._id}`);
+  const outbox = await apiCall<{ data: { to: string; text: string }[] }>(admin, 'get', '/api/outbox?pageSize=50');
+  const mail = outbox.data.find((m) => m.to.includes(user.email));
+  const token = decodeURIComponent(/token=([^&\s]+)/.exec(mail?.text ?? '')?.[1] ?? '');
+  expect(token, 'the welcome email carries a set-password link').not.toBe('');
+  await apiCall(admin, 'post', '/api/auth/reset-password', { token, newPassword: user.password });
+  return added._id;
+}
+
 /** A buyer's system that is down, on a free local port: every request answers 500 with `text`. */
 export async function downReceiver(path: string, text: string) {
   let received = 0;

@@ -16,6 +16,7 @@ import { type CardsService, createCardsService } from './modules/bills/cards.ser
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
+import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
@@ -129,6 +130,7 @@ export function createDeps(
     onSale: () => jobs.kick(),
     logger,
     inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
+    pinger: createPinger({ clock, secret: config.LEADEX_SECRET, deliverOptions: () => webhooks.deliverOptions() }),
   });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
 import { whenMissing } from './messages';
+import type { BidOutcome } from './webhook';
 
 // The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
 // Leads list and Lead detail; portals spec §2 buyer and source leads).
@@ -336,6 +337,25 @@ export interface LeadExplanationEntry {
   detail?: string;
   price?: number;
   won?: boolean;
+  /** A Ping/Post buyer's campaign: how its system answered the ping (bid, no bid, timeout, error) or the post (refused). */
+  bid_outcome?: BidOutcome;
+}
+
+/**
+ * One ping of a Ping/Post buyer for the lead (admins, GET /api/lead/{id}): sent at the source's
+ * ping (or within POST /api/lead), before the lead existed, and found again by its ping id.
+ */
+export interface LeadPingCall
+  extends Pick<LeadDeliveryAttempt, '_id' | 'status_code' | 'request' | 'response' | 'duration_ms' | 'ts'> {
+  buyer: { _id: string; name?: string };
+  delivery: { _id: string; name?: string };
+  outcome: Exclude<BidOutcome, 'refused_post'>;
+  /** The bid in dollars. */
+  bid?: number;
+  /** The buyer's id of its bid, echoed in the post. */
+  buyer_ping_id?: string;
+  /** Why it is no bid, in words. */
+  error?: string;
 }
 
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
@@ -375,4 +395,6 @@ export interface LeadDetail {
   buyers?: string[];
   match?: LeadMatch[];
   explanation?: LeadExplanationEntry[];
+  /** Admins: every ping of a Ping/Post buyer for this lead (the posts are on the matches, under `custom`). */
+  pings?: LeadPingCall[];
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from './test-support';
 import {
+  CONTACT_FIELDS,
   DELIVERY_FIELD_NAMES,
   newWebhookDraft,
+  PING_FIELD_NAMES,
   testFields,
   testOutcome,
   toWebhookPayload,
+  WEBHOOK_MESSAGES,
   type WebhookFormValues,
   webhookChanges,
   webhookCreateSchema,
@@ -249,5 +252,93 @@ describe('the Delivery form and its payload', () => {
     expect(testOutcome({ status: 0, accept: false, error: 'timeout' })).toBe('Error');
     expect(testOutcome({ status: 200, accept: true })).toBe('Accepted');
     expect(testOutcome({ status: 200, accept: false })).toBe('Not Accepted');
+  });
+});
+
+describe('a Ping/Post delivery (DESIGN.md §6)', () => {
+  const ping = { url: 'https://crm.example.com/bid', price_field: 'bid' };
+  const pingPost = { ...valid, ping_id: 'ping_post', ping };
+
+  it('takes its ping and fills the defaults: POST, json both ways, a 1,000 ms timeout', () => {
+    expect(webhookCreateSchema.parse(pingPost)).toMatchObject({
+      ping_id: 'ping_post',
+      ping: {
+        url: 'https://crm.example.com/bid',
+        method: 'POST',
+        send_content_type: 'json',
+        return_content_type: 'json',
+        headers: [],
+        map: [],
+        static: [],
+        accept: [],
+        price_field: 'bid',
+        timeout_ms: 1000,
+      },
+    });
+  });
+
+  it('the type is no_ping (Direct) or ping_post (Ping/Post), and Ping/Post needs its ping', () => {
+    expect(webhookCreateSchema.parse({ ...valid, ping_id: 'PING_POST', ping }).ping_id).toBe('ping_post');
+    expect(messages(webhookCreateSchema, { ...valid, ping_id: 'ping' }).ping_id).toBe(WEBHOOK_MESSAGES.type);
+    expect(messages(webhookCreateSchema, { ...valid, ping_id: 'ping_post' }).ping).toBe(
+      'A Ping/Post delivery needs its ping: URL and bid price field',
+    );
+    expect(messages(webhookUpdateSchema, { ping_id: 'other' }).ping_id).toBe(
+      'Type must be no_ping (Direct) or ping_post (Ping/Post)',
+    );
+    expect(webhookUpdateSchema.parse({ ping: null })).toEqual({ ping: null });
+  });
+
+  it("needs the ping's URL and the answer's price field, with their own messages", () => {
+    expect(messages(webhookCreateSchema, { ...pingPost, ping: { price_field: 'bid' } })['ping.url']).toBe(
+      'Ping URL is required',
+    );
+    expect(messages(webhookCreateSchema, { ...pingPost, ping: { ...ping, url: 'ftp://x.example' } })['ping.url']).toBe(
+      'Ping URL must be a valid http:// or https:// address',
+    );
+    expect(messages(webhookCreateSchema, { ...pingPost, ping: { url: ping.url } })['ping.price_field']).toBe(
+      'Bid price field is required',
+    );
+  });
+
+  it('the timeout is a whole number of milliseconds from 1 to 3000, both bounds included', () => {
+    const timeout = (timeout_ms: unknown) =>
+      webhookCreateSchema.safeParse({ ...pingPost, ping: { ...ping, timeout_ms } });
+    expect(timeout(1).data?.ping?.timeout_ms).toBe(1);
+    expect(timeout(3000).data?.ping?.timeout_ms).toBe(3000);
+    expect(timeout('250').data?.ping?.timeout_ms).toBe(250);
+    expect(timeout('').data?.ping?.timeout_ms).toBe(1000);
+    for (const wrong of [0, 3001, 1.5, -5, 'soon'])
+      expect(
+        messages(webhookCreateSchema, { ...pingPost, ping: { ...ping, timeout_ms: wrong } })['ping.timeout_ms'],
+      ).toBe('Ping timeout must be a whole number of milliseconds from 1 to 3000');
+  });
+
+  it('a ping mapping sends non-personal fields only: a contact field is refused by name', () => {
+    const mapped = (field: string) =>
+      messages(webhookCreateSchema, { ...pingPost, ping: { ...ping, map: [{ field, value: 'X' }] } })[
+        'ping.map.0.field'
+      ];
+    for (const field of PING_FIELD_NAMES) expect(mapped(field)).toBeUndefined();
+    for (const field of CONTACT_FIELDS)
+      expect(mapped(field)).toBe(
+        `'${field}' is contact data: a ping never sends name, phone, email, address or other contact fields`,
+      );
+    expect(mapped('phone')).toContain('contact data');
+    expect(mapped('lead_id')).toBe(WEBHOOK_MESSAGES.pingField);
+    expect(mapped('price')).toBe(
+      'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test',
+    );
+    // Every template field is either one a ping may send or contact data or the sale's own (id, price, the echo).
+    for (const field of DELIVERY_FIELD_NAMES)
+      expect(
+        PING_FIELD_NAMES.includes(field) ||
+          (CONTACT_FIELDS as readonly string[]).includes(field) ||
+          ['lead_id', 'price', 'homeowner', 'buyer_ping_id'].includes(field),
+      ).toBe(true);
+  });
+
+  it('the message listing the ping fields names exactly PING_FIELDS', () => {
+    expect(WEBHOOK_MESSAGES.pingField).toBe(`A ping sends only these lead fields: ${PING_FIELD_NAMES.join(', ')}`);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type CampaignStatusValue, statusFlags } from './campaign';
-import { optionalText, pageQuery, requiredText, tagList } from './common';
+import { numericText, optionalText, pageQuery, requiredText, tagList } from './common';
 import { PAGE_SIZE } from './constants';
 import { whenMissing } from './messages';
 
@@ -17,7 +17,19 @@ export const WEBHOOK_MESSAGES = {
   field: 'Field is required',
   /** Ours: the spec gives no text for a malformed URL. */
   urlInvalid: 'URL must be a valid http:// or https:// address',
+  /** Ours (Ping/Post): the spec has no ping yet. */
+  type: 'Type must be no_ping (Direct) or ping_post (Ping/Post)',
+  ping: 'A Ping/Post delivery needs its ping: URL and bid price field',
+  pingUrl: 'Ping URL is required',
+  pingUrlInvalid: 'Ping URL must be a valid http:// or https:// address',
+  priceField: 'Bid price field is required',
+  pingTimeout: 'Ping timeout must be a whole number of milliseconds from 1 to 3000',
+  pingField: 'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test',
 } as const;
+
+/** The message for a ping mapping row naming a contact field. */
+export const contactInPingMessage = (field: string) =>
+  `'${field}' is contact data: a ping never sends name, phone, email, address or other contact fields`;
 
 /** Delivery status (admin §4): draft, live or pause; a new delivery starts as draft. */
 export const WEBHOOK_STATUSES = ['live', 'draft', 'pause'] as const;
@@ -35,8 +47,18 @@ export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 export const CONTENT_TYPES = ['json', 'xml', 'form'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-/** A custom delivery of type Direct; any other `ping_id` is a Ping/Post delivery (later). */
+/** A custom delivery of type Direct: the lead is posted to the buyer once sold. */
 export const DIRECT_DELIVERY = 'no_ping';
+/**
+ * A custom delivery of type Ping/Post: the buyer's system bids on each lead (the ping, without
+ * contact data) before it is sold, and the winner gets the lead (the post). The spec reads any
+ * `ping_id` other than `no_ping` as Ping/Post; this is the one value the API takes for it.
+ */
+export const PING_POST_DELIVERY = 'ping_post';
+export const DELIVERY_TYPES = [DIRECT_DELIVERY, PING_POST_DELIVERY] as const;
+export type DeliveryType = (typeof DELIVERY_TYPES)[number];
+/** The spec's type flag: `no_ping` is Direct, anything else Ping/Post. */
+export const isPingPost = (pingId: string): boolean => pingId !== DIRECT_DELIVERY;
 
 /**
  * The template field list: the lead fields a mapping row can send (GET /api/webhook/new), each with
@@ -67,12 +89,51 @@ export const DELIVERY_FIELDS = [
   { field: 'channel', sample: 'web' },
   { field: 'price', sample: '45.00' },
   { field: 'test', sample: 'true' },
+  /** Ping/Post: the buyer's own id of its bid (the ping answer's `ping_id_field`), echoed in the post. */
+  { field: 'buyer_ping_id', sample: 'bid-0001' },
 ] as const;
 export type DeliveryField = (typeof DELIVERY_FIELDS)[number]['field'];
 export const DELIVERY_FIELD_NAMES: readonly string[] = DELIVERY_FIELDS.map((f) => f.field);
 
 /** The Test modal's input for a mapped field is named `test_` plus the field (admin §7). */
 export const TEST_FIELD_PREFIX = 'test_';
+
+/**
+ * The lead fields a ping may send (DESIGN.md §6): what the exchange knows of a lead before it is
+ * sold, none of which identifies the consumer. The ping of POST /api/ping carries no contact data,
+ * and the one of POST /api/lead sends no more than it would.
+ */
+export const PING_FIELDS = [
+  { field: 'service', sample: 'roofing' },
+  { field: 'zip', sample: '78701' },
+  { field: 'state', sample: 'TX' },
+  { field: 'channel', sample: 'web' },
+  { field: 'pub_id', sample: 'pub-1' },
+  { field: 'sub_id', sample: 'sub-1' },
+  { field: 'ts', sample: '1767225600' },
+  { field: 'test', sample: 'true' },
+] as const;
+export const PING_FIELD_NAMES: readonly string[] = PING_FIELDS.map((f) => f.field);
+
+/** The lead fields that identify or reach the consumer: never sent in a ping, whatever the mapping says. */
+export const CONTACT_FIELDS = [
+  'name',
+  'first_name',
+  'last_name',
+  'phone',
+  'email',
+  'address',
+  'city',
+  'ip',
+  'user_agent',
+  'trusted_form',
+  'jornaya',
+  'tcpa_consent',
+  'tcpa_language',
+] as const;
+
+/** A ping's timeout in milliseconds (DESIGN.md §6): 1,000 unless set, never more than 3,000. */
+export const PING_TIMEOUT_MS = { default: 1000, min: 1, max: 3000 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Field rules
@@ -146,6 +207,60 @@ const statusInput = z.preprocess(
 /** A nullable optional text: null or '' clears it. */
 const clearable = (max: number) => z.preprocess((v) => (v === null ? undefined : v), optionalText(max));
 
+const pingUrl = z
+  .string({ error: whenMissing(WEBHOOK_MESSAGES.pingUrl) })
+  .trim()
+  .min(1, WEBHOOK_MESSAGES.pingUrl)
+  .max(2000, 'Ping URL must be at most 2000 characters')
+  .refine(isHttpUrl, WEBHOOK_MESSAGES.pingUrlInvalid);
+
+/** Why a ping's mapping may not send this lead field, or null when it may. */
+export function pingFieldProblem(field: string): string | null {
+  const name = field.trim();
+  if ((CONTACT_FIELDS as readonly string[]).includes(name)) return contactInPingMessage(name);
+  return PING_FIELD_NAMES.includes(name) ? null : WEBHOOK_MESSAGES.pingField;
+}
+
+/** A ping mapping row: a lead field a ping may send, under the buyer's name for it. */
+const pingMapRow = fieldValueSchema.superRefine((row, ctx) => {
+  const problem = pingFieldProblem(row.field);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['field'], message: problem });
+});
+
+const pingTimeout = z.preprocess(
+  (v) => (isBlank(v) ? undefined : numericText(v)),
+  z
+    .number({ error: WEBHOOK_MESSAGES.pingTimeout })
+    .int(WEBHOOK_MESSAGES.pingTimeout)
+    .min(PING_TIMEOUT_MS.min, WEBHOOK_MESSAGES.pingTimeout)
+    .max(PING_TIMEOUT_MS.max, WEBHOOK_MESSAGES.pingTimeout)
+    .default(PING_TIMEOUT_MS.default),
+);
+
+/**
+ * The ping of a Ping/Post delivery (DESIGN.md §6): where and how the buyer's system is asked for a
+ * bid, with the lead's non-personal fields only, and where its answer holds the price and the
+ * buyer's own id of the bid. The delivery's key and secret are sent with the ping as with the post.
+ */
+export const webhookPingSchema = z.object({
+  url: pingUrl,
+  method: method.default('POST'),
+  headers: z.array(webhookHeaderSchema).max(50, 'At most 50 headers').default([]),
+  send_content_type: contentType('Ping send content type').default('json'),
+  return_content_type: contentType('Ping return content type').default('json'),
+  wrap_key: z.preprocess((v) => (v === null ? undefined : v), optionalText(200)),
+  map: z.array(pingMapRow).max(50, 'At most 50 mapping rows').default([]),
+  static: z.array(fieldValueSchema).max(200, 'At most 200 hardcoded values').default([]),
+  accept: z.array(fieldValueSchema).max(50, 'At most 50 accept rules').default([]),
+  price_field: rowText(WEBHOOK_MESSAGES.priceField, 200),
+  ping_id_field: z.preprocess((v) => (v === null ? undefined : v), optionalText(200)),
+  timeout_ms: pingTimeout,
+});
+export type WebhookPingInput = z.input<typeof webhookPingSchema>;
+
+/** `no_ping` (Direct) or `ping_post` (Ping/Post), in any case. */
+const deliveryType = z.preprocess(lower, z.enum(DELIVERY_TYPES, { error: WEBHOOK_MESSAGES.type }));
+
 const webhookFields = {
   name: requiredText(WEBHOOK_MESSAGES.name, 200),
   buyer: z.preprocess((v) => (v === null ? undefined : v), requiredText(WEBHOOK_MESSAGES.buyer, 100)),
@@ -165,33 +280,45 @@ const webhookFields = {
   map: z.array(fieldValueSchema).max(200, 'At most 200 mapping rows'),
   static: z.array(fieldValueSchema).max(200, 'At most 200 hardcoded values'),
   tags: tagList,
-  ping_id: z.preprocess((v) => (isBlank(v) ? undefined : v), z.string().trim().max(100).default(DIRECT_DELIVERY)),
+  ping_id: z.preprocess((v) => (isBlank(v) ? undefined : v), deliveryType.default(DIRECT_DELIVERY)),
+  /** The ping of a Ping/Post delivery; a Direct delivery has none (null clears it). */
+  ping: z.preprocess((v) => (v === null ? undefined : v), webhookPingSchema.optional()),
+};
+
+/** A Ping/Post delivery must have its ping. */
+const pingOfPingPost = (v: { ping_id?: string; ping?: unknown }, ctx: z.RefinementCtx) => {
+  if (v.ping_id === PING_POST_DELIVERY && v.ping === undefined)
+    ctx.addIssue({ code: 'custom', path: ['ping'], message: WEBHOOK_MESSAGES.ping });
 };
 
 /**
  * POST /api/webhook: the delivery without `_id`, `id`, `ts` (dropped if sent). A buyer creates for
  * itself (`buyer` may be left out); the admin names the buyer. A new delivery defaults to draft.
  */
-export const webhookCreateSchema = z.object({
-  ...webhookFields,
-  buyer: webhookFields.buyer.optional(),
-  method: method.default('POST'),
-  headers: webhookFields.headers.default([]),
-  accept: webhookFields.accept.default([]),
-  send_content_type: webhookFields.send_content_type.default('json'),
-  return_content_type: webhookFields.return_content_type.default('json'),
-  status: statusInput.default('draft'),
-  map: webhookFields.map.default([]),
-  static: webhookFields.static.default([]),
-  tags: tagList.default([]),
-});
+export const webhookCreateSchema = z
+  .object({
+    ...webhookFields,
+    buyer: webhookFields.buyer.optional(),
+    method: method.default('POST'),
+    headers: webhookFields.headers.default([]),
+    accept: webhookFields.accept.default([]),
+    send_content_type: webhookFields.send_content_type.default('json'),
+    return_content_type: webhookFields.return_content_type.default('json'),
+    status: statusInput.default('draft'),
+    map: webhookFields.map.default([]),
+    static: webhookFields.static.default([]),
+    tags: tagList.default([]),
+  })
+  .superRefine(pingOfPingPost);
 export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
 
 /** PUT /api/webhook/{id}: only the changed fields, list fields whole; the buyer cannot change. */
 export const webhookUpdateSchema = z
   .object({
     ...webhookFields,
-    ping_id: z.string().trim().min(1).max(100),
+    ping_id: deliveryType,
+    /** null removes the ping (the delivery must then be Direct). */
+    ping: webhookPingSchema.nullable(),
     buyer: z.never({ error: 'Buyer cannot be changed' }),
   })
   .partial();
@@ -245,6 +372,31 @@ export interface WebhookRequest {
   wrap_key?: string;
 }
 
+/**
+ * The ping of a Ping/Post delivery as the API answers it (see `webhookPingSchema`): how the buyer's
+ * system is asked for a bid, and where its answer holds the price (dollars) and the buyer's own id
+ * of the bid (echoed in the post as the `buyer_ping_id` field).
+ */
+export interface WebhookPing {
+  url: string;
+  method: WebhookMethod;
+  headers: HeaderRow[];
+  send_content_type: ContentType;
+  return_content_type: ContentType;
+  wrap_key?: string;
+  /** Lead fields (PING_FIELDS only) under the buyer's names. */
+  map: FieldValueRow[];
+  static: FieldValueRow[];
+  /** All must hold for the answer to be a bid; none: any 2xx answer with a price is one. */
+  accept: FieldValueRow[];
+  /** The answer's field (dotted path) holding the bid in dollars, e.g. `bid` or `result.price`. */
+  price_field: string;
+  /** The answer's field holding the buyer's id of the bid, if it sends one. */
+  ping_id_field?: string;
+  /** 1 to 3,000; 1,000 unless set. */
+  timeout_ms: number;
+}
+
 /** A custom delivery as the API answers it (admin §3 Delivery). */
 export interface Webhook extends WebhookRequest {
   _id: string;
@@ -255,8 +407,10 @@ export interface Webhook extends WebhookRequest {
   map: FieldValueRow[];
   static: FieldValueRow[];
   tags: string[];
-  /** `no_ping`: Direct; otherwise Ping/Post. */
+  /** `no_ping`: Direct; otherwise Ping/Post (`ping_post`). */
   ping_id: string;
+  /** Ping/Post only: the ping that asks the buyer's system for a bid. */
+  ping?: WebhookPing;
   ts: number;
   /** `ts` as an ISO date-time. */
   tsdate: string;
@@ -314,6 +468,32 @@ export interface WebhookTestResult {
   /** Why no answer came. */
   error?: string;
   durationMs: number;
+  /** Ping/Post: the test ping, sent before the test post (which echoes its `buyer_ping_id`). */
+  ping?: WebhookPingTestResult;
+}
+
+/** How a buyer's system answered a ping (DESIGN.md §6), as the sale, the Test call and the lead detail name it. */
+export const BID_OUTCOMES = ['bid', 'no_bid', 'timeout', 'error', 'refused_post'] as const;
+export type BidOutcome = (typeof BID_OUTCOMES)[number];
+export const BID_OUTCOME_LABELS: Record<BidOutcome, string> = {
+  bid: 'Bid',
+  no_bid: 'No bid',
+  timeout: 'Timeout',
+  error: 'Error',
+  refused_post: 'Refused post',
+};
+
+/** The test ping of a Ping/Post delivery's Test call: the call as for the post, and the bid read from it. */
+export interface WebhookPingTestResult extends Omit<WebhookTestResult, 'accept' | 'returnId' | 'ping'> {
+  /** Whether the answer is a bid: accepted by the rules, with a positive price. */
+  accept: boolean;
+  outcome: Exclude<BidOutcome, 'refused_post'>;
+  /** The bid in dollars, when there is one. */
+  bid?: number;
+  /** The buyer's id of the bid (`ping_id_field`), sent in the test post as `buyer_ping_id`. */
+  buyer_ping_id?: string;
+  /** Why the answer is not a bid, in words. */
+  reason?: string;
 }
 
 /** The Test modal's badge (admin §8, portals §8): Error at status 400 or higher (or no answer). */

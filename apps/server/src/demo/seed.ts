@@ -486,7 +486,7 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
       if (source.direct && i % 2 === 0) {
         await api.lead(leadSchema.parse({ service, zip, ...contact }), source.key, meta);
       } else {
-        const ping = api.ping(pingSchema.parse({ service, zip }), source.key);
+        const ping = await api.ping(pingSchema.parse({ service, zip }), source.key);
         if (ping.body.ok)
           await api.post(postSchema.parse({ ping_id: ping.body.ping_id, ...contact }), source.key, meta);
       }

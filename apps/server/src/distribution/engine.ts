@@ -18,7 +18,7 @@ import {
   readEngineVersion,
 } from './index';
 import { Recorder } from './recorder';
-import type { CapCounts, IndexedCampaign, LeadFacts } from './types';
+import type { Bid, CapCounts, IndexedCampaign, LeadFacts } from './types';
 
 /** The caller of the public API, resolved from its API key. */
 export interface SourceCaller {
@@ -178,14 +178,23 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
       return snap.campaignsForService(service);
     },
 
-    /** The ping's decision, from memory only: candidates by service and location, eligibility, auction. */
-    quote(facts: LeadFacts, minRevenueCents: number) {
-      const snap = current();
+    /** A ping's bids, from memory only: candidates by service and location, then eligibility. */
+    candidateBids(facts: LeadFacts) {
       const campaigns = facts.campaign
         ? this.campaignsFor(facts.service, facts.campaign)
-        : snap.candidates(facts.service, facts.zip, facts.state);
-      const { bids, considered } = bidsFor(campaigns, facts, capCounts);
-      return { result: runAuction(bids, { maxSharedBuyers: snap.settings.sharedBuyers, minRevenueCents }), considered };
+        : current().candidates(facts.service, facts.zip, facts.state);
+      return bidsFor(campaigns, facts, capCounts);
+    },
+
+    /** The auction over these bids, with the exchange's shared-buyers setting. */
+    auction(bids: readonly Bid[], minRevenueCents: number) {
+      return runAuction(bids, { maxSharedBuyers: current().settings.sharedBuyers, minRevenueCents });
+    },
+
+    /** The ping's decision, from memory only: candidates by service and location, eligibility, auction. */
+    quote(facts: LeadFacts, minRevenueCents: number) {
+      const { bids, considered } = this.candidateBids(facts);
+      return { result: this.auction(bids, minRevenueCents), considered };
     },
 
     /** After a sale commits: count it here at once (other processes see it at their next refresh). */

@@ -1,3 +1,4 @@
+import { isPingPost, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -13,6 +14,7 @@ import {
   zips,
   zipsets,
 } from '../db/schema';
+import { type PingPostDelivery, pingPostDelivery } from '../modules/deliveries/custom/ping';
 import type { IndexedCampaign, SourceFilter } from './types';
 
 /** A source's API key as the public API checks it on every call, from memory. */
@@ -69,6 +71,8 @@ export class EngineSnapshot {
     readonly settings: EngineSettings = DEFAULT_ENGINE_SETTINGS,
     /** Buyers with a live custom delivery: a sale to one runs it inline (DESIGN.md §6). */
     readonly liveDeliveryBuyers: ReadonlySet<string> = new Set(),
+    /** The live Ping/Post deliveries by buyer: these buyers bid by answering a ping (DESIGN.md §6). */
+    readonly pingPostDeliveries: ReadonlyMap<string, readonly PingPostDelivery[]> = new Map(),
   ) {
     for (const c of campaigns) {
       for (const service of c.services) {
@@ -128,7 +132,21 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         .select()
         .from(settings)
         .where(inArray(settings.key, ['shared_buyers', 'duplicate_window_days'])),
-      db.selectDistinct({ buyerId: webhooks.buyerId }).from(webhooks).where(eq(webhooks.status, 'live')),
+      db
+        .select({
+          id: webhooks.id,
+          buyerId: webhooks.buyerId,
+          name: webhooks.name,
+          pingId: webhooks.pingId,
+          ping: webhooks.ping,
+          key: webhooks.key,
+          keyName: webhooks.keyName,
+          secret: webhooks.secret,
+          secretName: webhooks.secretName,
+        })
+        .from(webhooks)
+        .where(eq(webhooks.status, 'live'))
+        .orderBy(webhooks.createdAt, webhooks.id),
     ]);
   const setting = (key: string, fallback: number) => {
     const value = Number(settingRows.find((r) => r.key === key)?.value);
@@ -210,7 +228,44 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
       duplicateWindowDays: setting('duplicate_window_days', DEFAULT_ENGINE_SETTINGS.duplicateWindowDays),
     },
     new Set(liveRows.map((r) => r.buyerId)),
+    pingPostOf(liveRows),
   );
+}
+
+/** The live Ping/Post deliveries (with their ping) by buyer. */
+function pingPostOf(
+  rows: {
+    id: string;
+    buyerId: string;
+    name: string;
+    pingId: string;
+    ping: WebhookPing | null;
+    key: string | null;
+    keyName: string | null;
+    secret: string | null;
+    secretName: string | null;
+  }[],
+): Map<string, PingPostDelivery[]> {
+  const byBuyer = new Map<string, PingPostDelivery[]>();
+  for (const r of rows) {
+    if (!isPingPost(r.pingId) || !r.ping) continue;
+    const delivery = pingPostDelivery(
+      {
+        _id: r.id,
+        name: r.name,
+        buyer: r.buyerId,
+        key: r.key ?? undefined,
+        keyname: r.keyName ?? undefined,
+        secret: r.secret ?? undefined,
+        secretname: r.secretName ?? undefined,
+      },
+      r.ping,
+    );
+    const list = byBuyer.get(r.buyerId);
+    if (list) list.push(delivery);
+    else byBuyer.set(r.buyerId, [delivery]);
+  }
+  return byBuyer;
 }
 
 /** ZIP -> state, held in memory for the ping path (about 41,000 entries; ZIPs do not change). */

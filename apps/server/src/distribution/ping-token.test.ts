@@ -29,6 +29,28 @@ describe('ping token', () => {
     expect(verifyPingToken(SECRET, signPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });
   });
 
+  it("carries the Ping/Post buyers' bids and no-bids, and refuses a round that is not one", () => {
+    const round = {
+      bids: [['buy_1', 4000, 'whk_1', 'BID-1']],
+      noBids: [['buy_2', 'timeout']],
+    } as PingTokenPayload['round'];
+    const p = payload({ round });
+    expect(verifyPingToken(SECRET, signPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });
+    for (const wrong of [
+      { bids: [['buy_1', 0, 'whk_1', null]], noBids: [] },
+      { bids: [['buy_1', 12.5, 'whk_1', null]], noBids: [] },
+      { bids: [], noBids: [['buy_2', 'later']] },
+      { bids: [['buy_1', 4000]], noBids: [] },
+    ])
+      expect(
+        verifyPingToken(
+          SECRET,
+          signPingToken(SECRET, payload({ round: wrong as unknown as PingTokenPayload['round'] })),
+          NOW,
+        ),
+      ).toEqual({ ok: false, reason: 'invalid' });
+  });
+
   it('has the documented shape: base64url(JSON).base64url(HMAC-SHA256 with the ping-token key)', () => {
     const token = signPingToken(SECRET, payload());
     const [body, sig] = token.split('.');

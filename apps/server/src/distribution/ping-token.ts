@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { BID_OUTCOMES } from '@leadex/domain';
 import { newId } from '../lib/ids';
 import { deriveKey } from '../lib/secrets';
+import type { PackedRound } from './bidding';
 
 /** What a post needs from its ping, carried in the signed `ping_id` (DESIGN.md §4). */
 export interface PingTokenPayload {
@@ -18,6 +20,11 @@ export interface PingTokenPayload {
   test: boolean;
   /** Expiry, epoch seconds: the token is refused from this second on. */
   exp: number;
+  /**
+   * The Ping/Post buyers' answers to this ping (DESIGN.md §6), when any was pinged: the post sells
+   * at these bids, and a Ping/Post buyer without one does not buy.
+   */
+  round?: PackedRound;
 }
 
 export type PingTokenCheck = { ok: true; payload: PingTokenPayload } | { ok: false; reason: 'invalid' | 'expired' };
@@ -60,6 +67,30 @@ function safeEqual(a: string, b: string): boolean {
 
 const isNullableString = (value: unknown): value is string | null => value === null || typeof value === 'string';
 
+const isTuple = (value: unknown, length: number): value is unknown[] => Array.isArray(value) && value.length === length;
+
+/** A round as `packRound` writes it: bids `[buyer, cents, delivery, buyer ping id]`, no bids `[buyer, outcome]`. */
+function isRound(value: unknown): value is PackedRound {
+  if (typeof value !== 'object' || value === null) return false;
+  const { bids, noBids } = value as Record<string, unknown>;
+  return (
+    Array.isArray(bids) &&
+    bids.every(
+      (b) =>
+        isTuple(b, 4) &&
+        typeof b[0] === 'string' &&
+        Number.isSafeInteger(b[1]) &&
+        (b[1] as number) > 0 &&
+        typeof b[2] === 'string' &&
+        isNullableString(b[3]),
+    ) &&
+    Array.isArray(noBids) &&
+    noBids.every(
+      (n) => isTuple(n, 2) && typeof n[0] === 'string' && (BID_OUTCOMES as readonly unknown[]).includes(n[1]),
+    )
+  );
+}
+
 /** Whether a decoded body has every field of a payload with the right type (signed bodies always do; this guards key reuse or bugs). */
 function isPayload(value: unknown): value is PingTokenPayload {
   if (typeof value !== 'object' || value === null) return false;
@@ -74,7 +105,8 @@ function isPayload(value: unknown): value is PingTokenPayload {
     isNullableString(v.channel) &&
     isNullableString(v.campaign) &&
     typeof v.test === 'boolean' &&
-    Number.isSafeInteger(v.exp)
+    Number.isSafeInteger(v.exp) &&
+    (v.round === undefined || isRound(v.round))
   );
 }
 

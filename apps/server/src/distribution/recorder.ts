@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { campaigns, pings, sources, unmatchedPings } from '../db/schema';
+import { campaigns, pingCalls, pings, sources, unmatchedPings } from '../db/schema';
+import type { PingCall } from '../modules/deliveries/custom/ping';
 import { DEFAULT_ZONE } from './caps';
 import { dayInZone } from './time';
 
@@ -30,6 +31,39 @@ function insertPings(rows: PingRow[]) {
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
       id text, source_id text, api_key_id text, channel text, service text, zip text,
       price_cents integer, reason text, test boolean, created_at timestamptz)
+    on conflict do nothing`;
+}
+
+/** A Ping/Post buyer's ping, with the exchange's ping (a source's ping) or lead (POST /api/lead) it was for. */
+export type PingCallRecord = PingCall & { pingId: string | null; leadId: string | null };
+
+/** One batch of Ping/Post pings as a single JSON parameter, like the ping records. */
+function insertPingCalls(rows: PingCallRecord[]) {
+  const records = rows.map((r) => ({
+    id: r.id,
+    ping_id: r.pingId,
+    lead_id: r.leadId,
+    buyer_id: r.buyerId,
+    delivery_id: r.deliveryId,
+    outcome: r.outcome,
+    bid_cents: r.bidCents,
+    buyer_ping_id: r.buyerPingId,
+    status_code: r.statusCode,
+    request: r.request,
+    response: r.response,
+    error: r.error,
+    duration_ms: r.durationMs,
+    at: r.at.toISOString(),
+  }));
+  return sql`
+    insert into ${pingCalls} (id, ping_id, lead_id, buyer_id, delivery_id, outcome, bid_cents, buyer_ping_id,
+      status_code, request, response, error, duration_ms, at)
+    select id, ping_id, lead_id, buyer_id, delivery_id, outcome, bid_cents, buyer_ping_id, status_code, request,
+      response, error, duration_ms, at
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
+      id text, ping_id text, lead_id text, buyer_id text, delivery_id text, outcome text, bid_cents integer,
+      buyer_ping_id text, status_code integer, request text, response text, error text, duration_ms integer,
+      at timestamptz)
     on conflict do nothing`;
 }
 
@@ -65,12 +99,14 @@ function updateLastSold(sold: Map<string, Date>) {
 }
 
 /**
- * Writes what the hot paths only note in memory (ping records, unmatched-ping counts, the
- * sources' "last sent" marks, campaigns' last sale for rotation) in batches, so a ping waits on no
- * database round trip and a sale touches no hot row (DESIGN.md §5 write path).
+ * Writes what the hot paths only note in memory (ping records, Ping/Post buyers' pings,
+ * unmatched-ping counts, the sources' "last sent" marks, campaigns' last sale for rotation) in
+ * batches, so a ping waits on no database round trip and a sale touches no hot row (DESIGN.md §5
+ * write path).
  */
 export class Recorder {
   private pingRows: PingRow[] = [];
+  private pingCallRows: PingCallRecord[] = [];
   private marks = new Map<string, Partial<Record<SourceMark, Date>>>();
   private sold = new Map<string, Date>();
   /** Buyer Gaps (DESIGN.md §8b) by New York day, ZIP and service: what nobody bought. */
@@ -89,6 +125,12 @@ export class Recorder {
     if ((row.priceCents === null || row.priceCents === undefined) && !row.test)
       this.gap(row.zip, row.service, row.createdAt);
     if (this.pingRows.length >= 1000) void this.flush();
+  }
+
+  /** The pings of Ping/Post buyers for one ping or lead (DESIGN.md §6: every outbound call is logged). */
+  pingCalls(rows: PingCallRecord[]): void {
+    this.pingCallRows.push(...rows);
+    if (this.pingCallRows.length >= 1000) void this.flush();
   }
 
   /** A real ping or direct lead that no campaign would buy. */
@@ -127,15 +169,18 @@ export class Recorder {
 
   private async write(): Promise<void> {
     const rows = this.pingRows;
+    const calls = this.pingCallRows;
     const marks = this.marks;
     const sold = this.sold;
     const gaps = this.gaps;
     this.pingRows = [];
+    this.pingCallRows = [];
     this.marks = new Map();
     this.sold = new Map();
     this.gaps = new Map();
     try {
       if (rows.length > 0) await this.db.execute(insertPings(rows));
+      if (calls.length > 0) await this.db.execute(insertPingCalls(calls));
       if (gaps.size > 0) {
         await this.db
           .insert(unmatchedPings)

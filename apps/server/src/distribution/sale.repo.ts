@@ -306,6 +306,29 @@ export async function releaseBuyerSpend(tx: SqlRunner, buyerId: string, priceCen
   await tx.query(RELEASE_SPEND, [buyerId, priceCents]);
 }
 
+const LOCK_PING: NamedStatement = {
+  name: 'leadex_lock_ping',
+  text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+};
+
+const PING_SOLD: NamedStatement = {
+  name: 'leadex_ping_sold',
+  text: 'select exists (select 1 from leads where ping_id = $1) as sold',
+};
+
+/**
+ * Makes the posts of one ping id take turns, inside the sale's transaction, and answers whether an
+ * earlier one stored its lead already. A sale that calls buyers' systems (live deliveries, a
+ * Ping/Post winner's post) must know before it calls them: the unique ping id stops a second sale
+ * only when it stores its lead, after its buyers had the lead. Two statements: the check must see
+ * what committed while the lock was awaited (a new snapshot).
+ */
+export async function takePingTurn(tx: SqlRunner, pingId: string): Promise<'first' | 'sold'> {
+  await tx.query(LOCK_PING, [pingId]);
+  const [row] = await tx.query<{ sold: boolean }>(PING_SOLD, [pingId]);
+  return row?.sold ? 'sold' : 'first';
+}
+
 /** How long an Idempotency-Key's answer is replayed (DESIGN.md §4); from then on the key names a new request. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 

@@ -1,3 +1,4 @@
+import { isPingPost } from '@leadex/domain';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rawDb, type SqlRunner } from '../db/raw';
@@ -7,11 +8,13 @@ import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import { centsToDollars } from '../lib/money';
-import type { InlineAttempt, InlineDeliveries } from '../modules/deliveries/custom/inline';
+import type { InlineAttempt, InlineDeliveries, LiveDelivery } from '../modules/deliveries/custom/inline';
+import type { Pinger, PingFacts } from '../modules/deliveries/custom/ping';
 import { leadForDelivery } from '../modules/deliveries/custom/render';
 import { type ExplanationRecord, packExplanation } from '../modules/source-api/explanation';
 import type { ContactInput } from '../modules/source-api/source-api.schema';
 import { runAuction } from './auction';
+import { applyBids, type BidRound, buyersToPing, NO_ROUND, packRound, roundOf } from './bidding';
 import { type CapSlot, capSlots, lockOrder } from './caps';
 import { bidsFor } from './eligibility';
 import type { Engine, SourceCaller } from './engine';
@@ -30,8 +33,9 @@ import {
   storeSale,
   takeBuyerSpend,
   takeCampaignCaps,
+  takePingTurn,
 } from './sale.repo';
-import type { AuctionResult, ExplanationEntry, LeadFacts } from './types';
+import type { AuctionResult, Bid, ExplanationEntry, LeadFacts } from './types';
 
 /** What a sale ended in: an answer (with the matches it sold), or a replay of an earlier answer. */
 type Outcome =
@@ -70,13 +74,15 @@ export interface SaleRequest {
   payoutCents: number;
   /** The payout is below the source's `minprice`: stored, never sold. */
   belowMinPrice?: boolean;
+  /** The Ping/Post buyers' answers to the lead's ping (from the ping_id); a direct lead pings them itself. */
+  bidRound?: BidRound;
   contact: ContactInput;
   meta: RequestMeta;
 }
 
 function explanationOf(considered: ExplanationEntry[], result: AuctionResult | null): ExplanationRecord[] {
   const winners = new Map(result?.winners.map((w) => [w.campaignId, w.priceCents]) ?? []);
-  return considered.map(({ campaignId, buyerId, name, eligibility }) => ({
+  return considered.map(({ campaignId, buyerId, name, eligibility, bidOutcome }) => ({
     campaign: campaignId,
     buyer: buyerId,
     name,
@@ -84,6 +90,7 @@ function explanationOf(considered: ExplanationEntry[], result: AuctionResult | n
     ...(eligibility.eligible
       ? { price: centsToDollars(winners.get(campaignId) ?? eligibility.priceCents), won: winners.has(campaignId) }
       : { rule: eligibility.rule, detail: eligibility.detail }),
+    ...(bidOutcome ? { bid_outcome: bidOutcome } : {}),
   }));
 }
 
@@ -97,7 +104,12 @@ export interface QuoteRequest {
   minprice?: number;
   phone_hash?: string;
   email_hash?: string;
+  pub_id?: string;
+  sub_id?: string;
 }
+
+/** A ping's answer, with how each campaign decided (the simulator shows it). */
+export type QuoteAnswer = Answer & { explanation: ExplanationRecord[] };
 
 /** What a sale works with (and the public source API, which sells through it). */
 export interface SaleDeps {
@@ -110,6 +122,8 @@ export interface SaleDeps {
   onSale?: () => void;
   /** Buyers' live custom deliveries, run during the sale (DESIGN.md §6). */
   inline?: InlineDeliveries;
+  /** Pings the Ping/Post buyers' systems for their bids (DESIGN.md §6). */
+  pinger?: Pinger;
   /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
   logger?: Pick<Logger, 'error'>;
 }
@@ -120,8 +134,38 @@ export interface SaleDeps {
  * live deliveries run inline. `sale.repo.ts` is the only writer of leads, matches and delivery
  * attempts during a sale.
  */
-export function createSale({ db, clock, engine, secret, onSale, inline, logger }: SaleDeps) {
+export function createSale({ db, clock, engine, secret, onSale, inline, pinger, logger }: SaleDeps) {
   const raw = rawDb(db);
+
+  /**
+   * Pings the Ping/Post buyers among these bids (DESIGN.md §6), all at once, each under its own
+   * timeout, and logs every call (batched, like the ping records); null when none is to be pinged,
+   * so a lead without Ping/Post buyers waits on nothing.
+   */
+  function pingBuyers(bids: readonly Bid[], facts: PingFacts, on: { pingId: string } | { leadId: string }) {
+    const pingPost = engine.snapshot().pingPostDeliveries;
+    const asked = buyersToPing(bids, pingPost);
+    if (asked.length === 0 || !pinger) return null;
+    const deliveries = asked.flatMap((buyerId) => pingPost.get(buyerId) ?? []);
+    const key = 'pingId' in on ? on.pingId : on.leadId;
+    return pinger.pingAll(deliveries, facts, key).then((calls) => {
+      engine.recorder.pingCalls(
+        calls.map((c) => ({
+          ...c,
+          pingId: 'pingId' in on ? on.pingId : null,
+          leadId: 'leadId' in on ? on.leadId : null,
+        })),
+      );
+      return roundOf(calls);
+    });
+  }
+
+  /** The bids once the Ping/Post buyers have answered (a no-op where the exchange has none). */
+  function priced(bids: Bid[], considered: ExplanationEntry[], round: BidRound | undefined, unpinged: string) {
+    const pingPost = engine.snapshot().pingPostDeliveries;
+    if (pingPost.size === 0 && !round) return { bids, considered };
+    return applyBids(bids, considered, pingPost, round ?? NO_ROUND, unpinged);
+  }
 
   function facts(
     key: string,
@@ -198,6 +242,7 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
             return {
               ...entry,
               eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
+              ...(req.bidRound?.bids.has(entry.buyerId) ? { bidOutcome: 'refused_post' as const } : {}),
             };
           if (overBalance.has(entry.campaignId))
             return {
@@ -259,7 +304,8 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
    * a transaction that takes each winner's slots in turn and moves the sale to the next bidders
    * while the revenue still covers the payout.
    */
-  async function sell(req: SaleRequest): Promise<Answer> {
+  async function sell(sold: SaleRequest): Promise<Answer> {
+    let req = sold;
     const now = clock.now();
     const lead = leadRecord(req, now);
     const hashes = [lead.phone ? phoneHash(lead.phone) : null, lead.email ? emailHash(lead.email) : null];
@@ -267,6 +313,33 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
       repostSince: new Date(now.getTime() - REPOST_WINDOW_MS),
       boughtSince: engine.duplicateWindowStart(now),
     };
+    // A direct lead is its own ping: its Ping/Post buyers are asked for their bids first.
+    if (req.pingId === null && !req.test && !req.bidRound && engine.snapshot().pingPostDeliveries.size > 0) {
+      const known = engine.recentSales.buyersOf(
+        hashes.map((h) => h ?? undefined),
+        window.boughtSince,
+      );
+      const { bids } = bidsFor(
+        engine.campaignsFor(req.service, req.campaign),
+        facts(lead.id, req.caller, req, known),
+        engine.capCounts(),
+      );
+      const round = pingBuyers(
+        bids,
+        {
+          service: req.service,
+          zip: req.zip,
+          state: lead.state,
+          channel: req.channel,
+          pubId: lead.pubId,
+          subId: lead.subId,
+          at: now,
+          test: req.test,
+        },
+        { leadId: lead.id },
+      );
+      if (round) req = { ...req, bidRound: await round };
+    }
     let outcome: Outcome | null = null;
     if (!req.meta.idempotencyKey) {
       const known = engine.recentSales.buyersOf(
@@ -307,10 +380,16 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
   }
 
   function auction(req: SaleRequest, lead: LeadRecord, duplicateBuyerIds: ReadonlySet<string>) {
-    const { bids, considered } = bidsFor(
+    const eligible = bidsFor(
       engine.campaignsFor(req.service, req.campaign),
       facts(req.pingId ?? lead.id, req.caller, req, duplicateBuyerIds),
       engine.capCounts(),
+    );
+    const { bids, considered } = priced(
+      eligible.bids,
+      eligible.considered,
+      req.bidRound,
+      req.test ? 'a test lead is not sent to Ping/Post buyers' : 'not pinged for this lead',
     );
     const rules = { maxSharedBuyers: engine.snapshot().settings.sharedBuyers, minRevenueCents: req.payoutCents };
     const run = (excluded: ReadonlySet<string>) =>
@@ -364,11 +443,22 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
     });
     const { result: first, considered, run } = auction(req, lead, prior.buyerIds);
     // Read before the transaction: on PGlite a read outside it would wait for it to end.
-    const live = inline && !req.test ? await inline.of(considered.map((c) => c.buyerId)) : new Map();
+    const live: Map<string, LiveDelivery[]> =
+      inline && !req.test ? await inline.of(considered.map((c) => c.buyerId)) : new Map();
+    /**
+     * What a winner's sale runs: its live Direct deliveries, and of its Ping/Post deliveries only the
+     * one whose ping made the winning bid (its post); the others asked for no lead.
+     */
+    const deliveriesOf = (buyerId: string) => {
+      const bid = req.bidRound?.bids.get(buyerId);
+      return (live.get(buyerId) ?? []).filter((d) => !isPingPost(d.ping_id) || d._id === bid?.deliveryId);
+    };
     return inTransaction(async (tx) => {
       const idempotencyKey = req.meta.idempotencyKey;
       if (idempotencyKey && !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, lead.createdAt)))
         return { replay: 'idempotency' };
+      // A second post of the ping must not reach the buyers' systems: it waits for the first, then replays it.
+      if (req.pingId && live.size > 0 && (await takePingTurn(tx, req.pingId)) === 'sold') throw new ReplayPing();
       if (prior.repostOf) {
         const answer = { ok: false, lead_id: lead.id, reason: 'duplicate', duplicate_of: prior.repostOf };
         return store(tx, req, { ...lead, answer }, null);
@@ -443,13 +533,16 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
           }
         }
         if (!capFull) {
-          const asked = result.winners.filter((w) => !kept.has(w.campaignId) && live.get(w.buyerId)?.length);
+          const asked = result.winners.filter((w) => !kept.has(w.campaignId) && deliveriesOf(w.buyerId).length > 0);
           if (asked.length === 0) break;
           const outcomes = await Promise.all(
             asked.map((w) =>
               (inline as InlineDeliveries).deliver(
-                live.get(w.buyerId) ?? [],
-                leadForDelivery(lead, w.priceCents),
+                deliveriesOf(w.buyerId),
+                {
+                  ...leadForDelivery(lead, w.priceCents),
+                  buyer_ping_id: req.bidRound?.bids.get(w.buyerId)?.buyerPingId ?? null,
+                },
                 matchIdOf(w),
               ),
             ),
@@ -514,7 +607,12 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
 
   return {
     /** A price for a ping, from memory only (DESIGN.md §4): the answer and how each campaign decided. */
-    quote(caller: SourceCaller, input: QuoteRequest): Answer & { explanation: ExplanationRecord[] } {
+    /**
+     * A price for a ping (DESIGN.md §4): from memory only, answered at once, unless Ping/Post buyers
+     * are among the eligible ones: then they are pinged first, all at once, and the answer comes once
+     * the last has answered or timed out (never later than the slowest ping's timeout).
+     */
+    quote(caller: SourceCaller, input: QuoteRequest): QuoteAnswer | Promise<QuoteAnswer> {
       const test = input.test ?? false;
       const now = clock.now();
       const pingId = newPingId();
@@ -525,51 +623,85 @@ export function createSale({ db, clock, engine, secret, onSale, inline, logger }
         [input.phone_hash, input.email_hash],
         engine.duplicateWindowStart(now),
       );
-      const { result, considered } = engine.quote(
-        facts(pingId, caller, { service: input.service, zip: input.zip, channel, campaign }, duplicates),
-        payout,
+      const pingFacts = facts(
+        pingId,
+        caller,
+        { service: input.service, zip: input.zip, channel, campaign },
+        duplicates,
       );
+      const eligible = engine.candidateBids(pingFacts);
       const belowMin = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
-      const reason = !result ? 'no_match' : belowMin ? 'no_match' : null;
-      engine.recorder.ping({
-        id: pingId,
-        sourceId: caller.source.id,
-        apiKeyId: caller.key.id,
-        channel,
-        service: input.service,
-        zip: input.zip,
-        priceCents: reason ? null : payout,
-        reason,
-        test,
-        createdAt: now,
-      });
-      // A test ping always gets a quote, so a source can try its post before any campaign fits.
-      const explanation = explanationOf(considered, result);
-      if (reason && !test) return { status: 200, body: { ok: false, reason }, explanation };
-      const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
-      const token = signPingToken(secret, {
-        id: pingId,
-        sourceId: caller.source.id,
-        apiKeyId: caller.key.id,
-        service: input.service,
-        zip: input.zip,
-        priceCents: reason ? 0 : payout,
-        channel,
-        campaign,
-        test,
-        exp,
-      });
-      return {
-        explanation,
-        status: 200,
-        body: {
-          ok: true,
-          ping_id: token,
-          price: centsToDollars(reason ? 0 : payout),
-          expires: exp,
-          ...(test ? { test: true } : {}),
-        },
+
+      const answer = (round: BidRound | undefined): QuoteAnswer => {
+        const { bids, considered } = priced(
+          eligible.bids,
+          eligible.considered,
+          round,
+          test ? 'a test ping is not sent to Ping/Post buyers' : 'not pinged: the quote is below minprice',
+        );
+        const result = engine.auction(bids, payout);
+        const reason = !result ? 'no_match' : belowMin ? 'no_match' : null;
+        engine.recorder.ping({
+          id: pingId,
+          sourceId: caller.source.id,
+          apiKeyId: caller.key.id,
+          channel,
+          service: input.service,
+          zip: input.zip,
+          priceCents: reason ? null : payout,
+          reason,
+          test,
+          createdAt: now,
+        });
+        // A test ping always gets a quote, so a source can try its post before any campaign fits.
+        const explanation = explanationOf(considered, result);
+        if (reason && !test) return { status: 200, body: { ok: false, reason }, explanation };
+        const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
+        const token = signPingToken(secret, {
+          id: pingId,
+          sourceId: caller.source.id,
+          apiKeyId: caller.key.id,
+          service: input.service,
+          zip: input.zip,
+          priceCents: reason ? 0 : payout,
+          channel,
+          campaign,
+          test,
+          exp,
+          ...(round ? { round: packRound(round) } : {}),
+        });
+        return {
+          explanation,
+          status: 200,
+          body: {
+            ok: true,
+            ping_id: token,
+            price: centsToDollars(reason ? 0 : payout),
+            expires: exp,
+            ...(test ? { test: true } : {}),
+          },
+        };
       };
+
+      // Buyers are asked only for a quote that can stand: not for a test, nor below the source's minprice.
+      const round =
+        test || belowMin
+          ? null
+          : pingBuyers(
+              eligible.bids,
+              {
+                service: input.service,
+                zip: input.zip,
+                state: pingFacts.state,
+                channel,
+                pubId: input.pub_id ?? null,
+                subId: input.sub_id ?? null,
+                at: now,
+                test,
+              },
+              { pingId },
+            );
+      return round ? round.then(answer) : answer(undefined);
     },
 
     sell,

@@ -1,3 +1,4 @@
+import type { BidOutcome } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
@@ -66,7 +67,8 @@ export interface CapCounts {
 
 /**
  * The rules in the order they are checked; an excluded campaign names the first it failed. `cap`
- * and `delivery` may also come from the sale itself (a cap filled, a live delivery said Not Accepted).
+ * and `delivery` may also come from the sale itself (a cap filled, a live delivery said Not Accepted),
+ * `bid` from a Ping/Post buyer's ping (no bid, a timeout or an error: DESIGN.md §6).
  */
 export type Rule =
   | 'status'
@@ -78,7 +80,8 @@ export type Rule =
   | 'source'
   | 'duplicate'
   | 'delivery'
-  | 'balance';
+  | 'balance'
+  | 'bid';
 
 export type Eligibility =
   | { eligible: true; priceCents: number; sharedPriceCents: number | null }
@@ -90,6 +93,8 @@ export interface ExplanationEntry {
   buyerId: string;
   name: string;
   eligibility: Eligibility;
+  /** A Ping/Post buyer's campaign: how its system answered the ping, or refused the post. */
+  bidOutcome?: BidOutcome;
 }
 
 /** One campaign's offer for a lead. */

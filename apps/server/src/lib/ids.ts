@@ -44,7 +44,8 @@ export type IdPrefix =
   | 'adj'
   | 'ppe'
   | 'chb'
-  | 'ads';
+  | 'ads'
+  | 'pcl';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

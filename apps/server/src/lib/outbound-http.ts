@@ -78,6 +78,11 @@ export interface OutboundRequest extends OutboundNetwork {
   /** Development and tests only (`ALLOW_PRIVATE_DELIVERY_TARGETS`): private targets are reachable. */
   allowPrivate?: boolean;
   maxResponseBytes?: number;
+  /**
+   * Ends the request when it aborts, as a timeout (`AbortSignal.timeout(ms)`: a ping's own limit):
+   * whatever the buyer's system does, the caller is answered then.
+   */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -153,14 +158,23 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
   }
 
   const client = url.protocol === 'https:' ? https : http;
+  const signal = request.signal;
+  const aborted = () => new OutboundError('timeout', `No answer within ${Math.round(performance.now() - started)} ms`);
+  if (signal?.aborted) return Promise.reject(aborted());
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, response?: OutboundResponse) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
       else resolve(response as OutboundResponse);
+    };
+    const onAbort = () => {
+      const error = aborted();
+      finish(error);
+      req.destroy(error);
     };
 
     const req = client.request(url, {
@@ -179,6 +193,7 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
       finish(error);
       req.destroy(error);
     }, timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
 
     req.on('error', (error: Error) => {
       if (error instanceof OutboundError) return finish(error);

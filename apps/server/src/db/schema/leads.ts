@@ -164,6 +164,41 @@ export const pings = pgTable(
   (t) => [index('pings_created_at_idx').on(t.createdAt), index('pings_source_created_idx').on(t.sourceId, t.createdAt)],
 );
 
+/**
+ * Every ping of a Ping/Post buyer's system (DESIGN.md §6): written in batches after the source's
+ * answer, like `pings`. A ping comes before its lead exists, so a call is found again by the ping's
+ * id (`leads.ping_id`), or, within POST /api/lead, by the lead's id.
+ */
+export const pingCalls = pgTable(
+  'ping_calls',
+  {
+    id: primaryId(),
+    /** The exchange's ping (`png_…`); null for the bidding inside POST /api/lead. */
+    pingId: text('ping_id'),
+    /** The lead of POST /api/lead; null for a source's ping (its lead is found by ping id). */
+    leadId: text('lead_id'),
+    buyerId: text('buyer_id').notNull(),
+    /** The Ping/Post delivery pinged. */
+    deliveryId: text('delivery_id').notNull(),
+    /** bid, no_bid, timeout or error. */
+    outcome: text('outcome').notNull(),
+    bidCents: integer('bid_cents'),
+    /** The buyer's id of its bid, echoed in the post. */
+    buyerPingId: text('buyer_ping_id'),
+    statusCode: integer('status_code'),
+    request: text('request'),
+    response: text('response'),
+    /** Why it is no bid, in words. */
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull().default(0),
+    at: timestamptz('at').notNull(),
+  },
+  (t) => [
+    index('ping_calls_ping_idx').on(t.pingId).where(sql`${t.pingId} is not null`),
+    index('ping_calls_lead_idx').on(t.leadId).where(sql`${t.leadId} is not null`),
+  ],
+);
+
 /** Unmatched pings per day, ZIP and service: the dashboard's Buyer Gaps. */
 export const unmatchedPings = pgTable(
   'unmatched_pings',

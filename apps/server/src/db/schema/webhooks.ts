@@ -1,3 +1,4 @@
+import type { WebhookPing } from '@leadex/domain';
 import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { buyers } from './buyers';
 import { primaryId, requiredRef, timestamps, timestamptz } from './columns';
@@ -28,7 +29,10 @@ export const webhooks = pgTable(
     sendContentType: text('send_content_type').notNull().default('json'),
     returnContentType: text('return_content_type').notNull().default('json'),
     wrapKey: text('wrap_key'),
+    /** The spec's type flag: `no_ping` is Direct, `ping_post` Ping/Post. */
     pingId: text('ping_id').notNull().default('no_ping'),
+    /** Ping/Post: the ping asking the buyer's system for a bid (DESIGN.md §6); null for Direct. Read whole. */
+    ping: jsonb('ping').$type<WebhookPing>(),
     status: text('status').notNull().default('draft'),
     tags: text('tags').array().notNull().default([]),
     /** The last failed delivery of a lead (DESIGN.md §6: shown in red on the buyer's campaigns); cleared by a success. */

@@ -1,10 +1,11 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { likeContains } from '../../db/records';
-import { buyers, campaigns, leadMatches, leads, sources } from '../../db/schema';
+import { buyers, campaigns, leadMatches, leads, pingCalls, sources, webhooks } from '../../db/schema';
 import type { TimeSpan } from './date-range';
 
 export type LeadRow = typeof leads.$inferSelect;
+export type PingCallRow = typeof pingCalls.$inferSelect & { buyerName: string | null; deliveryName: string | null };
 export type MatchRow = typeof leadMatches.$inferSelect & {
   buyerName: string;
   campaignName: string;
@@ -289,5 +290,24 @@ export const leadsRepo = {
       campaignName: r.campaignName,
       sharedPriceCents: r.sharedPriceCents,
     }));
+  },
+
+  /**
+   * The Ping/Post buyers' pings for a lead: those of its source's ping (by ping id: they were logged
+   * before the lead existed) or of its own POST /api/lead (by lead id), in the order sent.
+   */
+  async pingCallsOf(db: Db, lead: Pick<LeadRow, 'id' | 'pingId'>): Promise<PingCallRow[]> {
+    const rows = await db
+      .select({ call: pingCalls, buyerName: buyers.name, deliveryName: webhooks.name })
+      .from(pingCalls)
+      .leftJoin(buyers, eq(buyers.id, pingCalls.buyerId))
+      .leftJoin(webhooks, eq(webhooks.id, pingCalls.deliveryId))
+      .where(
+        lead.pingId === 'no_ping'
+          ? eq(pingCalls.leadId, lead.id)
+          : or(eq(pingCalls.leadId, lead.id), eq(pingCalls.pingId, lead.pingId)),
+      )
+      .orderBy(asc(pingCalls.at), asc(pingCalls.id));
+    return rows.map((r) => ({ ...r.call, buyerName: r.buyerName, deliveryName: r.deliveryName }));
   },
 };

@@ -9,6 +9,7 @@ import {
   type LeadDateRange,
   type LeadListQuery,
   type LeadPage,
+  type LeadPingCall,
   type LeadUpdate,
   RETURN_STATUS_LABELS,
   type ReturnStatus,
@@ -34,6 +35,7 @@ import {
   type LeadScope,
   leadsRepo,
   type MatchRow,
+  type PingCallRow,
 } from './leads.repo';
 
 function matchOf(m: MatchRow, forAdmin: boolean) {
@@ -76,6 +78,24 @@ function logEntry(a: AttemptRow) {
   if (a.channel === 'email') return { ...entry, status: [{ data: { event: a.accepted ? 'delivered' : 'failed' } }] };
   if (a.channel === 'sms') return { ...entry, status: a.accepted ? 'delivered' : a.last ? 'failed' : 'sent' };
   return entry;
+}
+
+/** A Ping/Post buyer's ping for the lead, as the admin's lead detail lists it. */
+function pingCallEntry(c: PingCallRow): LeadPingCall {
+  return {
+    _id: c.id,
+    buyer: { _id: c.buyerId, ...(c.buyerName ? { name: c.buyerName } : {}) },
+    delivery: { _id: c.deliveryId, ...(c.deliveryName ? { name: c.deliveryName } : {}) },
+    outcome: c.outcome as LeadPingCall['outcome'],
+    bid: c.bidCents === null ? undefined : centsToDollars(c.bidCents),
+    buyer_ping_id: orUndefined(c.buyerPingId),
+    status_code: orUndefined(c.statusCode),
+    request: orUndefined(c.request),
+    response: orUndefined(c.response),
+    error: orUndefined(c.error),
+    duration_ms: c.durationMs,
+    ts: toEpochSeconds(c.at),
+  };
 }
 
 /** The admin's delivery logs per channel on each match (GET /lead/{id}?includeNotifyLogs=true). */
@@ -165,6 +185,7 @@ export function createLeadsService({
         : shown,
       answer: lead.answer ?? undefined,
       ...(options.includeMatchLog ? { explanation: await unpackExplanation(db, lead.explanation) } : {}),
+      pings: (await leadsRepo.pingCallsOf(db, lead)).map(pingCallEntry),
     };
   }
 

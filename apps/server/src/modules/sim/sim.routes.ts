@@ -34,7 +34,7 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     async (request) => {
       const { Project, Source, Zip, minprice } = request.body;
       const caller = engine.callerFor(Source);
-      const ping = services.sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
+      const ping = await services.sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
       if (!ping.body.ok) return { ok: true, ping: ping.body, explanation: ping.explanation };
       const post = await services.sourceApi.postAs(
         caller,

@@ -1,4 +1,4 @@
-import type { LeadExplanationEntry } from '@leadex/domain';
+import type { BidOutcome, LeadExplanationEntry } from '@leadex/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buyers, campaigns } from '../../db/schema';
@@ -13,20 +13,31 @@ export type ExplanationRecord = LeadExplanationEntry;
  * - `[campaignId, price, won]`: eligible, at this price (dollars); won is 1 or 0;
  * - `[campaignId, rule, detail]`: excluded by the rule;
  * - `[[campaignId, ...], 'location', detail]`: the campaigns not buying in the lead's area.
+ * A Ping/Post buyer's campaign adds its bid outcome as a fourth element (`bid`, `timeout`, …).
  */
-type StoredEntry = [string, number, 0 | 1] | [string, string, string] | [string[], string, string];
+type StoredEntry =
+  | [string, number, 0 | 1]
+  | [string, number, 0 | 1, BidOutcome]
+  | [string, string, string]
+  | [string, string, string, BidOutcome]
+  | [string[], string, string];
+
+const withOutcome = (
+  entry: [string, number, 0 | 1] | [string, string, string],
+  outcome: BidOutcome | undefined,
+): StoredEntry => (outcome ? ([...entry, outcome] as StoredEntry) : entry);
 
 export function packExplanation(records: readonly ExplanationRecord[]): StoredEntry[] {
   const packed: StoredEntry[] = [];
   const byLocation = new Map<string, string[]>();
   for (const r of records) {
-    if (r.eligible) packed.push([r.campaign, r.price ?? 0, r.won ? 1 : 0]);
-    else if (r.rule === 'location') {
+    if (r.eligible) packed.push(withOutcome([r.campaign, r.price ?? 0, r.won ? 1 : 0], r.bid_outcome));
+    else if (r.rule === 'location' && !r.bid_outcome) {
       const detail = r.detail ?? '';
       const ids = byLocation.get(detail);
       if (ids) ids.push(r.campaign);
       else byLocation.set(detail, [r.campaign]);
-    } else packed.push([r.campaign, r.rule ?? '', r.detail ?? '']);
+    } else packed.push(withOutcome([r.campaign, r.rule ?? '', r.detail ?? ''], r.bid_outcome));
   }
   for (const [detail, ids] of byLocation) packed.push([ids, 'location', detail]);
   return packed;
@@ -62,13 +73,14 @@ export async function unpackExplanation(db: Db, stored: readonly unknown[] | nul
       records.push(e as ExplanationRecord);
       continue;
     }
-    const [first, second, third] = e as StoredEntry;
+    const [first, second, third, fourth] = e as [StoredEntry[0], StoredEntry[1], StoredEntry[2], BidOutcome?];
+    const outcome = fourth ? { bid_outcome: fourth } : {};
     if (Array.isArray(first))
       for (const id of first)
         records.push({ ...named(id), eligible: false, rule: second as string, detail: third as string });
     else if (typeof second === 'number')
-      records.push({ ...named(first), eligible: true, price: second, won: third === 1 });
-    else records.push({ ...named(first), eligible: false, rule: second, detail: third as string });
+      records.push({ ...named(first), eligible: true, price: second, won: third === 1, ...outcome });
+    else records.push({ ...named(first), eligible: false, rule: second, detail: third as string, ...outcome });
   }
   return records;
 }

@@ -1,8 +1,8 @@
+import { unpackRound } from '../../distribution/bidding';
 import type { SourceCaller } from '../../distribution/engine';
 import { verifyPingToken } from '../../distribution/ping-token';
-import { type Answer, createSale, type RequestMeta, type SaleDeps } from '../../distribution/sale';
+import { type Answer, createSale, type QuoteAnswer, type RequestMeta, type SaleDeps } from '../../distribution/sale';
 import { AppError } from '../../lib/errors';
-import type { ExplanationRecord } from './explanation';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 
 export type { Answer, RequestMeta } from '../../distribution/sale';
@@ -30,13 +30,16 @@ export function createSourceApiService(deps: SaleDeps) {
   }
 
   return {
-    /** POST /api/ping: a price for a lead, from memory only (DESIGN.md §4). */
-    ping(input: PingInput, apiKey: string | undefined): Answer {
+    /**
+     * POST /api/ping: a price for a lead, from memory only (DESIGN.md §4), at once; a promise only
+     * when Ping/Post buyers are asked for their bids first (DESIGN.md §6).
+     */
+    ping(input: PingInput, apiKey: string | undefined): Answer | Promise<Answer> {
       return this.pingAs(engine.authenticate(apiKey, { direct: false }), input);
     },
 
     /** A ping by an already identified source (the public route, or the simulator). */
-    pingAs(caller: SourceCaller, input: PingInput): Answer & { explanation: ExplanationRecord[] } {
+    pingAs(caller: SourceCaller, input: PingInput): QuoteAnswer | Promise<QuoteAnswer> {
       checkService(input.service);
       checkApproved(caller, input.test ?? false);
       return sale.quote(caller, input);
@@ -65,6 +68,8 @@ export function createSourceApiService(deps: SaleDeps) {
         campaign: ping.campaign,
         test: ping.test || (input.test ?? false),
         payoutCents: ping.priceCents,
+        // The Ping/Post buyers' bids of the ping: the post sells at them, never pinging again.
+        bidRound: unpackRound(ping.round),
         contact: input,
         meta,
       });

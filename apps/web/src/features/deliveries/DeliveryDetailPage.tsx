@@ -1,31 +1,12 @@
-import {
-  CONTENT_TYPES,
-  toWebhookPayload,
-  WEBHOOK_METHODS,
-  WEBHOOK_STATUS_LABELS,
-  WEBHOOK_STATUSES,
-  type Webhook,
-  type WebhookFormValues,
-  type WebhookStatusValue,
-  webhookChanges,
-  webhookFormSchema,
-  webhookFormValues,
-} from '@leadex/domain';
-import { Badge, Button, Divider, Grid, Stack, Text } from '@mantine/core';
+import { WEBHOOK_STATUS_LABELS, WEBHOOK_STATUSES, type Webhook, type WebhookStatusValue } from '@leadex/domain';
+import { Badge, Button, Grid, Stack } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useClaims } from '../../app/session';
 import { type BuyerChoice, BuyerPicker } from '../../components/BuyerPicker';
 import { EditableForm, useEditing } from '../../components/EditableForm';
-import {
-  DisplayField,
-  LabeledValue,
-  RadioField,
-  SelectField,
-  TagsFormField,
-  TextField,
-} from '../../components/FormFields';
+import { DisplayField, LabeledValue, RadioField, TagsFormField, TextField } from '../../components/FormFields';
 import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
@@ -33,6 +14,16 @@ import { formatTimestamp } from '../../lib/format';
 import { FieldValueRows, RowsField } from './DeliveryRows';
 import { DeliveryTestModal } from './DeliveryTestModal';
 import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
+import {
+  type DeliveryFormValues,
+  deliveryChanges,
+  deliveryFormSchema,
+  deliveryFormValues,
+  recordFormValues,
+  toDeliveryPayload,
+} from './deliveryForm';
+import { DeliveryTypeField, PingSection, useIsPingPost } from './PingSection';
+import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
 
 /** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
 export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
@@ -60,8 +51,6 @@ function rememberBuyer(choice: BuyerChoice | null) {
 }
 
 const STATUS_OPTIONS = WEBHOOK_STATUSES.map((value) => ({ value, label: WEBHOOK_STATUS_LABELS[value] }));
-const METHOD_OPTIONS = WEBHOOK_METHODS.map((value) => ({ value, label: value }));
-const CONTENT_TYPE_OPTIONS = CONTENT_TYPES.map((value) => ({ value, label: value }));
 const BADGE_COLOR: Record<WebhookStatusValue, string> = { live: 'green', draft: 'yellow', pause: 'red' };
 /** Read-only, the badge says Live, Draft or Pause (admin §2 Delivery detail). */
 const BADGE_LABEL: Record<WebhookStatusValue, string> = { live: 'Live', draft: 'Draft', pause: 'Pause' };
@@ -91,10 +80,10 @@ function DeliveryDetail({ id, action }: { id: string; action: string | undefined
   const start = useMemo(() => {
     if (isCopy) {
       if (!copy.data) return undefined;
-      return webhookFormValues(copy.data);
+      return deliveryFormValues(copy.data);
     }
     if (id !== 'new' || !template.data) return undefined;
-    return webhookFormValues(template.data, {
+    return deliveryFormValues(template.data, {
       buyer: isAdmin ? (initialBuyer?.value ?? '') : (claims.role_id ?? ''),
       fromTemplate: true,
     });
@@ -129,7 +118,7 @@ interface DeliveryFormProps {
   isAdmin: boolean;
   record: Webhook | undefined;
   /** A new delivery's first values (template or copy). */
-  start: WebhookFormValues | undefined;
+  start: DeliveryFormValues | undefined;
   buyerChoice: BuyerChoice | null;
   /** The template field list: the mapping's field choices. */
   fieldNames: string[];
@@ -145,13 +134,13 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   const editor = useRecordForm({
     base: '/delivery',
     isNew,
-    schema: webhookFormSchema,
+    schema: deliveryFormSchema,
     blank: start,
     record,
-    toValues: webhookFormValues,
-    create: ({ values: all }) => create.mutateAsync(toWebhookPayload(all)),
+    toValues: recordFormValues,
+    create: ({ values: all }) => create.mutateAsync(toDeliveryPayload(all)),
     update: async ({ values: all, original }) => {
-      const changes = webhookChanges(original, all);
+      const changes = deliveryChanges(original, all);
       // Only blanks or spaces changed: nothing to save.
       return Object.keys(changes).length === 0 ? null : update.mutateAsync(changes);
     },
@@ -161,7 +150,7 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   const title = isNew ? start?.name || 'New Custom Delivery' : (record?.name ?? 'Custom Delivery');
   return (
     <>
-      <EditableForm<WebhookFormValues>
+      <EditableForm<DeliveryFormValues>
         {...editor}
         title={title}
         description={isNew ? 'A new delivery starts as a draft: set it live once a test is accepted.' : undefined}
@@ -169,6 +158,7 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
         actions={record && !isNew ? <TestButton onClick={() => setTesting(true)} /> : undefined}
       >
         <DetailsSection record={isNew ? undefined : record} isAdmin={isAdmin} isNew={isNew} buyerChoice={buyerChoice} />
+        <PingPart />
         <ParametersSection />
         <Section
           title="Delivery Mapping"
@@ -203,6 +193,11 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
   );
 }
 
+/** A Ping/Post delivery's ping, before the post's parameters. */
+function PingPart() {
+  return useIsPingPost() ? <PingSection /> : null;
+}
+
 /** Test runs the stored delivery: it shows only while the delivery is read-only. */
 function TestButton({ onClick }: { onClick: () => void }) {
   const editing = useEditing();
@@ -216,7 +211,7 @@ function TestButton({ onClick }: { onClick: () => void }) {
 
 function StatusField() {
   const editing = useEditing();
-  const current = useWatch<WebhookFormValues, 'status'>({ name: 'status' });
+  const current = useWatch<DeliveryFormValues, 'status'>({ name: 'status' });
   if (editing) return <RadioField name="status" label="Status" options={STATUS_OPTIONS} />;
   const status = statusKey(current);
   const value: WebhookStatusValue = status === 'unknown' ? 'draft' : status;
@@ -229,7 +224,7 @@ function StatusField() {
   );
 }
 
-/** Delivery Details: status, ID, timestamp, buyer (a picker for a new one), name, tags. */
+/** Delivery Details: status, ID, timestamp, buyer (a picker for a new one), name, type, tags. */
 function DetailsSection({
   record,
   isAdmin,
@@ -272,6 +267,9 @@ function DetailsSection({
             </Grid.Col>
           )
         )}
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <DeliveryTypeField />
+        </Grid.Col>
         <Grid.Col span={12}>
           <TagsFormField name="tags" kind="webhook" label="Tags" placeholder="Add a tag and press Enter" />
         </Grid.Col>
@@ -282,37 +280,12 @@ function DetailsSection({
 
 /** Delivery Parameters: where and how the lead is sent, and what answer counts as accepted. */
 function ParametersSection() {
-  // Placeholders are hints for typing: read-only, they would read as values.
-  const hint = useEditing() ? (text: string) => text : () => undefined;
+  const hint = useHint();
   return (
     <Section title="Delivery Parameters" description="Where and how each lead is sent, and which answer accepts it.">
       <Stack gap="md">
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: 9 }}>
-            <TextField name="url" label="URL" required placeholder={hint('https://crm.example.com/api/leads')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 3 }}>
-            <SelectField name="method" label="Method" data={METHOD_OPTIONS} allowDeselect={false} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <SelectField
-              name="send_content_type"
-              label="Send Content Type"
-              data={CONTENT_TYPE_OPTIONS}
-              allowDeselect={false}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <SelectField
-              name="return_content_type"
-              label="Return Content Type"
-              data={CONTENT_TYPE_OPTIONS}
-              allowDeselect={false}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="wrap_key" label="Wrap Key" placeholder={hint('lead')} />
-          </Grid.Col>
+          <RequestFields urlHint="https://crm.example.com/api/leads" wrapHint="lead" />
           <Grid.Col span={{ base: 6, md: 3 }}>
             <TextField name="return_id" label="Return ID" placeholder={hint('id')} />
           </Grid.Col>
@@ -329,21 +302,7 @@ function ParametersSection() {
             <TextField name="secretname" label="Secret Name" placeholder={hint('secret')} />
           </Grid.Col>
         </Grid>
-        <Divider label="Headers" labelPosition="left" />
-        <RowsField
-          name="headers"
-          title="Header"
-          columns={[
-            { key: 'header', label: 'Header', placeholder: 'X-Api-Key' },
-            { key: 'value', label: 'Value' },
-          ]}
-          addLabel="Add Header"
-        />
-        <Divider label="Accept" labelPosition="left" />
-        <Text fz="xs" c="dimmed" mt={-8}>
-          Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields).
-        </Text>
-        <FieldValueRows name="accept" title="Accept" examples={['status', 'ok']} addLabel="Add Accept Rule" />
+        <HeadersAndAccept acceptNote="Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields)." />
       </Stack>
     </Section>
   );

@@ -20,6 +20,7 @@ import { DeliveryStatusBadge, ReturnStatusBadge, returnStatusOf, TestBadge } fro
 import { LeadDeliveryLogs } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
 import { BadgeRow, OpenLinkButton, RecordLink } from './LeadFields';
+import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { formatMoney, leadType } from './leadFormat';
 import { useUpdateLead } from './leads.api';
@@ -38,8 +39,8 @@ const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
 
 /**
  * Admin §2 Lead detail: the editable fields (Edit, Save with only the changes, Cancel), the quality
- * viewer with its Good/Bad button, the metadata viewer, the Buyers table, each match's delivery logs
- * with Resend, the decision explained, and the returns.
+ * viewer with its Good/Bad button, the metadata viewer, the Buyers table, the Ping/Post buyers' pings,
+ * each match's delivery logs with Resend (the posts), the decision explained, and the returns.
  */
 export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
   const update = useUpdateLead(lead._id);
@@ -165,6 +166,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
       </Section>
 
       <BuyersSection matches={matches} />
+      <LeadPings lead={lead} />
       <LeadDeliveryLogs lead={lead} />
       <LeadExplanation lead={lead} />
       <ReturnsSection leadId={lead._id} matches={matches} />

@@ -182,7 +182,7 @@ function AttemptItem({ attempt }: { attempt: LeadDeliveryAttempt }) {
 }
 
 /** What was sent or answered, as text (never rendered as HTML). */
-function Excerpt({ label, text }: { label: string; text: string | undefined }) {
+export function Excerpt({ label, text }: { label: string; text: string | undefined }) {
   return (
     <div>
       <Text fz="xs" fw={600} tt="uppercase" c="dimmed">

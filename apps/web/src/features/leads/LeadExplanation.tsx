@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { RecordLink } from './LeadFields';
-import { formatMoney } from './leadFormat';
+import { BID_OUTCOME_COLORS, bidOutcomeLabel, formatMoney } from './leadFormat';
 
 type Row = LeadExplanationEntry & { _id: string };
 
@@ -34,9 +34,20 @@ function Outcome({ entry }: { entry: LeadExplanationEntry }) {
   );
 }
 
+/** A Ping/Post buyer's answer for the campaign: its bid, no bid, a timeout, an error, or a refused post. */
+function BuyerAnswer({ entry }: { entry: LeadExplanationEntry }) {
+  if (!entry.bid_outcome) return null;
+  return (
+    <Badge component="span" color={BID_OUTCOME_COLORS[entry.bid_outcome]} variant="outline">
+      {bidOutcomeLabel(entry.bid_outcome, entry.price)}
+    </Badge>
+  );
+}
+
 /**
  * The decision explained (DESIGN.md §5): every campaign the engine considered for the lead, with the
- * first rule that excluded it, or its bid and whether it won.
+ * first rule that excluded it, or its bid and whether it won; a Ping/Post buyer's campaigns also with
+ * how the buyer's system answered (bid $x, no bid, timeout, error, refused post).
  */
 export function LeadExplanation({ lead }: { lead: LeadDetail }) {
   const buyerNames = useMemo(
@@ -67,6 +78,8 @@ export function DecisionExplained({
     [entries],
   );
   const won = rows.filter((r) => r.won).length;
+  // Only a decision with Ping/Post buyers has their answers to show.
+  const bidders = rows.some((r) => r.bid_outcome);
   return (
     <Section
       title={title}
@@ -100,6 +113,9 @@ export function DecisionExplained({
               ) : null,
           },
           { accessor: 'eligible', title: 'Outcome', render: (r) => <Outcome entry={r} /> },
+          ...(bidders
+            ? [{ accessor: 'bid_outcome', title: 'Ping/Post', render: (r: Row) => <BuyerAnswer entry={r} /> }]
+            : []),
           {
             accessor: 'price',
             title: 'Bid',

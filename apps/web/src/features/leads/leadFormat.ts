@@ -1,3 +1,5 @@
+import { BID_OUTCOME_LABELS, type BidOutcome } from '@leadex/domain';
+
 /** Dollars as the leads screens show them ($1,234.50); empty when there is no amount. */
 export function formatMoney(dollars: number | null | undefined): string {
   if (dollars === undefined || dollars === null) return '';
@@ -22,3 +24,19 @@ export function safeHref(value: string | null | undefined): string | undefined {
 export function leadType(pingId: string | undefined): 'Direct' | 'Ping/Post' {
   return pingId === 'no_ping' ? 'Direct' : 'Ping/Post';
 }
+
+/** How a Ping/Post buyer answered (DESIGN.md §6): 'Bid $40.00', or 'No bid', 'Timeout', 'Error', 'Refused post'. */
+export function bidOutcomeLabel(outcome: BidOutcome, bid: number | null | undefined): string {
+  return outcome === 'bid' && bid !== undefined && bid !== null
+    ? `Bid ${formatMoney(bid)}`
+    : BID_OUTCOME_LABELS[outcome];
+}
+
+/** The colour of a bid outcome's badge: a bid green, a plain no yellow, a failure red. */
+export const BID_OUTCOME_COLORS: Record<BidOutcome, string> = {
+  bid: 'green',
+  no_bid: 'yellow',
+  timeout: 'red',
+  error: 'red',
+  refused_post: 'red',
+};

@@ -9,7 +9,8 @@ export const INLINE_TIMEOUT_MS = 3000;
 /** The channel name of custom deliveries in the delivery logs; the target is the delivery's id. */
 export const CUSTOM_CHANNEL = 'custom';
 
-export type LiveDelivery = DeliveryTarget & { _id: string; name: string };
+/** A live delivery as a sale runs it; `ping_id` tells a Ping/Post delivery (posted to only when its bid won). */
+export type LiveDelivery = DeliveryTarget & { _id: string; name: string; ping_id: string };
 
 /**
  * What a buyer's live deliveries said of one lead: accepted (the buyer has it), rejected (a Not

@@ -10,6 +10,7 @@ import {
   type OutboundNetwork,
   outboundRequest,
 } from '../../../lib/outbound-http';
+import { signWebhook } from '../../../lib/webhook-signature';
 
 /** What rendering and sending a custom delivery reads of it (a Webhook as the API answers it). */
 export type DeliveryTarget = Pick<
@@ -286,8 +287,16 @@ export interface DeliverOptions extends OutboundNetwork {
   timeoutMs?: number;
   /** `ALLOW_PRIVATE_DELIVERY_TARGETS`: development and tests only. */
   allowPrivate?: boolean;
+  /** Ends the call as a timeout when it aborts (a ping's own limit). */
+  signal?: AbortSignal;
   /** Sent as `webhook-id`, the same on every retry, so the buyer can drop duplicates. */
   messageId?: string;
+  /**
+   * Signs the request with the Standard Webhooks headers (`webhook-timestamp`, `webhook-signature`
+   * over `messageId`, the time and the body), as the notify webhooks are: the pings of Ping/Post
+   * deliveries are. Needs `messageId`.
+   */
+  sign?: { secret: string; at: Date };
 }
 
 /**
@@ -301,6 +310,11 @@ export async function deliverCustom(
   options: DeliverOptions = {},
 ): Promise<DeliveryResult> {
   const request = renderRequest(target, lead, { messageId: options.messageId });
+  if (options.sign && options.messageId)
+    Object.assign(
+      request.headers,
+      signWebhook(options.sign.secret, { id: options.messageId, timestamp: options.sign.at, payload: request.body }),
+    );
   const sent = { url: request.url, reqHeaders: request.headers, reqBody: request.body };
   const started = performance.now();
   try {
@@ -310,6 +324,7 @@ export async function deliverCustom(
       allowPrivate: options.allowPrivate ?? false,
       resolve: options.resolve,
       dial: options.dial,
+      signal: options.signal,
     });
     const data = parseResponse(response.body, target.return_content_type);
     return {

@@ -1,6 +1,7 @@
 import {
   type ContentType,
   DELIVERY_FIELDS,
+  isPingPost,
   newWebhookDraft,
   type Webhook,
   type WebhookDraft,
@@ -47,6 +48,7 @@ export function toWebhook(row: WebhookRow): Webhook {
     static: row.static,
     tags: row.tags,
     ping_id: row.pingId,
+    ...(isPingPost(row.pingId) && row.ping ? { ping: row.ping } : {}),
     ts: toEpochSeconds(row.createdAt),
     tsdate: row.createdAt.toISOString(),
   };

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import {
+  isPingPost,
   type Page,
+  PING_FIELD_NAMES,
   WEBHOOK_ACTIONS,
   WEBHOOK_MESSAGES,
   type Webhook,
@@ -8,6 +10,8 @@ import {
   type WebhookDraft,
   type WebhookListItem,
   type WebhookListQuery,
+  type WebhookPing,
+  type WebhookPingTestResult,
   type WebhookTemplate,
   type WebhookTestInput,
   type WebhookTestResult,
@@ -16,14 +20,17 @@ import {
 import type { Config } from '../../../config';
 import type { Db, Tx } from '../../../db/client';
 import type { Engine } from '../../../distribution/engine';
+import { newPingId } from '../../../distribution/ping-token';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
+import { centsToDollars } from '../../../lib/money';
 import { blockedRange, type OutboundNetwork } from '../../../lib/outbound-http';
 import { pageWindow } from '../../../lib/paging';
 import { buyerScopeOf, maySeeBuyer } from '../../../lib/scope';
 import type { Viewer } from '../../../plugins/auth';
-import { type DeliverOptions, type DeliveryTarget, deliverCustom, testLead } from './render';
+import { pingPostDelivery, sendPing } from './ping';
+import { type DeliverOptions, type DeliveryResult, type DeliveryTarget, deliverCustom, testLead } from './render';
 import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
 import { type WebhookInsert, type WebhookRow, webhooksRepo } from './webhooks.repo';
 
@@ -31,7 +38,7 @@ export interface WebhooksServiceDeps {
   db: Db;
   clock: Clock;
   /** Read at each call: `ALLOW_PRIVATE_DELIVERY_TARGETS`. */
-  config: Pick<Config, 'ALLOW_PRIVATE_DELIVERY_TARGETS'>;
+  config: Pick<Config, 'ALLOW_PRIVATE_DELIVERY_TARGETS' | 'LEADEX_SECRET'>;
   /** The engine knows which buyers have live deliveries: a sale to one runs them inline. */
   engine: Pick<Engine, 'change'>;
   /** How deliveries resolve and reach their targets: the system's by default; tests script it. */
@@ -50,6 +57,20 @@ const OPTIONAL_COLUMNS = [
   ['wrap_key', 'wrapKey'],
 ] as const;
 
+/** What the Test call answers of one call it made (the test ping's, or the test post's). */
+function testAnswer(result: DeliveryResult) {
+  return {
+    status: result.status,
+    url: result.url,
+    reqHeaders: result.reqHeaders,
+    reqBody: result.reqBody,
+    data: result.data,
+    body: result.responseBody,
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    durationMs: result.durationMs,
+  };
+}
+
 /**
  * Custom deliveries (admin §2 Deliveries, portals §2 buyer deliveries): admins see and change every
  * buyer's; a buyer only its own, and another buyer's answers 404 on every route.
@@ -65,14 +86,25 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
    * A URL naming a private address outright (a literal IP or localhost) is refused when saved, on
    * the field. Names are checked where it counts: on the address connected to, at every delivery.
    */
-  function checkUrl(url: string | undefined) {
+  function checkUrl(url: string | undefined, field = 'url') {
     if (url === undefined || config.ALLOW_PRIVATE_DELIVERY_TARGETS) return;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const local = host === 'localhost' || host.endsWith('.localhost');
-    if (local || (isIP(host) && blockedRange(host))) throw AppError.field('url', PRIVATE_URL);
+    if (local || (isIP(host) && blockedRange(host))) throw AppError.field(field, PRIVATE_URL);
   }
 
-  function optionalColumns(input: Partial<WebhookCreate>): Partial<WebhookInsert> {
+  /**
+   * The ping a delivery keeps: a Ping/Post delivery must have one (its URL checked like the post's);
+   * a Direct delivery keeps none, so a delivery switched to Direct drops its ping.
+   */
+  function pingToStore(type: string, ping: WebhookPing | null | undefined): WebhookPing | null {
+    if (!isPingPost(type)) return null;
+    if (!ping) throw AppError.field('ping', WEBHOOK_MESSAGES.ping);
+    checkUrl(ping.url, 'ping.url');
+    return ping;
+  }
+
+  function optionalColumns(input: Partial<WebhookCreate> | WebhookUpdate): Partial<WebhookInsert> {
     const columns: Record<string, string | null> = {};
     for (const [api, column] of OPTIONAL_COLUMNS) if (api in input) columns[column] = input[api] ?? null;
     return columns as Partial<WebhookInsert>;
@@ -121,6 +153,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
         buyerId = viewer.roleId;
       }
       checkUrl(input.url);
+      const ping = pingToStore(input.ping_id, input.ping as WebhookPing | undefined);
       const id = newId('whk');
       const now = clock.now();
       await engine.change('webhooks', async (tx) => {
@@ -139,6 +172,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
           sendContentType: input.send_content_type,
           returnContentType: input.return_content_type,
           pingId: input.ping_id,
+          ping,
           status: input.status,
           tags: input.tags,
           createdAt: now,
@@ -152,7 +186,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
     async update(viewer: Viewer, id: string, changes: WebhookUpdate): Promise<Webhook> {
       checkUrl(changes.url);
       await engine.change('webhooks', async (tx) => {
-        await findVisible(viewer, id, tx);
+        const row = await findVisible(viewer, id, tx);
         const columns: Partial<WebhookInsert> = { ...optionalColumns(changes), updatedAt: clock.now() };
         if (changes.name !== undefined) columns.name = changes.name;
         if (changes.url !== undefined) columns.url = changes.url;
@@ -166,6 +200,11 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
         if (changes.status !== undefined) columns.status = changes.status;
         if (changes.tags !== undefined) columns.tags = changes.tags;
         if (changes.ping_id !== undefined) columns.pingId = changes.ping_id;
+        if (changes.ping_id !== undefined || changes.ping !== undefined)
+          columns.ping = pingToStore(
+            changes.ping_id ?? row.pingId,
+            changes.ping === undefined ? row.ping : (changes.ping as WebhookPing | null),
+          );
         await webhooksRepo.update(tx, id, columns);
       });
       return get(viewer, id);
@@ -177,21 +216,32 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
      */
     async test(viewer: Viewer, id: string, values: WebhookTestInput): Promise<WebhookTestResult> {
       const webhook = toWebhook(await findVisible(viewer, id));
-      const result = await deliverCustom(webhook, testLead(values), {
-        ...network,
-        allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
-      });
+      const lead = testLead(values);
+      const options = { ...network, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
+      let ping: WebhookPingTestResult | undefined;
+      if (webhook.ping) {
+        // Ping/Post: the test ping first, as at a source's ping; the test post then echoes the buyer's id of the bid.
+        const { call, result } = await sendPing(
+          pingPostDelivery(webhook, webhook.ping),
+          Object.fromEntries(PING_FIELD_NAMES.map((field) => [field, lead[field]])),
+          { pingKey: newPingId(), signingSecret: config.LEADEX_SECRET, at: clock.now(), deliver: options },
+        );
+        ping = {
+          ...testAnswer(result),
+          accept: call.outcome === 'bid',
+          outcome: call.outcome,
+          ...(call.bidCents !== null ? { bid: centsToDollars(call.bidCents) } : {}),
+          ...(call.buyerPingId !== null ? { buyer_ping_id: call.buyerPingId } : {}),
+          ...(call.error !== null ? { reason: call.error } : {}),
+        };
+        if (call.buyerPingId !== null) lead.buyer_ping_id = call.buyerPingId;
+      }
+      const result = await deliverCustom(webhook, lead, options);
       return {
-        status: result.status,
+        ...testAnswer(result),
         accept: result.accepted,
-        url: result.url,
-        reqHeaders: result.reqHeaders,
-        reqBody: result.reqBody,
-        data: result.data,
-        body: result.responseBody,
         ...(result.returnId !== undefined ? { returnId: result.returnId } : {}),
-        ...(result.error !== undefined ? { error: result.error } : {}),
-        durationMs: result.durationMs,
+        ...(ping ? { ping } : {}),
       };
     },
 
@@ -202,7 +252,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
     async liveDeliveriesOf(
       buyerId: string,
       tx: Db | Tx = db,
-    ): Promise<(DeliveryTarget & { _id: string; name: string })[]> {
+    ): Promise<(DeliveryTarget & { _id: string; name: string; ping_id: string })[]> {
       return (await webhooksRepo.liveOfBuyer(tx, buyerId)).map(toWebhook);
     },
 

@@ -254,11 +254,17 @@ export function createChannels({ db, clock, config, mailer, whitelist, network =
         durationMs: 0,
         final: true,
       };
-    const result = await deliverCustom(toWebhook(delivery), leadForDelivery(row, lead.priceCents), {
-      allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
-      messageId: customMessageId(lead.matchId, deliveryId),
-      ...network,
-    });
+    const webhook = toWebhook(delivery);
+    const buyerPingId = webhook.ping ? await notifyRepo.buyerPingIdOf(db, row, deliveryId) : null;
+    const result = await deliverCustom(
+      webhook,
+      { ...leadForDelivery(row, lead.priceCents), buyer_ping_id: buyerPingId },
+      {
+        allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+        messageId: customMessageId(lead.matchId, deliveryId),
+        ...network,
+      },
+    );
     const attempt = attemptOf(lead.matchId, deliveryId, result, clock.now());
     await webhooksRepo.noteOutcome(db, deliveryId, attempt.error, attempt.at);
     if (result.returnId !== undefined) await notifyRepo.setBuyerLeadId(db, lead.matchId, result.returnId);

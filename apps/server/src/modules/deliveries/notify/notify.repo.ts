@@ -8,6 +8,7 @@ import {
   leads,
   messages,
   type NotifyConfig,
+  pingCalls,
 } from '../../../db/schema';
 
 /** A sold lead as its notify channels render it. */
@@ -227,6 +228,25 @@ export const notifyRepo = {
   async leadRow(db: Db, leadId: string) {
     const [row] = await db.select().from(leads).where(eq(leads.id, leadId));
     return row ?? null;
+  },
+
+  /**
+   * The buyer's id of its winning bid for a lead (Ping/Post), from the logged pings: what a retried
+   * post echoes as `buyer_ping_id`, as the sale's own post did.
+   */
+  async buyerPingIdOf(db: Db, lead: { id: string; pingId: string }, deliveryId: string): Promise<string | null> {
+    const [row] = await db
+      .select({ buyerPingId: pingCalls.buyerPingId })
+      .from(pingCalls)
+      .where(
+        and(
+          eq(pingCalls.deliveryId, deliveryId),
+          eq(pingCalls.outcome, 'bid'),
+          lead.pingId === 'no_ping' ? eq(pingCalls.leadId, lead.id) : eq(pingCalls.pingId, lead.pingId),
+        ),
+      )
+      .limit(1);
+    return row?.buyerPingId ?? null;
   },
 
   async setBuyerLeadId(db: Db, matchId: string, buyerLeadId: string) {

@@ -1,0 +1,208 @@
+import { type BidOutcome, MAX_CAMPAIGN_PRICE, type Webhook, type WebhookPing } from '@leadex/domain';
+import { type Clock, toEpochSeconds } from '../../../lib/clock';
+import { newId } from '../../../lib/ids';
+import { centsToDollars } from '../../../lib/money';
+import { deriveSigningSecret } from '../../../lib/webhook-signature';
+import {
+  type DeliverOptions,
+  type DeliveryLead,
+  type DeliveryResult,
+  type DeliveryTarget,
+  deliverCustom,
+  responseField,
+} from './render';
+
+/** What a ping's outcome can be (a refused post is the sale's, not the ping's). */
+export type PingOutcome = Exclude<BidOutcome, 'refused_post'>;
+
+/** A live Ping/Post delivery as the engine holds it in memory: whom to ping, and how. */
+export interface PingPostDelivery {
+  _id: string;
+  name: string;
+  buyerId: string;
+  /** The ping rendered and sent like a post: the ping's own URL, mapping and answer rules, the delivery's key and secret. */
+  target: DeliveryTarget;
+  priceField: string;
+  timeoutMs: number;
+}
+
+/** The engine's form of a live Ping/Post delivery (a Webhook as the API answers it, with its ping). */
+export function pingPostDelivery(
+  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname'>,
+  ping: WebhookPing,
+): PingPostDelivery {
+  return {
+    _id: delivery._id,
+    name: delivery.name,
+    buyerId: delivery.buyer,
+    target: {
+      url: ping.url,
+      method: ping.method,
+      headers: ping.headers,
+      accept: ping.accept,
+      key: delivery.key,
+      keyname: delivery.keyname,
+      secret: delivery.secret,
+      secretname: delivery.secretname,
+      // The buyer's id of its bid is read like a post's `return_id`.
+      return_id: ping.ping_id_field,
+      send_content_type: ping.send_content_type,
+      return_content_type: ping.return_content_type,
+      wrap_key: ping.wrap_key,
+      map: ping.map,
+      static: ping.static,
+    },
+    priceField: ping.price_field,
+    timeoutMs: ping.timeout_ms,
+  };
+}
+
+/** What the exchange knows of a lead before it is sold: the only fields a ping can send (PING_FIELDS). */
+export interface PingFacts {
+  service: string;
+  zip: string;
+  state: string | null;
+  channel: string | null;
+  pubId: string | null;
+  subId: string | null;
+  at: Date;
+  test: boolean;
+}
+
+/** The lead as a ping's mapping reads it: PING_FIELDS and nothing else, whatever a mapping row names. */
+export function pingLead(facts: PingFacts): DeliveryLead {
+  return {
+    service: facts.service,
+    zip: facts.zip,
+    state: facts.state,
+    channel: facts.channel,
+    pub_id: facts.pubId,
+    sub_id: facts.subId,
+    ts: toEpochSeconds(facts.at),
+    test: facts.test,
+  };
+}
+
+/** The most a bid may be: what a campaign may pay at most. A larger answer is a unit slip (cents), not a bid. */
+export const MAX_BID_CENTS = MAX_CAMPAIGN_PRICE * 100;
+
+/** A price as the buyer's system answers it: a number, or numeric text (a leading `$` allowed); null otherwise. */
+function priceCentsOf(value: unknown): number | null {
+  let amount: number | null = null;
+  if (typeof value === 'number') amount = value;
+  else if (typeof value === 'string') {
+    const text = value.trim().replace(/^\$/, '');
+    if (/^\d+(\.\d+)?$/.test(text)) amount = Number(text);
+  }
+  return amount === null || !Number.isFinite(amount) ? null : Math.round(amount * 100);
+}
+
+/** What a ping's answer amounts to: a bid (a positive price, at most MAX_BID_CENTS) or why it is none. */
+export function readBid(
+  result: Pick<DeliveryResult, 'status' | 'accepted' | 'data' | 'error' | 'errorCode' | 'responseBody'>,
+  priceField: string,
+): { outcome: PingOutcome; bidCents: number | null; reason: string | null } {
+  const none = (outcome: PingOutcome, reason: string) => ({ outcome, bidCents: null, reason });
+  if (result.status === 0)
+    return none(result.errorCode === 'timeout' ? 'timeout' : 'error', result.error ?? 'no answer');
+  if (result.status < 200 || result.status >= 300)
+    return none('error', `HTTP ${result.status}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`);
+  if (!result.accepted) return none('no_bid', 'Not Accepted by the answer rules');
+  const cents = priceCentsOf(responseField(result.data, priceField));
+  if (cents === null) return none('no_bid', `no price in '${priceField}'`);
+  if (cents <= 0) return none('no_bid', `a price of ${centsToDollars(cents).toFixed(2)} is no bid`);
+  if (cents > MAX_BID_CENTS)
+    return none('no_bid', `a bid of ${centsToDollars(cents).toFixed(2)} is above the most a campaign may pay`);
+  return { outcome: 'bid', bidCents: cents, reason: null };
+}
+
+/** One ping of one Ping/Post delivery, as the lead detail's logs keep it. */
+export interface PingCall {
+  id: string;
+  buyerId: string;
+  deliveryId: string;
+  outcome: PingOutcome;
+  bidCents: number | null;
+  buyerPingId: string | null;
+  statusCode: number | null;
+  request: string;
+  response: string | null;
+  /** Why it is no bid, in words. */
+  error: string | null;
+  durationMs: number;
+  at: Date;
+}
+
+const EXCERPT = 2000;
+
+/** The `webhook-id` of one ping to one delivery: the exchange's ping (or lead) id and the delivery's. */
+export const pingMessageId = (pingKey: string, deliveryId: string) => `${pingKey}.${deliveryId}`;
+
+/**
+ * Sends one ping (DESIGN.md §6): the ping's fields through its mapping, signed with the Standard
+ * Webhooks headers under the buyer's signing secret, ended at the ping's own timeout by an
+ * AbortSignal, so it is answered by then whatever the buyer's system does. Never throws for the
+ * buyer's failures: they are outcomes (timeout, error, no bid).
+ */
+export async function sendPing(
+  delivery: PingPostDelivery,
+  lead: DeliveryLead,
+  options: { pingKey: string; signingSecret: string; at: Date; deliver: DeliverOptions },
+): Promise<{ call: PingCall; result: DeliveryResult }> {
+  const result = await deliverCustom(delivery.target, lead, {
+    ...options.deliver,
+    timeoutMs: delivery.timeoutMs,
+    signal: AbortSignal.timeout(delivery.timeoutMs),
+    messageId: pingMessageId(options.pingKey, delivery._id),
+    sign: { secret: deriveSigningSecret(options.signingSecret, delivery.buyerId), at: options.at },
+  });
+  const bid = readBid(result, delivery.priceField);
+  return {
+    result,
+    call: {
+      id: newId('pcl'),
+      buyerId: delivery.buyerId,
+      deliveryId: delivery._id,
+      outcome: bid.outcome,
+      bidCents: bid.bidCents,
+      buyerPingId: bid.outcome === 'bid' ? (result.returnId ?? null) : null,
+      statusCode: result.status === 0 ? null : result.status,
+      request: `${result.url}\n\n${result.reqBody}`.slice(0, EXCERPT),
+      response: result.responseBody ? result.responseBody.slice(0, EXCERPT) : null,
+      error: bid.reason,
+      durationMs: result.durationMs,
+      at: options.at,
+    },
+  };
+}
+
+/**
+ * The sale's side of Ping/Post (DESIGN.md §6): every delivery pinged at once, each under its own
+ * timeout, so the whole round is answered within the slowest delivery's timeout.
+ */
+export function createPinger({
+  clock,
+  secret,
+  deliverOptions,
+}: {
+  clock: Clock;
+  /** LEADEX_SECRET: each buyer's signing secret is derived from it, as for its notify webhooks. */
+  secret: string;
+  /** The exchange's delivery options (private targets, the test network). */
+  deliverOptions: () => DeliverOptions;
+}) {
+  return {
+    /** Pings every delivery at once with the lead's non-personal fields; answers every call, in order. */
+    async pingAll(deliveries: readonly PingPostDelivery[], facts: PingFacts, pingKey: string): Promise<PingCall[]> {
+      const lead = pingLead(facts);
+      const at = clock.now();
+      const deliver = deliverOptions();
+      const sent = await Promise.all(
+        deliveries.map((d) => sendPing(d, lead, { pingKey, signingSecret: secret, at, deliver })),
+      );
+      return sent.map((s) => s.call);
+    },
+  };
+}
+
+export type Pinger = ReturnType<typeof createPinger>;

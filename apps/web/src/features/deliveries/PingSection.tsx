@@ -1,0 +1,106 @@
+import { CONTACT_FIELDS, DELIVERY_TYPES, PING_FIELDS, PING_POST_DELIVERY, PING_TIMEOUT_MS } from '@leadex/domain';
+import { Alert, Divider, Grid, Stack, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import { useWatch } from 'react-hook-form';
+import { useEditing } from '../../components/EditableForm';
+import { NumberField, RadioField, SelectField, TextField } from '../../components/FormFields';
+import { Section } from '../../components/Section';
+import { FieldValueRows, RowsField } from './DeliveryRows';
+import { DELIVERY_TYPE_LABELS, type DeliveryFormValues } from './deliveryForm';
+import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
+
+const TYPE_OPTIONS = DELIVERY_TYPES.map((value) => ({ value, label: DELIVERY_TYPE_LABELS[value] }));
+const PING_FIELD_OPTIONS = PING_FIELDS.map(({ field }) => ({ value: field, label: field }));
+
+/** The delivery's type: a radio while editing (Direct or Ping/Post), its name otherwise. */
+export function DeliveryTypeField() {
+  if (useEditing()) return <RadioField name="ping_id" label="Type" options={TYPE_OPTIONS} />;
+  return <SelectField name="ping_id" label="Type" data={TYPE_OPTIONS} />;
+}
+
+/** Whether the form's delivery is of type Ping/Post (its ping section and test ping show). */
+export function useIsPingPost(): boolean {
+  return useWatch<DeliveryFormValues, 'ping_id'>({ name: 'ping_id' }) === PING_POST_DELIVERY;
+}
+
+/**
+ * The ping of a Ping/Post delivery (DESIGN.md §6): where the buyer's system is asked for a bid before
+ * the lead is sold, with the lead's non-personal fields only, and where its answer holds the bid.
+ */
+export function PingSection() {
+  const editing = useEditing();
+  const hint = useHint();
+  return (
+    <Section
+      title="Ping"
+      description="Before a lead is sold, your system is asked for a bid with the lead's non-personal fields. The best bid wins, and only the winner receives the lead, through the post below."
+    >
+      <Stack gap="md">
+        <Grid gap="md">
+          <RequestFields prefix="ping." label="Ping " urlHint="https://crm.example.com/api/bid" wrapHint="ping" />
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <NumberField
+              name="ping.timeout_ms"
+              label="Timeout (ms)"
+              description={editing ? `${PING_TIMEOUT_MS.min} to ${PING_TIMEOUT_MS.max}` : undefined}
+              allowDecimal={false}
+              allowNegative={false}
+              // Out of range shows the schema's message rather than being changed behind the user's back.
+              clampBehavior="none"
+              thousandSeparator=","
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <TextField
+              name="ping.price_field"
+              label="Bid Price Field"
+              required
+              description={editing ? 'The answer field holding the bid in dollars (a.b for nested fields).' : undefined}
+              placeholder={hint('bid')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <TextField
+              name="ping.ping_id_field"
+              label="Buyer Ping ID Field"
+              description={
+                editing
+                  ? 'The answer field holding your id of the bid, sent back in the post as buyer_ping_id.'
+                  : undefined
+              }
+              placeholder={hint('ping_id')}
+            />
+          </Grid.Col>
+        </Grid>
+        <HeadersAndAccept
+          prefix="ping."
+          label="Ping "
+          acceptNote="A bid when the answer is a 2xx, every field of the response holds its value, and the bid price field holds a price above zero."
+        />
+        <Divider label="Ping Mapping" labelPosition="left" />
+        <Alert color="blue" variant="light" icon={<IconLock size={18} />} p="sm">
+          <Text fz="sm">
+            A ping sends only these lead fields: {PING_FIELDS.map((f) => f.field).join(', ')}. Contact fields are never
+            sent in a ping ({CONTACT_FIELDS.join(', ')}): only the winner receives them, in the post.
+          </Text>
+        </Alert>
+        <RowsField
+          name="ping.map"
+          title="Ping mapping"
+          columns={[
+            { key: 'field', label: 'Field', placeholder: 'Search ping fields', options: PING_FIELD_OPTIONS },
+            { key: 'value', label: 'Value', placeholder: 'Name in your system' },
+          ]}
+          addLabel="Add Ping Mapping"
+        />
+        <Divider label="Ping Hardcoded Values" labelPosition="left" />
+        <FieldValueRows
+          name="ping.static"
+          title="Ping hardcoded value"
+          examples={['vendor', 'leadex']}
+          addLabel="Add Ping Hardcoded Value"
+        />
+      </Stack>
+    </Section>
+  );
+}
