@@ -65,6 +65,7 @@ const ZIP_OF: Record<string, string> = {
   WA: '98101',
   CO: '80202',
   OH: '43215',
+  NV: '89101',
 };
 
 /** A buyer whose live Ping/Post delivery pings `{path}/ping` and posts to `{path}/post`, with a campaign in `state`. */
@@ -335,6 +336,32 @@ describe('a Ping/Post buyer bids at the ping', () => {
     expect(detail.pings).toEqual([expect.objectContaining({ outcome: 'bid', bid: 44.5, buyer_ping_id: 'D-1' })]);
     const [call] = await t.database.db.select().from(pingCalls).where(eq(pingCalls.leadId, leadId));
     expect(call).toMatchObject({ pingId: null, deliveryId: bidder.delivery._id });
+  });
+
+  it('a retried POST /api/lead (same Idempotency-Key) replays its answer without pinging the buyers again', async () => {
+    // The bidder declines, so the fixed campaign buys: the bidder has not bought this phone, and only the
+    // stored answer keeps a retry from asking its system again.
+    const fixed = await fixedBuyer('NV', 30);
+    await pingPostBuyer('NV', '/retry-key');
+    routes.set('/retry-key/ping', json({ ok: false }));
+    const details = contact();
+    const send = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/lead',
+        headers: { authorization: `Bearer ${source.apiKey}`, 'idempotency-key': 'retry-key-1' },
+        payload: { service: 'roofing', zip: ZIP_OF.NV, ...details },
+      });
+    const first = await send();
+    expect(first.json()).toMatchObject({ ok: true, status: 'sold' });
+    expect(hitsOn('/retry-key/ping')).toHaveLength(1);
+    const again = await send();
+    expect(again.statusCode).toBe(first.statusCode);
+    expect(again.json()).toEqual(first.json());
+    expect(hitsOn('/retry-key/ping')).toHaveLength(1);
+    expect((await matchesOf(first.json().lead_id)).map((m) => [m.campaignId, m.priceCents])).toEqual([
+      [fixed.campaignId, 3000],
+    ]);
   });
 
   it('a ping without Ping/Post buyers is answered at once, without a promise', async () => {

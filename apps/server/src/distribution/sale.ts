@@ -315,6 +315,9 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
     };
     // A direct lead is its own ping: its Ping/Post buyers are asked for their bids first.
     if (req.pingId === null && !req.test && !req.bidRound && engine.snapshot().pingPostDeliveries.size > 0) {
+      // A retry of a request already answered is replayed before any buyer's system is asked again.
+      const earlier = await answeredBefore(req);
+      if (earlier) return earlier;
       const known = engine.recentSales.buyersOf(
         hashes.map((h) => h ?? undefined),
         window.boughtSince,
@@ -587,15 +590,23 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
     });
   }
 
+  /** The answer stored under the request's Idempotency-Key (within its 24 hours), if it was answered. */
+  async function answeredBefore(req: SaleRequest): Promise<Answer | null> {
+    if (!req.meta.idempotencyKey) return null;
+    const [row] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, req.meta.idempotencyKey)));
+    if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_TTL_MS)
+      return { status: row.statusCode, body: row.body };
+    return null;
+  }
+
   /** The first answer of a repeated post (same ping id) or a retried request (same Idempotency-Key). */
   async function replay(kind: 'ping' | 'idempotency', req: SaleRequest): Promise<Answer> {
     if (kind === 'idempotency' && req.meta.idempotencyKey) {
-      const [row] = await db
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, req.meta.idempotencyKey)));
-      if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_TTL_MS)
-        return { status: row.statusCode, body: row.body };
+      const earlier = await answeredBefore(req);
+      if (earlier) return earlier;
       throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress');
     }
     const [first] = await db
