@@ -240,3 +240,105 @@ describe('outboundRequest: HTTP behaviour', () => {
     }
   });
 });
+
+describe('kept connections (reuseConnection: the pings)', () => {
+  /** A server that counts its connections and lets a test decide, per request, to drop it unanswered. */
+  async function countingServer(drop: (requestOnSocket: number) => boolean) {
+    let connections = 0;
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests += 1;
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      req.resume();
+      req.on('end', () => {
+        if (drop(socket.served ?? 1)) socket.destroy();
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    server.on('connection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    return {
+      port: (server.address() as AddressInfo).port,
+      counts: () => ({ connections, requests }),
+      close: () =>
+        new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+    };
+  }
+
+  it('carries the next request to the same host on the connection it kept, checked once when it connected', async () => {
+    const server = await countingServer(() => false);
+    const lookups: string[] = [];
+    const resolve: Resolver = async (hostname) => {
+      lookups.push(hostname);
+      return [{ address: '93.184.216.34', family: 4 }];
+    };
+    const dial: Dialer = () => ({ address: '127.0.0.1', family: 4 });
+    try {
+      const send = () =>
+        outboundRequest({
+          url: `http://bids.example.test:${server.port}/ping`,
+          method: 'POST',
+          body: '{}',
+          resolve,
+          dial,
+          reuseConnection: true,
+        });
+      expect((await send()).status).toBe(200);
+      expect((await send()).status).toBe(200);
+      expect(server.counts()).toEqual({ connections: 1, requests: 2 });
+      expect(lookups).toEqual(['bids.example.test']);
+      // Without reuseConnection every request connects (and is checked) anew.
+      await outboundRequest({ url: `http://bids.example.test:${server.port}/post`, method: 'POST', resolve, dial });
+      expect(server.counts()).toEqual({ connections: 2, requests: 3 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a kept-connection request to a name answering loopback, without connecting', async () => {
+    const server = await countingServer(() => false);
+    try {
+      const error = await refusal(
+        outboundRequest({
+          url: `http://rebind.example.test:${server.port}/`,
+          method: 'POST',
+          resolve: resolverOf({ 'rebind.example.test': ['127.0.0.1'] }),
+          reuseConnection: true,
+        }),
+      );
+      expect(error.code).toBe('blocked');
+      expect(server.counts()).toEqual({ connections: 0, requests: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends a request again, once, on a new connection when the kept one is closed under it', async () => {
+    // The second request on a connection is dropped unanswered, as a server closing an idle connection
+    // just as a request arrives would.
+    const server = await countingServer((onSocket) => onSocket === 2);
+    const resolve = resolverOf({ 'kept.example.test': ['127.0.0.1'] });
+    try {
+      const send = () =>
+        outboundRequest({
+          url: `http://kept.example.test:${server.port}/ping`,
+          method: 'POST',
+          body: '{}',
+          resolve,
+          allowPrivate: true,
+          reuseConnection: true,
+        });
+      expect((await send()).status).toBe(200);
+      expect((await send()).status).toBe(200);
+      expect(server.counts()).toEqual({ connections: 2, requests: 3 });
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -83,6 +83,12 @@ export interface OutboundRequest extends OutboundNetwork {
    * whatever the buyer's system does, the caller is answered then.
    */
   signal?: AbortSignal;
+  /**
+   * Keeps the connection open for the next request to the same host (a ping: every source's ping asks
+   * the same buyers' systems). Only for requests that may be sent twice: one that meets a kept
+   * connection the buyer had just closed is sent again once on a new one.
+   */
+  reuseConnection?: boolean;
 }
 
 export interface OutboundResponse {
@@ -128,6 +134,32 @@ export function guardedLookup(resolve: Resolver, allowPrivate: boolean, dial: Di
 }
 
 /**
+ * The kept-alive connections of `reuseConnection` requests, one pool per way of reaching addresses (the
+ * resolver, the dialer and whether private targets are allowed). A pooled socket was made through the
+ * guarded lookup like any other, so it is connected to an address that was checked when it connected;
+ * reusing it reaches nothing else, whatever the name resolves to since.
+ */
+const pools = new WeakMap<Resolver, WeakMap<Dialer, Map<string, http.Agent>>>();
+
+/** Idle kept connections are closed before the usual server keep-alive limit (5 s in Node) ends them. */
+const POOLED_IDLE_MS = 4000;
+
+function pooledAgent(resolve: Resolver, dial: Dialer, allowPrivate: boolean, secure: boolean): http.Agent {
+  const byDial = pools.get(resolve) ?? new WeakMap<Dialer, Map<string, http.Agent>>();
+  pools.set(resolve, byDial);
+  const agents = byDial.get(dial) ?? new Map<string, http.Agent>();
+  byDial.set(dial, agents);
+  const key = `${secure ? 'https' : 'http'}:${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: POOLED_IDLE_MS, lookup: guardedLookup(resolve, allowPrivate, dial) };
+    agent = secure ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
  * The one outbound HTTP call of every delivery (DESIGN.md §6): a timeout, redirects not followed
  * (a 3xx is answered as it is), and no private, loopback, link-local, CGNAT, unique-local,
  * multicast, unspecified or metadata address, checked on the address actually connected to.
@@ -157,7 +189,10 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
     if (range) return Promise.reject(refused(url.hostname, host, range));
   }
 
-  const client = url.protocol === 'https:' ? https : http;
+  const secure = url.protocol === 'https:';
+  const client = secure ? https : http;
+  const resolver = request.resolve ?? systemResolver;
+  const dialer = request.dial ?? direct;
   const signal = request.signal;
   const aborted = () => new OutboundError('timeout', `No answer within ${Math.round(performance.now() - started)} ms`);
   if (signal?.aborted) return Promise.reject(aborted());
@@ -183,9 +218,10 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
         ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
         ...request.headers,
       },
-      lookup: guardedLookup(request.resolve ?? systemResolver, allowPrivate, request.dial),
-      // A fresh connection each time: a pooled socket would skip the connect-time check.
-      agent: false,
+      // Every new connection goes through the guarded lookup; a pooled one went through it when it connected.
+      ...(request.reuseConnection
+        ? { agent: pooledAgent(resolver, dialer, allowPrivate, secure) }
+        : { lookup: guardedLookup(resolver, allowPrivate, dialer), agent: false }),
     });
 
     const timer = setTimeout(() => {
@@ -197,6 +233,15 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
 
     req.on('error', (error: Error) => {
       if (error instanceof OutboundError) return finish(error);
+      // A kept connection the other side closed as the request went out: once more, on a new one.
+      if (req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const left = timeoutMs - (performance.now() - started);
+        outboundRequest({ ...request, reuseConnection: false, timeoutMs: Math.max(1, left) }).then(resolve, reject);
+        return;
+      }
       const cause = (error as NodeJS.ErrnoException).code;
       finish(new OutboundError('network', cause ? `${cause}: ${error.message}` : error.message));
     });

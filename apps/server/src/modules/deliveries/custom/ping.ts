@@ -153,6 +153,8 @@ export async function sendPing(
     ...options.deliver,
     timeoutMs: delivery.timeoutMs,
     signal: AbortSignal.timeout(delivery.timeoutMs),
+    // Every ping asks the same buyers' systems: a new connection to each, each time, costs more than the answer.
+    reuseConnection: true,
     messageId: pingMessageId(options.pingKey, delivery._id),
     sign: { secret: deriveSigningSecret(options.signingSecret, delivery.buyerId), at: options.at },
   });

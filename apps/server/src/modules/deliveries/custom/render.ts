@@ -297,6 +297,8 @@ export interface DeliverOptions extends OutboundNetwork {
    * deliveries are. Needs `messageId`.
    */
   sign?: { secret: string; at: Date };
+  /** Keeps the connection for the next call (pings; see `OutboundRequest.reuseConnection`). */
+  reuseConnection?: boolean;
 }
 
 /**
@@ -325,6 +327,7 @@ export async function deliverCustom(
       resolve: options.resolve,
       dial: options.dial,
       signal: options.signal,
+      reuseConnection: options.reuseConnection,
     });
     const data = parseResponse(response.body, target.return_content_type);
     return {
