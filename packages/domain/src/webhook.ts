@@ -101,19 +101,18 @@ export const TEST_FIELD_PREFIX = 'test_';
 /**
  * The lead fields a ping may send (DESIGN.md §6): what the exchange knows of a lead before it is
  * sold, none of which identifies the consumer. The ping of POST /api/ping carries no contact data,
- * and the one of POST /api/lead sends no more than it would.
+ * and the one of POST /api/lead sends no more than it would. Their samples are the template's.
  */
-export const PING_FIELDS = [
-  { field: 'service', sample: 'roofing' },
-  { field: 'zip', sample: '78701' },
-  { field: 'state', sample: 'TX' },
-  { field: 'channel', sample: 'web' },
-  { field: 'pub_id', sample: 'pub-1' },
-  { field: 'sub_id', sample: 'sub-1' },
-  { field: 'ts', sample: '1767225600' },
-  { field: 'test', sample: 'true' },
-] as const;
-export const PING_FIELD_NAMES: readonly string[] = PING_FIELDS.map((f) => f.field);
+export const PING_FIELD_NAMES: readonly string[] = [
+  'service',
+  'zip',
+  'state',
+  'channel',
+  'pub_id',
+  'sub_id',
+  'ts',
+  'test',
+] satisfies DeliveryField[];
 
 /** The lead fields that identify or reach the consumer: never sent in a ping, whatever the mapping says. */
 export const CONTACT_FIELDS = [
@@ -384,7 +383,7 @@ export interface WebhookPing {
   send_content_type: ContentType;
   return_content_type: ContentType;
   wrap_key?: string;
-  /** Lead fields (PING_FIELDS only) under the buyer's names. */
+  /** Lead fields (PING_FIELD_NAMES only) under the buyer's names. */
   map: FieldValueRow[];
   static: FieldValueRow[];
   /** All must hold for the answer to be a bid; none: any 2xx answer with a price is one. */

@@ -1,4 +1,4 @@
-import { CONTACT_FIELDS, DELIVERY_TYPES, PING_FIELDS, PING_POST_DELIVERY, PING_TIMEOUT_MS } from '@leadex/domain';
+import { CONTACT_FIELDS, DELIVERY_TYPES, PING_FIELD_NAMES, PING_POST_DELIVERY, PING_TIMEOUT_MS } from '@leadex/domain';
 import { Alert, Divider, Grid, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useWatch } from 'react-hook-form';
@@ -10,7 +10,7 @@ import { DELIVERY_TYPE_LABELS, type DeliveryFormValues } from './deliveryForm';
 import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
 
 const TYPE_OPTIONS = DELIVERY_TYPES.map((value) => ({ value, label: DELIVERY_TYPE_LABELS[value] }));
-const PING_FIELD_OPTIONS = PING_FIELDS.map(({ field }) => ({ value: field, label: field }));
+const PING_FIELD_OPTIONS = PING_FIELD_NAMES.map((field) => ({ value: field, label: field }));
 
 /** The delivery's type: a radio while editing (Direct or Ping/Post), its name otherwise. */
 export function DeliveryTypeField() {
@@ -80,7 +80,7 @@ export function PingSection() {
         <Divider label="Ping Mapping" labelPosition="left" />
         <Alert color="blue" variant="light" icon={<IconLock size={18} />} p="sm">
           <Text fz="sm">
-            A ping sends only these lead fields: {PING_FIELDS.map((f) => f.field).join(', ')}. Contact fields are never
+            A ping sends only these lead fields: {PING_FIELD_NAMES.join(', ')}. Contact fields are never
             sent in a ping ({CONTACT_FIELDS.join(', ')}): only the winner receives them, in the post.
           </Text>
         </Alert>
