@@ -1,12 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import {
-  createBuyer,
-  createCampaign,
-  createSourceWithKey,
-  postSoldLead,
-  ZIP_OF_STATE,
-} from '../../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, postSoldLead } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useAdminTestApp } from '../../../../test/harness';
 import {
@@ -69,6 +63,7 @@ const jobs = useFixture(
 );
 const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
 
+const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210' };
 const port = () => new URL(http.url('/')).port;
 
 /**
@@ -91,7 +86,7 @@ async function soldLead(state: string, notify: NotifyConfig, customUrl: string) 
     status: 'pause',
   });
 
-  const { match } = await postSoldLead(t, source.apiKey, { zip: ZIP_OF_STATE[state], tcpa_consent: true });
+  const { match } = await postSoldLead(t, source.apiKey, { zip: ZIP_OF[state], tcpa_consent: true });
 
   await t.database.db.update(webhooks).set({ status: 'live' }).where(eq(webhooks.id, deliveryId));
   await t.database.db.insert(deliveryAttempts).values({
