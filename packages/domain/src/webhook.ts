@@ -153,12 +153,16 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the exchange sets itself: overriding them would break the request. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
-const url = z
-  .string({ error: whenMissing(WEBHOOK_MESSAGES.url) })
-  .trim()
-  .min(1, WEBHOOK_MESSAGES.url)
-  .max(2000, 'URL must be at most 2000 characters')
-  .refine(isHttpUrl, WEBHOOK_MESSAGES.urlInvalid);
+/** An http(s) URL, labelled `label` in its messages (the post's URL, or the ping's). */
+const httpUrl = (label: string, required: string, invalid: string) =>
+  z
+    .string({ error: whenMissing(required) })
+    .trim()
+    .min(1, required)
+    .max(2000, `${label} must be at most 2000 characters`)
+    .refine(isHttpUrl, invalid);
+
+const url = httpUrl('URL', WEBHOOK_MESSAGES.url, WEBHOOK_MESSAGES.urlInvalid);
 
 /** A row's text; a missing value (or null) gets the row's required message. */
 const rowText = (message: string, max: number) =>
@@ -206,12 +210,7 @@ const statusInput = z.preprocess(
 /** A nullable optional text: null or '' clears it. */
 const clearable = (max: number) => z.preprocess((v) => (v === null ? undefined : v), optionalText(max));
 
-const pingUrl = z
-  .string({ error: whenMissing(WEBHOOK_MESSAGES.pingUrl) })
-  .trim()
-  .min(1, WEBHOOK_MESSAGES.pingUrl)
-  .max(2000, 'Ping URL must be at most 2000 characters')
-  .refine(isHttpUrl, WEBHOOK_MESSAGES.pingUrlInvalid);
+const pingUrl = httpUrl('Ping URL', WEBHOOK_MESSAGES.pingUrl, WEBHOOK_MESSAGES.pingUrlInvalid);
 
 /** Why a ping's mapping may not send this lead field, or null when it may. */
 export function pingFieldProblem(field: string): string | null {
