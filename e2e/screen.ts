@@ -8,6 +8,13 @@ export function toast(page: Page, text: string): Locator {
   return page.locator('[data-position="top-center"]').getByRole('alert').filter({ hasText: text });
 }
 
+/** Closes the toast showing `text` (it would cover the top of a screenshot). */
+export async function closeToast(page: Page, text: string): Promise<void> {
+  const shown = toast(page, text);
+  await shown.locator('button').click();
+  await shown.waitFor({ state: 'hidden' });
+}
+
 /** Waits for the error toast carrying `message` and checks it is the spec's: red, titled 'Error', top centre. */
 export async function expectErrorToast(page: Page, message: string): Promise<void> {
   const shown = toast(page, message);
