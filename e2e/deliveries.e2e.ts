@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { closeToast, fieldError, recordRequests, tableRows, toast } from './screen';
+import { closeToast, fieldError, openDeliveryTest, recordRequests, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import { expectCreated, expectPath, navigation, pathOf, type Receiver, startReceiver, USERS, unique } from './support';
 
@@ -98,10 +98,7 @@ describe('an admin creating a custom delivery', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // The Test modal: one input per mapped field, Send Test, then the Test Response.
-    await page.getByRole('button', { name: 'Test' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Test Results' });
-    await dialog.waitFor();
-    const inputs = await dialog.getByRole('textbox').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+    const { dialog, inputs } = await openDeliveryTest(page);
     expect(inputs).toEqual(['test_first_name', 'test_phone']);
     await dialog.getByRole('textbox', { name: 'phone' }).fill('5125550199');
     await dialog.getByRole('button', { name: 'Send Test' }).click();

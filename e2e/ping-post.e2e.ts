@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForSettled } from './accessibility';
 import { useBrowser } from './browser';
-import { closeToast, fieldError, section, tableRows } from './screen';
+import { closeToast, fieldError, openDeliveryTest, section, tableRows } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import {
   addUserWithPassword,
@@ -180,10 +180,7 @@ describe('a Ping/Post custom delivery', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // Test: a test ping (its bid and the buyer's id of it), then a test post echoing that id.
-    await page.getByRole('button', { name: 'Test' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Test Results' });
-    await dialog.waitFor();
-    const inputs = await dialog.getByRole('textbox').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+    const { dialog, inputs } = await openDeliveryTest(page);
     expect(inputs).toEqual(['test_service', 'test_zip', 'test_first_name', 'test_phone']);
     await dialog.getByRole('textbox', { name: 'zip' }).fill('78701');
     // Tall enough for both answers: the result needs no scrolling into view before the capture.

@@ -15,6 +15,15 @@ export async function closeToast(page: Page, text: string): Promise<void> {
   await shown.waitFor({ state: 'hidden' });
 }
 
+/** Opens a delivery's Test modal (Test, on the read-only detail); answers it and the names of its inputs. */
+export async function openDeliveryTest(page: Page) {
+  await page.getByRole('button', { name: 'Test' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Test Results' });
+  await dialog.waitFor();
+  const inputs = await dialog.getByRole('textbox').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+  return { dialog, inputs };
+}
+
 /** Waits for the error toast carrying `message` and checks it is the spec's: red, titled 'Error', top centre. */
 export async function expectErrorToast(page: Page, message: string): Promise<void> {
   const shown = toast(page, message);
