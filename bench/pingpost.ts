@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { webhookPingSchema } from '@leadex/domain';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
@@ -22,7 +23,7 @@ import { newId } from '../apps/server/src/lib/ids';
 import { startBenchServer, stopBenchServer } from './child';
 import { JSON_HEADERS, pingBodies, runLoad } from './load';
 import { markdownTable, writeSection } from './report';
-import { prng, SERVICES, STATES, seedExchange } from './seed';
+import { benchBuyerRow, prng, SERVICES, STATES, seedExchange } from './seed';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -80,15 +81,7 @@ async function addBidders(database: Database, urls: string[]) {
   const now = new Date();
   for (const [i, url] of urls.entries()) {
     const buyerId = newId('buy');
-    await database.db.insert(buyers).values({
-      id: buyerId,
-      name: `Bench Bidder ${i + 1}`,
-      username: `bench-bidder-${i + 1}`,
-      email: `bidder${i + 1}@bench.example`,
-      phone: '2145550100',
-      createdAt: now,
-      updatedAt: now,
-    });
+    await database.db.insert(buyers).values(benchBuyerRow(buyerId, 'bidder', i + 1, now));
     await database.db.insert(campaigns).values({
       id: newId('cmp'),
       buyerId,
@@ -110,23 +103,15 @@ async function addBidders(database: Database, urls: string[]) {
       accept: [{ field: 'ok', value: 'true' }],
       map: [{ field: 'phone', value: 'phone' }],
       pingId: 'ping_post',
-      ping: {
+      // The schema fills in the rest as the API does: POST, JSON both ways, no headers.
+      ping: webhookPingSchema.parse({
         url: `${url}/ping`,
-        method: 'POST',
-        headers: [],
-        send_content_type: 'json',
-        return_content_type: 'json',
-        map: [
-          { field: 'service', value: 'service' },
-          { field: 'zip', value: 'zip' },
-          { field: 'state', value: 'state' },
-        ],
-        static: [],
+        map: ['service', 'zip', 'state'].map((field) => ({ field, value: field })),
         accept: [{ field: 'ok', value: 'true' }],
         price_field: 'bid',
         ping_id_field: 'id',
         timeout_ms: TIMEOUT_MS,
-      },
+      }),
       status: 'live',
       createdAt: now,
       updatedAt: now,

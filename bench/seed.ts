@@ -65,6 +65,20 @@ export interface BenchExchange {
   };
 }
 
+/** The row of a bench buyer: `Bench Buyer 3`, `bench-buyer-3`, `buyer3@bench.example` (or Bidder). */
+export function benchBuyerRow(id: string, kind: 'buyer' | 'bidder', n: number, now: Date) {
+  const title = kind === 'buyer' ? 'Buyer' : 'Bidder';
+  return {
+    id,
+    name: `Bench ${title} ${n}`,
+    username: `bench-${kind}-${n}`,
+    email: `${kind}${n}@bench.example`,
+    phone: '2145550100',
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /**
  * Seeds a realistic exchange straight into the tables (as the test factories do): 50 buyers,
  * 200 live campaigns over 2,000 ZIPs of 10 states (state, ZIP-list and zipset locations, several
@@ -122,17 +136,7 @@ export async function seedExchange(db: Db, secret: string, seed = 20_260_115): P
     .values(regions.map((r, i) => ({ id: r.id, name: `Bench region ${i + 1}`, zips: r.zips, createdAt: now })));
 
   const buyerIds = Array.from({ length: BUYER_COUNT }, () => newId('buy'));
-  await db.insert(buyers).values(
-    buyerIds.map((id, i) => ({
-      id,
-      name: `Bench Buyer ${i + 1}`,
-      username: `bench-buyer-${i + 1}`,
-      email: `buyer${i + 1}@bench.example`,
-      phone: '2145550100',
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
+  await db.insert(buyers).values(buyerIds.map((id, i) => benchBuyerRow(id, 'buyer', i + 1, now)));
 
   const vault = createApiKeyVault(secret);
   const sourceIds: string[] = [];

@@ -1,44 +1,21 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { fieldError, recordRequests, tableRows, toast } from './screen';
+import { closeToast, fieldError, openDeliveryTest, recordRequests, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { expectCreated, expectPath, navigation, pathOf, USERS, unique } from './support';
+import { expectCreated, expectPath, navigation, pathOf, type Receiver, startReceiver, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
 /** The buyer's system: a receiver on 127.0.0.1 answering {"status":"ok","id":"B-1"}. */
-let receiver: Server;
+let receiver: Receiver;
 let receiverUrl: string;
-const received: { headers: IncomingMessage['headers']; body: string }[] = [];
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","id":"B-1"}');
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leads`;
+  receiver = await startReceiver(() => ({ body: '{"status":"ok","id":"B-1"}' }));
+  receiverUrl = `${receiver.base}/leads`;
 });
-afterAll(async () => {
-  receiver?.closeAllConnections();
-  await new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done()));
-});
-
-/** Closes the toast showing `text` (it would cover the top of a screenshot). */
-async function closeToast(page: Page, text: string) {
-  const shown = toast(page, text);
-  await shown.locator('button').click();
-  await shown.waitFor({ state: 'hidden' });
-}
+afterAll(() => receiver?.close());
 
 /** The value input of the mapping row whose field is `field` (a template row). */
 async function mappingValue(page: Page, field: string) {
@@ -121,10 +98,7 @@ describe('an admin creating a custom delivery', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // The Test modal: one input per mapped field, Send Test, then the Test Response.
-    await page.getByRole('button', { name: 'Test' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Test Results' });
-    await dialog.waitFor();
-    const inputs = await dialog.getByRole('textbox').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+    const { dialog, inputs } = await openDeliveryTest(page);
     expect(inputs).toEqual(['test_first_name', 'test_phone']);
     await dialog.getByRole('textbox', { name: 'phone' }).fill('5125550199');
     await dialog.getByRole('button', { name: 'Send Test' }).click();
@@ -138,14 +112,14 @@ describe('an admin creating a custom delivery', () => {
     expect(shown).toContain('"api_key": "k-123"');
     expect(shown).toContain('X-Buyer-Token');
     expect(shown).toContain('"id": "B-1"');
-    expect(received).toHaveLength(1);
-    expect(JSON.parse(received[0]?.body ?? '')).toEqual({
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]?.body ?? '')).toEqual({
       FirstName: 'Jane',
       PhoneNumber: '5125550199',
       vendor: 'leadex',
       api_key: 'k-123',
     });
-    expect(received[0]?.headers['x-buyer-token']).toBe('t0k');
+    expect(receiver.received[0]?.headers['x-buyer-token']).toBe('t0k');
     await page.waitForTimeout(600); // the smooth scroll to the result
     await screenshot(page, 'delivery-test');
     await page.keyboard.press('Escape');

@@ -1,10 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForSettled } from './accessibility';
 import { useBrowser } from './browser';
-import { fieldError, section, tableRows, toast } from './screen';
+import { closeToast, fieldError, openDeliveryTest, section, tableRows } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import {
   addUserWithPassword,
@@ -13,6 +11,9 @@ import {
   expectCreated,
   expectPath,
   navigation,
+  type ReceivedRequest,
+  type Receiver,
+  startReceiver,
   USERS,
   unique,
 } from './support';
@@ -27,49 +28,29 @@ const NOTE = '<b>fresh</b>';
  * The buyer's own system on 127.0.0.1: /bid answers each ping with a bid (BID-1, BID-2, …), /leads
  * accepts each post. It keeps what it was sent.
  */
-let buyerSystem: Server;
+let buyerSystem: Receiver;
 let base: string;
-const pings: { headers: IncomingMessage['headers']; body: string }[] = [];
-const posts: { headers: IncomingMessage['headers']; body: string }[] = [];
+const pings: ReceivedRequest[] = [];
+const posts: ReceivedRequest[] = [];
 
 beforeAll(async () => {
-  buyerSystem = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      const answer = (json: object) =>
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
-      if (req.url === '/bid') {
-        pings.push({ headers: req.headers, body });
-        answer({ bid: BID_DOLLARS, id: `BID-${pings.length}`, note: NOTE });
-      } else {
-        posts.push({ headers: req.headers, body });
-        answer({ status: 'ok', id: `LEAD-${posts.length}` });
-      }
-    });
+  buyerSystem = await startReceiver((request) => {
+    if (request.url === '/bid') {
+      pings.push(request);
+      return { body: JSON.stringify({ bid: BID_DOLLARS, id: `BID-${pings.length}`, note: NOTE }) };
+    }
+    posts.push(request);
+    return { body: JSON.stringify({ status: 'ok', id: `LEAD-${posts.length}` }) };
   });
-  await new Promise<void>((done) => buyerSystem.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(buyerSystem.address() as AddressInfo).port}`;
+  base = buyerSystem.base;
 });
-afterAll(async () => {
-  buyerSystem?.closeAllConnections();
-  await new Promise<void>((done) => (buyerSystem ? buyerSystem.close(() => done()) : done()));
-});
+afterAll(() => buyerSystem?.close());
 
 /** The value input of a template mapping row: of the ping's mapping (`ping.map`) or of the post's (`map`). */
 async function mappingValue(page: Page, list: 'ping.map' | 'map', field: string) {
   const name = await page.locator(`input[type="hidden"][name^="${list}."][value="${field}"]`).getAttribute('name');
   if (!name?.endsWith('.field')) throw new Error(`no ${list} row for ${field}`);
   return page.locator(`input[name="${name.replace(/\.field$/, '.value')}"]`);
-}
-
-/** Closes the toast showing `text` (it would cover the top of a screenshot). */
-async function closeToast(page: Page, text: string) {
-  const shown = toast(page, text);
-  await shown.locator('button').click();
-  await shown.waitFor({ state: 'hidden' });
 }
 
 /** A buyer with a user who signs in, and a live $30 campaign of its aimed at by a Branded Id. */
@@ -199,10 +180,7 @@ describe('a Ping/Post custom delivery', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // Test: a test ping (its bid and the buyer's id of it), then a test post echoing that id.
-    await page.getByRole('button', { name: 'Test' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Test Results' });
-    await dialog.waitFor();
-    const inputs = await dialog.getByRole('textbox').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+    const { dialog, inputs } = await openDeliveryTest(page);
     expect(inputs).toEqual(['test_service', 'test_zip', 'test_first_name', 'test_phone']);
     await dialog.getByRole('textbox', { name: 'zip' }).fill('78701');
     // Tall enough for both answers: the result needs no scrolling into view before the capture.

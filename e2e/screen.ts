@@ -8,6 +8,22 @@ export function toast(page: Page, text: string): Locator {
   return page.locator('[data-position="top-center"]').getByRole('alert').filter({ hasText: text });
 }
 
+/** Closes the toast showing `text` (it would cover the top of a screenshot). */
+export async function closeToast(page: Page, text: string): Promise<void> {
+  const shown = toast(page, text);
+  await shown.locator('button').click();
+  await shown.waitFor({ state: 'hidden' });
+}
+
+/** Opens a delivery's Test modal (Test, on the read-only detail); answers it and the names of its inputs. */
+export async function openDeliveryTest(page: Page) {
+  await page.getByRole('button', { name: 'Test' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Test Results' });
+  await dialog.waitFor();
+  const inputs = await dialog.getByRole('textbox').evaluateAll((els) => els.map((el) => el.getAttribute('name')));
+  return { dialog, inputs };
+}
+
 /** Waits for the error toast carrying `message` and checks it is the spec's: red, titled 'Error', top centre. */
 export async function expectErrorToast(page: Page, message: string): Promise<void> {
   const shown = toast(page, message);

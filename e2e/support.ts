@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -139,24 +139,60 @@ export async function addUserWithPassword(
   return added._id;
 }
 
-/** A buyer's system that is down, on a free local port: every request answers 500 with `text`. */
-export async function downReceiver(path: string, text: string) {
-  let received = 0;
+/** A request a local receiver got. */
+export interface ReceivedRequest {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** What a local receiver answers a request: 200 and JSON unless told. */
+export interface ReceiverAnswer {
+  status?: number;
+  contentType?: string;
+  body: string;
+}
+
+/**
+ * A buyer's system on a free local port: it keeps every request it gets, in order, and answers each
+ * as `answer` says.
+ */
+export async function startReceiver(answer: (request: ReceivedRequest) => ReceiverAnswer) {
+  const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
-    req.resume();
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
     req.on('end', () => {
-      received++;
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(text);
+      const request = { url: req.url ?? '/', headers: req.headers, body };
+      received.push(request);
+      const reply = answer(request);
+      res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json' }).end(reply.body);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
-    /** How many requests it has had. */
-    received: () => received,
+    /** `http://127.0.0.1:{port}`. */
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
     },
+  };
+}
+
+/** A local receiver (`startReceiver`). */
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A buyer's system that is down, on a free local port: every request answers 500 with `text`. */
+export async function downReceiver(path: string, text: string) {
+  const receiver = await startReceiver(() => ({ status: 500, contentType: 'text/plain', body: text }));
+  return {
+    url: `${receiver.base}${path}`,
+    /** How many requests it has had. */
+    received: () => receiver.received.length,
+    close: receiver.close,
   };
 }

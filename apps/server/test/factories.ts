@@ -222,6 +222,24 @@ export async function createBuyer(t: TestApp, overrides: Partial<BuyerCreate> = 
   return t.deps.services.buyers.create(buyerInput(overrides));
 }
 
+/**
+ * A ZIP in each state the tests sell in (the zips table places it there): a lead posted with
+ * `ZIP_OF_STATE[state]` reaches the campaigns buying that state, so each test can keep to its own.
+ */
+export const ZIP_OF_STATE: Record<string, string> = {
+  TX: '75201',
+  CA: '90210',
+  NY: '10001',
+  AZ: '85004',
+  FL: '33101',
+  IL: '60601',
+  GA: '30301',
+  WA: '98101',
+  CO: '80202',
+  OH: '43215',
+  NV: '89101',
+};
+
 let phoneCounter = 0;
 /** A valid, unique US phone number. */
 export function uniquePhone(): string {

@@ -338,7 +338,7 @@ describe('a Ping/Post delivery (DESIGN.md §6)', () => {
       ).toBe(true);
   });
 
-  it('the message listing the ping fields names exactly PING_FIELDS', () => {
+  it('the message listing the ping fields names exactly PING_FIELD_NAMES', () => {
     expect(WEBHOOK_MESSAGES.pingField).toBe(`A ping sends only these lead fields: ${PING_FIELD_NAMES.join(', ')}`);
   });
 });

@@ -101,19 +101,18 @@ export const TEST_FIELD_PREFIX = 'test_';
 /**
  * The lead fields a ping may send (DESIGN.md §6): what the exchange knows of a lead before it is
  * sold, none of which identifies the consumer. The ping of POST /api/ping carries no contact data,
- * and the one of POST /api/lead sends no more than it would.
+ * and the one of POST /api/lead sends no more than it would. Their samples are the template's.
  */
-export const PING_FIELDS = [
-  { field: 'service', sample: 'roofing' },
-  { field: 'zip', sample: '78701' },
-  { field: 'state', sample: 'TX' },
-  { field: 'channel', sample: 'web' },
-  { field: 'pub_id', sample: 'pub-1' },
-  { field: 'sub_id', sample: 'sub-1' },
-  { field: 'ts', sample: '1767225600' },
-  { field: 'test', sample: 'true' },
-] as const;
-export const PING_FIELD_NAMES: readonly string[] = PING_FIELDS.map((f) => f.field);
+export const PING_FIELD_NAMES: readonly string[] = [
+  'service',
+  'zip',
+  'state',
+  'channel',
+  'pub_id',
+  'sub_id',
+  'ts',
+  'test',
+] satisfies DeliveryField[];
 
 /** The lead fields that identify or reach the consumer: never sent in a ping, whatever the mapping says. */
 export const CONTACT_FIELDS = [
@@ -154,12 +153,16 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the exchange sets itself: overriding them would break the request. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
-const url = z
-  .string({ error: whenMissing(WEBHOOK_MESSAGES.url) })
-  .trim()
-  .min(1, WEBHOOK_MESSAGES.url)
-  .max(2000, 'URL must be at most 2000 characters')
-  .refine(isHttpUrl, WEBHOOK_MESSAGES.urlInvalid);
+/** An http(s) URL, labelled `label` in its messages (the post's URL, or the ping's). */
+const httpUrl = (label: string, required: string, invalid: string) =>
+  z
+    .string({ error: whenMissing(required) })
+    .trim()
+    .min(1, required)
+    .max(2000, `${label} must be at most 2000 characters`)
+    .refine(isHttpUrl, invalid);
+
+const url = httpUrl('URL', WEBHOOK_MESSAGES.url, WEBHOOK_MESSAGES.urlInvalid);
 
 /** A row's text; a missing value (or null) gets the row's required message. */
 const rowText = (message: string, max: number) =>
@@ -207,12 +210,7 @@ const statusInput = z.preprocess(
 /** A nullable optional text: null or '' clears it. */
 const clearable = (max: number) => z.preprocess((v) => (v === null ? undefined : v), optionalText(max));
 
-const pingUrl = z
-  .string({ error: whenMissing(WEBHOOK_MESSAGES.pingUrl) })
-  .trim()
-  .min(1, WEBHOOK_MESSAGES.pingUrl)
-  .max(2000, 'Ping URL must be at most 2000 characters')
-  .refine(isHttpUrl, WEBHOOK_MESSAGES.pingUrlInvalid);
+const pingUrl = httpUrl('Ping URL', WEBHOOK_MESSAGES.pingUrl, WEBHOOK_MESSAGES.pingUrlInvalid);
 
 /** Why a ping's mapping may not send this lead field, or null when it may. */
 export function pingFieldProblem(field: string): string | null {
@@ -384,7 +382,7 @@ export interface WebhookPing {
   send_content_type: ContentType;
   return_content_type: ContentType;
   wrap_key?: string;
-  /** Lead fields (PING_FIELDS only) under the buyer's names. */
+  /** Lead fields (PING_FIELD_NAMES only) under the buyer's names. */
   map: FieldValueRow[];
   static: FieldValueRow[];
   /** All must hold for the answer to be a bid; none: any 2xx answer with a price is one. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, uniquePhone, ZIP_OF_STATE } from '../../test/factories';
 import { useFixture } from '../../test/fixtures';
 import { useAdminTestApp } from '../../test/harness';
 import {
@@ -54,20 +54,6 @@ const json =
 const hitsOn = (path: string) => buyers.hits.filter((h) => h.url === path);
 const buyerUrl = (path: string, host = 'bids.buyer.test') => `http://${host}:${buyers.port}${path}`;
 
-const ZIP_OF: Record<string, string> = {
-  TX: '75201',
-  CA: '90210',
-  NY: '10001',
-  AZ: '85004',
-  FL: '33101',
-  IL: '60601',
-  GA: '30301',
-  WA: '98101',
-  CO: '80202',
-  OH: '43215',
-  NV: '89101',
-};
-
 /** A buyer whose live Ping/Post delivery pings `{path}/ping` and posts to `{path}/post`, with a campaign in `state`. */
 async function pingPostBuyer(state: string, path: string, ping: Record<string, unknown> = {}) {
   const buyer = await createBuyer(t);
@@ -111,7 +97,11 @@ async function fixedBuyer(state: string, price: number) {
 const contact = () => ({ first_name: 'Pat', last_name: 'Lee', phone: uniquePhone(), tcpa_consent: true });
 
 async function ping(state: string) {
-  const res = await t.sourceApi('/api/ping', source.apiKey, { service: 'roofing', zip: ZIP_OF[state], sub_id: 's-1' });
+  const res = await t.sourceApi('/api/ping', source.apiKey, {
+    service: 'roofing',
+    zip: ZIP_OF_STATE[state],
+    sub_id: 's-1',
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { ok: boolean; ping_id: string; price: number; reason?: string };
 }
@@ -322,7 +312,11 @@ describe('a Ping/Post buyer bids at the ping', () => {
     await fixedBuyer('IL', 30);
     const bidder = await pingPostBuyer('IL', '/direct');
     routes.set('/direct/ping', json({ ok: true, bid: 44.5, id: 'D-1' }));
-    const res = await t.sourceApi('/api/lead', source.apiKey, { service: 'roofing', zip: ZIP_OF.IL, ...contact() });
+    const res = await t.sourceApi('/api/lead', source.apiKey, {
+      service: 'roofing',
+      zip: ZIP_OF_STATE.IL,
+      ...contact(),
+    });
     expect(res.json()).toMatchObject({ ok: true, status: 'sold', price: 10 });
     const leadId = res.json().lead_id as string;
     expect((await matchesOf(leadId)).map((m) => [m.campaignId, m.priceCents])).toEqual([[bidder.campaignId, 4450]]);
@@ -350,7 +344,7 @@ describe('a Ping/Post buyer bids at the ping', () => {
         method: 'POST',
         url: '/api/lead',
         headers: { authorization: `Bearer ${source.apiKey}`, 'idempotency-key': 'retry-key-1' },
-        payload: { service: 'roofing', zip: ZIP_OF.NV, ...details },
+        payload: { service: 'roofing', zip: ZIP_OF_STATE.NV, ...details },
       });
     const first = await send();
     expect(first.json()).toMatchObject({ ok: true, status: 'sold' });
@@ -367,7 +361,7 @@ describe('a Ping/Post buyer bids at the ping', () => {
   it('a ping without Ping/Post buyers is answered at once, without a promise', async () => {
     await fixedBuyer('GA', 30);
     const answer = t.deps.services.sourceApi.ping(
-      pingSchema.parse({ service: 'roofing', zip: ZIP_OF.GA }),
+      pingSchema.parse({ service: 'roofing', zip: ZIP_OF_STATE.GA }),
       source.apiKey,
     );
     expect(answer).not.toBeInstanceOf(Promise);

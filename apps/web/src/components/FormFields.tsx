@@ -1,5 +1,7 @@
 import type { TagKind } from '@leadex/domain';
 import {
+  Grid,
+  type GridColProps,
   Group,
   MultiSelect,
   type MultiSelectProps,
@@ -19,6 +21,7 @@ import {
 } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useController } from 'react-hook-form';
+import { formatTimestamp } from '../lib/format';
 import { useEditing } from './EditableForm';
 import { MAX_TAGS, TagsField, type TagsFieldProps } from './TagsField';
 import { ZipTagsInput, type ZipTagsInputProps } from './ZipTagsInput';
@@ -318,4 +321,18 @@ export function LabeledValue({ label, note, children }: { label: string; note?: 
 /** A value shown like a read-only field but not part of the form (ID, timestamps). */
 export function DisplayField({ label, value }: { label: string; value: string | undefined }) {
   return <TextInput label={label} value={value ?? ''} readOnly variant="filled" />;
+}
+
+/** A saved record's ID and creation timestamp, read-only, as two grid columns of `span`. */
+export function RecordStampFields({ id, ts, span }: { id: string; ts: number; span: GridColProps['span'] }) {
+  return (
+    <>
+      <Grid.Col span={span}>
+        <DisplayField label="ID" value={id} />
+      </Grid.Col>
+      <Grid.Col span={span}>
+        <DisplayField label="Timestamp" value={formatTimestamp(ts)} />
+      </Grid.Col>
+    </>
+  );
 }

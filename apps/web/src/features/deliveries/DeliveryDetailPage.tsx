@@ -6,12 +6,17 @@ import { useWatch } from 'react-hook-form';
 import { useClaims } from '../../app/session';
 import { type BuyerChoice, BuyerPicker } from '../../components/BuyerPicker';
 import { EditableForm, useEditing } from '../../components/EditableForm';
-import { DisplayField, LabeledValue, RadioField, TagsFormField, TextField } from '../../components/FormFields';
+import {
+  DisplayField,
+  LabeledValue,
+  RadioField,
+  RecordStampFields,
+  TagsFormField,
+  TextField,
+} from '../../components/FormFields';
 import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
-import { formatTimestamp } from '../../lib/format';
-import { FieldValueRows, RowsField } from './DeliveryRows';
 import { DeliveryTestModal } from './DeliveryTestModal';
 import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
 import {
@@ -23,7 +28,7 @@ import {
   toDeliveryPayload,
 } from './deliveryForm';
 import { DeliveryTypeField, PingSection, useIsPingPost } from './PingSection';
-import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
+import { HardcodedValueRows, HeadersAndAccept, MappingRows, RequestFields, useHint } from './RequestFields';
 
 /** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
 export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
@@ -164,28 +169,10 @@ function DeliveryForm({ id, isNew, isAdmin, record, start, buyerChoice, fieldNam
           title="Delivery Mapping"
           description="Each lead field is sent under the name your system expects. Rows left without a name are not sent."
         >
-          <RowsField
-            name="map"
-            title="Mapping"
-            columns={[
-              {
-                key: 'field',
-                label: 'Field',
-                placeholder: 'Search lead fields',
-                options: fieldNames.map((f) => ({ value: f, label: f })),
-              },
-              { key: 'value', label: 'Value', placeholder: 'Name in your system' },
-            ]}
-            addLabel="Add Mapping"
-          />
+          <MappingRows fields={fieldNames} searchHint="Search lead fields" />
         </Section>
         <Section title="Delivery Hardcoded Values" description="The same value sent with every lead.">
-          <FieldValueRows
-            name="static"
-            title="Hardcoded value"
-            examples={['vendor', 'leadex']}
-            addLabel="Add Hardcoded Value"
-          />
+          <HardcodedValueRows />
         </Section>
       </EditableForm>
       {record && !isNew && <DeliveryTestModal webhook={record} opened={testing} onClose={() => setTesting(false)} />}
@@ -242,16 +229,7 @@ function DetailsSection({
         <Grid.Col span={{ base: 12, md: 6 }}>
           <StatusField />
         </Grid.Col>
-        {record && (
-          <>
-            <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
-              <DisplayField label="ID" value={record._id} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
-              <DisplayField label="Timestamp" value={formatTimestamp(record.ts)} />
-            </Grid.Col>
-          </>
-        )}
+        {record && <RecordStampFields id={record._id} ts={record.ts} span={{ base: 12, sm: 6, md: 3 }} />}
         <Grid.Col span={{ base: 12, md: 6 }}>
           <TextField name="name" label="Name" required placeholder="Summit CRM" />
         </Grid.Col>
@@ -278,6 +256,15 @@ function DetailsSection({
   );
 }
 
+/** The post's return id field and its key and secret (each with the name it is sent under), in form order. */
+const ANSWER_AND_CREDENTIAL_FIELDS: { name: keyof DeliveryFormValues; label: string; example?: string }[] = [
+  { name: 'return_id', label: 'Return ID', example: 'id' },
+  { name: 'key', label: 'Key' },
+  { name: 'keyname', label: 'Key Name', example: 'key' },
+  { name: 'secret', label: 'Secret' },
+  { name: 'secretname', label: 'Secret Name', example: 'secret' },
+];
+
 /** Delivery Parameters: where and how the lead is sent, and what answer counts as accepted. */
 function ParametersSection() {
   const hint = useHint();
@@ -286,21 +273,11 @@ function ParametersSection() {
       <Stack gap="md">
         <Grid gap="md">
           <RequestFields urlHint="https://crm.example.com/api/leads" wrapHint="lead" />
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="return_id" label="Return ID" placeholder={hint('id')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="key" label="Key" />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="keyname" label="Key Name" placeholder={hint('key')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="secret" label="Secret" />
-          </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextField name="secretname" label="Secret Name" placeholder={hint('secret')} />
-          </Grid.Col>
+          {ANSWER_AND_CREDENTIAL_FIELDS.map(({ name, label, example }) => (
+            <Grid.Col key={name} span={{ base: 6, md: 3 }}>
+              <TextField name={name} label={label} placeholder={example ? hint(example) : undefined} />
+            </Grid.Col>
+          ))}
         </Grid>
         <HeadersAndAccept acceptNote="Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields)." />
       </Stack>

@@ -1,16 +1,14 @@
-import { CONTACT_FIELDS, DELIVERY_TYPES, PING_FIELDS, PING_POST_DELIVERY, PING_TIMEOUT_MS } from '@leadex/domain';
+import { CONTACT_FIELDS, DELIVERY_TYPES, PING_FIELD_NAMES, PING_POST_DELIVERY, PING_TIMEOUT_MS } from '@leadex/domain';
 import { Alert, Divider, Grid, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useWatch } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
 import { NumberField, RadioField, SelectField, TextField } from '../../components/FormFields';
 import { Section } from '../../components/Section';
-import { FieldValueRows, RowsField } from './DeliveryRows';
 import { DELIVERY_TYPE_LABELS, type DeliveryFormValues } from './deliveryForm';
-import { HeadersAndAccept, RequestFields, useHint } from './RequestFields';
+import { HardcodedValueRows, HeadersAndAccept, MappingRows, RequestFields, useHint } from './RequestFields';
 
 const TYPE_OPTIONS = DELIVERY_TYPES.map((value) => ({ value, label: DELIVERY_TYPE_LABELS[value] }));
-const PING_FIELD_OPTIONS = PING_FIELDS.map(({ field }) => ({ value: field, label: field }));
 
 /** The delivery's type: a radio while editing (Direct or Ping/Post), its name otherwise. */
 export function DeliveryTypeField() {
@@ -80,26 +78,13 @@ export function PingSection() {
         <Divider label="Ping Mapping" labelPosition="left" />
         <Alert color="blue" variant="light" icon={<IconLock size={18} />} p="sm">
           <Text fz="sm">
-            A ping sends only these lead fields: {PING_FIELDS.map((f) => f.field).join(', ')}. Contact fields are never
-            sent in a ping ({CONTACT_FIELDS.join(', ')}): only the winner receives them, in the post.
+            A ping sends only these lead fields: {PING_FIELD_NAMES.join(', ')}. Contact fields are never sent in a ping
+            ({CONTACT_FIELDS.join(', ')}): only the winner receives them, in the post.
           </Text>
         </Alert>
-        <RowsField
-          name="ping.map"
-          title="Ping mapping"
-          columns={[
-            { key: 'field', label: 'Field', placeholder: 'Search ping fields', options: PING_FIELD_OPTIONS },
-            { key: 'value', label: 'Value', placeholder: 'Name in your system' },
-          ]}
-          addLabel="Add Ping Mapping"
-        />
+        <MappingRows prefix="ping." label="Ping " fields={PING_FIELD_NAMES} searchHint="Search ping fields" />
         <Divider label="Ping Hardcoded Values" labelPosition="left" />
-        <FieldValueRows
-          name="ping.static"
-          title="Ping hardcoded value"
-          examples={['vendor', 'leadex']}
-          addLabel="Add Ping Hardcoded Value"
-        />
+        <HardcodedValueRows prefix="ping." label="Ping " />
       </Stack>
     </Section>
   );

@@ -93,3 +93,47 @@ export function HeadersAndAccept({
     </>
   );
 }
+
+/** The title of a list for its inputs' screen reader names: "Mapping 1 Field", or "Ping mapping 1 Field". */
+const listTitle = (label: string, noun: string) =>
+  label ? `${label}${noun}` : `${noun[0]?.toUpperCase()}${noun.slice(1)}`;
+
+/**
+ * A call's mapping: each lead field (one of `fields`, searched with `searchHint`) under the name the
+ * buyer's system expects; the post's, or the ping's under `ping.`.
+ */
+export function MappingRows({
+  prefix = '',
+  label = '',
+  fields,
+  searchHint,
+}: {
+  prefix?: string;
+  label?: string;
+  fields: readonly string[];
+  searchHint: string;
+}) {
+  return (
+    <RowsField
+      name={`${prefix}map`}
+      title={listTitle(label, 'mapping')}
+      columns={[
+        { key: 'field', label: 'Field', placeholder: searchHint, options: fields.map((f) => ({ value: f, label: f })) },
+        { key: 'value', label: 'Value', placeholder: 'Name in your system' },
+      ]}
+      addLabel={`Add ${label}Mapping`}
+    />
+  );
+}
+
+/** The values a call sends with every lead (the post's, or the ping's under `ping.`). */
+export function HardcodedValueRows({ prefix = '', label = '' }: { prefix?: string; label?: string }) {
+  return (
+    <FieldValueRows
+      name={`${prefix}static`}
+      title={listTitle(label, 'hardcoded value')}
+      examples={['vendor', 'leadex']}
+      addLabel={`Add ${label}Hardcoded Value`}
+    />
+  );
+}

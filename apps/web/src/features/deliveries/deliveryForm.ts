@@ -7,7 +7,7 @@ import {
   type HeaderRow,
   isPingPost,
   type MapFormRow,
-  PING_FIELDS,
+  PING_FIELD_NAMES,
   PING_POST_DELIVERY,
   PING_TIMEOUT_MS,
   toWebhookPayload,
@@ -37,7 +37,7 @@ export interface PingFormValues {
   return_content_type: ContentType;
   wrap_key: string;
   headers: HeaderRow[];
-  /** Lead fields (PING_FIELDS) under the buyer's names; template rows left without a name are not sent. */
+  /** Lead fields (PING_FIELD_NAMES) under the buyer's names; template rows left without a name are not sent. */
   map: MapFormRow[];
   static: FieldValueRow[];
   accept: FieldValueRow[];
@@ -72,7 +72,7 @@ export function blankPing(): PingFormValues {
     return_content_type: 'json',
     wrap_key: '',
     headers: [],
-    map: PING_FIELDS.map(({ field }) => ({ field, value: '', template: true })),
+    map: PING_FIELD_NAMES.map((field) => ({ field, value: '', template: true })),
     static: [],
     accept: [],
     price_field: '',

@@ -5,7 +5,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type DefaultValues, useForm } from 'react-hook-form';
 import { EditableForm } from '../../components/EditableForm';
-import { DisplayField, SelectField, TagsFormField, TextareaField, TextField } from '../../components/FormFields';
+import {
+  DisplayField,
+  RecordStampFields,
+  SelectField,
+  TagsFormField,
+  TextareaField,
+  TextField,
+} from '../../components/FormFields';
 import { JsonViewer } from '../../components/JsonViewer';
 import { AddressFields } from '../../components/ProfileFields';
 import { RecordsTable } from '../../components/RecordsTable';
@@ -84,12 +91,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
       >
         <Section title="Lead Details">
           <Grid gap="md">
-            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <DisplayField label="ID" value={lead._id} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <DisplayField label="Timestamp" value={formatTimestamp(lead.ts)} />
-            </Grid.Col>
+            <RecordStampFields id={lead._id} ts={lead.ts} span={{ base: 12, sm: 6, lg: 4 }} />
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <DisplayField label="Source" value={lead.source.name} />
             </Grid.Col>
@@ -179,6 +181,12 @@ function formatLeadPhoneOrEmpty(phone: string): string {
   return phone ? formatLeadPhone(phone) : '';
 }
 
+/** The quality viewer's two buttons: each sets `quality.ok`, and shows pressed while it holds. */
+const QUALITY_RATINGS = [
+  { good: true, label: 'Good', color: 'green', Icon: IconThumbUp },
+  { good: false, label: 'Bad', color: 'red', Icon: IconThumbDown },
+] as const;
+
 /** The quality viewer: the lead's quality record and the Good/Bad button that sets `quality.ok`. */
 function QualitySection({ lead }: { lead: LeadDetail }) {
   const update = useUpdateLead(lead._id);
@@ -196,26 +204,19 @@ function QualitySection({ lead }: { lead: LeadDetail }) {
       }
       actions={
         <Button.Group>
-          <Button
-            variant={ok === true ? 'filled' : 'default'}
-            color="green"
-            leftSection={<IconThumbUp size={18} />}
-            aria-pressed={ok === true}
-            loading={update.isPending && update.variables?.quality?.ok === true}
-            onClick={() => ok !== true && mark(true)}
-          >
-            Good
-          </Button>
-          <Button
-            variant={ok === false ? 'filled' : 'default'}
-            color="red"
-            leftSection={<IconThumbDown size={18} />}
-            aria-pressed={ok === false}
-            loading={update.isPending && update.variables?.quality?.ok === false}
-            onClick={() => ok !== false && mark(false)}
-          >
-            Bad
-          </Button>
+          {QUALITY_RATINGS.map(({ good, label, color, Icon }) => (
+            <Button
+              key={label}
+              variant={ok === good ? 'filled' : 'default'}
+              color={color}
+              leftSection={<Icon size={18} />}
+              aria-pressed={ok === good}
+              loading={update.isPending && update.variables?.quality?.ok === good}
+              onClick={() => ok !== good && mark(good)}
+            >
+              {label}
+            </Button>
+          ))}
         </Button.Group>
       }
     >

@@ -8,6 +8,7 @@ import {
 } from '@leadex/domain';
 import { Accordion, Badge, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
@@ -167,22 +168,41 @@ function AttemptItem({ attempt }: { attempt: LeadDeliveryAttempt }) {
         </Group>
       </Accordion.Control>
       <Accordion.Panel>
-        <Stack gap="xs">
-          {attempt.error && (
-            <Text fz="sm" c="red.8">
-              {attempt.error}
-            </Text>
-          )}
-          <Excerpt label="Request" text={attempt.request} />
-          <Excerpt label="Response" text={attempt.response} />
-        </Stack>
+        <CallExcerpts call={attempt} />
       </Accordion.Panel>
     </Accordion.Item>
   );
 }
 
+/**
+ * One call to a buyer's system in a log: what `children` say of it, why it failed (in red when
+ * `failed`, as it is unless told), and what was sent and answered.
+ */
+export function CallExcerpts({
+  call,
+  failed = true,
+  children,
+}: {
+  call: { error?: string; request?: string; response?: string };
+  failed?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <Stack gap="xs">
+      {children}
+      {call.error && (
+        <Text fz="sm" c={failed ? 'red.8' : undefined}>
+          {call.error}
+        </Text>
+      )}
+      <Excerpt label="Request" text={call.request} />
+      <Excerpt label="Response" text={call.response} />
+    </Stack>
+  );
+}
+
 /** What was sent or answered, as text (never rendered as HTML). */
-export function Excerpt({ label, text }: { label: string; text: string | undefined }) {
+function Excerpt({ label, text }: { label: string; text: string | undefined }) {
   return (
     <div>
       <Text fz="xs" fw={600} tt="uppercase" c="dimmed">

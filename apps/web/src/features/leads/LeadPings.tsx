@@ -1,8 +1,9 @@
 import type { LeadDetail, LeadPingCall } from '@leadex/domain';
-import { Accordion, Badge, Group, Stack, Text } from '@mantine/core';
+import { Accordion, Badge, Group, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
-import { Excerpt } from './LeadDeliveryLogs';
+import { CallExcerpts } from './LeadDeliveryLogs';
 import { RecordLink } from './LeadFields';
 import { BID_OUTCOME_COLORS, bidOutcomeLabel } from './leadFormat';
 
@@ -53,38 +54,35 @@ function PingItem({ ping }: { ping: LeadPingCall }) {
         </Group>
       </Accordion.Control>
       <Accordion.Panel>
-        <Stack gap="xs">
+        {/* A buyer declining to bid is an answer, not a failure. */}
+        <CallExcerpts call={ping} failed={ping.outcome !== 'no_bid'}>
           <Group gap="lg" fz="sm">
-            <Group gap={6}>
-              <Text fz="sm" c="dimmed">
-                Buyer
-              </Text>
+            <Labeled label="Buyer">
               <RecordLink to={`/buyer/${ping.buyer._id}`}>{ping.buyer.name ?? ping.buyer._id}</RecordLink>
-            </Group>
-            <Group gap={6}>
-              <Text fz="sm" c="dimmed">
-                Delivery
-              </Text>
+            </Labeled>
+            <Labeled label="Delivery">
               <RecordLink to={`/delivery/${ping.delivery._id}`}>{ping.delivery.name ?? ping.delivery._id}</RecordLink>
-            </Group>
+            </Labeled>
             {ping.buyer_ping_id && (
-              <Group gap={6}>
-                <Text fz="sm" c="dimmed">
-                  Buyer Ping ID
-                </Text>
+              <Labeled label="Buyer Ping ID">
                 <Text fz="sm">{ping.buyer_ping_id}</Text>
-              </Group>
+              </Labeled>
             )}
           </Group>
-          {ping.error && (
-            <Text fz="sm" c={ping.outcome === 'no_bid' ? undefined : 'red.8'}>
-              {ping.error}
-            </Text>
-          )}
-          <Excerpt label="Request" text={ping.request} />
-          <Excerpt label="Response" text={ping.response} />
-        </Stack>
+        </CallExcerpts>
       </Accordion.Panel>
     </Accordion.Item>
+  );
+}
+
+/** A value of the ping after its dimmed name, on one line. */
+function Labeled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group gap={6}>
+      <Text fz="sm" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </Group>
   );
 }

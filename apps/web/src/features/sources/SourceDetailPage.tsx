@@ -5,7 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DialogActions } from '../../components/DialogActions';
 import { EditableForm } from '../../components/EditableForm';
-import { DisplayField, MoneyField, NumberField, SelectField, TextField } from '../../components/FormFields';
+import { MoneyField, NumberField, RecordStampFields, SelectField, TextField } from '../../components/FormFields';
 import { AddressFields, NotesAndTagsFields } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, recordStatus, useCreateOrUpdateForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
@@ -55,16 +55,7 @@ function SourceDetail({ id }: { id: string }) {
         >
           <Section title="Source Details">
             <Grid gap="md">
-              {record && (
-                <>
-                  <Grid.Col span={{ base: 12, sm: 6 }}>
-                    <DisplayField label="ID" value={record._id} />
-                  </Grid.Col>
-                  <Grid.Col span={{ base: 12, sm: 6 }}>
-                    <DisplayField label="Timestamp" value={formatTimestamp(record.ts)} />
-                  </Grid.Col>
-                </>
-              )}
+              {record && <RecordStampFields id={record._id} ts={record.ts} span={{ base: 12, sm: 6 }} />}
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TextField name="name" label="Name" required />
               </Grid.Col>

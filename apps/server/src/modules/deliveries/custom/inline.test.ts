@@ -7,6 +7,7 @@ import {
   createCampaign,
   createSourceWithKey,
   uniquePhone,
+  ZIP_OF_STATE,
 } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useAdminTestApp } from '../../../../test/harness';
@@ -46,19 +47,6 @@ const buyerUrl = (path: string, host = 'crm.buyer.test') => {
   return url.toString();
 };
 
-const ZIP_OF: Record<string, string> = {
-  TX: '75201',
-  CA: '90210',
-  NY: '10001',
-  AZ: '85004',
-  FL: '33101',
-  IL: '60601',
-  GA: '30301',
-  WA: '98101',
-  CO: '80202',
-  OH: '43215',
-};
-
 const NOT_ACCEPTED: Reply = { status: 200, body: JSON.stringify({ ok: false, reason: 'duplicate in our CRM' }) };
 
 /** A live custom delivery of the buyer to `path` on the receiver, accepted when the answer's `ok` is true. */
@@ -90,7 +78,7 @@ async function buyerWithCampaign(state: string, campaign: Parameters<typeof crea
 async function post(state: string) {
   const res = await t.sourceApi('/api/lead', source.apiKey, {
     service: 'roofing',
-    zip: ZIP_OF[state],
+    zip: ZIP_OF_STATE[state],
     first_name: 'Pat',
     last_name: 'Lee',
     phone: uniquePhone(),

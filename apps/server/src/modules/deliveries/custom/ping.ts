@@ -57,7 +57,7 @@ export function pingPostDelivery(
   };
 }
 
-/** What the exchange knows of a lead before it is sold: the only fields a ping can send (PING_FIELDS). */
+/** What the exchange knows of a lead before it is sold: the only fields a ping can send (PING_FIELD_NAMES). */
 export interface PingFacts {
   service: string;
   zip: string;
@@ -69,7 +69,7 @@ export interface PingFacts {
   test: boolean;
 }
 
-/** The lead as a ping's mapping reads it: PING_FIELDS and nothing else, whatever a mapping row names. */
+/** The lead as a ping's mapping reads it: PING_FIELD_NAMES and nothing else, whatever a mapping row names. */
 export function pingLead(facts: PingFacts): DeliveryLead {
   return {
     service: facts.service,

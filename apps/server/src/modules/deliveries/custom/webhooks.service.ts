@@ -57,6 +57,22 @@ const OPTIONAL_COLUMNS = [
   ['wrap_key', 'wrapKey'],
 ] as const;
 
+/** The columns an update copies as given, and their API names (lists are replaced whole). */
+const COPIED_COLUMNS = [
+  ['name', 'name'],
+  ['url', 'url'],
+  ['method', 'method'],
+  ['headers', 'headers'],
+  ['accept', 'accept'],
+  ['map', 'map'],
+  ['static', 'static'],
+  ['send_content_type', 'sendContentType'],
+  ['return_content_type', 'returnContentType'],
+  ['status', 'status'],
+  ['tags', 'tags'],
+  ['ping_id', 'pingId'],
+] as const;
+
 /** What the Test call answers of one call it made (the test ping's, or the test post's). */
 function testAnswer(result: DeliveryResult) {
   return {
@@ -107,6 +123,12 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
   function optionalColumns(input: Partial<WebhookCreate> | WebhookUpdate): Partial<WebhookInsert> {
     const columns: Record<string, string | null> = {};
     for (const [api, column] of OPTIONAL_COLUMNS) if (api in input) columns[column] = input[api] ?? null;
+    return columns as Partial<WebhookInsert>;
+  }
+
+  function copiedColumns(changes: WebhookUpdate): Partial<WebhookInsert> {
+    const columns: Record<string, unknown> = {};
+    for (const [api, column] of COPIED_COLUMNS) if (changes[api] !== undefined) columns[column] = changes[api];
     return columns as Partial<WebhookInsert>;
   }
 
@@ -187,19 +209,11 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
       checkUrl(changes.url);
       await engine.change('webhooks', async (tx) => {
         const row = await findVisible(viewer, id, tx);
-        const columns: Partial<WebhookInsert> = { ...optionalColumns(changes), updatedAt: clock.now() };
-        if (changes.name !== undefined) columns.name = changes.name;
-        if (changes.url !== undefined) columns.url = changes.url;
-        if (changes.method !== undefined) columns.method = changes.method;
-        if (changes.headers !== undefined) columns.headers = changes.headers;
-        if (changes.accept !== undefined) columns.accept = changes.accept;
-        if (changes.map !== undefined) columns.map = changes.map;
-        if (changes.static !== undefined) columns.static = changes.static;
-        if (changes.send_content_type !== undefined) columns.sendContentType = changes.send_content_type;
-        if (changes.return_content_type !== undefined) columns.returnContentType = changes.return_content_type;
-        if (changes.status !== undefined) columns.status = changes.status;
-        if (changes.tags !== undefined) columns.tags = changes.tags;
-        if (changes.ping_id !== undefined) columns.pingId = changes.ping_id;
+        const columns: Partial<WebhookInsert> = {
+          ...copiedColumns(changes),
+          ...optionalColumns(changes),
+          updatedAt: clock.now(),
+        };
         if (changes.ping_id !== undefined || changes.ping !== undefined)
           columns.ping = pingToStore(
             changes.ping_id ?? row.pingId,

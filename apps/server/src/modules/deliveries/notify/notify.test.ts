@@ -8,6 +8,7 @@ import {
   createCampaign,
   createSourceWithKey,
   postSoldLead,
+  ZIP_OF_STATE,
 } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { createTestApp, useAdminTestApp } from '../../../../test/harness';
@@ -41,10 +42,8 @@ async function buyerWith(notify: NotifyConfig, state: string) {
   return { buyer, campaignId };
 }
 
-const ZIP_OF: Record<string, string> = { TX: '75201', CA: '90210', NY: '10001', FL: '33101', IL: '60601', GA: '30301' };
-
 /** Sells one lead in `state` through POST /api/lead; answers its id and match. */
-const sell = (state: string) => postSoldLead(t, source.apiKey, { zip: ZIP_OF[state], tcpa_consent: true });
+const sell = (state: string) => postSoldLead(t, source.apiKey, { zip: ZIP_OF_STATE[state], tcpa_consent: true });
 
 const statusOf = async (matchId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.id, matchId)))[0]?.deliveryStatus;
