@@ -713,6 +713,10 @@ function render(r: {
       'the date walk or the trigrams combined with the date range as their share calls for.',
     '- modules/auth/session-reader.ts: a signed-in request reads its session with its user in one query instead ' +
       "of better-auth's two and its endpoint machinery (about 1 ms of server CPU per request).",
+    "- Migration 0017: `lead_matches.name`, the lead's name copied by the sale, with `(buyer_id, name " +
+      'gin_trgm_ops) where not rejected`, and `leads (source_id, name gin_trgm_ops)` in place of `leads (name ' +
+      "gin_trgm_ops)` (btree_gin): a buyer's or a source's name search reads its own candidates from the index; a " +
+      'name search counts to 1,000.',
     '',
     '### Export',
     '',
