@@ -2,7 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useAnsweringServer } from '../../test/receivers';
-import { blockedRange, type Dialer, OutboundError, outboundRequest, type Resolver } from './outbound-http';
+import {
+  blockedRange,
+  type Dialer,
+  OutboundError,
+  type OutboundRequest,
+  outboundRequest,
+  type Resolver,
+} from './outbound-http';
 
 /** A local receiver; each test sets how it answers. */
 const receiver = useAnsweringServer('{"ok":true}');
@@ -271,6 +278,17 @@ describe('kept connections (reuseConnection: the pings)', () => {
     };
   }
 
+  /** A kept-connection ping to `host` on the test server, reached through `network`. */
+  const keptPing =
+    (host: string, port: number, network: Pick<OutboundRequest, 'resolve' | 'dial' | 'allowPrivate'>) => () =>
+      outboundRequest({
+        url: `http://${host}:${port}/ping`,
+        method: 'POST',
+        body: '{}',
+        reuseConnection: true,
+        ...network,
+      });
+
   it('carries the next request to the same host on the connection it kept, checked once when it connected', async () => {
     const server = await countingServer(() => false);
     const lookups: string[] = [];
@@ -280,15 +298,7 @@ describe('kept connections (reuseConnection: the pings)', () => {
     };
     const dial: Dialer = () => ({ address: '127.0.0.1', family: 4 });
     try {
-      const send = () =>
-        outboundRequest({
-          url: `http://bids.example.test:${server.port}/ping`,
-          method: 'POST',
-          body: '{}',
-          resolve,
-          dial,
-          reuseConnection: true,
-        });
+      const send = keptPing('bids.example.test', server.port, { resolve, dial });
       expect((await send()).status).toBe(200);
       expect((await send()).status).toBe(200);
       expect(server.counts()).toEqual({ connections: 1, requests: 2 });
@@ -325,15 +335,7 @@ describe('kept connections (reuseConnection: the pings)', () => {
     const server = await countingServer((onSocket) => onSocket === 2);
     const resolve = resolverOf({ 'kept.example.test': ['127.0.0.1'] });
     try {
-      const send = () =>
-        outboundRequest({
-          url: `http://kept.example.test:${server.port}/ping`,
-          method: 'POST',
-          body: '{}',
-          resolve,
-          allowPrivate: true,
-          reuseConnection: true,
-        });
+      const send = keptPing('kept.example.test', server.port, { resolve, allowPrivate: true });
       expect((await send()).status).toBe(200);
       expect((await send()).status).toBe(200);
       expect(server.counts()).toEqual({ connections: 2, requests: 3 });

@@ -198,13 +198,14 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
   if (signal?.aborted) return Promise.reject(aborted());
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
-    const finish = (error: Error | null, response?: OutboundResponse) => {
+    /** Ends the call once: with an error, an answer, or another call's outcome (a resend). */
+    const finish = (outcome: Error | OutboundResponse | Promise<OutboundResponse>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve(response as OutboundResponse);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
     };
     const onAbort = () => {
       const error = aborted();
@@ -234,13 +235,9 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
     req.on('error', (error: Error) => {
       if (error instanceof OutboundError) return finish(error);
       // A kept connection the other side closed as the request went out: once more, on a new one.
-      if (req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && !settled) {
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+      if (req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
         const left = timeoutMs - (performance.now() - started);
-        outboundRequest({ ...request, reuseConnection: false, timeoutMs: Math.max(1, left) }).then(resolve, reject);
-        return;
+        return finish(outboundRequest({ ...request, reuseConnection: false, timeoutMs: Math.max(1, left) }));
       }
       const cause = (error as NodeJS.ErrnoException).code;
       finish(new OutboundError('network', cause ? `${cause}: ${error.message}` : error.message));
@@ -266,7 +263,7 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
         size += chunk.length;
       });
       const done = () =>
-        finish(null, {
+        finish({
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).toString('utf8'),
