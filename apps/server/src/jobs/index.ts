@@ -16,7 +16,7 @@ import {
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import { statsRollupJob } from '../modules/stats/stats-rollup';
 import { billingRunJob } from './billing-run';
-import { createBoss, type ScheduledJob, startScheduledJob } from './boss';
+import { createBoss, type ScheduledJob, startScheduledJob, stopBoss, work } from './boss';
 import { idempotencyPurgeJob } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
@@ -131,7 +131,8 @@ export function createJobs({
         retryDelay: 1,
         expireInSeconds: config.JOB_EXPIRE_SECONDS,
       });
-      await b.work<unknown>(
+      await work<unknown>(
+        b,
         NOTIFY_QUEUE,
         { batchSize: 10, pollingIntervalSeconds: config.JOB_POLL_SECONDS },
         async (jobs) => {
@@ -163,7 +164,7 @@ export function createJobs({
       const b = boss;
       boss = null;
       if (running) await running;
-      if (b) await b.stop({ graceful: true, wait: true, timeout: 5000, close: false });
+      if (b) await stopBoss(b, 5000);
     },
 
     /** After a sale: delivery starts at once (a cheap call; a no-op where jobs do not run). */
