@@ -11,7 +11,7 @@ import { createBoss, stopBoss, work } from './boss';
  * that job has run. The fetch is held on PostgreSQL by a lock on pg-boss's job table from a second
  * connection (PGlite runs one statement at a time), so this is skipped on PGlite, by name.
  */
-describe.skipIf(testDatabaseKind !== 'postgres')('stopping pg-boss while a fetch is on its way (PostgreSQL only)', () => {
+describe.skipIf(testDatabaseKind !== 'postgres')('pg-boss stopping mid-fetch (PostgreSQL only)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase();
