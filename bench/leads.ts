@@ -279,7 +279,13 @@ async function createUser(db: Db, role: 'admin' | 'buyer' | 'source', roleId: st
 // ---------------------------------------------------------------------------------------------
 // The server and HTTP
 
-const startServer = (url: string, secret: string) => startBenchServer(url, secret);
+const startServer = (url: string, secret: string) =>
+  startBenchServer(url, secret, {
+    // BENCH_LEADS_CPU_PROF: a CPU profile of the server (`--cpu-prof-dir`), written when it stops.
+    nodeArgs: process.env.BENCH_LEADS_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_LEADS_CPU_PROF}`]
+      : [],
+  });
 const stopServer = stopBenchServer;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -370,6 +376,69 @@ interface Measured {
   serial: Timing;
   concurrent: Timing;
   total: string;
+  /** CPU time per request while 10 ran at once: the server process's, PostgreSQL's backends', the client's. */
+  cpu: CpuPerRequest;
+}
+
+interface CpuPerRequest {
+  server: number;
+  postgres: number;
+  client: number;
+}
+
+/** User + system CPU milliseconds a process has used (/proc/{pid}/stat), 0 once it is gone. */
+function cpuMsOfPid(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th (clock ticks).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/{pid}/stat's times, on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * Where a scenario's CPU goes: the server process, the PostgreSQL backends of the bench's database (by
+ * pid, from pg_stat_activity) and this process (the load generator). On a shared two-core machine the
+ * wall time at 10 connections queues behind all three; the CPU per request is the steadier figure.
+ */
+interface CpuMeter {
+  snapshot(): Promise<{ server: number; postgres: Map<number, number>; client: number }>;
+}
+
+function cpuMeter(serverPid: number, admin: pg.Client, dbName: string): CpuMeter {
+  return {
+    async snapshot() {
+      const { rows } = await admin.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [dbName],
+      );
+      const usage = process.cpuUsage();
+      return {
+        server: cpuMsOfPid(serverPid),
+        postgres: new Map(rows.map((r) => [r.pid, cpuMsOfPid(r.pid)])),
+        client: (usage.user + usage.system) / 1000,
+      };
+    },
+  };
+}
+
+function cpuPerRequest(
+  before: Awaited<ReturnType<CpuMeter['snapshot']>>,
+  after: Awaited<ReturnType<CpuMeter['snapshot']>>,
+  requests: number,
+): CpuPerRequest {
+  let postgres = 0;
+  for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  return {
+    server: (after.server - before.server) / requests,
+    postgres: postgres / requests,
+    client: (after.client - before.client) / requests,
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -382,7 +451,7 @@ function timing(ms: number[], failed: number): Timing {
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? 0, n: ms.length, failed };
 }
 
-async function measure(port: number, cookie: string, spec: Spec): Promise<Measured> {
+async function measure(port: number, cookie: string, spec: Spec, meter: CpuMeter): Promise<Measured> {
   let next = 0;
   const path = () => spec.paths[next++ % spec.paths.length] as string;
   let total = '';
@@ -408,6 +477,7 @@ async function measure(port: number, cookie: string, spec: Spec): Promise<Measur
   const concurrentMs: number[] = [];
   let concurrentFailed = 0;
   let left = CONCURRENT;
+  const cpuBefore = await meter.snapshot();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (left-- > 0) {
@@ -417,10 +487,17 @@ async function measure(port: number, cookie: string, spec: Spec): Promise<Measur
       }
     }),
   );
-  const m = { spec, serial: timing(serialMs, serialFailed), concurrent: timing(concurrentMs, concurrentFailed), total };
+  const cpu = cpuPerRequest(cpuBefore, await meter.snapshot(), CONCURRENT);
+  const m = {
+    spec,
+    serial: timing(serialMs, serialFailed),
+    concurrent: timing(concurrentMs, concurrentFailed),
+    total,
+    cpu,
+  };
   log(
     `${spec.name.padEnd(44)} p95 ${m.serial.p95.toFixed(1).padStart(6)} ms / ${m.concurrent.p95.toFixed(1).padStart(6)} ms ` +
-      `(10 at once)  total ${total}`,
+      `(10 at once)  total ${total}  cpu/req server ${f1(cpu.server)} pg ${f1(cpu.postgres)} client ${f1(cpu.client)} ms`,
   );
   return m;
 }
@@ -666,7 +743,17 @@ function render(r: {
           `; at 10 connections ${r.measured.length - missedConcurrent.length} of ${r.measured.length}.`),
     '',
     markdownTable(
-      ['scenario', 'total', 'p95 ms, 1 conn', 'p95 ms, 10 conn', 'p50 ms, 1 conn', 'p50 ms, 10 conn', 'max ms, 10', ''],
+      [
+        'scenario',
+        'total',
+        'p95 ms, 1 conn',
+        'p95 ms, 10 conn',
+        'p50 ms, 1 conn',
+        'p50 ms, 10 conn',
+        'max ms, 10',
+        'CPU ms/req: server + pg + client',
+        '',
+      ],
       r.measured.map((m) => [
         m.spec.name,
         m.total || '-',
@@ -675,6 +762,7 @@ function render(r: {
         f1(m.serial.p50),
         f1(m.concurrent.p50),
         f1(m.concurrent.max),
+        `${f1(m.cpu.server)} + ${f1(m.cpu.postgres)} + ${f1(m.cpu.client)}`,
         m.serial.p95 <= m.spec.target &&
         m.concurrent.p95 <= m.spec.target &&
         m.serial.failed + m.concurrent.failed === 0
@@ -796,11 +884,17 @@ export async function runLeadsBench(): Promise<boolean> {
       source: await signIn(port, emails.source),
     };
     const now = new Date();
+    const meter = cpuMeter(child.pid as number, admin, dbName);
     const measured: Measured[] = [];
     const only = process.env.BENCH_LEADS_ONLY ? new RegExp(process.env.BENCH_LEADS_ONLY) : null;
     for (const spec of specs(loaded, { buyerId, sourceId }, leadIds, now)) {
       if (only && !only.test(spec.name)) continue;
-      measured.push(await measure(port, cookies[spec.role], spec));
+      measured.push(await measure(port, cookies[spec.role], spec, meter));
+    }
+    if (process.env.BENCH_LEADS_CPU_PROF) {
+      // A profile of the lists alone: the server stops (and writes it) without the export.
+      log(`CPU profile of the server in ${process.env.BENCH_LEADS_CPU_PROF}; nothing written to ${OUTPUT}`);
+      return true;
     }
 
     // The export: the newest ~100,000 leads, as a custom range of whole New York days.
