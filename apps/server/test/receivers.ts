@@ -288,3 +288,11 @@ export async function createDelivery(t: TestApp, as: string, delivery: Record<st
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { _id: string; name: string };
 }
+
+/**
+ * A delivery's field rows (its `map`, `static` or `accept` list, `{ field, value }` each) written
+ * as one object of field to value, in order: the lists the tests set up read as the form shows them.
+ */
+export function fieldRows(rows: Record<string, string>): { field: string; value: string }[] {
+  return Object.entries(rows).map(([field, value]) => ({ field, value }));
+}

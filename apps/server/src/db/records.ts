@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, ilike } from 'drizzle-orm';
+import { asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client';
 
@@ -18,6 +18,26 @@ export interface NameListFilter {
 }
 
 /**
+ * A list's order: `column` in the direction asked (ascending unless `desc`), then each of `ties`
+ * ascending, the last one unique, so that pages never overlap or skip a row.
+ */
+export function sortedBy(column: PgColumn | SQL, order: 'asc' | 'desc' | undefined, ...ties: PgColumn[]): SQL[] {
+  return [(order === 'desc' ? desc : asc)(column), ...ties.map((tie) => asc(tie))];
+}
+
+/**
+ * One page of a list with how many rows match in all: the page's query (its filter and window) and
+ * the count of the same filter, run together.
+ */
+export async function pageWithTotal<Row>(
+  rows: PromiseLike<Row[]>,
+  totals: PromiseLike<{ n: number }[]>,
+): Promise<{ rows: Row[]; total: number }> {
+  const [page, [counted]] = await Promise.all([rows, totals]);
+  return { rows: page, total: counted?.n ?? 0 };
+}
+
+/**
  * One page of a table's records whose name contains `filter.name` (any case), by name or creation
  * time (`ts`), ties broken by id; and how many records match in all.
  */
@@ -27,22 +47,20 @@ export async function listByName<T extends NamedTable>(
   filter: NameListFilter,
 ): Promise<{ rows: T['$inferSelect'][]; total: number }> {
   const where = filter.name ? ilike(table.name, likeContains(filter.name)) : undefined;
-  const column = filter.sort === 'ts' ? table.createdAt : table.name;
-  const direction = filter.order === 'desc' ? desc : asc;
-  const [rows, totals] = await Promise.all([
+  const { rows, total } = await pageWithTotal(
     db
       .select()
       .from(table as PgTable)
       .where(where)
-      .orderBy(direction(column), asc(table.id))
+      .orderBy(...sortedBy(filter.sort === 'ts' ? table.createdAt : table.name, filter.order, table.id))
       .limit(filter.limit)
       .offset(filter.offset),
     db
       .select({ n: count() })
       .from(table as PgTable)
       .where(where),
-  ]);
-  return { rows: rows as T['$inferSelect'][], total: totals[0]?.n ?? 0 };
+  );
+  return { rows: rows as T['$inferSelect'][], total };
 }
 
 /** A table of records keyed by their own text `id`. */

@@ -7,6 +7,7 @@ import { useAdminTestApp } from '../../test/harness';
 import {
   createDelivery,
   eventually,
+  fieldRows,
   QUICK_DELIVERIES,
   scriptedNetwork,
   useAnsweringServer,
@@ -65,21 +66,12 @@ async function pingPostBuyer(state: string, path: string, ping: Record<string, u
     url: buyerUrl(`${path}/post`),
     status: 'live',
     ping_id: 'ping_post',
-    accept: [{ field: 'ok', value: 'true' }],
-    map: [
-      { field: 'phone', value: 'Phone' },
-      { field: 'first_name', value: 'FirstName' },
-      { field: 'buyer_ping_id', value: 'PingId' },
-      { field: 'price', value: 'Price' },
-    ],
+    accept: fieldRows({ ok: 'true' }),
+    map: fieldRows({ phone: 'Phone', first_name: 'FirstName', buyer_ping_id: 'PingId', price: 'Price' }),
     ping: {
       url: buyerUrl(`${path}/ping`),
-      map: [
-        { field: 'service', value: 'Service' },
-        { field: 'zip', value: 'Zip' },
-        { field: 'state', value: 'State' },
-      ],
-      accept: [{ field: 'ok', value: 'true' }],
+      map: fieldRows({ service: 'Service', zip: 'Zip', state: 'State' }),
+      accept: fieldRows({ ok: 'true' }),
       price_field: 'bid',
       ping_id_field: 'id',
       ...ping,

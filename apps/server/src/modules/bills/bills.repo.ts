@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { likeContains } from '../../db/records';
+import { likeContains, pageWithTotal } from '../../db/records';
 import {
   billAdjustments,
   bills,
@@ -366,7 +366,7 @@ export const billsRepo = {
       filter.buyer ? ilike(buyers.name, likeContains(filter.buyer)) : undefined,
       filter.invoice ? ilike(bills.stripeInvoiceNumber, likeContains(filter.invoice)) : undefined,
     );
-    const [rows, totals] = await Promise.all([
+    return pageWithTotal(
       db
         .select({ bill: bills, buyer: buyers })
         .from(bills)
@@ -376,7 +376,6 @@ export const billsRepo = {
         .limit(filter.limit)
         .offset(filter.offset),
       db.select({ n: count() }).from(bills).innerJoin(buyers, eq(buyers.id, bills.buyerId)).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    );
   },
 };

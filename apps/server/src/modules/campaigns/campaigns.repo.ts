@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { likeContains } from '../../db/records';
+import { likeContains, pageWithTotal, sortedBy } from '../../db/records';
 import {
   buyers,
   campaignSourceFilters,
@@ -45,6 +45,15 @@ const withNames = {
   ...deliveryFailureFields(failure),
 };
 
+/** Campaigns with their names and last delivery failure (`CampaignRow`), to filter. */
+const selectWithNames = (db: Db | Tx) =>
+  db
+    .select(withNames)
+    .from(campaigns)
+    .innerJoin(buyers, eq(buyers.id, campaigns.buyerId))
+    .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
+    .leftJoinLateral(failure, sql`true`);
+
 const SORT_COLUMNS = {
   name: campaigns.name,
   buyer_name: buyers.name,
@@ -55,38 +64,24 @@ const SORT_COLUMNS = {
 
 export const campaignsRepo = {
   async findById(db: Db | Tx, id: string): Promise<CampaignRow | null> {
-    const [row] = await db
-      .select(withNames)
-      .from(campaigns)
-      .innerJoin(buyers, eq(buyers.id, campaigns.buyerId))
-      .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
-      .leftJoinLateral(failure, sql`true`)
-      .where(eq(campaigns.id, id));
+    const [row] = await selectWithNames(db).where(eq(campaigns.id, id));
     return row ?? null;
   },
 
-  async list(db: Db, filter: CampaignListFilter): Promise<{ rows: CampaignRow[]; total: number }> {
-    const conditions: SQL[] = [];
-    if (filter.buyerId !== undefined) conditions.push(eq(campaigns.buyerId, filter.buyerId));
-    if (filter.buyerName) conditions.push(ilike(buyers.name, likeContains(filter.buyerName)));
-    if (filter.service) conditions.push(sql`${filter.service} = any(${campaigns.services})`);
-    const where = conditions.length ? and(...conditions) : undefined;
-    const direction = filter.order === 'desc' ? desc : asc;
-    const column = SORT_COLUMNS[filter.sort ?? 'name'];
-    const [rows, totals] = await Promise.all([
-      db
-        .select(withNames)
-        .from(campaigns)
-        .innerJoin(buyers, eq(buyers.id, campaigns.buyerId))
-        .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
-        .leftJoinLateral(failure, sql`true`)
+  list(db: Db, filter: CampaignListFilter): Promise<{ rows: CampaignRow[]; total: number }> {
+    const where = and(
+      filter.buyerId === undefined ? undefined : eq(campaigns.buyerId, filter.buyerId),
+      filter.buyerName ? ilike(buyers.name, likeContains(filter.buyerName)) : undefined,
+      filter.service ? sql`${filter.service} = any(${campaigns.services})` : undefined,
+    );
+    return pageWithTotal(
+      selectWithNames(db)
         .where(where)
-        .orderBy(direction(column), asc(campaigns.name), asc(campaigns.id))
+        .orderBy(...sortedBy(SORT_COLUMNS[filter.sort ?? 'name'], filter.order, campaigns.name, campaigns.id))
         .limit(filter.limit)
         .offset(filter.offset),
       db.select({ n: count() }).from(campaigns).innerJoin(buyers, eq(buyers.id, campaigns.buyerId)).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    );
   },
 
   /** The distinct services of the campaigns (of one buyer): the "values present" of the service filter. */

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { pageWithTotal } from '../../db/records';
 import { messages } from '../../db/schema';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -8,7 +9,7 @@ export const messagesRepo = {
   /** Visible messages since `since`, newest first. */
   async page(db: Db, since: Date, offset: number, limit: number): Promise<{ rows: MessageRow[]; total: number }> {
     const where = and(isNull(messages.hiddenAt), gte(messages.createdAt, since));
-    const [rows, totals] = await Promise.all([
+    return pageWithTotal(
       db
         .select()
         .from(messages)
@@ -17,8 +18,7 @@ export const messagesRepo = {
         .limit(limit)
         .offset(offset),
       db.select({ n: count() }).from(messages).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    );
   },
 
   /** Raises an admin message (DESIGN.md §11: the system's, never lost). */

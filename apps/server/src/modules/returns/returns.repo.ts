@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { pageWithTotal } from '../../db/records';
 import { billAdjustments, bills, buyers, leadMatches, leads, messages, settings } from '../../db/schema';
 import { billedMatches } from '../bills/bills.repo';
 
@@ -162,7 +163,7 @@ export const returnsRepo = {
       isNotNull(leadMatches.returnStatus),
       status === 'all' ? undefined : eq(leadMatches.returnStatus, status),
     );
-    const [rows, totals] = await Promise.all([
+    return pageWithTotal(
       db
         .select({
           match: leadMatches,
@@ -183,7 +184,6 @@ export const returnsRepo = {
         .limit(limit)
         .offset(offset),
       db.select({ n: count() }).from(leadMatches).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    );
   },
 };

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { useAnsweringServer } from '../../../../test/receivers';
+import { fieldRows, useAnsweringServer } from '../../../../test/receivers';
 import {
   type DeliveryLead,
   type DeliveryTarget,
@@ -34,14 +34,8 @@ const target = (overrides: Partial<DeliveryTarget> = {}): DeliveryTarget => ({
   accept: [],
   send_content_type: 'json',
   return_content_type: 'json',
-  map: [
-    { field: 'first_name', value: 'FirstName' },
-    { field: 'phone', value: 'Phone' },
-    { field: 'homeowner', value: 'Owner' },
-    { field: 'price', value: 'Price' },
-    { field: 'jornaya', value: 'LeadiD' },
-  ],
-  static: [{ field: 'Source', value: 'leadex' }],
+  map: fieldRows({ first_name: 'FirstName', phone: 'Phone', homeowner: 'Owner', price: 'Price', jornaya: 'LeadiD' }),
+  static: fieldRows({ Source: 'leadex' }),
   ...overrides,
 });
 

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, ilike, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client';
-import { likeContains } from '../../../db/records';
+import { likeContains, pageWithTotal, sortedBy } from '../../../db/records';
 import { buyers, webhooks } from '../../../db/schema';
 
 export type WebhookInsert = typeof webhooks.$inferInsert;
@@ -21,6 +21,10 @@ export interface WebhookListFilter {
 
 const withBuyerName = { ...getTableColumns(webhooks), buyerName: buyers.name };
 
+/** Custom deliveries with their buyer's name (`WebhookRow`), to filter. */
+const selectWithBuyerName = (db: Db | Tx) =>
+  db.select(withBuyerName).from(webhooks).innerJoin(buyers, eq(buyers.id, webhooks.buyerId));
+
 const SORT_COLUMNS = {
   name: webhooks.name,
   buyer_name: buyers.name,
@@ -30,43 +34,30 @@ const SORT_COLUMNS = {
 
 export const webhooksRepo = {
   async findById(db: Db | Tx, id: string): Promise<WebhookRow | null> {
-    const [row] = await db
-      .select(withBuyerName)
-      .from(webhooks)
-      .innerJoin(buyers, eq(buyers.id, webhooks.buyerId))
-      .where(eq(webhooks.id, id));
+    const [row] = await selectWithBuyerName(db).where(eq(webhooks.id, id));
     return row ?? null;
   },
 
-  async list(db: Db, filter: WebhookListFilter): Promise<{ rows: WebhookRow[]; total: number }> {
-    const conditions: SQL[] = [];
-    if (filter.buyerId !== undefined) conditions.push(eq(webhooks.buyerId, filter.buyerId));
-    if (filter.name) conditions.push(ilike(webhooks.name, likeContains(filter.name)));
-    if (filter.buyerName) conditions.push(ilike(buyers.name, likeContains(filter.buyerName)));
-    if (filter.tag) conditions.push(sql`${filter.tag} = any(${webhooks.tags})`);
-    const where = conditions.length ? and(...conditions) : undefined;
-    const direction = filter.order === 'desc' ? desc : asc;
-    const column = SORT_COLUMNS[filter.sort ?? 'name'];
-    const [rows, totals] = await Promise.all([
-      db
-        .select(withBuyerName)
-        .from(webhooks)
-        .innerJoin(buyers, eq(buyers.id, webhooks.buyerId))
+  list(db: Db, filter: WebhookListFilter): Promise<{ rows: WebhookRow[]; total: number }> {
+    const where = and(
+      filter.buyerId === undefined ? undefined : eq(webhooks.buyerId, filter.buyerId),
+      filter.name ? ilike(webhooks.name, likeContains(filter.name)) : undefined,
+      filter.buyerName ? ilike(buyers.name, likeContains(filter.buyerName)) : undefined,
+      filter.tag ? sql`${filter.tag} = any(${webhooks.tags})` : undefined,
+    );
+    return pageWithTotal(
+      selectWithBuyerName(db)
         .where(where)
-        .orderBy(direction(column), asc(webhooks.name), asc(webhooks.id))
+        .orderBy(...sortedBy(SORT_COLUMNS[filter.sort ?? 'name'], filter.order, webhooks.name, webhooks.id))
         .limit(filter.limit)
         .offset(filter.offset),
       db.select({ n: count() }).from(webhooks).innerJoin(buyers, eq(buyers.id, webhooks.buyerId)).where(where),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    );
   },
 
   /** A buyer's live custom deliveries, oldest first: the ones a sale to it runs. */
   async liveOfBuyer(db: Db | Tx, buyerId: string): Promise<WebhookRow[]> {
-    return db
-      .select(withBuyerName)
-      .from(webhooks)
-      .innerJoin(buyers, eq(buyers.id, webhooks.buyerId))
+    return selectWithBuyerName(db)
       .where(and(eq(webhooks.buyerId, buyerId), eq(webhooks.status, 'live')))
       .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
   },

@@ -2,7 +2,7 @@ import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../../test/harness';
-import { scriptedNetwork, useAnsweringServer } from '../../../../test/receivers';
+import { fieldRows, scriptedNetwork, useAnsweringServer } from '../../../../test/receivers';
 import { webhooks } from '../../../db/schema';
 
 // The Test modal runs with the private-address guard on, as in production: the buyer's system has a
@@ -32,12 +32,9 @@ const sent = {
   url: 'https://crm.example.com/api/leads',
   method: 'POST',
   headers: [{ header: 'X-Api-Token', value: 't0k' }],
-  accept: [{ field: 'status', value: 'ok' }],
-  map: [
-    { field: 'first_name', value: 'FirstName' },
-    { field: 'phone', value: 'Phone' },
-  ],
-  static: [{ field: 'Vendor', value: 'leadex' }],
+  accept: fieldRows({ status: 'ok' }),
+  map: fieldRows({ first_name: 'FirstName', phone: 'Phone' }),
+  static: fieldRows({ Vendor: 'leadex' }),
   send_content_type: 'json',
   return_content_type: 'json',
   tags: ['crm'],
@@ -245,10 +242,7 @@ describe('GET /api/webhook/new and /api/webhook/{id}/{action}', () => {
       buyer: buyer._id,
       buyer_name: buyer.name,
       url: 'https://crm.example.com/api/leads',
-      map: [
-        { field: 'first_name', value: 'FirstName' },
-        { field: 'phone', value: 'Phone' },
-      ],
+      map: fieldRows({ first_name: 'FirstName', phone: 'Phone' }),
       status: { live: false, draft: true, pause: false },
     });
     expect(copy._id).toBeUndefined();

@@ -11,35 +11,38 @@ import {
   pingCalls,
 } from '../../../db/schema';
 
-/** A sold lead as its notify channels render it. */
-export interface NotifyLead {
-  id: string;
-  matchId: string;
-  buyerId: string;
-  buyerName: string;
-  campaignId: string;
-  campaignName: string;
-  kind: string;
-  priceCents: number;
-  rejected: boolean;
-  deliveryStatus: string;
-  service: string;
-  name: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string;
-  homeowner: boolean | null;
-  tcpaConsent: boolean | null;
-  tcpaLanguage: string | null;
-  trustedForm: string | null;
-  jornaya: string | null;
-  createdAt: Date;
-}
+/** The columns of a `NotifyLead`: the sale, its buyer's and campaign's names, the lead's fields. */
+const notifyLeadColumns = {
+  id: leads.id,
+  matchId: leadMatches.id,
+  buyerId: leadMatches.buyerId,
+  buyerName: buyers.name,
+  campaignId: leadMatches.campaignId,
+  campaignName: campaigns.name,
+  kind: leadMatches.kind,
+  priceCents: leadMatches.priceCents,
+  rejected: leadMatches.rejected,
+  deliveryStatus: leadMatches.deliveryStatus,
+  service: leads.service,
+  name: leads.name,
+  firstName: leads.firstName,
+  lastName: leads.lastName,
+  phone: leads.phone,
+  email: leads.email,
+  address: leads.address,
+  city: leads.city,
+  state: leads.state,
+  zip: leads.zip,
+  homeowner: leads.homeowner,
+  tcpaConsent: leads.tcpaConsent,
+  tcpaLanguage: leads.tcpaLanguage,
+  trustedForm: leads.trustedForm,
+  jornaya: leads.jornaya,
+  createdAt: leads.createdAt,
+};
+
+/** A sold lead as its notify channels render it (typed by its columns, so the two never drift apart). */
+export type NotifyLead = NonNullable<Awaited<ReturnType<typeof notifyRepo.lead>>>;
 
 /** A claimed match and the notify settings it is delivered by. */
 export interface ClaimedMatch {
@@ -91,36 +94,9 @@ export const notifyRepo = {
     }));
   },
 
-  async lead(db: Db, matchId: string): Promise<NotifyLead | null> {
+  async lead(db: Db, matchId: string) {
     const [row] = await db
-      .select({
-        id: leads.id,
-        matchId: leadMatches.id,
-        buyerId: leadMatches.buyerId,
-        buyerName: buyers.name,
-        campaignId: leadMatches.campaignId,
-        campaignName: campaigns.name,
-        kind: leadMatches.kind,
-        priceCents: leadMatches.priceCents,
-        rejected: leadMatches.rejected,
-        deliveryStatus: leadMatches.deliveryStatus,
-        service: leads.service,
-        name: leads.name,
-        firstName: leads.firstName,
-        lastName: leads.lastName,
-        phone: leads.phone,
-        email: leads.email,
-        address: leads.address,
-        city: leads.city,
-        state: leads.state,
-        zip: leads.zip,
-        homeowner: leads.homeowner,
-        tcpaConsent: leads.tcpaConsent,
-        tcpaLanguage: leads.tcpaLanguage,
-        trustedForm: leads.trustedForm,
-        jornaya: leads.jornaya,
-        createdAt: leads.createdAt,
-      })
+      .select(notifyLeadColumns)
       .from(leadMatches)
       .innerJoin(leads, eq(leads.id, leadMatches.leadId))
       .innerJoin(buyers, eq(buyers.id, leadMatches.buyerId))

@@ -1,5 +1,6 @@
 import { count, desc } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
+import { pageWithTotal } from '../../../db/records';
 import { outbox } from '../../../db/schema';
 
 export type OutboxRow = typeof outbox.$inferSelect;
@@ -11,10 +12,9 @@ export const outboxRepo = {
   },
 
   async page(db: Db, offset: number, limit: number): Promise<{ rows: OutboxRow[]; total: number }> {
-    const [rows, totals] = await Promise.all([
+    return pageWithTotal(
       db.select().from(outbox).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(limit).offset(offset),
       db.select({ n: count() }).from(outbox),
-    ]);
-    return { rows, total: totals[0]?.n ?? 0 };
+    );
   },
 };
