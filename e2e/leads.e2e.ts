@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { LEAD_CSV_COLUMNS } from '@leadex/domain';
 import type { APIRequestContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
@@ -13,29 +14,10 @@ import { apiCall, downReceiver, expectPath, pathOf, signIn, USERS } from './supp
  */
 const e2e = useBrowser();
 
-/** The 18 columns of admin §2, as the list and the export name them. */
-const ADMIN_COLUMNS = [
-  'Date',
-  'Name',
-  'Buyers',
-  'Service',
-  'State',
-  'Zip',
-  'Cost',
-  'Price',
-  'Source',
-  'Channel',
-  'Sub ID',
-  'Pub ID',
-  'TCPA Consent',
-  'Trusted Form',
-  'LeadiD',
-  'Phone',
-  'Email',
-  'Homeowner',
-];
-const CSV_HEADER =
-  'Date,Name,Buyers,Service,State,Zip,Cost,Price,Source,Channel,Sub Id,Pub Id,TCPA Consent,Trusted Form,LeadiD,Phone,Email,Homeowner';
+/** The 18 columns of admin §2 as the export names them (one table in packages/domain, read by the server). */
+const CSV_HEADER = LEAD_CSV_COLUMNS.admin.join(',');
+/** The list names the same columns, but for its Sub ID and Pub ID (the export keeps the spec's "Sub Id"). */
+const ADMIN_COLUMNS = LEAD_CSV_COLUMNS.admin.map((column) => column.replace(/ Id$/, ' ID'));
 
 const SUMMIT = 'Summit Roofing Co.';
 /** A screen's rows arrive after its code, its data and the accessibility check: wait up to 10 s. */
