@@ -5,16 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type DefaultValues, useForm } from 'react-hook-form';
 import { EditableForm } from '../../components/EditableForm';
-import {
-  DisplayField,
-  RecordStampFields,
-  SelectField,
-  TagsFormField,
-  TextareaField,
-  TextField,
-} from '../../components/FormFields';
+import { DisplayField, RecordStampFields, SelectField, TextareaField, TextField } from '../../components/FormFields';
 import { JsonViewer } from '../../components/JsonViewer';
-import { AddressFields } from '../../components/ProfileFields';
+import { AddressFields, TagsRow } from '../../components/ProfileFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { api } from '../../lib/api';
@@ -123,9 +116,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <TextField name="sub_id" label="Sub ID" />
             </Grid.Col>
-            <Grid.Col span={12}>
-              <TagsFormField name="tags" kind="lead" label="Tags" placeholder="Add a tag and press Enter" />
-            </Grid.Col>
+            <TagsRow kind="lead" />
           </Grid>
         </Section>
 
