@@ -3,7 +3,7 @@ import { LEAD_CSV_COLUMNS } from '@leadex/domain';
 import type { APIRequestContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { recordRequests, section, tableRows, toast } from './screen';
+import { recordBodies, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { apiCall, downReceiver, expectPath, pathOf, signIn, USERS } from './support';
 
@@ -377,11 +377,7 @@ describe('the admin leads list', () => {
 describe('the admin lead detail', () => {
   it('edits a field with only the change, leaves edit mode on an unchanged save, and rates the quality', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
-    const puts: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT' && request.url().endsWith(`/api/lead/${ids.sold}`))
-        puts.push(request.postDataJSON());
-    });
+    const puts = recordBodies(page, 'PUT', new RegExp(`/api/lead/${ids.sold}$`));
     await page.goto(`/lead/${ids.sold}`);
     await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
     const city = page.getByRole('textbox', { name: 'City', exact: true });
