@@ -19,7 +19,7 @@ import { DecideReturnButtons } from '../returns/ReturnActions';
 import { DeliveryStatusBadge, ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { LeadDeliveryLogs } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
-import { BadgeRow, OpenLinkButton, RecordLink } from './LeadFields';
+import { BadgeRow, OpenLinkButton, recordLinkColumn } from './LeadFields';
 import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { formatMoney, leadType } from './leadFormat';
@@ -230,18 +230,14 @@ function BuyersSection({ matches }: { matches: LeadMatch[] }) {
         records={matches}
         noRecordsText="No Buyer"
         columns={[
-          {
-            accessor: 'buyer',
-            title: 'Buyer',
-            noWrap: true,
-            render: (m) => <RecordLink to={`/buyer/${m.buyer._id}`}>{m.buyer.name ?? m.buyer._id}</RecordLink>,
-          },
-          {
-            accessor: 'campaign',
-            title: 'Campaign',
-            noWrap: true,
-            render: (m) => <RecordLink to={`/campaign/${m.campaign._id}`}>{m.campaign.name}</RecordLink>,
-          },
+          recordLinkColumn('buyer', 'Buyer', (m) => ({
+            to: `/buyer/${m.buyer._id}`,
+            text: m.buyer.name ?? m.buyer._id,
+          })),
+          recordLinkColumn('campaign', 'Campaign', (m) => ({
+            to: `/campaign/${m.campaign._id}`,
+            text: m.campaign.name,
+          })),
           {
             accessor: 'kind',
             title: 'Exclusive',
