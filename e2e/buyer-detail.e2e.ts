@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { addUserInModal, chooseAndWait, section, tableRows, toast } from './screen';
+import { addUserInModal, chooseAndWait, recordBodies, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { createBuyerViaApi, DEMO_BUYER_NAME, expectPath, USERS, unique } from './support';
+import { DEMO_BUYER_NAME, expectPath, openNewBuyer, USERS, unique } from './support';
 
 /** Admin spec §2 Buyer detail, complete: Lead Delivery, Billing, Bills, Users, Campaigns, Pause Campaigns. */
 const e2e = useBrowser();
@@ -66,14 +66,8 @@ describe('screenshot (docs/screenshots/buyer-detail-full.png)', () => {
 describe('Lead Delivery and Billing', () => {
   it('saves the delivery lists, the Auto Approve Returns slider and the billing terms', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
-    const name = `Northwind Siding ${unique()}`;
-    const id = await createBuyerViaApi(page, name, 'detail');
-    const bodies: unknown[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'PUT' && r.url().endsWith(`/api/buyer/${id}`)) bodies.push(r.postDataJSON());
-    });
-    await page.goto(`/buyer/${id}`);
-    await page.getByRole('heading', { name }).waitFor();
+    const { id, name } = await openNewBuyer(page, 'Northwind Siding', 'detail');
+    const bodies = recordBodies(page, 'PUT', new RegExp(`/api/buyer/${id}$`));
 
     // A new buyer's defaults (admin §9): invoice, monthly, 3 days' grace; 0% auto approve.
     expect(await page.getByRole('textbox', { name: 'Payment Method' }).inputValue()).toBe('Invoice');
@@ -160,11 +154,8 @@ describe('Lead Delivery and Billing', () => {
 describe('Users', () => {
   it('adds a user in Buyer User Details, sends a welcome email, locks, unlocks and edits it', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
-    const name = `Bluebird Gutters ${unique()}`;
-    const id = await createBuyerViaApi(page, name, 'detail');
+    await openNewBuyer(page, 'Bluebird Gutters', 'detail');
     const email = `dispatch-${unique()}@bluebird.example`;
-    await page.goto(`/buyer/${id}`);
-    await page.getByRole('heading', { name }).waitFor();
     const users = section(page, 'Users');
     await expect.poll(() => tableRows(users).count()).toBe(1);
 
@@ -203,10 +194,7 @@ describe('Pause Campaigns', () => {
   it('asks first, pauses every live campaign of a demo buyer, and is then disabled', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     const id = await buyerIdByName(page, PAUSE_BUYER.name);
-    const pauses: unknown[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'PUT' && r.url().endsWith(`/api/buyer/${id}/pause`)) pauses.push(r.postDataJSON());
-    });
+    const pauses = recordBodies(page, 'PUT', new RegExp(`/api/buyer/${id}/pause$`));
     await page.goto(`/buyer/${id}`);
     await page.getByRole('heading', { name: PAUSE_BUYER.name }).waitFor();
     const campaigns = section(page, 'Campaigns');

@@ -1,9 +1,18 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { chooseAndWait, expectErrorToast, fieldError, recordRequests, tableRows, toast } from './screen';
+import { chooseAndWait, expectErrorToast, fieldError, recordBodies, recordRequests, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { createBuyerViaApi, DEMO_BUYER_NAME, expectCreated, expectPath, navigation, USERS, unique } from './support';
+import {
+  createBuyerViaApi,
+  DEMO_BUYER_NAME,
+  expectCreated,
+  expectPath,
+  navigation,
+  openNewBuyer,
+  USERS,
+  unique,
+} from './support';
 
 const e2e = useBrowser();
 
@@ -239,18 +248,9 @@ describe('error toasts', () => {
 describe('editing a buyer', () => {
   it('saves a changed City (it survives a reload), Cancel restores, Save without changes sends nothing', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
-    const name = `Harbor Windows ${unique()}`;
-    const id = await createBuyerViaApi(page, name);
-    const puts: string[] = [];
-    const putBodies: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT' && request.url().includes('/api/buyer/')) {
-        puts.push(request.url());
-        putBodies.push(request.postDataJSON());
-      }
-    });
-    await page.goto(`/buyer/${id}`);
-    await page.getByRole('heading', { name }).waitFor();
+    const { name } = await openNewBuyer(page, 'Harbor Windows');
+    const puts = recordRequests(page, 'PUT', /\/api\/buyer\//);
+    const putBodies = recordBodies(page, 'PUT', /\/api\/buyer\//);
     const form = buyerForm(page);
     expect(await form.city.inputValue()).toBe('');
     expect(await form.city.isEditable()).toBe(false); // read-only until Edit

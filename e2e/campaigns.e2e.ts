@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { choose, expectErrorToast, fieldError, recordRequests, tableRows, toast } from './screen';
+import { choose, expectErrorToast, fieldError, recordBodies, recordRequests, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import { expectCreated, expectPath, navigation, USERS, unique } from './support';
 
@@ -101,10 +101,7 @@ describe('an admin creating a campaign', () => {
     expect(await page.getByRole('textbox', { name: 'Branded Id' }).inputValue()).toMatch(/^SUMMIT-[A-Z2-9]{4}$/);
 
     // Edit: set it live and give it a service.
-    const puts: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT' && request.url().endsWith(`/api/match/${id}`)) puts.push(request.postDataJSON());
-    });
+    const puts = recordBodies(page, 'PUT', new RegExp(`/api/match/${id}$`));
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByRole('radio', { name: 'Live' }).check();
     await choose(page, page.getByRole('combobox', { name: 'Services' }), 'Roofing');

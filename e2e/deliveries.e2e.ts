@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { closeToast, fieldError, openDeliveryTest, recordRequests, tableRows, toast } from './screen';
+import { closeToast, fieldError, openDeliveryTest, recordBodies, recordRequests, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import { expectCreated, expectPath, navigation, pathOf, type Receiver, startReceiver, USERS, unique } from './support';
 
@@ -126,10 +126,7 @@ describe('an admin creating a custom delivery', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     // Edit: set it live; Save with the change sends only the status.
-    const puts: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT' && request.url().endsWith(`/api/webhook/${id}`)) puts.push(request.postDataJSON());
-    });
+    const puts = recordBodies(page, 'PUT', new RegExp(`/api/webhook/${id}$`));
     await page.getByRole('button', { name: 'Edit' }).click();
     expect(await page.getByRole('button', { name: 'Test' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Cancel' }).waitFor();

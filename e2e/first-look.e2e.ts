@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { choose, fieldError, tableRows, toast } from './screen';
+import { choose, fieldError, recordBodies, tableRows, toast } from './screen';
 import { screenshot } from './screenshots';
 import { expectPath, pathOf, USERS, unique } from './support';
 
@@ -73,10 +73,7 @@ describe('custom delivery status', () => {
 describe("the buyer's new campaign", () => {
   it('shows every field of Campaign Details, keeps placeholders dimmed on errors, and saves the services', async () => {
     const { context, page } = await e2e.signedIn(USERS.buyer);
-    const posts: Record<string, unknown>[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && /\/api\/match$/.test(request.url())) posts.push(request.postDataJSON());
-    });
+    const posts = recordBodies<Record<string, unknown>>(page, 'POST', /\/api\/match$/);
     await page.goto('/campaign/new');
     await page.getByRole('heading', { name: 'New Campaign' }).waitFor();
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { LEAD_CSV_COLUMNS } from '@leadex/domain';
 import type { APIRequestContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { recordRequests, section, tableRows, toast } from './screen';
+import { recordBodies, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { apiCall, downReceiver, expectPath, pathOf, signIn, USERS } from './support';
 
@@ -13,29 +14,10 @@ import { apiCall, downReceiver, expectPath, pathOf, signIn, USERS } from './supp
  */
 const e2e = useBrowser();
 
-/** The 18 columns of admin §2, as the list and the export name them. */
-const ADMIN_COLUMNS = [
-  'Date',
-  'Name',
-  'Buyers',
-  'Service',
-  'State',
-  'Zip',
-  'Cost',
-  'Price',
-  'Source',
-  'Channel',
-  'Sub ID',
-  'Pub ID',
-  'TCPA Consent',
-  'Trusted Form',
-  'LeadiD',
-  'Phone',
-  'Email',
-  'Homeowner',
-];
-const CSV_HEADER =
-  'Date,Name,Buyers,Service,State,Zip,Cost,Price,Source,Channel,Sub Id,Pub Id,TCPA Consent,Trusted Form,LeadiD,Phone,Email,Homeowner';
+/** The 18 columns of admin §2 as the export names them (one table in packages/domain, read by the server). */
+const CSV_HEADER = LEAD_CSV_COLUMNS.admin.join(',');
+/** The list names the same columns, but for its Sub ID and Pub ID (the export keeps the spec's "Sub Id"). */
+const ADMIN_COLUMNS = LEAD_CSV_COLUMNS.admin.map((column) => column.replace(/ Id$/, ' ID'));
 
 const SUMMIT = 'Summit Roofing Co.';
 /** A screen's rows arrive after its code, its data and the accessibility check: wait up to 10 s. */
@@ -395,11 +377,7 @@ describe('the admin leads list', () => {
 describe('the admin lead detail', () => {
   it('edits a field with only the change, leaves edit mode on an unchanged save, and rates the quality', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
-    const puts: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT' && request.url().endsWith(`/api/lead/${ids.sold}`))
-        puts.push(request.postDataJSON());
-    });
+    const puts = recordBodies(page, 'PUT', new RegExp(`/api/lead/${ids.sold}$`));
     await page.goto(`/lead/${ids.sold}`);
     await page.getByRole('heading', { name: LEADS.sold.name, level: 2 }).waitFor();
     const city = page.getByRole('textbox', { name: 'City', exact: true });

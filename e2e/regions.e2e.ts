@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { chooseAndWait, expectErrorToast, fieldError, recordRequests, toast } from './screen';
+import { chooseAndWait, expectErrorToast, fieldError, recordBodies, recordRequests, toast } from './screen';
 import { screenshot } from './screenshots';
 import { USERS, unique } from './support';
 
@@ -23,10 +23,7 @@ describe('the region builder on the campaign page', () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize({ width: 1440, height: 900 });
     const suggestionCalls = recordRequests(page, 'GET', /\/api\/zip\/suggestions/);
-    const posts: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && /\/api\/zipset$/.test(request.url())) posts.push(request.postDataJSON());
-    });
+    const posts = recordBodies(page, 'POST', /\/api\/zipset$/);
 
     await page.goto('/campaign/new');
     await chooseAndWait(page, page.getByRole('combobox', { name: 'Location' }), 'Region');

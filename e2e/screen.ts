@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 
 // What a screen shows (toasts, field errors, tables, sections) and how its controls are worked.
@@ -52,11 +52,20 @@ export async function fieldError(input: Locator): Promise<{ invalid: boolean; me
   }));
 }
 
-/** Collects the requests the page sends with `method` to a URL matching `url`. */
+/** Collects the URLs of the requests the page sends with `method` to a URL matching `url`. */
 export function recordRequests(page: Page, method: string, url: RegExp): string[] {
-  const seen: string[] = [];
+  return record(page, method, url, (request) => request.url());
+}
+
+/** Collects the JSON bodies of the requests the page sends with `method` to a URL matching `url`. */
+export function recordBodies<T = unknown>(page: Page, method: string, url: RegExp): T[] {
+  return record(page, method, url, (request) => request.postDataJSON() as T);
+}
+
+function record<T>(page: Page, method: string, url: RegExp, read: (request: Request) => T): T[] {
+  const seen: T[] = [];
   page.on('request', (request) => {
-    if (request.method() === method && url.test(request.url())) seen.push(request.url());
+    if (request.method() === method && url.test(request.url())) seen.push(read(request));
   });
   return seen;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { addUserInModal, fieldError, recordRequests, section, tableRows, toast } from './screen';
+import { addUserInModal, fieldError, recordBodies, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import { expectCreated, expectPath, navigation, USERS, unique } from './support';
 
@@ -172,11 +172,7 @@ describe('the Source form', () => {
     });
     expect(created.status()).toBe(201);
     const { _id } = (await created.json()) as { _id: string };
-    const bodies: unknown[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT' && request.url().endsWith(`/api/source/${_id}`))
-        bodies.push(request.postDataJSON());
-    });
+    const bodies = recordBodies(page, 'PUT', new RegExp(`/api/source/${_id}$`));
 
     await page.goto(`/source/${_id}`);
     await page.getByRole('heading', { name }).waitFor();

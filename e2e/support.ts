@@ -107,6 +107,18 @@ export async function createBuyerViaApi(page: Page, name: string, usernamePrefix
   return ((await response.json()) as { _id: string })._id;
 }
 
+/**
+ * Creates a buyer named `${prefix} {unique}` through the API (see createBuyerViaApi) and opens its
+ * detail page; answers its id and name.
+ */
+export async function openNewBuyer(page: Page, prefix: string, usernamePrefix?: string) {
+  const name = `${prefix} ${unique()}`;
+  const id = await createBuyerViaApi(page, name, usernamePrefix);
+  await page.goto(`/buyer/${id}`);
+  await page.getByRole('heading', { name }).waitFor();
+  return { id, name };
+}
+
 /** Sends a JSON call with the page's session (page.request) and answers its body, failing on a non-2xx. */
 export async function apiCall<T>(
   api: APIRequestContext,

@@ -34,9 +34,16 @@ export function NotesAndTagsFields({ kind }: { kind: TagKind }) {
       <Grid.Col span={12}>
         <TextareaField name="notes" label="Notes" />
       </Grid.Col>
-      <Grid.Col span={12}>
-        <TagsFormField name="tags" kind={kind} label="Tags" placeholder="Add a tag and press Enter" />
-      </Grid.Col>
+      <TagsRow kind={kind} />
     </>
+  );
+}
+
+/** A record's Tags as a full row of its Details grid, typed in alike on every record that has tags. */
+export function TagsRow({ kind }: { kind: TagKind }) {
+  return (
+    <Grid.Col span={12}>
+      <TagsFormField name="tags" kind={kind} label="Tags" placeholder="Add a tag and press Enter" />
+    </Grid.Col>
   );
 }

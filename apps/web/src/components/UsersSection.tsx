@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatDate, formatTimestamp } from '../lib/format';
-import { applyFieldErrors, schemaResolver } from '../lib/forms';
+import { applyFieldErrors, inputProps, schemaResolver } from '../lib/forms';
 import { showSuccess } from '../lib/notify';
 import { DialogActions } from './DialogActions';
 import { RecordsTable } from './RecordsTable';
@@ -210,7 +210,7 @@ function UserModal({
     resolver: schemaResolver(schema),
     defaultValues: { name: user?.name ?? '', email: user?.email ?? '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -233,8 +233,8 @@ function UserModal({
         }}
       >
         <Stack gap="md">
-          <TextInput label="Name" required data-autofocus {...form.register('name')} error={errors.name?.message} />
-          <TextInput label="Email" type="email" required {...form.register('email')} error={errors.email?.message} />
+          <TextInput label="Name" required data-autofocus {...inputProps(form, 'name')} />
+          <TextInput label="Email" type="email" required {...inputProps(form, 'email')} />
           <DialogActions onCancel={onClose} submitting={isSubmitting} submitLabel="Save" />
         </Stack>
       </form>

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from './api';
-import { applyFieldErrors, changedFields, isEqual } from './forms';
+import { applyFieldErrors, changedFields, inputProps, isEqual } from './forms';
 
 describe('changedFields', () => {
   const original = {
@@ -64,5 +64,19 @@ describe('applyFieldErrors', () => {
     expect(applyFieldErrors(new ApiRequestError(409, 'Conflict', { name: 'x' }), setError)).toBe(false);
     expect(applyFieldErrors(new Error('boom'), setError)).toBe(false);
     expect(setError).not.toHaveBeenCalled();
+  });
+});
+
+describe('inputProps', () => {
+  type Values = { email: string; name: string; bill: { pay: string } };
+  const register = vi.fn((name: string) => ({ name, onChange: vi.fn(), onBlur: vi.fn(), ref: vi.fn() }));
+  const errors = { email: { message: 'Email is required' }, bill: { pay: { message: 'Pick one' } } };
+  // Only register and formState.errors are read: a stand-in form, not a rendered one.
+  const form = { register, formState: { errors } } as never;
+
+  it('registers the field and shows its own error, a nested one too', () => {
+    expect(inputProps<Values>(form, 'email')).toMatchObject({ name: 'email', error: 'Email is required' });
+    expect(inputProps<Values>(form, 'bill.pay')).toMatchObject({ name: 'bill.pay', error: 'Pick one' });
+    expect(inputProps<Values>(form, 'name').error).toBeUndefined();
   });
 });

@@ -1,5 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
+import {
+  type FieldError,
+  type FieldValues,
+  get,
+  type Path,
+  type RegisterOptions,
+  type Resolver,
+  type UseFormReturn,
+  type UseFormSetError,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiRequestError } from './api';
 
@@ -11,6 +20,19 @@ import { ApiRequestError } from './api';
 export function schemaResolver<TValues extends FieldValues>(schema: z.ZodType): Resolver<TValues> {
   // The schema's inferred input types are wider than the form's (coercions take `unknown`).
   return zodResolver(schema as never) as unknown as Resolver<TValues>;
+}
+
+/**
+ * A Mantine input's props for the field `name` of a React Hook Form form: its registration and the
+ * message of its error, so that an input never shows another field's error.
+ */
+export function inputProps<TValues extends FieldValues>(
+  form: Pick<UseFormReturn<TValues>, 'register' | 'formState'>,
+  name: Path<TValues>,
+  options?: RegisterOptions<TValues, Path<TValues>>,
+) {
+  const error: FieldError | undefined = get(form.formState.errors, name);
+  return { ...form.register(name, options), error: error?.message };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { LEAD_CSV_COLUMNS } from '@leadex/domain';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -265,26 +266,9 @@ describe('CSV export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="leads_2026-03-14.csv"');
     const rows: string[][] = parse(res.body);
-    expect(rows[0]).toEqual([
-      'Date',
-      'Name',
-      'Buyers',
-      'Service',
-      'State',
-      'Zip',
-      'Cost',
-      'Price',
-      'Source',
-      'Channel',
-      'Sub Id',
-      'Pub Id',
-      'TCPA Consent',
-      'Trusted Form',
-      'LeadiD',
-      'Phone',
-      'Email',
-      'Homeowner',
-    ]);
+    // The header is the domain's table of the export's columns, which the web and the e2e read too.
+    expect(rows[0]).toEqual(LEAD_CSV_COLUMNS.admin);
+    expect(rows[0]).toHaveLength(18);
     expect(rows).toHaveLength(1 + 4);
     const robin = rows.find((r) => r[1] === 'Robin Shaw');
     expect(robin).toEqual([
@@ -316,21 +300,10 @@ describe('CSV export', () => {
 
   it('gives buyers and sources their own columns and rows only', async () => {
     const buyerRows: string[][] = parse((await exportOf(texas.cookie)).body);
-    expect(buyerRows[0]).toEqual([
-      'Date',
-      'Name',
-      'Service',
-      'State',
-      'Zip',
-      'Price',
-      'Phone',
-      'Email',
-      'Type',
-      'Return Status',
-    ]);
+    expect(buyerRows[0]).toEqual(LEAD_CSV_COLUMNS.buyer);
     expect(buyerRows.slice(1).map((r) => r[1])).toEqual(['Robin Shaw', 'Early Today']);
     const sourceRows: string[][] = parse((await exportOf(otherSource.cookie)).body);
-    expect(sourceRows[0]).toEqual(['Date', 'Name', 'Service', 'State', 'Zip', 'Channel', 'Cost', 'Sold']);
+    expect(sourceRows[0]).toEqual(LEAD_CSV_COLUMNS.source);
     expect(sourceRows).toHaveLength(2);
     expect(sourceRows.join()).not.toContain('Texas Roofs');
   });

@@ -3,7 +3,7 @@ import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { schemaResolver } from '../../lib/forms';
+import { inputProps, schemaResolver } from '../../lib/forms';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { requestPasswordReset, signInErrorText } from './auth.api';
@@ -17,7 +17,7 @@ export function ForgotPasswordForm() {
     resolver: schemaResolver(forgotPasswordSchema),
     defaultValues: { email: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async ({ email }) => {
     setFailure(null);
@@ -52,14 +52,7 @@ export function ForgotPasswordForm() {
   return (
     <AuthLayout title="Reset your password" subtitle="Enter your account's email and we will send you a link.">
       <AuthForm onSubmit={submit} failure={failure}>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          autoFocus
-          {...form.register('email')}
-          error={errors.email?.message}
-        />
+        <TextInput label="Email" type="email" autoComplete="email" autoFocus {...inputProps(form, 'email')} />
         <Button type="submit" fullWidth size="md" loading={isSubmitting}>
           Send reset link
         </Button>

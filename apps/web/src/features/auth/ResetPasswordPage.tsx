@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { schemaResolver } from '../../lib/forms';
+import { inputProps, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
 import { AuthForm } from './AuthForm';
@@ -28,7 +28,7 @@ export function ResetPasswordPage() {
     resolver: schemaResolver(newPasswordSchema),
     defaultValues: { newPassword: '', confirmPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async ({ newPassword }) => {
     if (!token) return;
@@ -63,15 +63,13 @@ export function ResetPasswordPage() {
           autoComplete="new-password"
           autoFocus
           disabled={!token}
-          {...form.register('newPassword')}
-          error={errors.newPassword?.message}
+          {...inputProps(form, 'newPassword')}
         />
         <PasswordInput
           label="Confirm password"
           autoComplete="new-password"
           disabled={!token}
-          {...form.register('confirmPassword')}
-          error={errors.confirmPassword?.message}
+          {...inputProps(form, 'confirmPassword')}
         />
         <Button type="submit" fullWidth size="md" loading={isSubmitting} disabled={!token}>
           {welcome ? 'Set password' : 'Reset password'}

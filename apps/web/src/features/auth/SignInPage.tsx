@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session';
 import { ApiRequestError } from '../../lib/api';
-import { schemaResolver } from '../../lib/forms';
+import { inputProps, schemaResolver } from '../../lib/forms';
 import { queryKeys } from '../../lib/queryKeys';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
@@ -41,7 +41,7 @@ function SignInForm() {
     resolver: schemaResolver(signInSchema),
     defaultValues: { identifier: '', password: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async ({ identifier, password }) => {
     setFailure(null);
@@ -76,19 +76,8 @@ function SignInForm() {
           )
         }
       >
-        <TextInput
-          label="Email or username"
-          autoComplete="username"
-          autoFocus
-          {...form.register('identifier')}
-          error={errors.identifier?.message}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          {...form.register('password')}
-          error={errors.password?.message}
-        />
+        <TextInput label="Email or username" autoComplete="username" autoFocus {...inputProps(form, 'identifier')} />
+        <PasswordInput label="Password" autoComplete="current-password" {...inputProps(form, 'password')} />
         {unverified && (
           <Group justify="space-between" mt={-6}>
             <Text fz="sm">{resent ? `A new link is on its way to ${unverified}.` : 'No email from us?'}</Text>

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { EditingFields } from '../../components/EditableForm';
 import { SelectField } from '../../components/FormFields';
 import { ApiRequestError } from '../../lib/api';
-import { applyFieldErrors, schemaResolver } from '../../lib/forms';
+import { applyFieldErrors, inputProps, schemaResolver } from '../../lib/forms';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { isAvailable, resendVerification, signInErrorText, signUp } from './auth.api';
@@ -118,13 +118,7 @@ export function SignUpForm() {
     />
   );
   const password = (name: 'password' | 'confirmPassword', label: string, onChange?: () => void) => (
-    <PasswordInput
-      label={label}
-      withAsterisk
-      autoComplete="new-password"
-      {...form.register(name, { onChange })}
-      error={errors[name]?.message}
-    />
+    <PasswordInput label={label} withAsterisk autoComplete="new-password" {...inputProps(form, name, { onChange })} />
   );
 
   return (

@@ -24,12 +24,12 @@ import {
   NumberField,
   RadioField,
   SelectField,
-  TagsFormField,
   TextareaField,
   TextField,
   ZipTagsField,
 } from '../../components/FormFields';
 import { LeadDeliveryFields } from '../../components/LeadDeliveryFields';
+import { TagsRow } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -213,9 +213,7 @@ function TermsFields({ services: recorded = [] }: { services?: string[] }) {
           clearable
         />
       </Grid.Col>
-      <Grid.Col span={12}>
-        <TagsFormField name="tags" kind="match" label="Tags" placeholder="Add a tag and press Enter" />
-      </Grid.Col>
+      <TagsRow kind="match" />
       <Grid.Col span={12}>
         <TextareaField name="notes" label="Notes" emptyText={EMPTY_NOTES} />
       </Grid.Col>

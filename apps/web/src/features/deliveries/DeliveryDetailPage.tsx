@@ -6,14 +6,8 @@ import { useWatch } from 'react-hook-form';
 import { useClaims } from '../../app/session';
 import { type BuyerChoice, BuyerPicker } from '../../components/BuyerPicker';
 import { EditableForm, useEditing } from '../../components/EditableForm';
-import {
-  DisplayField,
-  LabeledValue,
-  RadioField,
-  RecordStampFields,
-  TagsFormField,
-  TextField,
-} from '../../components/FormFields';
+import { DisplayField, LabeledValue, RadioField, RecordStampFields, TextField } from '../../components/FormFields';
+import { TagsRow } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
@@ -248,9 +242,7 @@ function DetailsSection({
         <Grid.Col span={{ base: 12, md: 6 }}>
           <DeliveryTypeField />
         </Grid.Col>
-        <Grid.Col span={12}>
-          <TagsFormField name="tags" kind="webhook" label="Tags" placeholder="Add a tag and press Enter" />
-        </Grid.Col>
+        <TagsRow kind="webhook" />
       </Grid>
     </Section>
   );

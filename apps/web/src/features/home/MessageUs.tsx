@@ -4,7 +4,7 @@ import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { TitledCard } from '../../components/TitledCard';
-import { applyFieldErrors, schemaResolver } from '../../lib/forms';
+import { applyFieldErrors, inputProps, schemaResolver } from '../../lib/forms';
 import { useSendBuyerMessage } from '../buyers/buyerPortal.api';
 
 /** Portals spec §8: what a buyer reads once its message is sent. */
@@ -15,7 +15,7 @@ export function MessageUs({ buyerId }: { buyerId: string }) {
   const send = useSendBuyerMessage(buyerId);
   const [sent, setSent] = useState(false);
   const form = useForm<BuyerMessage>({ resolver: schemaResolver(buyerMessageSchema), defaultValues: { message: '' } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const length = form.watch('message').length;
 
   const submit = form.handleSubmit(async (values) => {
@@ -51,8 +51,7 @@ export function MessageUs({ buyerId }: { buyerId: string }) {
               minRows={4}
               maxRows={10}
               withAsterisk
-              {...form.register('message')}
-              error={errors.message?.message}
+              {...inputProps(form, 'message')}
               description={`${length.toLocaleString('en-US')} of ${BUYER_MESSAGE_MAX.toLocaleString('en-US')} characters`}
             />
             <Group>

@@ -5,16 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type DefaultValues, useForm } from 'react-hook-form';
 import { EditableForm } from '../../components/EditableForm';
-import {
-  DisplayField,
-  RecordStampFields,
-  SelectField,
-  TagsFormField,
-  TextareaField,
-  TextField,
-} from '../../components/FormFields';
+import { DisplayField, RecordStampFields, SelectField, TextareaField, TextField } from '../../components/FormFields';
 import { JsonViewer } from '../../components/JsonViewer';
-import { AddressFields } from '../../components/ProfileFields';
+import { AddressFields, TagsRow } from '../../components/ProfileFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { api } from '../../lib/api';
@@ -26,7 +19,7 @@ import { DecideReturnButtons } from '../returns/ReturnActions';
 import { DeliveryStatusBadge, ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { LeadDeliveryLogs } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
-import { BadgeRow, OpenLinkButton, RecordLink } from './LeadFields';
+import { BadgeRow, OpenLinkButton, recordLinkColumn } from './LeadFields';
 import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { formatMoney, leadType } from './leadFormat';
@@ -123,9 +116,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <TextField name="sub_id" label="Sub ID" />
             </Grid.Col>
-            <Grid.Col span={12}>
-              <TagsFormField name="tags" kind="lead" label="Tags" placeholder="Add a tag and press Enter" />
-            </Grid.Col>
+            <TagsRow kind="lead" />
           </Grid>
         </Section>
 
@@ -239,18 +230,14 @@ function BuyersSection({ matches }: { matches: LeadMatch[] }) {
         records={matches}
         noRecordsText="No Buyer"
         columns={[
-          {
-            accessor: 'buyer',
-            title: 'Buyer',
-            noWrap: true,
-            render: (m) => <RecordLink to={`/buyer/${m.buyer._id}`}>{m.buyer.name ?? m.buyer._id}</RecordLink>,
-          },
-          {
-            accessor: 'campaign',
-            title: 'Campaign',
-            noWrap: true,
-            render: (m) => <RecordLink to={`/campaign/${m.campaign._id}`}>{m.campaign.name}</RecordLink>,
-          },
+          recordLinkColumn('buyer', 'Buyer', (m) => ({
+            to: `/buyer/${m.buyer._id}`,
+            text: m.buyer.name ?? m.buyer._id,
+          })),
+          recordLinkColumn('campaign', 'Campaign', (m) => ({
+            to: `/campaign/${m.campaign._id}`,
+            text: m.campaign.name,
+          })),
           {
             accessor: 'kind',
             title: 'Exclusive',

@@ -3,7 +3,7 @@ import { Badge, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
-import { RecordLink } from './LeadFields';
+import { RecordLink, recordLinkColumn } from './LeadFields';
 import { BID_OUTCOME_COLORS, bidOutcomeLabel, formatMoney } from './leadFormat';
 
 type Row = LeadExplanationEntry & { _id: string };
@@ -93,14 +93,10 @@ export function DecisionExplained({
         records={rows}
         noRecordsText="No campaign was considered"
         columns={[
-          {
-            accessor: 'name',
-            title: 'Campaign',
-            noWrap: true,
-            render: (r) => (
-              <RecordLink to={r.campaign ? `/campaign/${r.campaign}` : undefined}>{r.name || r.campaign}</RecordLink>
-            ),
-          },
+          recordLinkColumn('name', 'Campaign', (r) => ({
+            to: r.campaign ? `/campaign/${r.campaign}` : undefined,
+            text: r.name || r.campaign,
+          })),
           {
             accessor: 'buyer',
             title: 'Buyer',

@@ -2,6 +2,7 @@ import { ActionIcon, Anchor, Group, Input, Text, Textarea, TextInput, Tooltip } 
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { DataTableColumn } from '../../components/DataTable';
 import { YesNoBadge } from './LeadBadges';
 import { safeHref } from './leadFormat';
 
@@ -87,6 +88,23 @@ export function RecordLink({ to, children }: { to: string | undefined; children:
       {children}
     </Anchor>
   );
+}
+
+/** A table column whose cell links to a record: `link` answers the record's path (none: plain text) and text. */
+export function recordLinkColumn<T>(
+  accessor: string,
+  title: string,
+  link: (record: T) => { to: string | undefined; text: string },
+): DataTableColumn<T> {
+  return {
+    accessor,
+    title,
+    noWrap: true,
+    render: (record) => {
+      const { to, text } = link(record);
+      return <RecordLink to={to}>{text}</RecordLink>;
+    },
+  };
 }
 
 /** Badges in a row under a title. */

@@ -7,7 +7,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { DialogActions } from '../../components/DialogActions';
 import { EditingFields } from '../../components/EditableForm';
 import { SelectField } from '../../components/FormFields';
-import { applyFieldErrors, schemaResolver } from '../../lib/forms';
+import { applyFieldErrors, inputProps, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { useReturnAction } from './returns.api';
 
@@ -21,7 +21,7 @@ export function RequestReturnButton({ leadId, matchId }: { leadId: string; match
     resolver: schemaResolver(returnRequestSchema),
     defaultValues: { reason: undefined, comment: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const close = () => {
     setOpened(false);
     form.reset();
@@ -54,13 +54,7 @@ export function RequestReturnButton({ leadId, matchId }: { leadId: string; match
                 data={REASON_OPTIONS}
                 comboboxProps={{ withinPortal: false }}
               />
-              <Textarea
-                label="Comment"
-                autosize
-                minRows={2}
-                {...form.register('comment')}
-                error={errors.comment?.message}
-              />
+              <Textarea label="Comment" autosize minRows={2} {...inputProps(form, 'comment')} />
               <DialogActions onCancel={close} submitting={isSubmitting} submitLabel="Request Return" />
             </Stack>
           </form>

@@ -34,7 +34,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
-import { applyFieldErrors, schemaResolver } from '../../lib/forms';
+import { applyFieldErrors, inputProps, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { useServices, useSourceOptions } from '../campaigns/campaigns.api';
 import { DecisionExplained } from '../leads/LeadExplanation';
@@ -181,7 +181,7 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
     resolver: schemaResolver(pingPost ? simPingPostSchema : simLeadSchema),
     defaultValues: { Project: '', Source: '', Zip: DEFAULT_ZIP, minprice: undefined },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setAnswer(null);
     try {
@@ -214,8 +214,7 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
                   label="Min. price"
                   inputMode="decimal"
                   // An empty price is no minimum, not a price of ''.
-                  {...form.register('minprice', { setValueAs: (v) => (v === '' ? undefined : v) })}
-                  error={errors.minprice?.message}
+                  {...inputProps(form, 'minprice', { setValueAs: (v) => (v === '' ? undefined : v) })}
                 />
               )}
             </SimpleGrid>
