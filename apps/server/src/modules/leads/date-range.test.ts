@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leadDateSpan, leadsToday } from './date-range';
+import { leadDateSpan, leadsToday, utcWeeksOf } from './date-range';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -45,5 +45,28 @@ describe('leadDateSpan (America/New_York whole days, from the injected now)', ()
 
   it('names the export after the New York date', () => {
     expect(leadsToday(lateEvening)).toBe('2026-03-14');
+  });
+});
+
+describe('utcWeeksOf (the UTC Monday weeks a span touches, as the name search index keys them)', () => {
+  const span = (from: string, to: string) => ({ from: new Date(from), to: new Date(to) });
+
+  it('names every week from the first instant’s to the last instant’s, not the excluded end’s', () => {
+    // Wednesday, February 18 (EST) to the end of Sunday, March 1 in New York: Monday, March 2 in UTC.
+    expect(utcWeeksOf(span('2026-02-18T05:00:00Z', '2026-03-02T05:00:00Z'))).toEqual([
+      '2026-02-16T00:00:00',
+      '2026-02-23T00:00:00',
+      '2026-03-02T00:00:00',
+    ]);
+    // Ending just as a UTC week starts: that week holds no instant of the span.
+    expect(utcWeeksOf(span('2026-02-18T05:00:00Z', '2026-03-02T00:00:00Z'))).toEqual([
+      '2026-02-16T00:00:00',
+      '2026-02-23T00:00:00',
+    ]);
+  });
+
+  it('is one week for a day inside it, and none for an empty span', () => {
+    expect(utcWeeksOf(span('2026-03-14T04:00:00Z', '2026-03-15T04:00:00Z'))).toEqual(['2026-03-09T00:00:00']);
+    expect(utcWeeksOf(span('2026-03-14T04:00:00Z', '2026-03-14T04:00:00Z'))).toEqual([]);
   });
 });

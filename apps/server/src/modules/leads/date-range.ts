@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { type LEAD_DATE_RANGES, LEADS_TIME_ZONE } from '@leadex/domain';
-import { addDays, startOfDay, startOfMonth, startOfYear, subDays } from 'date-fns';
+import { addDays, eachWeekOfInterval, startOfDay, startOfMonth, startOfYear, subDays } from 'date-fns';
 import { AppError } from '../../lib/errors';
 
 /** A half-open span of time: `from` included, `to` excluded. */
@@ -60,4 +60,17 @@ export function leadsToday(now: Date): string {
   const local = new TZDate(now.getTime(), LEADS_TIME_ZONE);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
+}
+
+/**
+ * The UTC (Monday) weeks a span touches, as the database writes `date_trunc('week', … at time zone
+ * 'UTC')` (YYYY-MM-DDT00:00:00): every instant of the span falls in one of them.
+ */
+export function utcWeeksOf(span: TimeSpan): string[] {
+  const last = new Date(span.to.getTime() - 1);
+  if (last < span.from) return [];
+  return eachWeekOfInterval(
+    { start: new TZDate(span.from, 'UTC'), end: new TZDate(last, 'UTC') },
+    { weekStartsOn: 1 },
+  ).map((week) => new Date(week.getTime()).toISOString().slice(0, 19));
 }

@@ -390,6 +390,36 @@ describe('the count stops at 10,000', () => {
   });
 });
 
+describe('a name search over a range of weeks', () => {
+  // The index narrows a name search to the range's UTC weeks (leadsRepo, NAME_SEARCH_MAX_WEEKS): a lead
+  // in the range's first instant, or in its last one (a Sunday night in New York is Monday in UTC),
+  // must still be found; a lead a minute outside must not.
+  const probes: Record<string, string> = {};
+  beforeAll(async () => {
+    probes.beforeFirst = await post(source.apiKey, '2026-02-18T04:59:00Z', { name: 'Weekly Probe' });
+    probes.first = await post(source.apiKey, '2026-02-18T05:00:00Z', { name: 'Weekly Probe' });
+    probes.last = await post(source.apiKey, '2026-03-02T04:59:00Z', { name: 'Weekly Probe' });
+    probes.afterLast = await post(source.apiKey, '2026-03-02T05:00:00Z', { name: 'Weekly Probe' });
+    t.clock.set(NOON);
+  });
+
+  it('finds the leads of the range’s first and last instants, and none a minute outside, for the admin and the source', async () => {
+    // Wednesday, February 18 to Sunday, March 1 (EST): the UTC weeks of February 16 and 23, and March 2.
+    for (const cookie of [admin, source.cookie]) {
+      const res = await list(cookie, 'begin=2026-02-18&end=2026-03-01&name=weekly%20probe', 'range');
+      expect(idsOf(res)).toEqual([probes.last, probes.first]);
+      expect(res.json()).toMatchObject({ total: 2 });
+    }
+  });
+
+  it('searches a range longer than 26 weeks by its dates alone, with the same answer', async () => {
+    const res = await list(admin, 'begin=2025-06-01&end=2026-03-01&name=weekly%20probe', 'range');
+    expect(idsOf(res)).toEqual([probes.last, probes.first, probes.beforeFirst]);
+    const wider = await list(admin, 'begin=2025-06-01&end=2026-03-02&name=weekly%20probe&pageSize=50', 'range');
+    expect(idsOf(wider)).toEqual([probes.afterLast, probes.last, probes.first, probes.beforeFirst]);
+  });
+});
+
 describe('an admin’s edit of a lead’s service or name', () => {
   // The sale copies both onto its matches, which a buyer's list filters by: an edit must move them too.
   it.each([
