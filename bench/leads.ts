@@ -805,6 +805,11 @@ function render(r: {
       'gin_trgm_ops) where not rejected`, and `leads (source_id, name gin_trgm_ops)` in place of `leads (name ' +
       "gin_trgm_ops)` (btree_gin): a buyer's or a source's name search reads its own candidates from the index; a " +
       'name search counts to 1,000.',
+    "- Migration 0019: the lead's UTC week (`date_trunc('week', created_at at time zone 'UTC')`) joins the source " +
+      'and the trigrams in `leads_source_week_name_trgm_idx`; a name search over at most 26 weeks names its weeks ' +
+      "(leadsRepo), so the index gives the range's candidates itself instead of being ANDed with a bitmap of every " +
+      "lead of the range from `leads (created_at, id)` (a month's name count 16 ms -> 3.6 ms; beyond about 30 weeks " +
+      'the scans per week cost more than the dates checked on the rows).',
     '',
     '### Export',
     '',
