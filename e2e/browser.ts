@@ -32,9 +32,21 @@ export interface E2E {
   ): Promise<{ context: BrowserContext; page: Page }>;
 }
 
+/**
+ * The exchange this file runs against: its worker's own (global-setup.ts), so the file running beside
+ * it in the other worker never shares its exchange.
+ */
+function exchangeOfThisWorker(): string {
+  const urls = inject('baseURLs');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  const url = urls[worker - 1];
+  if (!url) throw new Error(`no exchange was started for Vitest worker ${worker} (${urls.length} started)`);
+  return url;
+}
+
 /** Starts Chromium for one test file and closes it after. */
 export function useBrowser(): E2E {
-  const e2e = { baseURL: inject('baseURL') } as E2E;
+  const e2e = { baseURL: exchangeOfThisWorker() } as E2E;
   /** The screens this file's pages have had checked with axe-core (accessibility.ts). */
   const screensChecked = new Set<string>();
   beforeAll(async () => {

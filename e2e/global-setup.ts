@@ -9,8 +9,8 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where the built exchange under test answers. */
-    baseURL: string;
+    /** Where the built exchanges under test answer: one per Vitest worker (`VITEST_POOL_ID` 1, 2, …). */
+    baseURLs: string[];
     /** The local OAuth 2 provider the exchange's Google integrations connect to. */
     oauthIssuer: string;
     /** Where the local SMTP server the exchange sends mail to keeps each message (`mailbox.ts`). */
@@ -119,7 +119,8 @@ async function startExchange(port: number, dataDir: string, issuer: string, smtp
     output += chunk.toString();
     process.stdout.write(chunk);
   });
-  const deadline = Date.now() + 60_000;
+  // Two exchanges start at once, each migrating and loading the ZIP table: minutes on a busy 2-core machine.
+  const deadline = Date.now() + 240_000;
   while (true) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
     // Its own line first: another process that took the port meanwhile could answer /api/health too.
@@ -133,47 +134,70 @@ async function startExchange(port: number, dataDir: string, issuer: string, smtp
     if (up) return server;
     if (Date.now() > deadline) {
       server.kill('SIGKILL');
-      throw new Error('the server did not answer /api/health within 60 s');
+      throw new Error('the server did not answer /api/health within 240 s');
     }
     await new Promise((done) => setTimeout(done, 250));
   }
 }
 
-/** Builds the exchange and starts it on a fresh embedded database, as `npm start` does. */
+/** One exchange on its own port and fresh data directory, retried on another port if that one was taken. */
+async function startOwnExchange(
+  issuer: string,
+  smtpUrl: string,
+): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+  // The port is free when chosen but may be taken before the server binds it: then try another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
+    try {
+      const server = await startExchange(port, dataDir, issuer, smtpUrl);
+      return {
+        baseURL: `http://127.0.0.1:${port}`,
+        async stop() {
+          server.kill('SIGTERM');
+          await new Promise((done) => server.once('exit', done));
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+/**
+ * Builds the exchange and starts it on fresh embedded databases, as `npm start` does: one exchange per
+ * Vitest worker. Two e2e files run at once (beside the server tests, not after them), each on the
+ * exchange of its worker (`VITEST_POOL_ID`, browser.ts), so no two files ever share an exchange at
+ * the same time: one moving the mock date or emptying a list cannot touch the other's.
+ */
 export default async function setup(project: TestProject) {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
   const { provider, issuer } = await startOAuthProvider();
   const mailDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-mail-'));
   const mailbox = await startMailbox(mailDir);
-  let server: ChildProcess | null = null;
-  let baseURL = '';
-  let dataDir = '';
-  // The port is free when chosen but may be taken before the server binds it: then try another.
-  for (let attempt = 1; !server; attempt++) {
-    const port = await freePort();
-    dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
-    baseURL = `http://127.0.0.1:${port}`;
-    try {
-      server = await startExchange(port, dataDir, issuer, mailbox.url);
-    } catch (error) {
-      rmSync(dataDir, { recursive: true, force: true });
-      if (attempt >= 3) {
-        await provider.stop();
-        await mailbox.close();
-        throw error;
-      }
-    }
-  }
-  const started = server;
-  project.provide('baseURL', baseURL);
-  project.provide('oauthIssuer', issuer);
-  project.provide('mailDir', mailDir);
-  return async () => {
-    started.kill('SIGTERM');
-    await new Promise((done) => started.once('exit', done));
+  const workers = project.config.maxWorkers ?? project.vitest.config.maxWorkers ?? 1;
+  const started = await Promise.allSettled(
+    Array.from({ length: workers }, () => startOwnExchange(issuer, mailbox.url)),
+  );
+  const exchanges = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stopAll = async () => {
+    await Promise.all(exchanges.map((exchange) => exchange.stop()));
     await provider.stop();
     await mailbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
     rmSync(mailDir, { recursive: true, force: true });
   };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide(
+    'baseURLs',
+    exchanges.map((exchange) => exchange.baseURL),
+  );
+  project.provide('oauthIssuer', issuer);
+  project.provide('mailDir', mailDir);
+  return stopAll;
 }

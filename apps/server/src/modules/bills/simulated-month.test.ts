@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cents, expectBillsConsistent } from '../../../test/bill-checks';
+import { testDatabaseKind } from '../../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey, saveBillTerms, uniquePhone } from '../../../test/factories';
 import { useFixture } from '../../../test/fixtures';
 import { useAdminTestApp } from '../../../test/harness';
@@ -14,7 +15,10 @@ import { buyerSpend, buyers, leadMatches, prepayEntries } from '../../db/schema'
  * pays (its Stripe invoice in the Stripe test server, or its prepay draw), and no prepay or credit
  * buyer bought beyond its limit.
  */
-const LEADS = Number(process.env.SIMULATED_MONTH_LEADS ?? 10_000);
+// Issue 13's 10,000 leads run on PostgreSQL, the production database. PGlite (WebAssembly, one
+// statement at a time) runs the same month, buyers and evening runs with a quarter of the leads: the
+// full month took it over 200 s of CI (docs/decisions.md).
+const LEADS = Number(process.env.SIMULATED_MONTH_LEADS ?? (testDatabaseKind === 'postgres' ? 10_000 : 2_500));
 const DAYS = 30;
 const stripe = useFixture(startStripeServer, (s) => s.close());
 const { t, admin } = useAdminTestApp(() => ({
