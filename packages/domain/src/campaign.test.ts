@@ -27,6 +27,14 @@ function form(overrides: Partial<CampaignFormValues> = {}): CampaignFormValues {
   };
 }
 
+/** The dotted paths of the fields in `value` that hold something: any value but an empty text or list. */
+function filledPaths(value: unknown, path = ''): string[] {
+  if (value === '' || (Array.isArray(value) && value.length === 0)) return [];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value))
+    return Object.entries(value).flatMap(([key, field]) => filledPaths(field, path ? `${path}.${key}` : key));
+  return [path];
+}
+
 const validApi = { name: 'Roofing TX', buyer: 'buy_1', price: 45, state: ['TX'], notify: { email: ['a@b.example'] } };
 
 describe('parseZipTags (admin §2, Location ZIP tags)', () => {
@@ -393,27 +401,21 @@ describe('campaign form values (mutation testing)', () => {
   });
 
   it('starts a new campaign as an empty draft located by state, with no time restriction', () => {
-    expect(newCampaignFormValues()).toEqual({
-      name: '',
-      buyer: '',
-      price: '',
+    const { status, shared, location, timeOn, time, ...others } = newCampaignFormValues();
+    expect({ status, shared, location, timeOn }).toEqual({
       status: 'draft',
-      fixed_id: '',
       shared: 'no',
-      shared_price: '',
-      services: [],
-      tags: [],
-      notes: '',
       location: 'state',
-      state: [],
-      zips: [],
-      zipset: '',
-      max: { hourly: '', daily: '', weekly: '', monthly: '' },
-      notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
-      source_filter: [],
       timeOn: false,
-      time: { zone: 'America/New_York', weekday: { start: '7', end: '19' }, weekend: { start: '7', end: '19' } },
     });
+    // What the Time Restrictions toggle offers once switched on.
+    expect(time).toEqual({
+      zone: 'America/New_York',
+      weekday: { start: '7', end: '19' },
+      weekend: { start: '7', end: '19' },
+    });
+    // Every other field is empty, down to the caps and the notify lists.
+    expect(filledPaths(others)).toEqual([]);
     expect(DEFAULT_CAMPAIGN_TIME).toEqual({
       zone: 'America/New_York',
       weekday: { start: 7, end: 19 },

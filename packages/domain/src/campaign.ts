@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valuesOf } from './choices';
 import {
   isBlank,
   numericText,
@@ -13,18 +14,14 @@ import { PAGE_SIZE, US_STATES } from './constants';
 import { whenMissing } from './messages';
 
 /** Campaign (match) status: mutually exclusive flags in the API (admin §4). */
-export const CAMPAIGN_STATUSES = ['live', 'draft', 'pause'] as const;
+export const CAMPAIGN_STATUS_LABELS = { live: 'Live', draft: 'Draft', pause: 'Paused' };
+export const CAMPAIGN_STATUSES = valuesOf(CAMPAIGN_STATUS_LABELS);
 export type CampaignStatusValue = (typeof CAMPAIGN_STATUSES)[number];
-export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatusValue, string> = {
-  live: 'Live',
-  draft: 'Draft',
-  pause: 'Paused',
-};
 
 /** Location types (admin §9): state, zipset (shown as Region) and zip. */
-export const LOCATION_TYPES = ['state', 'zipset', 'zip'] as const;
+export const LOCATION_LABELS = { state: 'State', zipset: 'Region', zip: 'Zip' };
+export const LOCATION_TYPES = valuesOf(LOCATION_LABELS);
 export type LocationType = (typeof LOCATION_TYPES)[number];
-export const LOCATION_LABELS: Record<LocationType, string> = { state: 'State', zipset: 'Region', zip: 'Zip' };
 
 /** Time zones a campaign's hours are counted in (admin §9); the first is the default. */
 export const CAMPAIGN_TIME_ZONES = [

@@ -1,3 +1,5 @@
+import { valuesOf } from './choices';
+
 /** Page sizes fixed by the specs (admin §9, portals §9). */
 export const PAGE_SIZE = {
   bills: 25,
@@ -16,14 +18,14 @@ export const MAX_PAGE_SIZE = 200;
 export const ROLES = ['admin', 'buyer', 'source'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const PAY_METHODS = ['auto', 'invoice', 'prepay', 'credit'] as const;
-export type PayMethod = (typeof PAY_METHODS)[number];
-export const PAY_METHOD_LABELS: Record<PayMethod, string> = {
+export const PAY_METHOD_LABELS = {
   auto: 'ACH or Credit Card',
   invoice: 'Invoice',
   prepay: 'Prepay',
   credit: 'Credit',
 };
+export const PAY_METHODS = valuesOf(PAY_METHOD_LABELS);
+export type PayMethod = (typeof PAY_METHODS)[number];
 
 export const BILL_PERIODS = ['weekly', 'monthly'] as const;
 export type BillPeriod = (typeof BILL_PERIODS)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valuesOf } from './choices';
 import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
 import { whenMissing } from './messages';
@@ -8,15 +9,15 @@ import type { BidOutcome } from './webhook';
 // Leads list and Lead detail; portals spec §2 buyer and source leads).
 
 /** The date ranges of the leads lists, in the order the selector shows them (`dateq`). */
-export const LEAD_DATE_RANGES = ['today', 'last30d', 'mtd', 'ytd', 'range'] as const;
-export type LeadDateRange = (typeof LEAD_DATE_RANGES)[number];
-export const LEAD_DATE_RANGE_LABELS: Record<LeadDateRange, string> = {
+export const LEAD_DATE_RANGE_LABELS = {
   today: 'Today',
   last30d: 'Last 30 Days',
   mtd: 'This Month',
   ytd: 'This Year',
   range: 'Custom',
 };
+export const LEAD_DATE_RANGES = valuesOf(LEAD_DATE_RANGE_LABELS);
+export type LeadDateRange = (typeof LEAD_DATE_RANGES)[number];
 
 /** The zone the date ranges are counted in (DESIGN.md §11: "inclusive, in America/New_York"). */
 export const LEADS_TIME_ZONE = 'America/New_York';
@@ -142,14 +143,14 @@ export interface SourceLeadListItem {
 
 export type LeadListItem = AdminLeadListItem | BuyerLeadListItem | SourceLeadListItem;
 
-export const RETURN_STATUSES = ['requested', 'approved', 'denied'] as const;
-export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 /** The badges of a return (portals §4; admin §2 bill leads). */
-export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
+export const RETURN_STATUS_LABELS = {
   requested: 'Return Requested',
   approved: 'Returned',
   denied: 'Return Denied',
 };
+export const RETURN_STATUSES = valuesOf(RETURN_STATUS_LABELS);
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 /**
  * The spec's phone display for leads (admin §2): 10 digits formatted, an 11-digit number with a
@@ -288,15 +289,15 @@ export interface LeadDeliveryAttempt {
 }
 
 /** The delivery channels of a match, in the order the lead detail shows them. */
-export const DELIVERY_CHANNELS = ['custom', 'webhook', 'broadcast_webhooks', 'email', 'sms'] as const;
-export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
-export const DELIVERY_CHANNEL_LABELS: Record<DeliveryChannel, string> = {
+export const DELIVERY_CHANNEL_LABELS = {
   custom: 'Custom delivery',
   webhook: 'Webhook',
   broadcast_webhooks: 'Broadcast webhooks',
   email: 'Email',
   sms: 'SMS',
 };
+export const DELIVERY_CHANNELS = valuesOf(DELIVERY_CHANNEL_LABELS);
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** A return on a match (spec: reason, comment, approve.approve, deny.deny). */
 export interface LeadReturn {

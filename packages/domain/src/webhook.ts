@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type CampaignStatusValue, statusFlags } from './campaign';
+import { CAMPAIGN_STATUS_LABELS, CAMPAIGN_STATUSES, type CampaignStatusValue, statusFlags } from './campaign';
+import { valuesOf } from './choices';
 import { numericText, optionalText, pageQuery, requiredText, tagList } from './common';
 import { PAGE_SIZE } from './constants';
 import { whenMissing } from './messages';
@@ -31,15 +32,13 @@ export const WEBHOOK_MESSAGES = {
 export const contactInPingMessage = (field: string) =>
   `'${field}' is contact data: a ping never sends name, phone, email, address or other contact fields`;
 
-/** Delivery status (admin §4): draft, live or pause; a new delivery starts as draft. */
-export const WEBHOOK_STATUSES = ['live', 'draft', 'pause'] as const;
+/**
+ * Delivery status (admin §4): draft, live or pause, as a campaign's, with the same labels on the
+ * status radio while editing (admin §2 Delivery detail); a new delivery starts as draft.
+ */
+export const WEBHOOK_STATUSES = CAMPAIGN_STATUSES;
 export type WebhookStatusValue = CampaignStatusValue;
-/** The status radio's labels while editing (admin §2 Delivery detail). */
-export const WEBHOOK_STATUS_LABELS: Record<WebhookStatusValue, string> = {
-  live: 'Live',
-  draft: 'Draft',
-  pause: 'Paused',
-};
+export const WEBHOOK_STATUS_LABELS = CAMPAIGN_STATUS_LABELS;
 
 /** Delivery methods and content types (admin §9). */
 export const WEBHOOK_METHODS = ['POST', 'PUT'] as const;
@@ -471,15 +470,15 @@ export interface WebhookTestResult {
 }
 
 /** How a buyer's system answered a ping (DESIGN.md §6), as the sale, the Test call and the lead detail name it. */
-export const BID_OUTCOMES = ['bid', 'no_bid', 'timeout', 'error', 'refused_post'] as const;
-export type BidOutcome = (typeof BID_OUTCOMES)[number];
-export const BID_OUTCOME_LABELS: Record<BidOutcome, string> = {
+export const BID_OUTCOME_LABELS = {
   bid: 'Bid',
   no_bid: 'No bid',
   timeout: 'Timeout',
   error: 'Error',
   refused_post: 'Refused post',
 };
+export const BID_OUTCOMES = valuesOf(BID_OUTCOME_LABELS);
+export type BidOutcome = (typeof BID_OUTCOMES)[number];
 
 /** The test ping of a Ping/Post delivery's Test call: the call as for the post, and the bid read from it. */
 export interface WebhookPingTestResult extends Omit<WebhookTestResult, 'accept' | 'returnId' | 'ping'> {

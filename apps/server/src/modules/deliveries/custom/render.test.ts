@@ -42,6 +42,20 @@ const target = (overrides: Partial<DeliveryTarget> = {}): DeliveryTarget => ({
 const deliver = (t: DeliveryTarget, options: Parameters<typeof deliverCustom>[2] = {}) =>
   deliverCustom(t, lead, { allowPrivate: true, ...options });
 
+const MEDIA_TYPES = { xml: 'application/xml', form: 'application/x-www-form-urlencoded' } as const;
+
+/**
+ * Sends the lead as `type` to a buyer answering `answer` in the same type (the delivery set to read
+ * that type back): the request as the buyer received it, labelled as that type, and the result.
+ */
+async function deliverBothWays(type: keyof typeof MEDIA_TYPES, answer: string, overrides: Partial<DeliveryTarget>) {
+  receiver.answer = (res) => res.writeHead(200, { 'content-type': MEDIA_TYPES[type] }).end(answer);
+  const result = await deliver(target({ send_content_type: type, return_content_type: type, ...overrides }));
+  const sent = receiver.hits[0];
+  expect(sent?.headers['content-type']).toBe(MEDIA_TYPES[type]);
+  return { sent, result };
+}
+
 describe('rendering a lead through a delivery', () => {
   it('JSON: mapping rows under the buyer names, hardcoded values, key and secret, typed values', async () => {
     const result = await deliver(target({ key: 'k-123', keyname: 'ApiKey', secret: 's-456' }));
@@ -83,22 +97,13 @@ describe('rendering a lead through a delivery', () => {
   });
 
   it('XML: one element per field under the wrap key (or <lead>), values escaped', async () => {
-    receiver.answer = (res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/xml' })
-        .end('<response><result>success</result><leadId>X-9</leadId></response>');
-    const result = await deliver(
-      target({
-        send_content_type: 'xml',
-        return_content_type: 'xml',
-        wrap_key: 'Lead',
-        static: [{ field: 'Note', value: 'A & B <ok>' }],
-        accept: [{ field: 'result', value: 'success' }],
-        return_id: 'leadId',
-      }),
-    );
-    const sent = receiver.hits[0];
-    expect(sent?.headers['content-type']).toBe('application/xml');
+    const answer = '<response><result>success</result><leadId>X-9</leadId></response>';
+    const { sent, result } = await deliverBothWays('xml', answer, {
+      wrap_key: 'Lead',
+      static: [{ field: 'Note', value: 'A & B <ok>' }],
+      accept: [{ field: 'result', value: 'success' }],
+      return_id: 'leadId',
+    });
     expect(sent?.body.startsWith('<?xml version="1.0" encoding="UTF-8"?><Lead>')).toBe(true);
     expect(sent?.body).toContain('A &amp; B &lt;ok&gt;');
     const parsed = new XMLParser({ parseTagValue: false, ignoreDeclaration: true }).parse(sent?.body ?? '');
@@ -108,19 +113,11 @@ describe('rendering a lead through a delivery', () => {
   });
 
   it('form: url-encoded fields, wrapped as wrap[field]; a form answer is read as fields', async () => {
-    receiver.answer = (res) =>
-      res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end('result=ok&ref=F%2D7');
-    const result = await deliver(
-      target({
-        send_content_type: 'form',
-        return_content_type: 'form',
-        wrap_key: 'lead',
-        accept: [{ field: 'result', value: 'ok' }],
-        return_id: 'ref',
-      }),
-    );
-    const sent = receiver.hits[0];
-    expect(sent?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const { sent, result } = await deliverBothWays('form', 'result=ok&ref=F%2D7', {
+      wrap_key: 'lead',
+      accept: [{ field: 'result', value: 'ok' }],
+      return_id: 'ref',
+    });
     const params = new URLSearchParams(sent?.body);
     expect(params.get('lead[Phone]')).toBe('5125550100');
     expect(params.get('lead[Owner]')).toBe('true');
