@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { apiCall, downReceiver, expectPath, USERS, unique } from './support';
+import { apiCall, createLiveCampaign, downReceiver, expectPath, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -56,17 +56,15 @@ describe("a buyer's failing custom delivery", () => {
       autoApproveReturns: 0,
     });
     const fixedId = `FAIL-${suffix}`.toUpperCase();
-    const campaign = await apiCall<{ _id: string; name: string }>(api, 'post', '/api/match', {
+    const campaign = await createLiveCampaign(api, {
       name: `Roofing Failing ${suffix}`,
       buyer: buyer._id,
       price: 60,
       fixed_id: fixedId,
-      services: ['roofing'],
-      location: 'zip',
-      zips: ['10001'],
-      notify: { email: [`leads-${suffix}@example.com`], sms: [], broadcast_webhooks: [] },
+      service: 'roofing',
+      zip: '10001',
+      email: [`leads-${suffix}@example.com`],
     });
-    await apiCall(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
     const deliveryName = `Failing CRM ${suffix}`;
     const delivery = await apiCall<{ _id: string }>(api, 'post', '/api/webhook', {
       buyer: buyer._id,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { recordBodies, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, downReceiver, expectPath, pathOf, signIn, USERS } from './support';
+import { apiCall, createLiveCampaign, downReceiver, expectPath, pathOf, signIn, USERS } from './support';
 
 /**
  * Issue 12: the leads lists, the lead detail and the CSV export, per role. The leads are posted
@@ -113,18 +113,16 @@ beforeAll(async () => {
     bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
     autoApproveReturns: 0,
   });
-  const campaign = await apiCall<{ _id: string }>(api, 'post', '/api/match', {
+  const campaign = await createLiveCampaign(api, {
     name: 'Windows - Manhattan webhook',
     buyer: buyer._id,
     price: 50,
     fixed_id: 'LEADS-E2E-FAIL',
-    services: ['windows'],
-    location: 'zip',
-    zips: ['10001'],
-    notify: { email: [], sms: [], webhook: receiver.url, broadcast_webhooks: [] },
+    service: 'windows',
+    zip: '10001',
+    webhook: receiver.url,
   });
   failingCampaign = campaign._id;
-  await apiCall(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
 
   ids.sold = await postLead(api, key, LEADS.sold, true);
   ids.unsold = await postLead(api, key, LEADS.unsold, false);

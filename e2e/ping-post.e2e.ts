@@ -8,6 +8,7 @@ import {
   addUserWithPassword,
   apiCall,
   createBuyerViaApi,
+  createLiveCampaign,
   expectCreated,
   expectPath,
   navigation,
@@ -78,17 +79,15 @@ describe('a Ping/Post custom delivery', () => {
     const password = 'ridgeline-pass-1';
     await addUserWithPassword(api, { kind: 'buyer', id: buyerId }, { name: 'Casey Lin', email, password });
     const fixedId = `BID-${suffix}`.toUpperCase();
-    const campaign = await apiCall<{ _id: string; name: string }>(api, 'post', '/api/match', {
+    const campaign = await createLiveCampaign(api, {
       name: `Roofing Bids ${suffix}`,
       buyer: buyerId,
       price: 30,
       fixed_id: fixedId,
-      services: ['roofing'],
-      location: 'zip',
-      zips: ['10001'],
-      notify: { email: [`leads-${suffix}@ridgeline.example`], sms: [], broadcast_webhooks: [] },
+      service: 'roofing',
+      zip: '10001',
+      email: [`leads-${suffix}@ridgeline.example`],
     });
-    await apiCall(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
     const source = await apiCall<{ _id: string }>(api, 'post', '/api/source', {
       name: `Bid Source ${suffix}`,
       email: `bid-source-${suffix}@example.com`,

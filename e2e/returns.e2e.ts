@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { choose, fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, DEMO_BUYER_NAME, signIn, USERS, unique } from './support';
+import { apiCall, createLiveCampaign, DEMO_BUYER_NAME, signIn, USERS, unique } from './support';
 
 /**
  * Issue 13, returns: the demo buyer asks to return a lead it bought, the admin approves it on the
@@ -30,17 +30,15 @@ beforeAll(async () => {
 
   // A campaign of the demo buyer that a lead can name, and a source key that may post direct.
   const fixedId = `RETURNS-E2E-${unique()}`.toUpperCase();
-  const campaign = await apiCall<{ _id: string }>(api, 'post', '/api/match', {
+  await createLiveCampaign(api, {
     name: `Returns e2e ${unique()}`,
     buyer: buyerId,
     price: 35,
     fixed_id: fixedId,
-    services: ['windows'],
-    location: 'zip',
-    zips: ['10002'],
-    notify: { email: ['returns-e2e@example.com'], sms: [], broadcast_webhooks: [] },
+    service: 'windows',
+    zip: '10002',
+    email: ['returns-e2e@example.com'],
   });
-  await apiCall(api, 'put', `/api/match/${campaign._id}`, { status: 'live' });
   const sources = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/source?name=Apex');
   const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
   const { key } = await apiCall<{ key: string }>(api, 'put', `/api/source/${apex?._id}/apikey/new`, {

@@ -4,7 +4,7 @@ import { useBrowser } from './browser';
 import { waitForMail } from './mailbox';
 import { recordRequests, tableRows, toast } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { apiCall, createBuyerViaApi, expectPath, navigation, USERS, unique } from './support';
+import { apiCall, createBuyerViaApi, createLiveCampaign, expectPath, navigation, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -196,17 +196,15 @@ describe('a source signs up, verifies its email, signs in, is approved and sells
 
     // A buyer with a live campaign that buys windows leads in 95814.
     const buyerId = await createBuyerViaApi(admin.page, `Capitol Windows ${suffix}`, 'signup');
-    const campaign = await apiCall<{ _id: string }>(admin.page.request, 'post', '/api/match', {
+    await createLiveCampaign(admin.page.request, {
       name: `Windows Sacramento ${suffix}`,
       buyer: buyerId,
       price: 45,
       fixed_id: `SIGNUP-${suffix}`,
-      services: ['windows'],
-      location: 'zip',
-      zips: ['95814'],
-      notify: { email: [`orders.${suffix}@capitolwindows.example`], sms: [], broadcast_webhooks: [] },
+      service: 'windows',
+      zip: '95814',
+      email: [`orders.${suffix}@capitolwindows.example`],
     });
-    await apiCall(admin.page.request, 'put', `/api/match/${campaign._id}`, { status: 'live' });
 
     // The admin approves it on its detail page.
     await row.click();

@@ -131,6 +131,36 @@ export async function apiCall<T>(
   return (await res.json()) as T;
 }
 
+/** A live campaign buying one service in one ZIP, for tests that need leads to sell somewhere. */
+export interface LiveCampaign {
+  name: string;
+  buyer: string;
+  price: number;
+  fixed_id: string;
+  service: string;
+  zip: string;
+  /** Where its sales are announced: the emails, and a webhook URL. */
+  email?: string[];
+  webhook?: string;
+}
+
+/** Creates the campaign through the API (with an admin's `api`) and sets it live; answers it as created. */
+export async function createLiveCampaign(
+  api: APIRequestContext,
+  campaign: LiveCampaign,
+): Promise<{ _id: string; name: string }> {
+  const { service, zip, email = [], webhook, ...fields } = campaign;
+  const created = await apiCall<{ _id: string; name: string }>(api, 'post', '/api/match', {
+    ...fields,
+    services: [service],
+    location: 'zip',
+    zips: [zip],
+    notify: { email, sms: [], ...(webhook ? { webhook } : {}), broadcast_webhooks: [] },
+  });
+  await apiCall(api, 'put', `/api/match/${created._id}`, { status: 'live' });
+  return created;
+}
+
 /**
  * Adds a user to a buyer or source (as the admin, with `admin`'s session) and sets its password through
  * the link of its welcome email (read from the outbox), as a new user does; answers the user's id.
