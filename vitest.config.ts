@@ -8,6 +8,10 @@ const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     env: { LEADEX_TEST_DB: database },
+    // A worker runs its files one after another in one module graph instead of importing the whole
+    // server afresh for each (about a quarter of the server tests' time). Every file builds its own app
+    // on its own database (test/harness.ts); the server keeps no state in its modules.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
