@@ -30,7 +30,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   try {
     await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
     // A test database is thrown away, never recovered after a crash: its commits need not wait for the
-    // disk (a sale's commit otherwise waits for its WAL flush, most of a test's time on a slow disk).
+    // disk (each commit otherwise waits for its WAL flush: a third of the simulated month's time here).
     await admin.query(`alter database ${name} set synchronous_commit = off`);
   } finally {
     await admin.end();
