@@ -20,10 +20,10 @@ const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     // Two files at a time (Vitest's default is one fewer than the cores: one on a 2-core CI machine).
-    // The tests mostly wait on PostgreSQL, PGlite or Chromium. The e2e files run in the same pool as
-    // the rest (a project with fileParallelism: false would be held back until every other file had
-    // run, leaving a core idle for its whole length): each worker has its own exchange
-    // (e2e/global-setup.ts), so two e2e files at once never share one.
+    // The tests mostly wait on PostgreSQL, PGlite or Chromium. The e2e files run one at a time
+    // (fileParallelism: false below), after the rest: two at once, each on its worker's own exchange
+    // (e2e/global-setup.ts), beside the server tests, was faster on a 2-core machine but made screens
+    // slow enough to bring out timing races in the tests (docs/decisions.md).
     maxWorkers: 2,
     projects: [
       { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },
@@ -36,6 +36,7 @@ export default defineConfig({
           root: 'e2e',
           include: ['**/*.e2e.ts'],
           globalSetup: ['global-setup.ts'],
+          fileParallelism: false,
           // Each screen a test meets is also checked with axe-core (e2e/accessibility.ts): a few seconds more.
           testTimeout: 90_000,
           hookTimeout: 180_000,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitForSettled } from './accessibility';
 import { useBrowser } from './browser';
 import { section, tableRows } from './screen';
 import { fullPageScreenshot } from './screenshots';
@@ -99,7 +100,9 @@ describe('the admin dashboard', () => {
     await page.getByText('Today', { exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('dateq')).toBeNull();
 
-    // This Month again, and its CSV.
+    // This Month again, and its CSV, once Today's figures have rendered: a click while React is still
+    // replacing the screen can land on a control that is gone (seen on a busy CI machine).
+    await waitForSettled(page);
     await page.getByText('This Month', { exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('dateq')).toBe('mtd');
     // The button is a link once the month's rows have loaded (a disabled button before).
