@@ -119,7 +119,7 @@ async function startExchange(port: number, dataDir: string, issuer: string, smtp
     output += chunk.toString();
     process.stdout.write(chunk);
   });
-  // Two exchanges start at once, each migrating and loading the ZIP table: minutes on a busy 2-core machine.
+  // Exchanges may start at once, each migrating and loading the ZIP table: minutes on a busy 2-core machine.
   const deadline = Date.now() + 240_000;
   while (true) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
@@ -168,9 +168,9 @@ async function startOwnExchange(
 
 /**
  * Builds the exchange and starts it on fresh embedded databases, as `npm start` does: one exchange per
- * Vitest worker. Two e2e files run at once (beside the server tests, not after them), each on the
- * exchange of its worker (`VITEST_POOL_ID`, browser.ts), so no two files ever share an exchange at
- * the same time: one moving the mock date or emptying a list cannot touch the other's.
+ * Vitest worker of the e2e project (one while it has fileParallelism: false). A file runs on the
+ * exchange of its worker (`VITEST_POOL_ID`, browser.ts), so were two files to run at once they would
+ * never share an exchange: one moving the mock date or emptying a list could not touch the other's.
  */
 export default async function setup(project: TestProject) {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
