@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitForSettled } from './accessibility';
 import { useBrowser } from './browser';
 import { DEMO_BUYER_NAME, expectPath, MENUS, menuTexts, navigation, signIn, submitSignIn, USERS } from './support';
 
@@ -175,6 +176,9 @@ describe('/logout', () => {
 
   it('a session that ends while the app is open sends the user to /auth on the next call', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
+    // The dashboard's own calls finish first: one still in flight when the cookies go would already
+    // send the user to /auth, and the Buyers link would be gone before the click below.
+    await waitForSettled(page);
 
     await context.clearCookies(); // the session is gone (expired, or ended elsewhere)
     await navigation(page).getByRole('link', { name: 'Buyers' }).click();
