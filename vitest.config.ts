@@ -1,4 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Vitest's order (project by project, by name; then larger files first) would start the simulated
+ * month on PostgreSQL, the run's longest file by far, among the last: the other worker then sat idle
+ * for its last minutes. It goes first, then the one on PGlite; the rest keep Vitest's order.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) =>
+      !file.moduleId.endsWith('simulated-month.test.ts') ? 2 : file.project.name === 'server-postgres' ? 0 : 1;
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b)); // stable: ties keep Vitest's order
+  }
+}
 
 /** The server's integration tests, on PGlite always and on PostgreSQL when TEST_DATABASE_URL is set. */
 const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
@@ -20,11 +34,11 @@ const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     // Two files at a time (Vitest's default is one fewer than the cores: one on a 2-core CI machine).
-    // The tests mostly wait on PostgreSQL, PGlite or Chromium. The e2e files run one at a time
-    // (fileParallelism: false below), after the rest: two at once, each on its worker's own exchange
-    // (e2e/global-setup.ts), beside the server tests, was faster on a 2-core machine but made screens
-    // slow enough to bring out timing races in the tests (docs/decisions.md).
+    // The tests mostly wait on PostgreSQL, PGlite or Chromium. e2e files run beside the others, each on
+    // its worker's own exchange (e2e/global-setup.ts); with fileParallelism: false they ran one at a
+    // time after everything else, and CI took twice as long (docs/decisions.md).
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'] } },
@@ -36,7 +50,6 @@ export default defineConfig({
           root: 'e2e',
           include: ['**/*.e2e.ts'],
           globalSetup: ['global-setup.ts'],
-          fileParallelism: false,
           // Each screen a test meets is also checked with axe-core (e2e/accessibility.ts): a few seconds more.
           testTimeout: 90_000,
           hookTimeout: 180_000,

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Result } from 'axe-core';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -191,14 +194,43 @@ function patchLocatorActions(page: Page): void {
 }
 
 /**
+ * The screens the automatic checks have analysed in this run, shared by every e2e file and worker: a
+ * file per screen in `dir` (global-setup.ts), created by the check that comes first. A screen's markup
+ * comes from the same components whichever test opens it, so analysing it again in each file (a fifth
+ * of the suite's time) found nothing the first analysis had not.
+ */
+export interface CheckedScreens {
+  /** Marks the screens checked; true when one of them had not been, so the caller analyses the page. */
+  claim(screens: string[]): boolean;
+}
+
+export function checkedScreensIn(dir: string): CheckedScreens {
+  return {
+    claim(screens) {
+      let unchecked = false;
+      for (const screen of screens) {
+        const file = join(dir, createHash('sha1').update(screen).digest('hex'));
+        try {
+          writeFileSync(file, screen, { flag: 'wx' }); // fails if it exists: one claimant wins
+          unchecked = true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
+      return unchecked;
+    },
+  };
+}
+
+/**
  * Checks the screens a test visits without it asking. Each screen, and each layer over it (a dialog, a
- * toast, fields in error: see `currentScreen`), is analysed with `expectAccessible` once per `checked`
- * set (one per test file), at the first of these moments while the page shows it: before a Locator
+ * toast, fields in error: see `currentScreen`), is analysed with `expectAccessible` once per run
+ * (`checked`), at the first of these moments while the page shows it: before a Locator
  * action (click, fill, press, check, selectOption: the test has waited for the screen it acts on),
  * before `page.goto` leaves it, and before the context closes. A test checks a state that none of those
  * meets with `expectAccessible` itself.
  */
-export function checkEveryScreen(context: BrowserContext, page: Page, checked: Set<string>): void {
+export function checkEveryScreen(context: BrowserContext, page: Page, checked: CheckedScreens): void {
   let running = false;
   const checkCurrent = async () => {
     if (running) return;
@@ -207,9 +239,7 @@ export function checkEveryScreen(context: BrowserContext, page: Page, checked: S
       const shown = await currentScreen(page);
       if (shown === null) return;
       const seen = [shown.screen, ...shown.layers.map((layer) => `${shown.screen} [${layer}]`)];
-      if (seen.every((what) => checked.has(what))) return;
-      for (const what of seen) checked.add(what);
-      await expectAccessible(page);
+      if (checked.claim(seen)) await expectAccessible(page);
     } finally {
       running = false;
     }

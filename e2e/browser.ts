@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { checkEveryScreen } from './accessibility';
-import { apiCall, signIn, USERS } from './support';
+import { checkEveryScreen, checkedScreensIn } from './accessibility';
+import { apiCall, signInThroughApi, USERS } from './support';
 
 /** Debian's Chromium, started as this machine allows (no sandbox as root, no background networking). */
 export const CHROMIUM_ARGS = [
@@ -23,8 +23,8 @@ export interface E2E {
    */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
   /**
-   * A fresh page with `user` signed in through the /auth form (by username). `clipboard` lets the
-   * page read and write the clipboard (a copied API key).
+   * A fresh page with `user` signed in by username through the API (`signInThroughApi`), on its home.
+   * `clipboard` lets the page read and write the clipboard (a copied API key).
    */
   signedIn(
     user: { username: string; password: string },
@@ -47,8 +47,8 @@ function exchangeOfThisWorker(): string {
 /** Starts Chromium for one test file and closes it after. */
 export function useBrowser(): E2E {
   const e2e = { baseURL: exchangeOfThisWorker() } as E2E;
-  /** The screens this file's pages have had checked with axe-core (accessibility.ts). */
-  const screensChecked = new Set<string>();
+  /** The screens this run's pages have had checked with axe-core (accessibility.ts). */
+  const screensChecked = checkedScreensIn(inject('screensCheckedDir'));
   beforeAll(async () => {
     e2e.browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -65,7 +65,7 @@ export function useBrowser(): E2E {
       if (clipboard) {
         await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseURL });
       }
-      await signIn(opened.page, user.username, user.password);
+      await signInThroughApi(opened.page, e2e.baseURL, user);
       return opened;
     };
   });

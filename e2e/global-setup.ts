@@ -15,6 +15,8 @@ declare module 'vitest' {
     oauthIssuer: string;
     /** Where the local SMTP server the exchange sends mail to keeps each message (`mailbox.ts`). */
     mailDir: string;
+    /** Where the automatic accessibility checks mark the screens they have analysed (accessibility.ts). */
+    screensCheckedDir: string;
   }
 }
 
@@ -168,15 +170,16 @@ async function startOwnExchange(
 
 /**
  * Builds the exchange and starts it on fresh embedded databases, as `npm start` does: one exchange per
- * Vitest worker of the e2e project (one while it has fileParallelism: false). A file runs on the
- * exchange of its worker (`VITEST_POOL_ID`, browser.ts), so were two files to run at once they would
- * never share an exchange: one moving the mock date or emptying a list could not touch the other's.
+ * Vitest worker. A file runs on the exchange of its worker (`VITEST_POOL_ID`, browser.ts), so two files
+ * running at once never share an exchange: one moving the mock date or emptying a list cannot touch
+ * the other's.
  */
 export default async function setup(project: TestProject) {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
   const { provider, issuer } = await startOAuthProvider();
   const mailDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-mail-'));
   const mailbox = await startMailbox(mailDir);
+  const screensCheckedDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-screens-'));
   const workers = project.config.maxWorkers ?? project.vitest.config.maxWorkers ?? 1;
   const started = await Promise.allSettled(
     Array.from({ length: workers }, () => startOwnExchange(issuer, mailbox.url)),
@@ -187,6 +190,7 @@ export default async function setup(project: TestProject) {
     await provider.stop();
     await mailbox.close();
     rmSync(mailDir, { recursive: true, force: true });
+    rmSync(screensCheckedDir, { recursive: true, force: true });
   };
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
@@ -199,5 +203,6 @@ export default async function setup(project: TestProject) {
   );
   project.provide('oauthIssuer', issuer);
   project.provide('mailDir', mailDir);
+  project.provide('screensCheckedDir', screensCheckedDir);
   return stopAll;
 }
