@@ -23,7 +23,7 @@ export interface E2E {
    */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
   /**
-   * A fresh page with `user` signed in by username through the API (`signInThroughApi`), on its home.
+   * A fresh page with `user` signed in (by username or email) through the API (`signInThroughApi`), on its home.
    * `clipboard` lets the page read and write the clipboard (a copied API key).
    */
   signedIn(

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { recordBodies, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, createLiveCampaign, downReceiver, expectPath, pathOf, signIn, USERS } from './support';
+import { apiCall, createLiveCampaign, downReceiver, expectPath, pathOf, USERS } from './support';
 
 /**
  * Issue 12: the leads lists, the lead detail and the CSV export, per role. The leads are posted
@@ -89,8 +89,7 @@ async function postLead(api: APIRequestContext, key: string, lead: object, sold:
 beforeAll(async () => {
   receiver = await downReceiver('/leads', RECEIVER_ERROR);
 
-  const { context, page } = await e2e.newPage();
-  await signIn(page, USERS.admin.username, USERS.admin.password);
+  const { context, page } = await e2e.signedIn(USERS.admin);
   const api = page.request;
 
   // A key of the seeded source Apex Lead Partners that may post direct.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { choose, fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, createLiveCampaign, DEMO_BUYER_NAME, signIn, USERS, unique } from './support';
+import { apiCall, createLiveCampaign, DEMO_BUYER_NAME, USERS, unique } from './support';
 
 /**
  * Issue 13, returns: the demo buyer asks to return a lead it bought, the admin approves it on the
@@ -76,8 +76,7 @@ afterAll(async () => {
 describe('a lead return', () => {
   it('is requested by the buyer, approved by the admin on the Returns screen, and then reads Return Approved', async () => {
     // The buyer asks: the reason is required, the comment is not.
-    const buyer = await e2e.newPage();
-    await signIn(buyer.page, USERS.buyer.username, USERS.buyer.password);
+    const buyer = await e2e.signedIn(USERS.buyer);
     await buyer.page.goto(`/lead/${leadId}`);
     await buyer.page.getByRole('heading', { name: LEAD_NAME }).waitFor();
     await buyer.page.getByRole('button', { name: 'Request Lead Return' }).click();

@@ -59,7 +59,7 @@ export async function signIn(page: Page, identifier: string, password: string): 
 }
 
 /**
- * Signs in through the API as the /auth form does (better-auth's sign-in by username, then the new
+ * Signs in through the API as the /auth form does (better-auth's sign-in, then the new
  * session's claims), then opens the role's home and waits for its frame. For tests about something
  * else: the form itself has its own tests (auth.e2e.ts), and skipping it saves each test a page load.
  */
@@ -70,10 +70,11 @@ export async function signInThroughApi(
 ): Promise<void> {
   // better-auth refuses a cookie-carrying POST without the Origin a browser would send.
   const { origin } = new URL(baseURL);
-  for (const [path, data] of [
-    ['/api/auth/sign-in/username', { username, password }],
-    ['/api/session/claims', {}],
-  ] as const) {
+  // As the form: by email when the identifier has an '@' (a user added with an email only), else by username.
+  const signIn = username.includes('@')
+    ? (['/api/auth/sign-in/email', { email: username, password }] as const)
+    : (['/api/auth/sign-in/username', { username, password }] as const);
+  for (const [path, data] of [signIn, ['/api/session/claims', {}] as const]) {
     const res = await page.request.post(path, { data, headers: { origin } });
     expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBe(true);
   }

@@ -5,6 +5,7 @@ import { type DataTableColumn, type DataTableSortStatus, DataTable as MantineDat
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { api, type QueryValue } from '../lib/api';
+import { useWriteSearchParams } from '../lib/searchParams';
 
 export type { DataTableColumn };
 
@@ -70,7 +71,7 @@ export function DataTable<T>({
   request,
   onPage,
 }: DataTableProps<T>) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const sort = params.get('sort') ?? defaultSort?.column;
   const order = (params.get('order') as SortOrder | null) ?? defaultSort?.order;
@@ -94,15 +95,7 @@ export function DataTable<T>({
   // A phone gives the columns the room the cell padding would take.
   const narrow = useMediaQuery(NARROW) ?? false;
 
-  const update = (changes: Record<string, string | undefined>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === undefined || value === '') next.delete(key);
-        else next.set(key, value);
-      }
-      return next;
-    });
+  const update = useWriteSearchParams();
 
   // With no sort yet, no column is marked; the API's own order applies.
   const sortStatus: DataTableSortStatus<T> = {
@@ -148,7 +141,8 @@ export function DataTable<T>({
  * query) follows after `debounceMs`, and going back to page 1, since the old page may no longer exist.
  */
 export function useUrlFilter(name: string, debounceMs = 0): [string, (value: string) => void] {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const write = useWriteSearchParams();
   const { pathname } = useLocation();
   const fromUrl = params.get(name) ?? '';
   const [value, setValue] = useState(fromUrl);
@@ -162,17 +156,8 @@ export function useUrlFilter(name: string, debounceMs = 0): [string, (value: str
     // stays on screen meanwhile: a write now would take the user back to the list. Drop it.
     if (window.location.pathname !== pathname) return;
     written.current = debounced;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (debounced) next.set(name, debounced);
-        else next.delete(name);
-        next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [debounced, name, setParams, pathname]);
+    write({ [name]: debounced, page: null }, { replace: true });
+  }, [debounced, name, write, pathname]);
 
   useEffect(() => {
     if (fromUrl === written.current) return;

@@ -6,6 +6,7 @@ import { IconCalendar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { NARROW } from '../../components/DataTable';
+import { type SearchParamChanges, useWriteSearchParams } from '../../lib/searchParams';
 import { DEFAULT_DATE_RANGE, dateRangeOf, isoDateOf, todayInLeadsZone } from './leadRange';
 
 const RANGE_OPTIONS = LEAD_DATE_RANGES.map((value) => ({ value, label: LEAD_DATE_RANGE_LABELS[value] }));
@@ -17,7 +18,7 @@ const RANGE_OPTIONS = LEAD_DATE_RANGES.map((value) => ({ value, label: LEAD_DATE
  * a step of the history, so Back returns to the range before.
  */
 export function LeadDateRangeFilter() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const dateq = dateRangeOf(params.get('dateq'));
   const start = isoDateOf(params.get('dateRangeStart')) ?? null;
   const end = isoDateOf(params.get('dateRangeEnd')) ?? null;
@@ -27,17 +28,9 @@ export function LeadDateRangeFilter() {
     if (start || end) setDraft(null);
   }, [start, end]);
 
-  const write = (changes: Record<string, string | null>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      }
-      // The page may not exist in the new range.
-      next.delete('page');
-      return next;
-    });
+  const writeParams = useWriteSearchParams();
+  // The page may not exist in the new range.
+  const write = (changes: SearchParamChanges) => writeParams({ ...changes, page: null });
 
   const chooseRange = (value: string) => {
     const range = value as LeadDateRange;

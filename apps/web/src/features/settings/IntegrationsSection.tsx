@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Section } from '../../components/Section';
 import { showError, showSuccess } from '../../lib/notify';
+import { useWriteSearchParams } from '../../lib/searchParams';
 import { IntegrationCard } from './IntegrationCard';
 import { useIntegrations } from './settings.api';
 
@@ -19,7 +20,8 @@ const labelOf = (name: string | null) =>
  * URL (replacing the entry, so Back and a reload do not say it again).
  */
 function useConnectionResult() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const write = useWriteSearchParams();
   const connected = params.get('connected');
   const failure = params.get('integrationError');
   const integration = params.get('integration');
@@ -33,15 +35,8 @@ function useConnectionResult() {
       if (failure !== null) showError(failure || `${labelOf(integration) ?? 'The integration'} could not connect.`);
       else showSuccess(`${labelOf(connected)} connected.`);
     }
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const name of RESULT_PARAMS) next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  }, [connected, failure, integration, setParams]);
+    write(Object.fromEntries(RESULT_PARAMS.map((name) => [name, null])), { replace: true });
+  }, [connected, failure, integration, write]);
 }
 
 /** Admin §2 Settings: the social-ads, search-ads and mail integrations, each with its status and Connect. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { withChanges } from './searchParams';
+
+describe('withChanges', () => {
+  it('sets the parameters given a value and keeps the others', () => {
+    expect(withChanges('?name=summit&service=roofing', { zip: '10001', name: 'apex' }).toString()).toBe(
+      'name=apex&service=roofing&zip=10001',
+    );
+  });
+
+  it('removes a parameter given an empty value, null or undefined', () => {
+    const next = withChanges('?name=summit&service=roofing&page=3&zip=10001', {
+      name: '',
+      page: null,
+      zip: undefined,
+    });
+    expect(next.toString()).toBe('service=roofing');
+  });
+
+  it('starts from the query it is given, so a second write keeps the first', () => {
+    const first = withChanges('', { service: 'roofing' });
+    expect(withChanges(`?${first}`, { name: 'summit' }).toString()).toBe('service=roofing&name=summit');
+  });
+});
