@@ -367,7 +367,10 @@ export function earlierRunsOf(path: string): string {
   return at >= 0 ? `\n${doc.slice(at + 1).trimEnd()}\n` : '';
 }
 
-/** Writes one scenario's section into the report (before the earlier runs), replacing its earlier one. */
+/**
+ * Writes one scenario's section into the report (before the earlier runs), replacing its earlier one
+ * up to the next section: a part run alone (BENCH_ONLY) keeps the sections of the others.
+ */
 export function writeSection(path: string, title: string, section: string): void {
   let doc = '';
   try {
@@ -379,5 +382,7 @@ export function writeSection(path: string, title: string, section: string): void
   if (earlier) doc = doc.slice(0, doc.indexOf(`\n${EARLIER_RUNS}`) + 1);
   const at = doc.indexOf(title);
   const head = at >= 0 ? doc.slice(0, at) : `${doc.trimEnd()}\n\n`;
-  writeFileSync(path, `${head}${section.trimEnd()}\n${earlier}`);
+  const next = at >= 0 ? doc.indexOf('\n## ', at + title.length) : -1;
+  const after = next >= 0 ? `\n${doc.slice(next + 1).trimEnd()}\n` : '';
+  writeFileSync(path, `${head}${section.trimEnd()}\n${after}${earlier}`);
 }
