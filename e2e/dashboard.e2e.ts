@@ -3,7 +3,7 @@ import { waitForSettled } from './accessibility';
 import { useBrowser } from './browser';
 import { section, tableRows } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, USERS } from './support';
+import { apexKey, apiCall, USERS } from './support';
 
 /** Issue 14, admin spec §2 Home dashboard: this month's figures, the lead queue and the Buyer Gaps. */
 const e2e = useBrowser();
@@ -24,15 +24,7 @@ describe('the admin dashboard', () => {
   it('shows the revenue target, revenue, cost, profit, the lead queue and the Buyer Gaps of the month', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     // A ping nobody buys (no campaign buys pest control in Alaska): a gap of this month, whatever the date.
-    const sources = await apiCall<{ data: { _id: string; name: string }[] }>(
-      page.request,
-      'get',
-      '/api/source?name=Apex',
-    );
-    const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
-    const { key } = await apiCall<{ key: string }>(page.request, 'put', `/api/source/${apex?._id}/apikey/new`, {
-      name: `Dashboard e2e ${Date.now()}`,
-    });
+    const key = await apexKey(page.request, `Dashboard e2e ${Date.now()}`);
     const ping = await page.request.post('/api/ping', {
       headers: { authorization: `Bearer ${key}` },
       data: { service: 'pest_control', zip: '99501' },

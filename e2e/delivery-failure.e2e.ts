@@ -2,7 +2,16 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { apiCall, createLiveCampaign, downReceiver, expectPath, USERS, unique } from './support';
+import {
+  apiCall,
+  createBuyerViaApi,
+  createLiveCampaign,
+  createSourceKey,
+  downReceiver,
+  expectPath,
+  USERS,
+  unique,
+} from './support';
 
 const e2e = useBrowser();
 
@@ -38,27 +47,13 @@ describe("a buyer's failing custom delivery", () => {
 
     // A source with a key, a buyer with a live campaign (aimed at by its Branded Id) and a live
     // custom delivery to the receiver above, which answers 500.
-    const source = await apiCall<{ _id: string }>(api, 'post', '/api/source', {
-      name: `Failure Source ${suffix}`,
-      email: `failure-source-${suffix}@example.com`,
-      phone: '5125550190',
-    });
-    const { key } = await apiCall<{ key: string }>(api, 'put', `/api/source/${source._id}/apikey/new`);
+    const key = await createSourceKey(api, `Failure Source ${suffix}`);
     const buyerName = `Failing Deliveries ${suffix}`;
-    const buyer = await apiCall<{ _id: string }>(api, 'post', '/api/buyer', {
-      username: `failing-${suffix}`,
-      name: buyerName,
-      email: `failing-${suffix}@example.com`,
-      phone: '(555) 010-2000',
-      tags: [],
-      notify: { email: [`leads-${suffix}@example.com`], sms: [], broadcast_webhooks: [] },
-      bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
-      autoApproveReturns: 0,
-    });
+    const buyerId = await createBuyerViaApi(page, buyerName, 'failing');
     const fixedId = `FAIL-${suffix}`.toUpperCase();
     const campaign = await createLiveCampaign(api, {
       name: `Roofing Failing ${suffix}`,
-      buyer: buyer._id,
+      buyer: buyerId,
       price: 60,
       fixed_id: fixedId,
       service: 'roofing',
@@ -67,7 +62,7 @@ describe("a buyer's failing custom delivery", () => {
     });
     const deliveryName = `Failing CRM ${suffix}`;
     const delivery = await apiCall<{ _id: string }>(api, 'post', '/api/webhook', {
-      buyer: buyer._id,
+      buyer: buyerId,
       name: deliveryName,
       url: receiver.url,
       status: 'live',
@@ -144,7 +139,7 @@ describe("a buyer's failing custom delivery", () => {
     await expectPath(page, `/delivery/${delivery._id}`);
 
     // The buyer page's Campaigns table shows it in red too.
-    await page.goto(`/buyer/${buyer._id}`);
+    await page.goto(`/buyer/${buyerId}`);
     await page.getByRole('heading', { name: buyerName }).waitFor();
     const buyerLine = page
       .locator('table tbody tr')

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { recordBodies, recordRequests, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, createLiveCampaign, downReceiver, expectPath, pathOf, USERS } from './support';
+import { apexKey, createBuyerViaApi, createLiveCampaign, downReceiver, expectPath, pathOf, USERS } from './support';
 
 /**
  * Issue 12: the leads lists, the lead detail and the CSV export, per role. The leads are posted
@@ -93,28 +93,13 @@ beforeAll(async () => {
   const api = page.request;
 
   // A key of the seeded source Apex Lead Partners that may post direct.
-  const sources = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/source?name=Apex');
-  const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
-  expect(apex).toBeDefined();
-  const { key } = await apiCall<{ key: string }>(api, 'put', `/api/source/${apex?._id}/apikey/new`, {
-    name: 'Leads e2e',
-    canPostLead: true,
-  });
+  const key = await apexKey(api, 'Leads e2e');
 
   // A buyer whose campaign delivers by a webhook to the receiver above, which fails.
-  const buyer = await apiCall<{ _id: string }>(api, 'post', '/api/buyer', {
-    username: 'leads-e2e-failing',
-    name: FAILING_BUYER,
-    email: 'failing@leads-e2e.example',
-    phone: '(555) 010-2000',
-    tags: [],
-    notify: { email: ['failing@leads-e2e.example'], sms: [], broadcast_webhooks: [] },
-    bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
-    autoApproveReturns: 0,
-  });
+  const buyerId = await createBuyerViaApi(page, FAILING_BUYER, 'leads-e2e-failing');
   const campaign = await createLiveCampaign(api, {
     name: 'Windows - Manhattan webhook',
-    buyer: buyer._id,
+    buyer: buyerId,
     price: 50,
     fixed_id: 'LEADS-E2E-FAIL',
     service: 'windows',

@@ -9,6 +9,7 @@ import {
   apiCall,
   createBuyerViaApi,
   createLiveCampaign,
+  createSourceKey,
   expectCreated,
   expectPath,
   navigation,
@@ -88,12 +89,7 @@ describe('a Ping/Post custom delivery', () => {
       zip: '10001',
       email: [`leads-${suffix}@ridgeline.example`],
     });
-    const source = await apiCall<{ _id: string }>(api, 'post', '/api/source', {
-      name: `Bid Source ${suffix}`,
-      email: `bid-source-${suffix}@example.com`,
-      phone: '5125550191',
-    });
-    sourceKey = (await apiCall<{ key: string }>(api, 'put', `/api/source/${source._id}/apikey/new`)).key;
+    sourceKey = await createSourceKey(api, `Bid Source ${suffix}`);
     bidder = { buyerName, email, password, campaignName: campaign.name, fixedId };
     await context.close();
   });

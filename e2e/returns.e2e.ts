@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { choose, fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apiCall, createLiveCampaign, DEMO_BUYER_NAME, USERS, unique } from './support';
+import { apexKey, apiCall, createLiveCampaign, DEMO_BUYER_NAME, USERS, unique } from './support';
 
 /**
  * Issue 13, returns: the demo buyer asks to return a lead it bought, the admin approves it on the
@@ -39,12 +39,7 @@ beforeAll(async () => {
     zip: '10002',
     email: ['returns-e2e@example.com'],
   });
-  const sources = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/source?name=Apex');
-  const apex = sources.data.find((s) => s.name === 'Apex Lead Partners');
-  const { key } = await apiCall<{ key: string }>(api, 'put', `/api/source/${apex?._id}/apikey/new`, {
-    name: `Returns e2e ${unique()}`,
-    canPostLead: true,
-  });
+  const key = await apexKey(api, `Returns e2e ${unique()}`);
   const sell = async (name: string) => {
     const sold = await api.post('/api/lead', {
       headers: { authorization: `Bearer ${key}` },

@@ -131,6 +131,26 @@ export async function createBuyerViaApi(page: Page, name: string, usernamePrefix
   return ((await response.json()) as { _id: string })._id;
 }
 
+/** A new API key (named `name`) of the seeded source Apex Lead Partners, allowed to post direct. */
+export async function apexKey(api: APIRequestContext, name: string): Promise<string> {
+  const sources = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/source?name=Apex');
+  const apex = sources.data.find((source) => source.name === 'Apex Lead Partners');
+  expect(apex, 'the seeded source Apex Lead Partners').toBeDefined();
+  const path = `/api/source/${apex?._id}/apikey/new`;
+  return (await apiCall<{ key: string }>(api, 'put', path, { name, canPostLead: true })).key;
+}
+
+/** Creates a source named `name` through the API (with an admin's `api`); answers a new key of its. */
+export async function createSourceKey(api: APIRequestContext, name: string): Promise<string> {
+  const suffix = unique();
+  const source = await apiCall<{ _id: string }>(api, 'post', '/api/source', {
+    name,
+    email: `source-${suffix}@example.com`,
+    phone: '5125550190',
+  });
+  return (await apiCall<{ key: string }>(api, 'put', `/api/source/${source._id}/apikey/new`)).key;
+}
+
 /**
  * Creates a buyer named `${prefix} {unique}` through the API (see createBuyerViaApi) and opens its
  * detail page; answers its id and name.
