@@ -66,14 +66,15 @@ export async function signIn(page: Page, identifier: string, password: string): 
 export async function signInThroughApi(
   page: Page,
   baseURL: string,
-  { username, password }: { username: string; password: string },
+  // `username`: what the form's "Email or username" takes (a user added with an email only gives it).
+  { username: identifier, password }: { username: string; password: string },
 ): Promise<void> {
   // better-auth refuses a cookie-carrying POST without the Origin a browser would send.
   const { origin } = new URL(baseURL);
-  // As the form: by email when the identifier has an '@' (a user added with an email only), else by username.
-  const signIn = username.includes('@')
-    ? (['/api/auth/sign-in/email', { email: username, password }] as const)
-    : (['/api/auth/sign-in/username', { username, password }] as const);
+  // As the form: by email when the identifier has an '@', else by username.
+  const signIn = identifier.includes('@')
+    ? (['/api/auth/sign-in/email', { email: identifier, password }] as const)
+    : (['/api/auth/sign-in/username', { username: identifier, password }] as const);
   for (const [path, data] of [signIn, ['/api/session/claims', {}] as const]) {
     const res = await page.request.post(path, { data, headers: { origin } });
     expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBe(true);
