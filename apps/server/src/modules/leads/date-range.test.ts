@@ -69,4 +69,35 @@ describe('utcWeeksOf (the UTC Monday weeks a span touches, as the name search in
     expect(utcWeeksOf(span('2026-03-14T04:00:00Z', '2026-03-15T04:00:00Z'))).toEqual(['2026-03-09T00:00:00']);
     expect(utcWeeksOf(span('2026-03-14T04:00:00Z', '2026-03-14T04:00:00Z'))).toEqual([]);
   });
+
+  it('starts a week at Monday 00:00 UTC: the last millisecond of a Sunday is the week before', () => {
+    expect(utcWeeksOf(span('2026-03-09T00:00:00Z', '2026-03-09T00:00:00.001Z'))).toEqual(['2026-03-09T00:00:00']);
+    expect(utcWeeksOf(span('2026-03-08T23:59:59.999Z', '2026-03-09T00:00:00Z'))).toEqual(['2026-03-02T00:00:00']);
+    expect(utcWeeksOf(span('2026-03-08T23:59:59.999Z', '2026-03-09T00:00:00.001Z'))).toEqual([
+      '2026-03-02T00:00:00',
+      '2026-03-09T00:00:00',
+    ]);
+  });
+
+  it('crosses a year and a daylight saving change in whole weeks (ISO week 1 of 2027 starts on January 4)', () => {
+    // This Year in New York, counted on Friday, January 8, 2027: weeks of 2026 and 2027 alike.
+    expect(utcWeeksOf(span('2026-12-31T05:00:00Z', '2027-01-09T05:00:00Z'))).toEqual([
+      '2026-12-28T00:00:00',
+      '2027-01-04T00:00:00',
+    ]);
+    // Around the US spring change (Sunday, March 8, 2026): still Mondays, 7 days apart.
+    expect(utcWeeksOf(span('2026-03-01T05:00:00Z', '2026-03-15T04:00:00Z'))).toEqual([
+      '2026-02-23T00:00:00',
+      '2026-03-02T00:00:00',
+      '2026-03-09T00:00:00',
+    ]);
+  });
+
+  it('names all of a year’s weeks, 53 for a year that starts on a Thursday', () => {
+    // 2026 starts on a Thursday: January 1 falls in the week of Monday, December 29, 2025.
+    const weeks = utcWeeksOf(span('2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z'));
+    expect(weeks).toHaveLength(53);
+    expect(weeks[0]).toBe('2025-12-29T00:00:00');
+    expect(weeks.at(-1)).toBe('2026-12-28T00:00:00');
+  });
 });

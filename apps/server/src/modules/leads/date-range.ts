@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { type LEAD_DATE_RANGES, LEADS_TIME_ZONE } from '@leadex/domain';
-import { addDays, eachWeekOfInterval, startOfDay, startOfMonth, startOfYear, subDays } from 'date-fns';
+import { addDays, startOfDay, startOfMonth, startOfYear, subDays } from 'date-fns';
 import { AppError } from '../../lib/errors';
 
 /** A half-open span of time: `from` included, `to` excluded. */
@@ -62,15 +62,26 @@ export function leadsToday(now: Date): string {
   return `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
 }
 
+/** A UTC week in milliseconds: whole, since UTC keeps no daylight saving time. */
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Monday, January 5, 1970, 00:00 UTC: every UTC week starts a whole number of weeks from it. */
+const A_MONDAY_MS = Date.UTC(1970, 0, 5);
+
 /**
  * The UTC (Monday) weeks a span touches, as the database writes `date_trunc('week', … at time zone
  * 'UTC')` (YYYY-MM-DDT00:00:00): every instant of the span falls in one of them.
+ *
+ * Counted in milliseconds rather than through date-fns with a UTC TZDate: that way a year's 47 weeks
+ * cost about 3 ms of the server's CPU per name search (every TZDate step asks Intl for the offset).
  */
 export function utcWeeksOf(span: TimeSpan): string[] {
-  const last = new Date(span.to.getTime() - 1);
-  if (last < span.from) return [];
-  return eachWeekOfInterval(
-    { start: new TZDate(span.from, 'UTC'), end: new TZDate(last, 'UTC') },
-    { weekStartsOn: 1 },
-  ).map((week) => new Date(week.getTime()).toISOString().slice(0, 19));
+  const last = span.to.getTime() - 1;
+  if (last < span.from.getTime()) return [];
+  const weekOf = (ms: number) => ms - ((((ms - A_MONDAY_MS) % WEEK_MS) + WEEK_MS) % WEEK_MS);
+  const weeks: string[] = [];
+  for (let week = weekOf(span.from.getTime()); week <= last; week += WEEK_MS) {
+    weeks.push(new Date(week).toISOString().slice(0, 19));
+  }
+  return weeks;
 }
