@@ -413,10 +413,43 @@ describe('a name search over a range of weeks', () => {
   });
 
   it('searches a range longer than 26 weeks by its dates alone, with the same answer', async () => {
-    const res = await list(admin, 'begin=2025-06-01&end=2026-03-01&name=weekly%20probe', 'range');
-    expect(idsOf(res)).toEqual([probes.last, probes.first, probes.beforeFirst]);
-    const wider = await list(admin, 'begin=2025-06-01&end=2026-03-02&name=weekly%20probe&pageSize=50', 'range');
-    expect(idsOf(wider)).toEqual([probes.afterLast, probes.last, probes.first, probes.beforeFirst]);
+    for (const cookie of [admin, source.cookie]) {
+      const res = await list(cookie, 'begin=2025-06-01&end=2026-03-01&name=weekly%20probe', 'range');
+      expect(idsOf(res)).toEqual([probes.last, probes.first, probes.beforeFirst]);
+      expect(res.json()).toMatchObject({ total: 3 });
+      const wider = await list(cookie, 'begin=2025-06-01&end=2026-03-02&name=weekly%20probe&pageSize=50', 'range');
+      expect(idsOf(wider)).toEqual([probes.afterLast, probes.last, probes.first, probes.beforeFirst]);
+      expect(wider.json()).toMatchObject({ total: 4 });
+    }
+  });
+
+  it('counts a name search week by week up to 1,000, whichever weeks hold the leads', async () => {
+    // The count walks the range's UTC weeks from the newest and stops at 1,001: 400 leads in the week of
+    // January 12 and 600 in the week of January 19 are 1,000 exactly; one more in the week of January 26
+    // makes 1,000+, whichever week the walk reaches first.
+    const insert = (n: number, at: string) =>
+      t.database.db.execute(
+        sql`insert into leads (id, source_id, service, zip, name, created_at)
+            select 'spread_' || ${at}::text || '_' || g, ${source.sourceId}, 'spread', '00001', 'Spread Namesake',
+              ${at}::timestamptz
+            from generate_series(1, ${n}::int) g`,
+      );
+    await insert(400, '2026-01-12T12:00:00Z');
+    await insert(600, '2026-01-21T12:00:00Z');
+    await insert(1, '2026-01-26T12:00:00Z');
+    for (const cookie of [admin, source.cookie]) {
+      const exact = await list(cookie, 'begin=2026-01-12&end=2026-01-25&name=spread', 'range');
+      expect(exact.json()).toMatchObject({ total: 1_000 });
+      expect(exact.json().more).toBeUndefined();
+      const over = await list(cookie, 'begin=2026-01-12&end=2026-01-26&name=spread', 'range');
+      expect(over.json()).toMatchObject({ total: 1_000, more: true });
+      const newestWeeks = await list(cookie, 'begin=2026-01-19&end=2026-01-26&name=spread', 'range');
+      expect(newestWeeks.json()).toMatchObject({ total: 601 });
+      expect(newestWeeks.json().more).toBeUndefined();
+    }
+    // Another source's name search counts none of them.
+    const other = await list(otherSource.cookie, 'begin=2026-01-12&end=2026-01-26&name=spread', 'range');
+    expect(other.json()).toMatchObject({ total: 0 });
   });
 });
 

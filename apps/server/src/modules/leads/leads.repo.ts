@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rowsOf } from '../../db/client';
 import { likeContains } from '../../db/records';
 import { buyers, campaigns, leadMatches, leads, leadWeek, pingCalls, sources, webhooks } from '../../db/schema';
 import { type TimeSpan, utcWeeksOf } from './date-range';
@@ -163,6 +163,42 @@ function after(scope: LeadScope, filter: LeadListFilter, { sort, order }: LeadOr
   return sql`(${leads.service} ${later} ${cursor.service} or (${leads.service} = ${cursor.service} and (${at}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id})))`;
 }
 
+/**
+ * A name search over the leads themselves, counted up to `limit` one UTC week at a time from the newest
+ * (one scan of leads_source_week_name_trgm_idx each), stopping once it has `limit`. Counting every week
+ * at once read the matching leads in the table's order, oldest first: a year's search read the weeks
+ * before the range (all of them, were the range This Year on an exchange with years of leads) before
+ * it counted one lead of it.
+ */
+async function countNameSearchByWeek(
+  db: Db,
+  scope: LeadScope,
+  filter: LeadListFilter & { name: string },
+  limit: number,
+): Promise<number> {
+  const newestFirst = utcWeeksOf(filter.span).reverse();
+  const inWeek = db
+    .select({ one: sql`1` })
+    .from(leads)
+    .where(
+      and(
+        conditions(scope, { ...filter, name: undefined }),
+        ilike(leads.name, likeContains(filter.name)),
+        sql`${leadWeek(leads.createdAt)} = weeks.week`,
+      ),
+    );
+  const weeks = sql.join(
+    newestFirst.map((week) => sql`${week}`),
+    sql`, `,
+  );
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from (
+      select 1 from unnest(array[${weeks}]::timestamp[]) as weeks(week) cross join lateral (${inWeek}) as hit
+      limit ${limit}) as capped`),
+  );
+  return row?.n ?? 0;
+}
+
 export const leadsRepo = {
   /**
    * One page (or, with `cursor`, one export batch) of the scope's leads. Every column the roles'
@@ -221,6 +257,7 @@ export const leadsRepo = {
   /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
   async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
     const buyerId = salesOf(scope, filter);
+    if (filter.name && !buyerId) return countNameSearchByWeek(db, scope, { ...filter, name: filter.name }, limit);
     // A buyer's sales with no filter on the lead's own fields but the service and the name (which the
     // sale copies): counted from the buyer's matches alone (every match has its lead, dated as the sale),
     // from the buyer's own indexes.
