@@ -391,9 +391,9 @@ describe('the count stops at 10,000', () => {
 });
 
 describe('a name search over a range of weeks', () => {
-  // The index narrows a name search to the range's UTC weeks (leadsRepo, NAME_SEARCH_MAX_WEEKS): a lead
-  // in the range's first instant, or in its last one (a Sunday night in New York is Monday in UTC),
-  // must still be found; a lead a minute outside must not.
+  // The count walks the range's UTC weeks, and a day's page names them to the index (leadsRepo,
+  // NAME_PAGE_MAX_WEEKS): a lead in the range's first instant, or in its last one (a Sunday night in New
+  // York is Monday in UTC), must still be found; a lead a minute outside must not.
   const probes: Record<string, string> = {};
   beforeAll(async () => {
     probes.beforeFirst = await post(source.apiKey, '2026-02-18T04:59:00Z', { name: 'Weekly Probe' });
@@ -412,7 +412,20 @@ describe('a name search over a range of weeks', () => {
     }
   });
 
-  it('searches a range longer than 26 weeks by its dates alone, with the same answer', async () => {
+  it('finds them in a one-day range, whose page the index narrows to the day’s UTC weeks', async () => {
+    for (const cookie of [admin, source.cookie]) {
+      // Wednesday, February 18: one UTC week; the lead a minute before is Tuesday's.
+      const wednesday = await list(cookie, 'begin=2026-02-18&end=2026-02-18&name=weekly%20probe', 'range');
+      expect(idsOf(wednesday)).toEqual([probes.first]);
+      expect(wednesday.json()).toMatchObject({ total: 1 });
+      // Sunday, March 1 in New York ends on Monday, March 2 in UTC: two UTC weeks.
+      const sunday = await list(cookie, 'begin=2026-03-01&end=2026-03-01&name=weekly%20probe', 'range');
+      expect(idsOf(sunday)).toEqual([probes.last]);
+      expect(sunday.json()).toMatchObject({ total: 1 });
+    }
+  });
+
+  it('searches a range longer than 26 weeks with the same answer', async () => {
     for (const cookie of [admin, source.cookie]) {
       const res = await list(cookie, 'begin=2025-06-01&end=2026-03-01&name=weekly%20probe', 'range');
       expect(idsOf(res)).toEqual([probes.last, probes.first, probes.beforeFirst]);
