@@ -89,19 +89,26 @@ function dateColumn(scope: LeadScope, filter: Pick<LeadListFilter, 'buyer'>) {
 }
 
 /**
- * The most weeks a name search's page names to the leads' trigram index (leads_source_week_name_trgm_idx):
- * a day's (one week, or two across a Monday in UTC). There the weeks' candidates are few to read and
- * sort. Over longer ranges the planner took the weeks and the dates as independent, expected a tenth of
- * the candidates, and read and sorted a month's (~4 ms at 1,000,000 leads) where walking the dates from
- * the newest finds a common name's page in under 1 ms; a rare name it reads from the trigrams alone.
+ * How many of a range's UTC weeks a name search over the leads names to their trigram index
+ * (leads_source_week_name_trgm_idx), so that the index gives those weeks' candidates alone.
+ * - A source's, at most 26: its name's candidates in a month are few, and read from the index they cost
+ *   less than walking the dates past every other source's leads (1.4 against 4.4 ms at 1,000,000 leads);
+ *   beyond about 30 weeks one index scan per week cost more than the dates checked on the rows.
+ * - An admin's page, a day's (one week, or two across a Monday in UTC). Over a month the planner took the
+ *   weeks and the dates as independent, expected a tenth of the candidates, and read and sorted all of
+ *   them (3.5-8.5 ms) where walking the dates from the newest finds a common name's page in under 1.2 ms;
+ *   a rare name it reads from the trigrams alone. An admin's count walks the weeks one at a time
+ *   (countNameSearchByWeek).
  */
-const NAME_PAGE_MAX_WEEKS = 2;
+function nameWeeksNamed(scope: LeadScope): number {
+  return scope.role === 'source' ? 26 : 2;
+}
 
-/** A name search's page over the leads themselves, narrowed in the index to the range's weeks when it is a day or so. */
-function nameInWeeks(filter: LeadListFilter): SQL | undefined {
+/** A name search over the leads themselves, narrowed in the index to the range's weeks when they are few. */
+function nameInWeeks(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
   if (!filter.name) return undefined;
   const weeks = utcWeeksOf(filter.span);
-  return weeks.length <= NAME_PAGE_MAX_WEEKS ? inArray(leadWeek(leads.createdAt), weeks) : undefined;
+  return weeks.length <= nameWeeksNamed(scope) ? inArray(leadWeek(leads.createdAt), weeks) : undefined;
 }
 
 /** The lead list's filters as SQL, for the scope's rows. */
@@ -118,7 +125,9 @@ function conditions(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
     filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
     // Read from a buyer's sales: the sale's copy of the name too, which the buyer's trigram index holds;
     // else the range's weeks, which the leads' own trigram index holds.
-    filter.name && at !== leads.createdAt ? ilike(leadMatches.name, likeContains(filter.name)) : nameInWeeks(filter),
+    filter.name && at !== leads.createdAt
+      ? ilike(leadMatches.name, likeContains(filter.name))
+      : nameInWeeks(scope, filter),
     filter.service ? eq(leads.service, filter.service) : undefined,
     // Read from a buyer's sales: the sale's copy of the service too, which its index holds.
     filter.service && at !== leads.createdAt ? eq(leadMatches.service, filter.service) : undefined,
@@ -166,18 +175,19 @@ function after(scope: LeadScope, filter: LeadListFilter, { sort, order }: LeadOr
 }
 
 /**
- * A name search over the leads themselves, counted up to `limit` one UTC week at a time from the newest
+ * An admin's name search over all the leads, counted up to `limit` one UTC week at a time from the newest
  * (one scan of leads_source_week_name_trgm_idx each), stopping once it has `limit`. Counting every week
  * at once read the matching leads in the table's order, oldest first: a year's search read the weeks
  * before the range (all of them, were the range This Year on an exchange with years of leads) before
- * it counted one lead of it.
+ * it counted one lead of it. A source's search counts in one scan of the weeks it names (nameInWeeks): its
+ * share of a week's leads is small, so the walk paid an index scan per week for a few leads each (slower).
  */
 async function countNameSearchByWeek(
   db: Db,
-  scope: LeadScope,
   filter: LeadListFilter & { name: string },
   limit: number,
 ): Promise<number> {
+  const scope: LeadScope = { role: 'admin' };
   const newestFirst = utcWeeksOf(filter.span).reverse();
   const inWeek = db
     .select({ one: sql`1` })
@@ -188,7 +198,10 @@ async function countNameSearchByWeek(
         ilike(leads.name, likeContains(filter.name)),
         sql`${leadWeek(leads.createdAt)} = weeks.week`,
       ),
-    );
+    )
+    // Also a fence: without a limit of its own the planner may flatten the join and read every week's
+    // candidates at once again (it did, as a hash join, for a year's 48 weeks).
+    .limit(limit);
   const weeks = sql.join(
     newestFirst.map((week) => sql`${week}`),
     sql`, `,
@@ -259,7 +272,8 @@ export const leadsRepo = {
   /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
   async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
     const buyerId = salesOf(scope, filter);
-    if (filter.name && !buyerId) return countNameSearchByWeek(db, scope, { ...filter, name: filter.name }, limit);
+    if (filter.name && scope.role === 'admin' && !buyerId)
+      return countNameSearchByWeek(db, { ...filter, name: filter.name }, limit);
     // A buyer's sales with no filter on the lead's own fields but the service and the name (which the
     // sale copies): counted from the buyer's matches alone (every match has its lead, dated as the sale),
     // from the buyer's own indexes.
