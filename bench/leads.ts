@@ -810,6 +810,11 @@ function render(r: {
       "(leadsRepo), so the index gives the range's candidates itself instead of being ANDed with a bitmap of every " +
       "lead of the range from `leads (created_at, id)` (a month's name count 16 ms -> 3.6 ms; beyond about 30 weeks " +
       'the scans per week cost more than the dates checked on the rows).',
+    "- An admin's name count walks the range's UTC weeks from the newest, one index scan each with a limit of its " +
+      "own, and stops at 1,001 (it read every candidate of the range in table order, oldest first: This Year's " +
+      "count read the weeks before January 1 first); an admin's page names its weeks only for a day (with a " +
+      "month's named, the planner read and sorted every candidate instead of walking the dates); the weeks " +
+      'counted in milliseconds instead of through a UTC TZDate (~3 ms of server CPU per year-long name search).',
     '',
     '### Export',
     '',
