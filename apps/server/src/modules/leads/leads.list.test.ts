@@ -38,6 +38,19 @@ async function post(apiKey: string, at: string, fields: Record<string, unknown>)
   return res.json().lead_id as string;
 }
 
+/**
+ * `n` leads of the first source at one instant, straight into the table (a posted lead each would take
+ * minutes): ids `{service}_{at}_{i}`, for the counts' tests.
+ */
+function insertLeads(n: number, at: string, fields: { service: string; name?: string }) {
+  return t.database.db.execute(
+    sql`insert into leads (id, source_id, service, zip, name, created_at)
+        select ${fields.service} || '_' || ${at}::text || '_' || g, ${source.sourceId}, ${fields.service}, '00001',
+          ${fields.name ?? null}, ${at}::timestamptz
+        from generate_series(1, ${n}::int) g`,
+  );
+}
+
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -336,14 +349,8 @@ describe('CSV export', () => {
 
 describe('the count stops at 10,000', () => {
   it('counts exactly up to 10,000 and says there are more beyond', async () => {
-    const insert = (n: number, day: string) =>
-      t.database.db.execute(
-        sql`insert into leads (id, source_id, service, zip, created_at)
-            select 'bulk_' || ${day}::text || '_' || g, ${source.sourceId}, 'bulk', '00001', ${day}::timestamptz
-            from generate_series(1, ${n}::int) g`,
-      );
-    await insert(10_000, '2026-01-05T12:00:00Z');
-    await insert(10_001, '2026-01-06T12:00:00Z');
+    await insertLeads(10_000, '2026-01-05T12:00:00Z', { service: 'bulk' });
+    await insertLeads(10_001, '2026-01-06T12:00:00Z', { service: 'bulk' });
     const exact = await list(admin, 'begin=2026-01-05&end=2026-01-05&service=bulk', 'range');
     expect(exact.json()).toMatchObject({ total: 10_000 });
     expect(exact.json().more).toBeUndefined();
@@ -353,13 +360,6 @@ describe('the count stops at 10,000', () => {
   });
 
   it('counts a name search exactly up to 1,000 and says there are more beyond, for every role', async () => {
-    const insert = (n: number, day: string) =>
-      t.database.db.execute(
-        sql`insert into leads (id, source_id, service, zip, name, created_at)
-            select 'named_' || ${day}::text || '_' || g, ${source.sourceId}, 'named', '00001', 'Bulk Namesake',
-              ${day}::timestamptz
-            from generate_series(1, ${n}::int) g`,
-      );
     // A buyer's list reads its sales: each bulk lead sold to Texas Roofs, with the sale's copy of the name.
     const sell = (day: string) =>
       t.database.db.execute(
@@ -368,8 +368,8 @@ describe('the count stops at 10,000', () => {
               l.created_at
             from leads l where l.id like ${`named_${day}_%`}`,
       );
-    await insert(1_000, '2026-01-07T12:00:00Z');
-    await insert(1_001, '2026-01-08T12:00:00Z');
+    await insertLeads(1_000, '2026-01-07T12:00:00Z', { service: 'named', name: 'Bulk Namesake' });
+    await insertLeads(1_001, '2026-01-08T12:00:00Z', { service: 'named', name: 'Bulk Namesake' });
     await sell('2026-01-07T12:00:00Z');
     await sell('2026-01-08T12:00:00Z');
     const day = (cookie: string, date: string, filters: string) =>
@@ -440,16 +440,10 @@ describe('a name search over a range of weeks', () => {
     // The count walks the range's UTC weeks from the newest and stops at 1,001: 400 leads in the week of
     // January 12 and 600 in the week of January 19 are 1,000 exactly; one more in the week of January 26
     // makes 1,000+, whichever week the walk reaches first.
-    const insert = (n: number, at: string) =>
-      t.database.db.execute(
-        sql`insert into leads (id, source_id, service, zip, name, created_at)
-            select 'spread_' || ${at}::text || '_' || g, ${source.sourceId}, 'spread', '00001', 'Spread Namesake',
-              ${at}::timestamptz
-            from generate_series(1, ${n}::int) g`,
-      );
-    await insert(400, '2026-01-12T12:00:00Z');
-    await insert(600, '2026-01-21T12:00:00Z');
-    await insert(1, '2026-01-26T12:00:00Z');
+    const spread = { service: 'spread', name: 'Spread Namesake' };
+    await insertLeads(400, '2026-01-12T12:00:00Z', spread);
+    await insertLeads(600, '2026-01-21T12:00:00Z', spread);
+    await insertLeads(1, '2026-01-26T12:00:00Z', spread);
     for (const cookie of [admin, source.cookie]) {
       const exact = await list(cookie, 'begin=2026-01-12&end=2026-01-25&name=spread', 'range');
       expect(exact.json()).toMatchObject({ total: 1_000 });
