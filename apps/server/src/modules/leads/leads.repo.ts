@@ -122,12 +122,11 @@ function conditions(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
       ? and(gte(leads.createdAt, filter.span.from), lt(leads.createdAt, filter.span.to))
       : undefined,
     scope.role === 'source' ? eq(leads.sourceId, scope.sourceId) : undefined,
-    filter.name ? ilike(leads.name, likeContains(filter.name)) : undefined,
-    // Read from a buyer's sales: the sale's copy of the name too, which the buyer's trigram index holds;
-    // else the range's weeks, which the leads' own trigram index holds.
-    filter.name && at !== leads.createdAt
-      ? ilike(leadMatches.name, likeContains(filter.name))
-      : nameInWeeks(scope, filter),
+    // Read from a buyer's sales: the sale's copy of the name alone, which the buyer's trigram index holds
+    // (a second test on the lead's own name made the page join every candidate before taking its 15:
+    // 2.7 ms against 0.7 for a buyer's year); else the leads' name, and the weeks their trigram index holds.
+    filter.name ? ilike(at !== leads.createdAt ? leadMatches.name : leads.name, likeContains(filter.name)) : undefined,
+    at === leads.createdAt ? nameInWeeks(scope, filter) : undefined,
     filter.service ? eq(leads.service, filter.service) : undefined,
     // Read from a buyer's sales: the sale's copy of the service too, which its index holds.
     filter.service && at !== leads.createdAt ? eq(leadMatches.service, filter.service) : undefined,
