@@ -815,6 +815,10 @@ function render(r: {
       "count read the weeks before January 1 first); an admin's page names its weeks only for a day (with a " +
       "month's named, the planner read and sorted every candidate instead of walking the dates); the weeks " +
       'counted in milliseconds instead of through a UTC TZDate (~3 ms of server CPU per year-long name search).',
+    "- A list read from a buyer's sales tests the name on the sale's copy alone (a second test on the lead's " +
+      'name made the page join every candidate before taking 15). Migration 0020: `leads (zip, created_at, id)` ' +
+      'and `lead_matches (lead_id, buyer_id, created_at) where not rejected` in place of `leads (zip)` and ' +
+      '`lead_matches (lead_id) where not rejected`: a count by ZIP from the indexes alone.',
     '',
     '### Export',
     '',

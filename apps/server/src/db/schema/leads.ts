@@ -92,7 +92,8 @@ export const leads = pgTable(
     index('leads_unsold_created_idx').on(t.createdAt, t.id).where(sql`not ${t.sold}`),
     // The tags in use (GET /api/tag/lead): the few tagged leads, not every lead's tags.
     index('leads_tagged_idx').on(t.id).where(sql`cardinality(${t.tags}) > 0`),
-    index('leads_zip_idx').on(t.zip),
+    // A ZIP filter over a range, from the index alone (the date checked, the id joined to a buyer's sales).
+    index('leads_zip_created_idx').on(t.zip, t.createdAt, t.id),
     index('leads_phone_idx').on(t.phone),
     index('leads_email_idx').on(t.email),
   ],
@@ -153,8 +154,9 @@ export const leadMatches = pgTable(
       .where(sql`not ${t.rejected}`),
     // Sales since a time: the engine's recent-sales refresh (every second) reads only the new ones.
     index('lead_matches_sold_created_idx').on(t.createdAt).where(sql`not ${t.rejected}`),
-    // Whether a lead sold, from the index alone: the admin's No Buyer filter.
-    index('lead_matches_lead_sold_idx').on(t.leadId).where(sql`not ${t.rejected}`),
+    // Whether a lead sold, and to whom and when, from the index alone: a lead's sales, and a buyer's list
+    // filtered by the lead's ZIP (the ZIP's leads of the range, each probed for the buyer's sale).
+    index('lead_matches_lead_buyer_sold_idx').on(t.leadId, t.buyerId, t.createdAt).where(sql`not ${t.rejected}`),
     index('lead_matches_campaign_idx').on(t.campaignId),
     // A stamped bill's leads and totals (bills.repo.ts).
     index('lead_matches_bill_idx').on(t.billId).where(sql`${t.billId} is not null`),
