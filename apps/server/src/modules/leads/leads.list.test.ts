@@ -391,9 +391,9 @@ describe('the count stops at 10,000', () => {
 });
 
 describe('a name search over a range of weeks', () => {
-  // The count walks the range's UTC weeks, and a day's page names them to the index (leadsRepo,
-  // NAME_PAGE_MAX_WEEKS): a lead in the range's first instant, or in its last one (a Sunday night in New
-  // York is Monday in UTC), must still be found; a lead a minute outside must not.
+  // An admin's count walks the range's UTC weeks; a source's search, and an admin's page of a day, name
+  // them to the index (leadsRepo, nameWeeksNamed): a lead in the range's first instant, or in its last one
+  // (a Sunday night in New York is Monday in UTC), must still be found; a lead a minute outside must not.
   const probes: Record<string, string> = {};
   beforeAll(async () => {
     probes.beforeFirst = await post(source.apiKey, '2026-02-18T04:59:00Z', { name: 'Weekly Probe' });
