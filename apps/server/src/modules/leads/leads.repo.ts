@@ -181,11 +181,7 @@ function after(scope: LeadScope, filter: LeadListFilter, { sort, order }: LeadOr
  * it counted one lead of it. A source's search counts in one scan of the weeks it names (nameInWeeks): its
  * share of a week's leads is small, so the walk paid an index scan per week for a few leads each (slower).
  */
-async function countNameSearchByWeek(
-  db: Db,
-  filter: LeadListFilter & { name: string },
-  limit: number,
-): Promise<number> {
+async function countNameSearchByWeek(db: Db, filter: LeadListFilter, name: string, limit: number): Promise<number> {
   const scope: LeadScope = { role: 'admin' };
   const newestFirst = utcWeeksOf(filter.span).reverse();
   const inWeek = db
@@ -194,7 +190,7 @@ async function countNameSearchByWeek(
     .where(
       and(
         conditions(scope, { ...filter, name: undefined }),
-        ilike(leads.name, likeContains(filter.name)),
+        ilike(leads.name, likeContains(name)),
         sql`${leadWeek(leads.createdAt)} = weeks.week`,
       ),
     )
@@ -271,8 +267,7 @@ export const leadsRepo = {
   /** How many leads match, counted up to `limit` (DESIGN.md §11: exact up to 10,000). */
   async count(db: Db, scope: LeadScope, filter: LeadListFilter, limit: number): Promise<number> {
     const buyerId = salesOf(scope, filter);
-    if (filter.name && scope.role === 'admin' && !buyerId)
-      return countNameSearchByWeek(db, { ...filter, name: filter.name }, limit);
+    if (filter.name && scope.role === 'admin' && !buyerId) return countNameSearchByWeek(db, filter, filter.name, limit);
     // A buyer's sales with no filter on the lead's own fields but the service and the name (which the
     // sale copies): counted from the buyer's matches alone (every match has its lead, dated as the sale),
     // from the buyer's own indexes.
