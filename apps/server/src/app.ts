@@ -24,6 +24,7 @@ import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { returnRoutes } from './modules/returns/returns.routes';
+import { settingsRoutes } from './modules/settings/settings.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(messageRoutes, deps);
       await api.register(statsRoutes, deps);
       await api.register(integrationRoutes, deps);
+      await api.register(settingsRoutes, deps);
       // The simulator exists only outside production (DESIGN.md §8).
       if (config.NODE_ENV !== 'production') await api.register(simRoutes, deps);
     },
@@ -142,6 +144,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   // The engine's index lives as long as the app: loaded before the first request, flushed at close.
+  // The exchange's zone too: every rule that counts days reads it (docs/decisions.md "One clock").
+  app.addHook('onReady', () => deps.services.settings.refreshZone());
   app.addHook('onReady', () => deps.engine.start());
   app.addHook('onClose', () => deps.engine.stop());
   app.addHook('onClose', () => deps.jobs.stop());

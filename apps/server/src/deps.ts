@@ -27,6 +27,7 @@ import { createLeadsService, type LeadsService } from './modules/leads/leads.ser
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
+import { createSettingsService, type SettingsService } from './modules/settings/settings.service';
 import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
 import { createWhitelist } from './modules/sim/whitelist';
@@ -75,6 +76,8 @@ export interface AppDeps {
     integrations: IntegrationsService;
     adSpend: AdSpendService;
     signup: SignupService;
+    /** The exchange's time zone setting (docs/decisions.md "One clock"). */
+    settings: SettingsService;
   };
 }
 
@@ -168,6 +171,7 @@ export function createDeps(
       stats: createStatsService(db, clock),
       integrations,
       adSpend,
+      settings: createSettingsService({ db, clock }),
       signup: createSignupService({
         db,
         clock,

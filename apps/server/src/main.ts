@@ -10,6 +10,8 @@ import { createLogger } from './lib/logger';
 
 /** How often a process reads the shared mock date (outside production). */
 const MOCK_DATE_REFRESH_MS = 2000;
+/** How often a process reads the exchange's zone, which an admin may change through another process. */
+const ZONE_REFRESH_MS = 5000;
 
 /** Start: config -> database -> (one process at a time: migrate -> ZIPs -> admin -> seed) -> listen. */
 async function main() {
@@ -38,6 +40,8 @@ async function main() {
     await deps.mockDate.refresh();
     deps.mockDate.watch(MOCK_DATE_REFRESH_MS, (error) => logger.error({ err: error }, 'mock date: refresh failed'));
   }
+
+  deps.services.settings.watchZone(ZONE_REFRESH_MS, (error) => logger.error({ err: error }, 'zone: refresh failed'));
 
   const app = await buildApp(deps);
   if (config.LEADEX_ROLE !== 'worker') {

@@ -33,7 +33,8 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
  * The invariants of a buyer's bills (DESIGN.md §7), read through the API: every sale in `saleMatchIds`
- * on exactly one bill, periods back to back from the initial bill, and each bill's totals equal to its
+ * on exactly one bill, periods back to back from the first bill (one period long, opened at the period
+ * of the first sale: issue 27 item 26), and each bill's totals equal to its
  * leads, approved returns, credits and debits, net = charges - returns - credits + debits, to the cent.
  * Answers the bills, oldest first.
  */
@@ -50,7 +51,11 @@ export async function expectBillsConsistent(
   expect(new Set(onBills).size, 'no sale on two bills').toBe(onBills.length);
   expect([...onBills].sort(), 'every sale on a bill').toEqual([...saleMatchIds].sort());
   const oldestFirst = [...bills].sort((a, b) => a.start - b.start);
-  if (oldestFirst.length > 0) expect(oldestFirst[0]?.start).toBe(0);
+  const first = oldestFirst[0];
+  if (first) {
+    expect(first.start, 'the first bill starts at a period, not at the epoch').toBeGreaterThan(0);
+    expect(first.end + 1 - first.start, 'the first bill is one period long').toBeLessThanOrEqual(31 * 86_400 + 3600);
+  }
   for (let i = 1; i < oldestFirst.length; i += 1)
     expect(oldestFirst[i]?.start, 'periods back to back').toBe((oldestFirst[i - 1]?.end ?? 0) + 1);
   for (const bill of bills) {

@@ -18,5 +18,6 @@ export * from './sim';
 export * from './source';
 export * from './source-api';
 export * from './stats';
+export * from './time-zone';
 export * from './webhook';
 export * from './zip';

@@ -9,6 +9,8 @@ export interface SessionClaims {
   canPostLead: boolean;
   welcome: boolean;
   emailVerified: boolean;
+  /** The exchange's time zone: every screen shows its times in it (docs/decisions.md "One clock"). */
+  zone: string;
 }
 
 /** PUT /api/session/claims: the onboarding flag is the only claim a user may change. */

@@ -1,8 +1,9 @@
+import { DEFAULT_EXCHANGE_ZONE as DEFAULT_ZONE } from '@leadex/domain';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
-import { type CapSlot, capSlots, DEFAULT_ZONE, lockOrder, MemoryCapCounts, setCaps } from './caps';
+import { type CapSlot, capSlots, lockOrder, MemoryCapCounts, setCaps } from './caps';
 import { currentPeriods } from './time';
 import type { IndexedCampaign } from './types';
 

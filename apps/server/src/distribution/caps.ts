@@ -1,11 +1,12 @@
 import { and, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { capCounters } from '../db/schema';
+import { exchangeZone } from '../lib/exchange-zone';
 import { currentPeriods } from './time';
 import { CAP_PERIODS, type CapCounts, type CapPeriod, type IndexedCampaign } from './types';
 
-/** Caps of a campaign without hours are counted in the exchange's home zone (the spec's default zone). */
-export const DEFAULT_ZONE = 'America/New_York';
+/** Caps of a campaign without hours are counted in the exchange's zone (docs/decisions.md "One clock"). */
+const zoneOf = (c: IndexedCampaign): string => c.time?.zone ?? exchangeZone();
 
 /** The caps a campaign actually has: an empty cap, or 0, means no cap (DESIGN.md §5 rule 5). */
 export function setCaps(c: IndexedCampaign): [CapPeriod, number][] {
@@ -32,7 +33,7 @@ export interface CapSlot {
 export function capSlots(c: IndexedCampaign, now: Date): CapSlot[] {
   const caps = setCaps(c);
   if (caps.length === 0) return [];
-  const starts = currentPeriods(c.time?.zone ?? DEFAULT_ZONE, now);
+  const starts = currentPeriods(zoneOf(c), now);
   return caps.map(([period, limit]) => ({ campaignId: c.id, period, periodStart: starts[period], limit }));
 }
 
@@ -71,7 +72,7 @@ export class MemoryCapCounts implements CapCounts {
 
   /** Counts one sale made by this process (other processes' sales arrive with the next read). */
   increment(c: IndexedCampaign, at: Date): void {
-    const zone = c.time?.zone ?? DEFAULT_ZONE;
+    const zone = zoneOf(c);
     const starts = currentPeriods(zone, at);
     const entry = this.counts.get(c.id) ?? { zone, periods: {} };
     for (const [period] of setCaps(c)) {
@@ -101,12 +102,7 @@ export class MemoryCapCounts implements CapCounts {
           gte(capCounters.periodStart, since),
         ),
       );
-    const byId = new Map(
-      capped.map((c) => [
-        c.id,
-        { zone: c.time?.zone ?? DEFAULT_ZONE, starts: currentPeriods(c.time?.zone ?? DEFAULT_ZONE, at) },
-      ]),
-    );
+    const byId = new Map(capped.map((c) => [c.id, { zone: zoneOf(c), starts: currentPeriods(zoneOf(c), at) }]));
     for (const row of rows) {
       const campaign = byId.get(row.campaignId);
       const period = row.period as CapPeriod;

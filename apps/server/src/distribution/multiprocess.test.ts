@@ -1,3 +1,4 @@
+import { DEFAULT_EXCHANGE_ZONE as DEFAULT_ZONE } from '@leadex/domain';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
@@ -5,7 +6,6 @@ import { createBuyer, createCampaign, createSourceWithKey } from '../../test/fac
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
 import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
 import { buyerSpend, campaigns, capCounters, leadMatches, leads } from '../db/schema';
-import { DEFAULT_ZONE } from './caps';
 import { bumpEngineVersion } from './index';
 import { currentPeriods } from './time';
 import type { CapPeriod } from './types';

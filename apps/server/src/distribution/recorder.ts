@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { campaigns, pingCalls, pings, sources, unmatchedPings } from '../db/schema';
+import { exchangeZone } from '../lib/exchange-zone';
 import type { PingCall } from '../modules/deliveries/custom/ping';
-import { DEFAULT_ZONE } from './caps';
 import { dayInZone } from './time';
 
 type PingRow = typeof pings.$inferInsert;
@@ -136,7 +136,7 @@ export class Recorder {
   /** A real ping or direct lead that no campaign would buy. */
   gap(zip: string, service: string, at: Date): void {
     // A New York day, so a month's Buyer Gaps are the New York month's (DESIGN.md §8b).
-    const day = dayInZone(DEFAULT_ZONE, at);
+    const day = dayInZone(exchangeZone(), at);
     const key = `${day}|${zip}|${service}`;
     const gap = this.gaps.get(key) ?? { day, zip, service, n: 0 };
     gap.n += 1;

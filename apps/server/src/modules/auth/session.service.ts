@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { sources } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { exchangeZone } from '../../lib/exchange-zone';
 import { usersRepo } from '../users/users.repo';
 import type { AuthContext } from './session-reader';
 
@@ -25,6 +26,7 @@ export function createSessionService(db: Db, clock: Clock) {
       canPostLead,
       welcome: ctx.welcome,
       emailVerified: ctx.emailVerified,
+      zone: exchangeZone(),
     };
   }
 

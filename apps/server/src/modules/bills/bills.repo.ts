@@ -98,6 +98,17 @@ export const billsRepo = {
     return Boolean(row);
   },
 
+  /** When the buyer's earliest billable sale on no bill was made (null without one): its first bill opens there. */
+  async firstUnbilledSale(db: Db | Tx, buyerId: string): Promise<Date | null> {
+    const [row] = await db
+      .select({ at: leadMatches.createdAt })
+      .from(leadMatches)
+      .where(and(eq(leadMatches.buyerId, buyerId), isNull(leadMatches.billId), billable))
+      .orderBy(asc(leadMatches.createdAt))
+      .limit(1);
+    return row?.at ?? null;
+  },
+
   /** Inserts an accruing bill unless the buyer has one already (answers null then). */
   async insertAccruing(db: Db | Tx, row: typeof bills.$inferInsert): Promise<BillRow | null> {
     const [inserted] = await db.insert(bills).values(row).onConflictDoNothing().returning();

@@ -12,6 +12,7 @@ import type { Db, Tx } from '../../db/client';
 import { periodStart } from '../../distribution/time';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { exchangeZone } from '../../lib/exchange-zone';
 import { newId } from '../../lib/ids';
 import { centsToDollars, dollarsToCents } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
@@ -19,19 +20,16 @@ import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
 import type { BillPayments } from './bill-payments';
 import { type BillAdjustmentRow, type BillRow, type BillTotals, billsRepo } from './bills.repo';
 
-/** Bill periods run in New York time, weeks from Monday (DESIGN.md §7). */
-export const BILLING_ZONE = 'America/New_York';
+/** Bill periods run in the exchange's zone (America/New_York by default), weeks from Monday (DESIGN.md §7). */
 const DAY_MS = 86_400_000;
-/** The buyer's initial bill starts at the epoch: the admin spec shows a start of 0 as Initial Bill. */
-const INITIAL_START = new Date(0);
 
 /** The billing period containing `now`: its first instant and the first instant of the next one. */
 export function billingPeriod(period: BillPeriod, now: Date): { start: Date; next: Date } {
   const unit = period === 'weekly' ? 'weekly' : 'monthly';
-  const start = periodStart(unit, BILLING_ZONE, now);
+  const start = periodStart(unit, exchangeZone(), now);
   // A day past the longest period lands inside the next one, whatever DST did in between.
   const inNext = new Date(start.getTime() + (period === 'weekly' ? 8 : 32) * DAY_MS);
-  return { start, next: periodStart(unit, BILLING_ZONE, inNext) };
+  return { start, next: periodStart(unit, exchangeZone(), inNext) };
 }
 
 /** Net = charges - approved returns - credits + debits, in cents (DESIGN.md §7). */
@@ -71,15 +69,24 @@ export async function ensureAccruingBill(
 ): Promise<BillRow | null> {
   const existing = await billsRepo.accruing(tx, buyer.id);
   if (existing) return existing;
-  if (!evenWithoutSales && !(await billsRepo.hasUnbilledSales(tx, buyer.id))) return null;
-  const start = (await billsRepo.lastEnd(tx, buyer.id)) ?? INITIAL_START;
   const period = buyer.period as BillPeriod;
+  const lastEnd = await billsRepo.lastEnd(tx, buyer.id);
+  let start: Date;
+  if (lastEnd) {
+    if (!evenWithoutSales && !(await billsRepo.hasUnbilledSales(tx, buyer.id))) return null;
+    start = lastEnd;
+  } else {
+    // The first bill opens at the period of the first sale (not of the run that opens it), so a run
+    // days or weeks later rolls it period by period like any later bill.
+    const firstSale = await billsRepo.firstUnbilledSale(tx, buyer.id);
+    if (!firstSale && !evenWithoutSales) return null;
+    start = billingPeriod(period, firstSale ?? now).start;
+  }
   const inserted = await billsRepo.insertAccruing(tx, {
     id: newId('bil'),
     buyerId: buyer.id,
     startAt: start,
-    // The initial bill runs to the end of the current period; a later one from the last end to its period's end.
-    endAt: billingPeriod(period, start.getTime() === 0 ? now : start).next,
+    endAt: billingPeriod(period, start).next,
     period,
     status: 'accruing',
     createdAt: now,

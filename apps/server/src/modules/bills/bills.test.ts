@@ -70,7 +70,7 @@ const adjust = (id: string, payload: object) =>
   t.request({ method: 'PUT', url: `/api/bill/${id}`, as: admin.cookie, payload });
 
 describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
-  it("is stored from the buyer's first sale as its initial bill, and totals its sold, delivered, not rejected leads", async () => {
+  it("is stored from the buyer's first sale, opening at that sale's period, and totals its sold, delivered, not rejected leads", async () => {
     t.clock.set('2026-03-15T15:00:00Z');
     const { buyer, sell } = await buyerWithSales();
     await sell('2026-03-01T05:00:00Z', 40);
@@ -79,7 +79,6 @@ describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
     await sell('2026-03-13T18:00:00Z', 25, { returnStatus: 'requested' });
     await sell('2026-03-14T18:00:00Z', 99, { rejected: true });
     await sell('2026-03-14T19:00:00Z', 77, { undelivered: true });
-    await sell('2026-02-20T18:00:00Z', 70); // before the current period: the initial bill holds every earlier sale
     const other = await buyerWithSales();
     await other.sell('2026-03-10T18:00:00Z', 1000);
 
@@ -92,14 +91,14 @@ describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
       buyer: buyer._id,
       buyer_name: buyer.name,
       buyer_bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
-      start: 0,
+      start: seconds('2026-03-01T05:00:00Z'),
       end: seconds('2026-04-01T04:00:00Z') - 1,
       grace: seconds('2026-04-01T04:00:00Z') + 3 * 86_400,
       status: { start: true, complete: false, invoiced: false, cancelled: false },
       accruing: true,
       payment: { paid: false },
       ts: seconds('2026-03-15T15:00:00Z'),
-      total: { charges: 220.5, returns: 30, credits: 0, debits: 0, net: 190.5 },
+      total: { charges: 150.5, returns: 30, credits: 0, debits: 0, net: 120.5 },
     });
 
     // The same stored bill every time, by its id and as the current one, with its leads.
@@ -108,8 +107,8 @@ describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
     const byId = (await get(`/api/bill/${bill._id}`)).json();
     expect(byId).toEqual(current);
     expect(byId).toMatchObject({ ...bill, credits: [], debits: [] });
-    expect(byId.leads.map((l: { price: number }) => l.price)).toEqual([70, 40, 55.5, 30, 25]);
-    expect(byId.leads[3]).toMatchObject({
+    expect(byId.leads.map((l: { price: number }) => l.price)).toEqual([40, 55.5, 30, 25]);
+    expect(byId.leads[2]).toMatchObject({
       zip: '75201',
       service: 'roofing',
       source_name: expect.any(String),
@@ -131,7 +130,7 @@ describe('the accruing bill (GET /api/bill/buyer/{buyerId})', () => {
     await sell('2026-03-10T12:00:00Z', 10);
     const [bill] = await billsOf(buyer._id);
     expect(bill).toMatchObject({
-      start: 0,
+      start: seconds('2026-03-09T04:00:00Z'), // the Monday of the sale's week
       end: seconds('2026-03-16T04:00:00Z') - 1,
       grace: seconds('2026-03-16T04:00:00Z'),
       buyer_bill: { period: 'weekly', grace: 0 },
@@ -210,7 +209,7 @@ describe('the billing run (POST /api/sim/billing)', () => {
     t.clock.set('2026-01-10T15:00:00Z');
     const { buyer, sell } = await buyerWithSales({ period: 'monthly', grace: 0 });
     await sell('2026-01-05T15:00:00Z', 10);
-    await run(); // opens the initial bill, to the end of January
+    await run(); // opens the first bill: January, the period of the first sale
     await sell('2026-02-05T15:00:00Z', 20);
     t.clock.set('2026-03-15T15:00:00Z');
     await run();
@@ -225,7 +224,7 @@ describe('the billing run (POST /api/sim/billing)', () => {
     ).toEqual([
       [seconds('2026-03-01T05:00:00Z'), seconds('2026-04-01T04:00:00Z'), 0, false],
       [seconds('2026-02-01T05:00:00Z'), seconds('2026-03-01T05:00:00Z'), 20, true],
-      [0, seconds('2026-02-01T05:00:00Z'), 10, true],
+      [seconds('2026-01-01T05:00:00Z'), seconds('2026-02-01T05:00:00Z'), 10, true],
     ]);
     // Every match is on exactly one bill.
     const stamped = await t.database.db
@@ -233,6 +232,47 @@ describe('the billing run (POST /api/sim/billing)', () => {
       .from(leadMatches)
       .where(eq(leadMatches.buyerId, buyer._id));
     expect(new Set(stamped.map((m) => m.billId)).size).toBe(2);
+  });
+
+  describe("a weekly buyer's first bill opened by a run days after its first sale (issue 27 item 26)", () => {
+    type Row = { start: number; end: number; total: { charges: number; net: number }; status: { complete: boolean } };
+    const periods = (list: Row[]) =>
+      list.map((b) => [b.start, b.end + 1, b.total.charges, b.total.net, b.status.complete]);
+
+    it('opens at the week of the first sale and rolls week by week, each total to the cent', async () => {
+      // Tuesday 2026-11-03, 10 a.m. New York (EST, after the fall-back of 2026-11-01).
+      t.clock.set('2026-11-03T15:00:00Z');
+      const { buyer, sell } = await buyerWithSales({ period: 'weekly', grace: 0 });
+      await sell('2026-11-03T15:00:00Z', 12.34);
+      await sell('2026-11-05T20:00:00Z', 0.01);
+      await sell('2026-11-10T15:00:00Z', 45.67); // Tuesday of the next week
+      await sell('2026-11-13T13:00:00Z', 0.99); // Friday of the next week
+      t.clock.set('2026-11-13T14:00:00Z'); // 10 days after the first sale
+      expect((await run()).statusCode).toBe(200);
+      expect(periods(await billsOf(buyer._id))).toEqual([
+        [seconds('2026-11-09T05:00:00Z'), seconds('2026-11-16T05:00:00Z'), 46.66, 46.66, false],
+        [seconds('2026-11-02T05:00:00Z'), seconds('2026-11-09T05:00:00Z'), 12.35, 12.35, true],
+      ]);
+    });
+
+    it.each([
+      ['Sunday 23:59', '2026-11-16T04:59:00Z', '2026-11-09T05:00:00Z'],
+      ['Monday 00:00', '2026-11-16T05:00:00Z', '2026-11-16T05:00:00Z'],
+    ])('puts a first sale on %s New York time in the week it falls in', async (_, at, weekStart) => {
+      t.clock.set(at);
+      const { buyer, sell } = await buyerWithSales({ period: 'weekly', grace: 0 });
+      await sell(at, 19.99);
+      t.clock.set('2026-11-26T15:00:00Z'); // ten days later
+      await run();
+      const list: Row[] = await billsOf(buyer._id);
+      const first = list[list.length - 1] as Row;
+      expect(first.start).toBe(seconds(weekStart));
+      expect(first.end + 1).toBe(seconds(weekStart) + 7 * 86_400);
+      expect([first.total.charges, first.status.complete]).toEqual([19.99, true]);
+      // Every week from the sale's to the run's has its bill, the last one accruing.
+      expect(periods(list)[0]).toEqual([seconds('2026-11-23T05:00:00Z'), seconds('2026-11-30T05:00:00Z'), 0, 0, false]);
+      expect(list).toHaveLength(weekStart === '2026-11-09T05:00:00Z' ? 3 : 2);
+    });
   });
 
   it('bills a sale delivered by a resend after its bill rolled on the bill accruing then', async () => {

@@ -12,14 +12,13 @@ import type { Db } from '../../db/client';
 import { dayInZone } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { exchangeZone } from '../../lib/exchange-zone';
 import type { Logger } from '../../lib/logger';
 import { centsToDollars, dollarsToCents } from '../../lib/money';
 import { type AdSpendDay, adSpendRepo } from './ad-spend.repo';
 import { fetchSpend, ImportError } from './ad-spend-import';
 import type { IntegrationsService } from './integrations.service';
 
-/** The exchange's home zone: ad spend is recorded per New York day, as the dashboard counts days. */
-const HOME_ZONE = 'America/New_York';
 const DAY_MS = 86_400_000;
 /** The most lines one CSV upload may hold (a year of days for a few sources). */
 const MAX_CSV_LINES = 5000;
@@ -82,7 +81,7 @@ export function createAdSpendService({
     },
 
     async list(days: number): Promise<{ data: AdSpendRow[] }> {
-      const from = dayInZone(HOME_ZONE, new Date(clock.now().getTime() - (days - 1) * DAY_MS));
+      const from = dayInZone(exchangeZone(), new Date(clock.now().getTime() - (days - 1) * DAY_MS));
       return { data: (await adSpendRepo.since(db, from)).map(rowOf) };
     },
 
@@ -159,8 +158,8 @@ export function createAdSpendService({
       const access = await integrations.accessToken(name);
       if (!access) throw new ImportError('The connection has expired: reconnect it.');
       const now = clock.now();
-      const to = dayInZone(HOME_ZONE, now);
-      const from = dayInZone(HOME_ZONE, new Date(now.getTime() - DAY_MS));
+      const to = dayInZone(exchangeZone(), now);
+      const from = dayInZone(exchangeZone(), new Date(now.getTime() - DAY_MS));
       const spend = await fetchSpend(name, config, access.token, from, to);
       const days: AdSpendDay[] = [];
       for (const day of [from, to])

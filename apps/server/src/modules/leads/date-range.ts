@@ -1,7 +1,8 @@
 import { TZDate } from '@date-fns/tz';
-import { type LEAD_DATE_RANGES, LEADS_TIME_ZONE } from '@leadex/domain';
+import type { LEAD_DATE_RANGES } from '@leadex/domain';
 import { addDays, startOfDay, startOfMonth, startOfYear, subDays } from 'date-fns';
 import { AppError } from '../../lib/errors';
+import { exchangeZone } from '../../lib/exchange-zone';
 
 /** A half-open span of time: `from` included, `to` excluded. */
 export interface TimeSpan {
@@ -9,14 +10,14 @@ export interface TimeSpan {
   to: Date;
 }
 
-/** The start of a calendar day (YYYY-MM-DD) in the leads' zone. */
+/** The start of a calendar day (YYYY-MM-DD) in the exchange's zone. */
 export function dayStart(isoDate: string): TZDate {
   const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  return new TZDate(year, month - 1, day, LEADS_TIME_ZONE);
+  return new TZDate(year, month - 1, day, exchangeZone());
 }
 
 /**
- * The span of a leads list's date range (DESIGN.md §11), in America/New_York whole days, from the
+ * The span of a leads list's date range (DESIGN.md §11), in whole days of the exchange's zone (America/New_York by default), from the
  * injected clock's `now`, so the simulator's mock date moves it. Every range ends with today (the
  * start of tomorrow, excluded); Last 30 Days is today and the 29 days before it; a custom range
  * takes `begin` and `end` inclusive.
@@ -36,7 +37,7 @@ function zonedSpan(
   now: Date,
   custom: { begin?: string; end?: string },
 ): TimeSpan {
-  const today = startOfDay(new TZDate(now.getTime(), LEADS_TIME_ZONE));
+  const today = startOfDay(new TZDate(now.getTime(), exchangeZone()));
   const tomorrow = addDays(today, 1);
   switch (dateq) {
     case 'today':
@@ -55,9 +56,9 @@ function zonedSpan(
   }
 }
 
-/** Today's date in the leads' zone as YYYY-MM-DD: the export's file name. */
+/** Today's date in the exchange's zone as YYYY-MM-DD: the export's file name. */
 export function leadsToday(now: Date): string {
-  const local = new TZDate(now.getTime(), LEADS_TIME_ZONE);
+  const local = new TZDate(now.getTime(), exchangeZone());
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
 }

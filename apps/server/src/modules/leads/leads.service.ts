@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import {
   type AdminLeadListItem,
   type BuyerLeadListItem,
+  isoInZone,
   LEAD_CSV_COLUMNS,
   LEADS_COUNT_LIMIT,
   LEADS_NAME_COUNT_LIMIT,
-  LEADS_TIME_ZONE,
   type LeadDateRange,
   type LeadListQuery,
   type LeadPage,
@@ -20,6 +20,7 @@ import type { Db } from '../../db/client';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { orUndefined } from '../../lib/dto';
 import { AppError } from '../../lib/errors';
+import { exchangeZone } from '../../lib/exchange-zone';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
@@ -402,19 +403,8 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
 
 const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
 const money = (cents: number) => (cents / 100).toFixed(2);
-/** Date and time in the leads' zone as a spreadsheet reads it (2026-03-14 11:00:00); Swedish writes ISO order. */
-const CSV_DATE = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: LEADS_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-// One formatter for every row: date-fns with a TZDate per row was a tenth of an export's time.
-const csvDate = (at: Date) => CSV_DATE.format(at);
+/** Date and time in ISO 8601 with the exchange zone's offset: 2026-11-27T03:31:00-05:00 (docs/decisions.md "One clock"). */
+const csvDate = (at: Date) => isoInZone(at, exchangeZone());
 
 /**
  * A text a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) gets a leading

@@ -177,6 +177,7 @@ describe('POST /api/signup', () => {
       canPostLead: false,
       welcome: true,
       emailVerified: true,
+      zone: 'America/New_York',
     });
     // Its own record reads; following the link again changes nothing.
     expect((await t.request({ method: 'GET', url: `/api/source/${u?.roleId}`, as: cookie })).json()).toMatchObject({

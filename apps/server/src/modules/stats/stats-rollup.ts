@@ -1,4 +1,3 @@
-import { LEADS_TIME_ZONE } from '@leadex/domain';
 import { addDays, format } from 'date-fns';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
@@ -7,10 +6,9 @@ import { settings, statsDays } from '../../db/schema';
 import { dayInZone } from '../../distribution/time';
 import type { ScheduledJob } from '../../jobs/boss';
 import type { Clock } from '../../lib/clock';
+import { exchangeZone } from '../../lib/exchange-zone';
 import { dayStart, type TimeSpan } from '../leads/date-range';
 
-/** The exchange's home zone: the rollup's days are New York days, as the dashboard's. */
-const ZONE = LEADS_TIME_ZONE;
 /** The settings row naming the last rolled day: every day up to it (included) is in stats_days. */
 const ROLLED_KEY = 'stats_rolled_through';
 /** Advisory lock class of the rollup: one writer of stats_days at a time (see db/client.ts for others). */
@@ -37,20 +35,20 @@ const startOf = (day: string) => new Date(dayStart(day).getTime());
  */
 export function dayFigures(from: Date, to: Date): SQL {
   return sql`
-    select (created_at at time zone ${ZONE})::date as day, source_id, ''::text as buyer_id,
+    select (created_at at time zone ${exchangeZone()})::date as day, source_id, ''::text as buyer_id,
       count(*)::bigint as pings, 0::bigint as leads, 0::bigint as posts, 0::bigint as sold,
       0::bigint as payouts, 0::bigint as chargebacks, 0::bigint as sales, 0::bigint as gross,
       0::bigint as returns, 0::bigint as revenue, 0::bigint as buyer_cost
     from pings where created_at >= ${from} and created_at < ${to} and not test
     group by 1, 2
     union all
-    select (created_at at time zone ${ZONE})::date, source_id, '', 0, count(*),
+    select (created_at at time zone ${exchangeZone()})::date, source_id, '', 0, count(*),
       count(*) filter (where ping_id <> 'no_ping'), count(*) filter (where price_cents > 0),
       coalesce(sum(cost_cents) filter (where price_cents > 0), 0), 0, 0, 0, 0, 0, 0
     from leads where created_at >= ${from} and created_at < ${to} and not test
     group by 1, 2
     union all
-    select (l.created_at at time zone ${ZONE})::date, c.source_id, '', 0, 0, 0, 0, 0, sum(c.amount_cents), 0, 0, 0, 0, 0
+    select (l.created_at at time zone ${exchangeZone()})::date, c.source_id, '', 0, 0, 0, 0, 0, sum(c.amount_cents), 0, 0, 0, 0, 0
     from source_chargebacks c join leads l on l.id = c.lead_id
     where l.created_at >= ${from} and l.created_at < ${to} and not l.test
     group by 1, 2
@@ -61,7 +59,7 @@ export function dayFigures(from: Date, to: Date): SQL {
       coalesce(sum(round(s.cost_cents::numeric * s.price_cents / nullif(s.lead_revenue, 0)))
         filter (where s.return_status is distinct from 'approved'), 0)
     from (
-      select (m.created_at at time zone ${ZONE})::date as day, m.buyer_id, m.price_cents, m.return_status,
+      select (m.created_at at time zone ${exchangeZone()})::date as day, m.buyer_id, m.price_cents, m.return_status,
         l.source_id, l.cost_cents, sum(m.price_cents) over (partition by m.lead_id) as lead_revenue
       from lead_matches m join leads l on l.id = m.lead_id
       where m.created_at >= ${from} and m.created_at < ${to} and not m.rejected and not l.test
@@ -91,12 +89,12 @@ export const statsRollup = {
 
   /** The last day that may be rolled at `now`: yesterday once its grace has passed, else the day before. */
   rollableThrough(now: Date): string {
-    const today = dayInZone(ZONE, now);
+    const today = dayInZone(exchangeZone(), now);
     const todayStart = startOf(today).getTime();
-    const yesterday = dayInZone(ZONE, new Date(todayStart - 1));
+    const yesterday = dayInZone(exchangeZone(), new Date(todayStart - 1));
     return now.getTime() >= todayStart + ROLL_GRACE_MS
       ? yesterday
-      : dayInZone(ZONE, new Date(startOf(yesterday).getTime() - 1));
+      : dayInZone(exchangeZone(), new Date(startOf(yesterday).getTime() - 1));
   },
 
   /**
@@ -133,9 +131,9 @@ export const statsRollup = {
     if (through === null) return;
     const result = await tx.execute(sql`
       select distinct to_char(d, 'YYYY-MM-DD') as day from (
-        select (m.created_at at time zone ${ZONE})::date as d from lead_matches m where m.id = ${matchId}
+        select (m.created_at at time zone ${exchangeZone()})::date as d from lead_matches m where m.id = ${matchId}
         union all
-        select (l.created_at at time zone ${ZONE})::date from lead_matches m join leads l on l.id = m.lead_id
+        select (l.created_at at time zone ${exchangeZone()})::date from lead_matches m join leads l on l.id = m.lead_id
         where m.id = ${matchId}
       ) days`);
     for (const { day } of rowsOf<{ day: string }>(result)) {
@@ -160,13 +158,13 @@ export const statsRollup = {
    */
   async spanRows(db: Db, span: TimeSpan): Promise<SQL> {
     const through = await rolledThroughIn(db);
-    const fromDay = dayInZone(ZONE, span.from);
+    const fromDay = dayInZone(exchangeZone(), span.from);
     if (through === null || through < fromDay) return dayFigures(span.from, span.to);
     const liveFrom = startOf(nextDay(through));
     const rolled = sql`
       select day, source_id, buyer_id, pings, leads, posts, sold, payouts, chargebacks, sales, gross, returns,
         revenue, buyer_cost
-      from stats_days where day >= ${fromDay}::date and day <= ${through}::date and day < ${dayInZone(ZONE, span.to)}::date`;
+      from stats_days where day >= ${fromDay}::date and day <= ${through}::date and day < ${dayInZone(exchangeZone(), span.to)}::date`;
     if (liveFrom >= span.to) return rolled;
     return sql`${rolled} union all ${dayFigures(new Date(Math.max(liveFrom.getTime(), span.from.getTime())), span.to)}`;
   },

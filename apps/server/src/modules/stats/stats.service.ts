@@ -13,6 +13,7 @@ import { campaigns, unmatchedPings } from '../../db/schema';
 import { dayInZone, periodStart } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { exchangeZone } from '../../lib/exchange-zone';
 import { centsToDollars } from '../../lib/money';
 import { buyersRepo } from '../buyers/buyers.repo';
 import type { Viewer } from '../buyers/buyers.service';
@@ -20,16 +21,13 @@ import { leadDateSpan } from '../leads/date-range';
 import { csvText } from '../leads/leads.service';
 import { type BuyerFigures, type SourceFigures, statsRepo } from './stats.repo';
 
-/** The exchange's home zone: months of the dashboard (and of billing) are New York months. */
-const HOME_ZONE = 'America/New_York';
-
 /** The dashboard's figures for this month (DESIGN.md §8b). */
 export function createStatsService(db: Db, clock: Clock) {
   const spanOf = (query: ReportQuery) => leadDateSpan(query.dateq, clock.now(), query);
   /** This New York month, whole: it ends where the next begins, so with a mock date in the past later sales are not counted. */
   const thisMonth = () => {
-    const monthStart = periodStart('monthly', HOME_ZONE, clock.now());
-    const monthEnd = periodStart('monthly', HOME_ZONE, new Date(monthStart.getTime() + 32 * 86_400_000));
+    const monthStart = periodStart('monthly', exchangeZone(), clock.now());
+    const monthEnd = periodStart('monthly', exchangeZone(), new Date(monthStart.getTime() + 32 * 86_400_000));
     return { monthStart, monthEnd };
   };
   return {
@@ -45,7 +43,7 @@ export function createStatsService(db: Db, clock: Clock) {
       // Revenue (less approved returns), leads sold and their payouts less chargebacks, from the rollup.
       const month = await statsRepo.totals(db, { from: monthStart, to: monthEnd });
       // Internal sources cost their ad spend (DESIGN.md §5): this month's days of it.
-      const adSpend = await statsRepo.adSpend(db, { from: monthStart, to: monthEnd }, HOME_ZONE);
+      const adSpend = await statsRepo.adSpend(db, { from: monthStart, to: monthEnd }, exchangeZone());
       const gaps = await db
         .select({
           zip: unmatchedPings.zip,
@@ -55,8 +53,8 @@ export function createStatsService(db: Db, clock: Clock) {
         .from(unmatchedPings)
         .where(
           and(
-            gte(unmatchedPings.day, dayInZone(HOME_ZONE, monthStart)),
-            lt(unmatchedPings.day, dayInZone(HOME_ZONE, monthEnd)),
+            gte(unmatchedPings.day, dayInZone(exchangeZone(), monthStart)),
+            lt(unmatchedPings.day, dayInZone(exchangeZone(), monthEnd)),
           ),
         )
         .groupBy(unmatchedPings.zip, unmatchedPings.service)
@@ -74,7 +72,7 @@ export function createStatsService(db: Db, clock: Clock) {
 
     /** This month's revenue, cost and profit per New York day, up to today (the dashboard's chart). */
     async daily(): Promise<DailyFigures[]> {
-      const days = await statsRepo.byDay(db, leadDateSpan('mtd', clock.now()), HOME_ZONE);
+      const days = await statsRepo.byDay(db, leadDateSpan('mtd', clock.now()), exchangeZone());
       return days.map((d) => ({
         day: d.day,
         revenue: centsToDollars(d.revenueCents),
@@ -92,8 +90,8 @@ export function createStatsService(db: Db, clock: Clock) {
       if (!own || !(await buyersRepo.findById(db, buyerId))) throw AppError.notFound('Buyer');
       const { monthStart, monthEnd } = thisMonth();
       const [month, last30] = await Promise.all([
-        statsRepo.buyerByDay(db, { from: monthStart, to: monthEnd }, buyerId, HOME_ZONE),
-        statsRepo.buyerByDay(db, leadDateSpan('last30d', clock.now()), buyerId, HOME_ZONE),
+        statsRepo.buyerByDay(db, { from: monthStart, to: monthEnd }, buyerId, exchangeZone()),
+        statsRepo.buyerByDay(db, leadDateSpan('last30d', clock.now()), buyerId, exchangeZone()),
       ]);
       const sum = (key: 'sales' | 'returns' | 'spendCents') => month.reduce((total, d) => total + d[key], 0);
       return {
@@ -103,7 +101,7 @@ export function createStatsService(db: Db, clock: Clock) {
     },
 
     async sources(query: ReportQuery): Promise<SourceReportRow[]> {
-      return (await statsRepo.bySource(db, spanOf(query), HOME_ZONE)).map(sourceRow);
+      return (await statsRepo.bySource(db, spanOf(query), exchangeZone())).map(sourceRow);
     },
 
     async buyers(query: ReportQuery): Promise<BuyerReportRow[]> {
@@ -116,7 +114,7 @@ export function createStatsService(db: Db, clock: Clock) {
         report === 'sources'
           ? toCsv(SOURCE_CSV, await this.sources(query))
           : toCsv(BUYER_CSV, await this.buyers(query));
-      return { fileName: `${report}_${dayInZone(HOME_ZONE, clock.now())}.csv`, body };
+      return { fileName: `${report}_${dayInZone(exchangeZone(), clock.now())}.csv`, body };
     },
   };
 }

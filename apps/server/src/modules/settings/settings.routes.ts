@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../deps';
+
+/**
+ * /api/setting/zone: the exchange's time zone (docs/decisions.md "One clock"). Every signed-in user
+ * learns it with the session claims; only the admin reads and changes it here.
+ */
+export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+  const { settings } = services;
+  const admin = app.requireRole('admin');
+
+  app.get('/setting/zone', { onRequest: admin, schema: { tags: ['admin'] } }, () => settings.zone());
+
+  // The body is checked by the service, so a bad zone answers with the field's own message.
+  app.put('/setting/zone', { onRequest: admin, schema: { tags: ['admin'] } }, (request) =>
+    settings.setZone(request.body),
+  );
+};

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalTimeZone,
+  dayInTimeZone,
+  exchangeZoneSchema,
+  formatZonedDate,
+  formatZonedTime,
+  isoInZone,
+  zoneAbbreviation,
+} from './time-zone';
+
+const NY = 'America/New_York';
+const at = (iso: string) => new Date(iso);
+
+describe('times in the exchange zone (docs/decisions.md "One clock")', () => {
+  it("shows the issue's lead, stamped 08:31 UTC, at 3:31 AM ET whatever zone the machine runs in", () => {
+    expect(formatZonedTime(at('2026-11-27T08:31:00Z'), NY)).toBe('11/27/2026 3:31 AM ET');
+    expect(isoInZone(at('2026-11-27T08:31:00Z'), NY)).toBe('2026-11-27T03:31:00-05:00');
+  });
+
+  it('follows both sides of the spring-forward change (2026-03-08 02:00 EST -> 03:00 EDT)', () => {
+    expect(formatZonedTime(at('2026-03-08T06:59:00Z'), NY)).toBe('03/08/2026 1:59 AM ET');
+    expect(formatZonedTime(at('2026-03-08T07:00:00Z'), NY)).toBe('03/08/2026 3:00 AM ET');
+    expect(isoInZone(at('2026-03-08T06:59:00Z'), NY)).toBe('2026-03-08T01:59:00-05:00');
+    expect(isoInZone(at('2026-03-08T07:00:00Z'), NY)).toBe('2026-03-08T03:00:00-04:00');
+  });
+
+  it('follows both sides of the fall-back change (2026-11-01 02:00 EDT -> 01:00 EST)', () => {
+    expect(isoInZone(at('2026-11-01T05:30:00Z'), NY)).toBe('2026-11-01T01:30:00-04:00');
+    expect(isoInZone(at('2026-11-01T06:30:00Z'), NY)).toBe('2026-11-01T01:30:00-05:00');
+    expect(formatZonedTime(at('2026-11-01T06:30:00Z'), NY)).toBe('11/01/2026 1:30 AM ET');
+  });
+
+  it('puts an evening in New York on its New York day, not the UTC one', () => {
+    expect(dayInTimeZone(at('2026-11-27T03:30:00Z'), NY)).toBe('2026-11-26');
+    expect(formatZonedDate(at('2026-11-27T03:30:00Z'), NY)).toBe('11/26/2026');
+    expect(formatZonedTime(at('2026-11-27T17:05:00Z'), NY)).toBe('11/27/2026 12:05 PM ET');
+    expect(formatZonedTime(at('2026-11-27T05:05:00Z'), NY)).toBe('11/27/2026 12:05 AM ET');
+  });
+
+  it('labels other zones with their own abbreviation and offset', () => {
+    expect(formatZonedTime(at('2026-11-27T08:31:00Z'), 'UTC')).toBe('11/27/2026 8:31 AM UTC');
+    expect(isoInZone(at('2026-11-27T08:31:00Z'), 'UTC')).toBe('2026-11-27T08:31:00+00:00');
+    expect(zoneAbbreviation('America/Los_Angeles', at('2026-07-01T12:00:00Z'))).toBe('PT');
+    expect(isoInZone(at('2026-07-01T12:00:00Z'), 'Asia/Kolkata')).toBe('2026-07-01T17:30:00+05:30');
+  });
+
+  it('takes IANA names only, and names the field when it refuses one', () => {
+    expect(canonicalTimeZone('America/Chicago')).toBe('America/Chicago');
+    expect(canonicalTimeZone('Mars/Olympus_Mons')).toBeNull();
+    expect(canonicalTimeZone('+05:00')).toBeNull();
+    const refused = exchangeZoneSchema.safeParse({ zone: 'Eastern Time' });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({
+      path: ['zone'],
+      message: 'Time zone must be a time zone name such as America/New_York',
+    });
+  });
+});
