@@ -1,13 +1,17 @@
 import type { SessionClaims } from '@leadex/domain';
 import { useQuery } from '@tanstack/react-query';
 import { ApiRequestError, api } from '../lib/api';
+import { setExchangeZone } from '../lib/format';
 import { showError } from '../lib/notify';
 import { queryKeys } from '../lib/queryKeys';
 
 /** GET /api/session: the claims of the signed-in user, or null for a guest (the API answers 401). */
 export async function fetchSession(): Promise<SessionClaims | null> {
   try {
-    return await api.get<SessionClaims>('/api/session', { toast: false });
+    const claims = await api.get<SessionClaims>('/api/session', { toast: false });
+    // Before any screen renders: every time is shown in the exchange's zone (docs/decisions.md "One clock").
+    setExchangeZone(claims.zone);
+    return claims;
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) return null;
     // Being a guest is not a failure; anything else (the server unreachable) is, and says so.

@@ -1,12 +1,31 @@
+import { DEFAULT_EXCHANGE_ZONE, dayInTimeZone, formatZonedDate, formatZonedTime } from '@leadex/domain';
 import dayjs from 'dayjs';
 
-/** An API timestamp (epoch seconds, DESIGN.md §4) as the screens show it. */
-export function formatTimestamp(ts: number | null | undefined): string {
-  return ts ? dayjs.unix(ts).format('MM/DD/YYYY h:mm A') : '';
+/**
+ * The exchange's time zone (docs/decisions.md "One clock"): every screen shows its times in it, never
+ * in the browser's. The session claims carry it (app/session.ts sets it before any screen renders).
+ */
+let exchangeZone = DEFAULT_EXCHANGE_ZONE;
+
+export function setExchangeZone(zone: string | null | undefined): void {
+  exchangeZone = zone || DEFAULT_EXCHANGE_ZONE;
 }
 
+export const currentExchangeZone = (): string => exchangeZone;
+
+/** An API timestamp (epoch seconds, DESIGN.md §4) as the screens show it: 11/27/2026 3:31 AM ET. */
+export function formatTimestamp(ts: number | null | undefined): string {
+  return ts ? formatZonedTime(new Date(ts * 1000), exchangeZone) : '';
+}
+
+/** The day of an API timestamp in the exchange's zone: 11/27/2026. */
 export function formatDate(ts: number | null | undefined): string {
-  return ts ? dayjs.unix(ts).format('MM/DD/YYYY') : '';
+  return ts ? formatZonedDate(new Date(ts * 1000), exchangeZone) : '';
+}
+
+/** Today in the exchange's zone as YYYY-MM-DD ("Today", date ranges and date pickers count from it). */
+export function todayInExchangeZone(now: Date): string {
+  return dayInTimeZone(now, exchangeZone);
 }
 
 /** (555) 123-4567 for 10 digits (an 11-digit number drops its leading 1); anything else as entered. */

@@ -14,6 +14,8 @@ function entityKeys<const TEntity extends string>(entity: TEntity) {
  */
 export const queryKeys = {
   session: ['session'] as const,
+  /** GET /api/setting/zone: the exchange's time zone (the admin's Settings). */
+  exchangeZone: ['setting', 'zone'] as const,
   buyers: entityKeys('buyers'),
   /** Bills; `detail` is GET /api/bill/{id} (or `next:{buyerId}`, the buyer's accruing bill). */
   bills: {

@@ -285,7 +285,7 @@ describe('CSV export', () => {
     expect(rows).toHaveLength(1 + 4);
     const robin = rows.find((r) => r[1] === 'Robin Shaw');
     expect(robin).toEqual([
-      '2026-03-14 11:00:00',
+      '2026-03-14T11:00:00-04:00', // ISO 8601 with the exchange zone's offset (EDT)
       'Robin Shaw',
       'Texas Roofs',
       'roofing',

@@ -1,18 +1,13 @@
 import type { BuyerCampaign } from '@leadex/domain';
+import { formatDate } from '../../lib/format';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 /** Dollars as the screens show money: $1,234.50. */
 export const formatMoney = (dollars: number | null | undefined) =>
   dollars === null || dollars === undefined ? '' : money.format(dollars);
 
-/** Bill periods are New York days (DESIGN.md §7): show their dates there, wherever the browser is. */
-const billDay = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/New_York',
-  month: '2-digit',
-  day: '2-digit',
-  year: 'numeric',
-});
-export const formatBillDate = (ts: number) => billDay.format(new Date(ts * 1000));
+/** Bill periods are days of the exchange's zone (DESIGN.md §7): show their dates there, wherever the browser is. */
+export const formatBillDate = (ts: number) => formatDate(ts);
 
 /** How many ZIPs the Campaigns table spells out before it counts the rest. */
 const ZIPS_SHOWN = 3;

@@ -1,6 +1,7 @@
-import { LEAD_DATE_RANGES, LEADS_TIME_ZONE, type LeadDateRange } from '@leadex/domain';
+import { LEAD_DATE_RANGES, type LeadDateRange } from '@leadex/domain';
 import type { ListRequest } from '../../components/DataTable';
 import type { QueryValue } from '../../lib/api';
+import { todayInExchangeZone } from '../../lib/format';
 
 /**
  * The leads lists keep their view in the URL (admin §2, portals §2): `dateq` (today when absent),
@@ -93,13 +94,7 @@ export function leadExportUrl(params: URLSearchParams, defaultSort: { column: st
   })}`;
 }
 
-/** Today in the zone the ranges are counted in (DESIGN.md §11), as an ISO date. */
+/** Today in the zone the ranges are counted in (the exchange's, DESIGN.md §11), as an ISO date. */
 export function todayInLeadsZone(now: Date): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: LEADS_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  return todayInExchangeZone(now);
 }

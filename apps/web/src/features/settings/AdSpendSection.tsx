@@ -2,7 +2,6 @@ import { type AdSpendEntry, type AdSpendRow, adSpendEntrySchema, INTEGRATION_INF
 import { Button, FileButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCalendar, IconUpload } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -10,7 +9,7 @@ import { EditingFields } from '../../components/EditableForm';
 import { MoneyField, SelectField } from '../../components/FormFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
-import { formatDay } from '../../lib/format';
+import { formatDay, todayInExchangeZone } from '../../lib/format';
 import { applyFieldErrors, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { formatMoney } from '../leads/leadFormat';
@@ -31,7 +30,7 @@ function AdSpendForm() {
   const save = useSaveAdSpend();
   const form = useForm<AdSpendEntry>({
     resolver: schemaResolver(adSpendEntrySchema),
-    defaultValues: { sourceId: '', day: dayjs().format('YYYY-MM-DD') },
+    defaultValues: { sourceId: '', day: todayInExchangeZone(new Date()) },
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (entry) => {
@@ -68,7 +67,7 @@ function AdSpendForm() {
                   valueFormat="MM/DD/YYYY"
                   placeholder="MM/DD/YYYY"
                   leftSection={<IconCalendar size={16} />}
-                  maxDate={dayjs().format('YYYY-MM-DD')}
+                  maxDate={todayInExchangeZone(new Date())}
                   value={field.value || null}
                   onChange={(value) => field.onChange(value ?? '')}
                   onBlur={field.onBlur}

@@ -6,6 +6,7 @@ import { Section } from '../../components/Section';
 import { useSystemInfo } from '../sim/sim.api';
 import { AdSpendSection } from './AdSpendSection';
 import { IntegrationsSection } from './IntegrationsSection';
+import { TimeZoneSection } from './TimeZoneSection';
 
 /**
  * Admin §2 Settings: the integrations (a social-ads, a search-ads and a mail account by OAuth), the
@@ -21,6 +22,7 @@ export function SettingsPage() {
       <Stack gap="lg">
         <IntegrationsSection />
         <AdSpendSection />
+        <TimeZoneSection />
         {env.data && (
           <Section
             title="Simulator"

@@ -2,11 +2,13 @@ import type {
   AdSpendEntry,
   AdSpendRow,
   AdSpendUploadResult,
+  ExchangeZone,
   IntegrationName,
   IntegrationSetting,
 } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { setExchangeZone } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
 
 /** How many days of ad spend the Settings screen lists. */
@@ -94,5 +96,29 @@ export function useUploadAdSpend() {
   return useMutation({
     mutationFn: (csv: string) => api.post<AdSpendUploadResult>('/api/ad-spend/csv', csv, { contentType: 'text/csv' }),
     onSuccess: refresh,
+  });
+}
+
+/** GET /api/setting/zone: the exchange's time zone (docs/decisions.md "One clock"). */
+export function useExchangeZone() {
+  return useQuery({
+    queryKey: queryKeys.exchangeZone,
+    queryFn: ({ signal }) => api.get<ExchangeZone>('/api/setting/zone', { signal }),
+  });
+}
+
+/**
+ * PUT /api/setting/zone. Every time on every screen, "Today" and the date ranges follow the zone, so
+ * a change refetches everything (the session first: it carries the zone the screens format with).
+ */
+export function useSaveExchangeZone() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (zone: string) => api.put<ExchangeZone>('/api/setting/zone', { zone }, { toast: false }),
+    onSuccess: async (saved) => {
+      setExchangeZone(saved.zone);
+      queryClient.setQueryData(queryKeys.exchangeZone, saved);
+      await queryClient.invalidateQueries();
+    },
   });
 }
