@@ -62,7 +62,7 @@ export function TimeZoneSection() {
       </Group>
       {stored.data && (
         <Text c="dimmed" fz="sm" mt="xs">
-          Now: {formatTimestamp(Math.floor(Date.now() / 1000))}
+          Times on the screens read like this: {formatTimestamp(Math.floor(Date.now() / 1000))}
         </Text>
       )}
     </Section>
