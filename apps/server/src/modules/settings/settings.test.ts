@@ -12,7 +12,9 @@ const setZone = (payload: unknown, as = admin.cookie) =>
   t.request({ method: 'PUT', url: '/api/setting/zone', as, payload: payload as object });
 const today = () => t.request({ method: 'GET', url: '/api/lead/date/today', as: admin.cookie });
 const csv = async () =>
-  parse((await t.request({ method: 'GET', url: '/api/lead/date/today/export.csv', as: admin.cookie })).body) as string[][];
+  parse(
+    (await t.request({ method: 'GET', url: '/api/lead/date/today/export.csv', as: admin.cookie })).body,
+  ) as string[][];
 
 /** The lead: 08:31 UTC on November 27, 2026, which is 3:31 AM in New York (EST). */
 const STAMP = '2026-11-27T08:31:00Z';
@@ -44,7 +46,9 @@ describe('the exchange zone (GET and PUT /api/setting/zone)', () => {
     const buyer = await createBuyerWithLogin(t);
     expect((await setZone({ zone: 'UTC' }, buyer.cookie)).statusCode).toBe(403);
     expect((await zone(buyer.cookie)).statusCode).toBe(403);
-    expect((await t.request({ method: 'PUT', url: '/api/setting/zone', payload: { zone: 'UTC' } })).statusCode).toBe(401);
+    expect((await t.request({ method: 'PUT', url: '/api/setting/zone', payload: { zone: 'UTC' } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('writes the CSV’s timestamps in ISO 8601 with the zone’s offset, and moves "Today" and the CSV with the setting', async () => {
