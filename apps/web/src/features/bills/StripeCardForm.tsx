@@ -63,12 +63,15 @@ export default function StripeCardForm({
     // `attempt` starts it again (Try again).
     void attempt;
     stripeFor(publishableKey).then(
-      (stripe) =>
+      (stripe) => {
+        // A form gone meanwhile (Cancel, or shown again) must not start a SetupIntent it will not use.
+        if (!live) return;
         startCardSetup(buyerId).then(
           (answer) => live && setStage({ step: 'ready', stripe, secret: answer.client_secret }),
           // The error is raised as a toast already (lib/api).
           () => live && setStage({ step: 'failed', message: 'The card form could not start. Try again.' }),
-        ),
+        );
+      },
       (error: unknown) => {
         console.error('Stripe.js did not load', error);
         if (live) setStage({ step: 'failed', message: CARD_FORM_UNAVAILABLE });
