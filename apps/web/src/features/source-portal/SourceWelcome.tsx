@@ -251,13 +251,11 @@ function TestPostCard({ apiKey, pingId }: { apiKey: string | undefined; pingId: 
     <Section
       title="Test Your First Post"
       description="The post sends the lead for the ping's ping_id; a test post is never sold either."
-      actions={<CopyTextButton value={curl} label="Copy post cURL" disabled={!pingId} />}
+      actions={<CopyTextButton value={curl} label="Copy post cURL" />}
     >
       <Stack gap="md">
         {pingId ? (
-          <Text fz="sm">
-            Posts a made-up consumer for ping_id <Code>{pingId}</Code>.
-          </Text>
+          <Text fz="sm">Posts a made-up consumer (Test Lead) for the ping_id your test ping answered.</Text>
         ) : (
           <Text fz="sm" c="dimmed">
             Send a test ping first: the post uses the ping_id it answers.
