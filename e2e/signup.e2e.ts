@@ -299,5 +299,6 @@ describe('a source signs up, verifies its email, signs in, is approved and sells
 
     await admin.context.close();
     await context.close();
-  });
+    // Sign-up, verification, the welcome page's test calls, approval, a sale and a hold: a long story.
+  }, 180_000);
 });
