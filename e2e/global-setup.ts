@@ -84,7 +84,13 @@ async function startMailbox(dir: string): Promise<{ url: string; close: () => Pr
 }
 
 /** Starts the built exchange on a port; answers the process once it has said it listens there and answers /api/health. */
-async function startExchange(port: number, dataDir: string, issuer: string, smtpUrl: string): Promise<ChildProcess> {
+async function startExchange(
+  port: number,
+  dataDir: string,
+  issuer: string,
+  smtpUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ChildProcess> {
   const baseURL = `http://127.0.0.1:${port}`;
   // The exchange under test always runs on its own embedded database, whatever the shell says.
   // Nor does it take OAuth providers from the shell: Google is the local one, Facebook is not configured.
@@ -113,6 +119,7 @@ async function startExchange(port: number, dataDir: string, issuer: string, smtp
       // Mail goes to the local SMTP server (and is kept in the outbox as sent).
       SMTP_URL: smtpUrl,
       ...googleEnv(issuer),
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -142,17 +149,21 @@ async function startExchange(port: number, dataDir: string, issuer: string, smtp
   }
 }
 
-/** One exchange on its own port and fresh data directory, retried on another port if that one was taken. */
-async function startOwnExchange(
+/**
+ * One exchange on its own port and fresh data directory, retried on another port if that one was taken.
+ * A file needing an exchange configured otherwise (`extraEnv`, e.g. Stripe's keys) starts its own.
+ */
+export async function startOwnExchange(
   issuer: string,
   smtpUrl: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   // The port is free when chosen but may be taken before the server binds it: then try another.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'leadex-e2e-'));
     try {
-      const server = await startExchange(port, dataDir, issuer, smtpUrl);
+      const server = await startExchange(port, dataDir, issuer, smtpUrl, extraEnv);
       return {
         baseURL: `http://127.0.0.1:${port}`,
         async stop() {

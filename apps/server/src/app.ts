@@ -56,6 +56,17 @@ function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, 
   };
 }
 
+/**
+ * What Stripe documents for Elements (https://docs.stripe.com/security/guide#content-security-policy):
+ * Stripe.js and its frames from js.stripe.com, 3-D Secure frames from hooks.stripe.com, its calls to
+ * api.stripe.com. Only an exchange that takes cards (STRIPE_PUBLISHABLE_KEY) opens its policy to them.
+ */
+export const STRIPE_ELEMENTS_SOURCES = {
+  'script-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com'],
+  'frame-src': ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  'connect-src': ["'self'", 'https://api.stripe.com'],
+};
+
 /** Builds the HTTP app; it never listens (main.ts does, tests use `inject`). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -82,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         // Mantine writes style tags at run time.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:'],
+        ...(config.STRIPE_PUBLISHABLE_KEY ? STRIPE_ELEMENTS_SOURCES : {}),
       },
     },
   });

@@ -104,7 +104,8 @@ export function createDeps(
     // A connected Gmail account sends the exchange's mail instead of SMTP_URL (DESIGN.md §11).
     gmail: { smtpUrl: config.GMAIL_SMTP_URL, credentials: () => integrations.accessToken('gmail') },
   });
-  const auth = createAuth({ config, db, mailer });
+  // The sign-up service is built below; the hook runs long after (when a link is followed).
+  const auth = createAuth({ config, db, mailer, onSignupVerified: (email) => signup.announceVerified(email) });
   const users = createUsersService({ db, clock, mailer, config });
   const engine = createEngine({
     db,
@@ -137,6 +138,15 @@ export function createDeps(
   });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
+  const signup = createSignupService({
+    db,
+    clock,
+    engine,
+    secret: config.LEADEX_SECRET,
+    sendVerification: async (email) => {
+      await auth.api.sendVerificationEmail({ body: { email } });
+    },
+  });
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger });
   return {
@@ -172,15 +182,7 @@ export function createDeps(
       integrations,
       adSpend,
       settings: createSettingsService({ db, clock }),
-      signup: createSignupService({
-        db,
-        clock,
-        engine,
-        secret: config.LEADEX_SECRET,
-        sendVerification: async (email) => {
-          await auth.api.sendVerificationEmail({ body: { email } });
-        },
-      }),
+      signup,
     },
   };
 }

@@ -98,6 +98,38 @@ export const sourceUserSchema = z.object({
 });
 export type SourceUserInput = z.infer<typeof sourceUserSchema>;
 
+/**
+ * PUT /api/source/{id}/approve: the payout may be set with the approval (issue 27: a self-signed-up
+ * source is approved only with one, its lead cost or a channel's max cost). No body at all is fine.
+ */
+export const sourceApproveSchema = z.object({ max_cost: leadCost }).nullish();
+export type SourceApprove = NonNullable<z.infer<typeof sourceApproveSchema>>;
+
+/** What approval answers when the source would be paid nothing (issue 27). */
+export const APPROVAL_NEEDS_PAYOUT =
+  "Set this source's Lead Cost (or a channel's max cost) before approving it: it would be paid nothing per lead";
+
+/**
+ * A source that signed itself up (DESIGN.md §8), told apart from one an admin made without a migration:
+ * an admin's source is approved the instant it is made (`approvedAt` = `createdAt`); a signed-up one
+ * is made unapproved and approved later (the approval never stamps the creation's instant). Only these
+ * need a payout to sell: an admin's source without a lead cost is internal (DESIGN.md §5).
+ */
+export function isSelfSignedUp(source: { approvedAt: Date | null; createdAt: Date }): boolean {
+  return source.approvedAt === null || source.approvedAt.getTime() !== source.createdAt.getTime();
+}
+
+/**
+ * Whether a self-signed-up source has no payout at all (no lead cost, no channel with a max cost): it
+ * cannot sell real leads until the exchange sets one (issue 27).
+ */
+export function needsPayout(
+  source: { approvedAt: Date | null; createdAt: Date; maxCostCents: number | null },
+  channels: readonly { maxCostCents: number | null }[],
+): boolean {
+  return isSelfSignedUp(source) && source.maxCostCents === null && channels.every((c) => c.maxCostCents === null);
+}
+
 /** PUT /api/source/{id}/hold: an optional reason, kept with the hold (no body at all is fine). */
 export const sourceHoldSchema = z.object({ reason: optionalText(500) }).nullish();
 
@@ -235,6 +267,11 @@ export interface Source extends Contact {
   max_cost?: number;
   /** False for a self-signed-up source awaiting an admin's approval: it may only test until then. */
   approved: boolean;
+  /**
+   * True for a self-signed-up source with no payout (no lead cost, no channel's max cost): it cannot
+   * sell real leads until the exchange sets one (issue 27).
+   */
+  needs_payout: boolean;
   channels: SourceChannel[];
   hold?: { ts: number; reason?: string };
   lastLeadSent?: number;
@@ -251,7 +288,18 @@ export interface Source extends Contact {
 /** The sources list row (admin §2: name, email, phone, status), with channels for the campaign screens. */
 export type SourceListItem = Pick<
   Source,
-  '_id' | 'name' | 'email' | 'phone' | 'status' | 'channels' | 'hold' | 'canPostLead' | 'max_cost' | 'approved' | 'ts'
+  | '_id'
+  | 'name'
+  | 'email'
+  | 'phone'
+  | 'status'
+  | 'channels'
+  | 'hold'
+  | 'canPostLead'
+  | 'max_cost'
+  | 'approved'
+  | 'needs_payout'
+  | 'ts'
 >;
 
 /** How many of a source's latest leads its detail page shows. */

@@ -1,4 +1,4 @@
-import { isPingPost, type WebhookPing } from '@leadex/domain';
+import { isPingPost, isSelfSignedUp, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -34,6 +34,8 @@ export interface IndexedSource {
   heldAt: number | null;
   /** Self-signed-up sources sell real leads only once approved (DESIGN.md §8). */
   approved: boolean;
+  /** A self-signed-up source: it sells real leads only at a payout (issue 27); an admin's may be internal. */
+  selfSignedUp: boolean;
   canPostLead: boolean;
   maxCostCents: number | null;
   /** Channel name -> its max cost (null: the source's). */
@@ -199,6 +201,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         name: s.name,
         heldAt: ms(s.heldAt),
         approved: s.approvedAt !== null,
+        selfSignedUp: isSelfSignedUp(s),
         canPostLead: s.canPostLead,
         maxCostCents: s.maxCostCents,
         channels: channelsOf.get(s.id) ?? new Map(),

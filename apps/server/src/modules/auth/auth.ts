@@ -33,6 +33,11 @@ export interface AuthOptions {
   config: Config;
   db: Db;
   mailer: Mailer;
+  /**
+   * Called once when a self-signed-up user verifies its email and becomes its source's user: the
+   * sign-up's admin message is posted then, so unverified sign-ups never fill Messages.
+   */
+  onSignupVerified?: (email: string) => Promise<void>;
 }
 
 /** A session lasts a week, and is extended (by better-auth) once a day while it is used. */
@@ -40,7 +45,7 @@ export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 7;
 export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** better-auth: email+password, username sign-in, Bearer tokens, password reset through our mailer. */
-export function createAuth({ config, db, mailer }: AuthOptions) {
+export function createAuth({ config, db, mailer, onSignupVerified }: AuthOptions) {
   const origins = createOriginPolicy(config);
   return betterAuth({
     appName: 'Leadex',
@@ -80,10 +85,12 @@ export function createAuth({ config, db, mailer }: AuthOptions) {
       },
       async afterEmailVerification(u) {
         // A sign-up's user waits role-less for this (modules/signup): now it is its source's user.
-        await db
+        const promoted = await db
           .update(user)
           .set({ role: 'source' })
-          .where(and(eq(user.id, u.id), isNull(user.role), isNotNull(user.roleId)));
+          .where(and(eq(user.id, u.id), isNull(user.role), isNotNull(user.roleId)))
+          .returning({ id: user.id });
+        if (promoted.length > 0) await onSignupVerified?.(u.email);
       },
     },
     user: {

@@ -16,6 +16,41 @@ const call = (method: 'GET' | 'PUT', url: string, as: string, payload?: object) 
 const VISA = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 };
 const AMEX = { brand: 'amex', last4: '0005', exp_month: 3, exp_year: 2031 };
 
+/** The Content-Security-Policy header as directive -> its sources. */
+function cspOf(header: unknown): Map<string, string[]> {
+  return new Map(
+    String(header ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name = '', ...sources]) => [name, sources]),
+  );
+}
+
+describe('the Content-Security-Policy of an exchange that takes cards (issue 27)', () => {
+  it('lets the pages load Stripe.js, its frames and its API, as Stripe documents for Elements', async () => {
+    for (const url of ['/', '/api/health']) {
+      const csp = cspOf((await t.request({ method: 'GET', url })).headers['content-security-policy']);
+      expect(csp.get('script-src')).toEqual(expect.arrayContaining(["'self'", 'https://js.stripe.com']));
+      expect(csp.get('frame-src')).toEqual(
+        expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']),
+      );
+      expect(csp.get('connect-src')).toEqual(expect.arrayContaining(["'self'", 'https://api.stripe.com']));
+      // Nothing else is opened: still no inline script, no other host.
+      expect(csp.get('script-src')?.every((src) => src === "'self'" || src.endsWith('js.stripe.com'))).toBe(true);
+      expect(csp.get('default-src')).toEqual(["'self'"]);
+    }
+  });
+
+  it('creates no Stripe customer or SetupIntent until the card form asks for one', async () => {
+    const { buyer, cookie } = await createBuyerWithLogin(t);
+    const before = stripe.calls.length;
+    expect((await call('GET', `/api/buyer/${buyer._id}/stripe/paymentMethods`, cookie)).statusCode).toBe(200);
+    expect((await call('GET', `/api/buyer/${buyer._id}`, cookie)).statusCode).toBe(200);
+    expect(stripe.calls.slice(before).filter((c) => c.method === 'POST')).toEqual([]);
+  });
+});
+
 describe("a buyer's cards (GET/PUT /api/buyer/{id}/stripe/…)", () => {
   it('starts a SetupIntent for the card form, lists the saved cards, sets the default and deletes one', async () => {
     const { buyer, cookie } = await createBuyerWithLogin(t);

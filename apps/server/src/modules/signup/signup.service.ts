@@ -22,7 +22,7 @@ export interface SignupServiceDeps {
 
 /**
  * Self sign-up of a source (portals spec §2, §5; DESIGN.md §8): the source, its first API key and its
- * user in one transaction, and an admin message asking for approval. The user stays without a role,
+ * user in one transaction; an admin message asks for approval once the email is verified. The user stays without a role,
  * hence without a session, until it follows the emailed link (auth.ts afterEmailVerification); the
  * source may send test leads at once and sells real ones once an admin approves it.
  */
@@ -104,12 +104,6 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
             updatedAt: now,
           });
           await usersRepo.insertPassword(tx, userId, passwordHash, now);
-          await messagesRepo.insert(tx, {
-            id: newId('msg'),
-            text: `${input.company} signed up as a source (${input.name}, ${email}${input.promo ? `, promo code ${input.promo}` : ''}). Approve it to let it sell real leads.`,
-            data: { kind: 'source_signup', source_id: sourceId, link: `/source/${sourceId}` },
-            createdAt: now,
-          });
         });
       } catch (error) {
         // Another sign-up took the username or the email between the check and the insert.
@@ -118,6 +112,23 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
       }
       await sendVerification(email);
       return { ok: true, email };
+    },
+
+    /**
+     * The sign-up's admin message, posted when its user verifies its email (auth.ts), not at sign-up:
+     * unverified sign-ups never fill Messages. A source an admin approved meanwhile needs no message.
+     */
+    async announceVerified(email: string): Promise<void> {
+      const person = await usersRepo.findByEmail(db, email);
+      const source = person?.roleId ? await sourcesRepo.findById(db, person.roleId) : null;
+      if (!person || !source || source.approvedAt) return;
+      const promo = /^Promo code: (.+)$/m.exec(source.notes ?? '')?.[1];
+      await messagesRepo.insert(db, {
+        id: newId('msg'),
+        text: `${source.name} signed up as a source (${person.name}, ${person.email}${promo ? `, promo code ${promo}` : ''}). Approve it to let it sell real leads.`,
+        data: { kind: 'source_signup', source_id: source.id, link: `/source/${source.id}` },
+        createdAt: clock.now(),
+      });
     },
   };
 }

@@ -1,12 +1,12 @@
-import { SIGNUP_MESSAGES } from '@leadex/domain';
+import { APPROVAL_NEEDS_PAYOUT, SIGNUP_MESSAGES } from '@leadex/domain';
 import { signJWT } from 'better-auth/crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, leadInput, uniquePhone } from '../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, leadInput, uniquePhone } from '../../../test/factories';
 import { useFixture } from '../../../test/fixtures';
 import { ADMIN, createTestApp, sessionCookie, type TestApp, useTestApp } from '../../../test/harness';
 import { eventually, type SmtpReceiver, startSmtpReceiver } from '../../../test/receivers';
-import { apiKeys, messages, outbox, sources, user } from '../../db/schema';
+import { apiKeys, leads, messages, outbox, sources, user } from '../../db/schema';
 
 /**
  * Self sign-up of a source (portals spec §2, §5, §7): the verification mail through a real local SMTP
@@ -73,7 +73,7 @@ async function userOf(email: string) {
 }
 
 describe('POST /api/signup', () => {
-  it('creates an unapproved source with its first API key and a role-less user, and tells the admins', async () => {
+  it('creates an unapproved source with its first API key and a role-less user, and tells the admins once verified', async () => {
     const body = signupBody();
     const res = await signUp(body);
     expect(res.statusCode, res.body).toBe(201);
@@ -112,16 +112,17 @@ describe('POST /api/signup', () => {
         .where(eq(apiKeys.sourceId, source?.id ?? '')),
     ).toHaveLength(1);
 
-    const [message] = await t.database.db
-      .select()
-      .from(messages)
-      .where(
-        eq(
-          messages.text,
-          `${body.company} signed up as a source (${body.name}, ${body.email}, promo code SPRING). Approve it to let it sell real leads.`,
-        ),
-      );
-    expect(message?.data).toEqual({ kind: 'source_signup', source_id: source?.id, link: `/source/${source?.id}` });
+    // The admins hear of it once the email is verified, not before (issue 27): unverified sign-ups
+    // never fill Messages. Verifying twice posts it once.
+    const announced = `${body.company} signed up as a source (${body.name}, ${body.email}, promo code SPRING). Approve it to let it sell real leads.`;
+    const messagesAbout = () => t.database.db.select().from(messages).where(eq(messages.text, announced));
+    expect(await messagesAbout()).toEqual([]);
+    const token = (await verificationLink(body.email)).searchParams.get('token') ?? '';
+    expect((await verify(token)).statusCode).toBe(200);
+    expect((await verify(token)).statusCode).toBe(200);
+    const posted = await messagesAbout();
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.data).toEqual({ kind: 'source_signup', source_id: source?.id, link: `/source/${source?.id}` });
     const list = await t.request({ method: 'GET', url: '/api/message/admin', as: signedIn.cookie });
     expect(JSON.stringify(list.json())).toContain(`/source/${source?.id}`);
 
@@ -320,8 +321,27 @@ describe('approval', () => {
       (await t.request({ method: 'PUT', url: '/api/source/src_unknown/approve', as: signedIn.cookie })).statusCode,
     ).toBe(404);
 
-    const approved = await t.request({ method: 'PUT', url: `/api/source/${sourceId}/approve`, as: signedIn.cookie });
+    // Approval asks for the payout (issue 27): without one the source would sell at $0.
+    const refused = await t.request({ method: 'PUT', url: `/api/source/${sourceId}/approve`, as: signedIn.cookie });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ ok: false, errors: { max_cost: APPROVAL_NEEDS_PAYOUT } });
+    const bad = await t.request({
+      method: 'PUT',
+      url: `/api/source/${sourceId}/approve`,
+      as: signedIn.cookie,
+      payload: { max_cost: 'lots' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors)).toEqual(['max_cost']);
+
+    const approved = await t.request({
+      method: 'PUT',
+      url: `/api/source/${sourceId}/approve`,
+      as: signedIn.cookie,
+      payload: { max_cost: 12 },
+    });
     expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({ max_cost: 12, needs_payout: false });
     expect(approved.json()).toMatchObject({ _id: sourceId, approved: true });
     const [row] = await t.database.db.select().from(sources).where(eq(sources.id, sourceId));
     const first = row?.approvedAt;
@@ -335,11 +355,76 @@ describe('approval', () => {
       .where(and(eq(sources.id, sourceId)));
     expect(again?.approvedAt?.getTime()).toBe(first?.getTime());
 
+    // It sells at that payout.
     const ping = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '95814' });
-    expect(ping.json()).toMatchObject({ ok: true });
+    expect(ping.json()).toMatchObject({ ok: true, price: 12 });
     const { service: _s, zip: _z, ...contact } = leadInput();
     const post = await t.sourceApi('/api/post', plain, { ping_id: ping.json().ping_id, ...contact });
-    expect(post.json(), post.body).toMatchObject({ ok: true, status: 'sold' });
+    expect(post.json(), post.body).toMatchObject({ ok: true, status: 'sold', price: 12 });
+    const [lead] = await t.database.db.select().from(leads).where(eq(leads.id, post.json().lead_id));
+    expect(lead?.costCents).toBe(1200);
+  });
+
+  it('never sells a signed-up source’s real leads without a payout, says why, and keeps internal sources selling', async () => {
+    const body = signupBody();
+    await signUp(body);
+    await verify((await verificationLink(body.email)).searchParams.get('token') ?? '');
+    const u = await userOf(body.email);
+    const sourceId = u?.roleId ?? '';
+    const own = sessionCookie(await signInAs(body.username, body.password));
+    const detail = await t.request({ method: 'GET', url: `/api/source/${sourceId}`, as: own });
+    const plain: string = detail.json().apikeys[0]?.key ?? '';
+    const buyer = await createBuyer(t);
+    await createCampaign(t, buyer._id, { services: ['roofing'], location: 'zip', zips: ['95814'], price: 45 });
+
+    // Approved without a payout, as sources were before approval asked for one (a later clock: the
+    // approval of a sign-up never shares its creation's instant).
+    t.clock.advance(60_000);
+    await t.deps.engine.change('sources', (tx) =>
+      tx.update(sources).set({ approvedAt: t.clock.now() }).where(eq(sources.id, sourceId)),
+    );
+    const mine = await t.request({ method: 'GET', url: `/api/source/${sourceId}`, as: own });
+    expect(mine.json()).toMatchObject({ approved: true, needs_payout: true });
+    const listed = await t.request({
+      method: 'GET',
+      url: `/api/source?name=${encodeURIComponent(body.company)}`,
+      as: signedIn.cookie,
+    });
+    expect(listed.json().data).toEqual([expect.objectContaining({ _id: sourceId, needs_payout: true })]);
+
+    // Its real pings and direct leads are refused with the reason; its test pings still answer.
+    const real = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '95814' });
+    expect(real.statusCode).toBe(403);
+    expect(real.json()).toMatchObject({ ok: false, reason: 'no_payout' });
+    expect(real.json().message).toContain('has not set what it pays you per lead');
+    expect(
+      (await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '99999', test: true })).json(),
+    ).toMatchObject({
+      ok: true,
+      test: true,
+    });
+
+    // A channel with a max cost pays on that channel only.
+    await t.request({
+      method: 'PUT',
+      url: `/api/source/${sourceId}`,
+      as: signedIn.cookie,
+      payload: { channels: [{ name: 'facebook', max_cost: 9 }] },
+    });
+    expect((await t.request({ method: 'GET', url: `/api/source/${sourceId}`, as: own })).json().needs_payout).toBe(
+      false,
+    );
+    const unpaid = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '95814' });
+    expect(unpaid.json()).toMatchObject({ ok: false, reason: 'no_payout' });
+    expect(unpaid.json().message).toContain('facebook');
+    const paid = await t.sourceApi('/api/ping', plain, { service: 'roofing', zip: '95814', channel: 'facebook' });
+    expect(paid.json()).toMatchObject({ ok: true, price: 9 });
+
+    // An admin's source without a lead cost is internal (DESIGN.md §5): it sells, paid nothing.
+    const internal = await createSourceWithKey(t, { maxCost: null, canPostLead: true });
+    const { service: _s, zip: _z, ...contact } = leadInput();
+    const sold = await t.sourceApi('/api/lead', internal.apiKey, { service: 'roofing', zip: '95814', ...contact });
+    expect(sold.json(), sold.body).toMatchObject({ ok: true, status: 'sold', price: 0 });
   });
 });
 

@@ -29,6 +29,27 @@ export function createSourceApiService(deps: SaleDeps) {
       });
   }
 
+  /**
+   * A self-signed-up source sells real leads only at a payout (issue 27): its lead cost, or the max cost
+   * of the channel it sends. Without one its real leads are refused with the reason, never sold at $0.
+   * Admins' sources without a lead cost are internal (DESIGN.md §5) and sell as before.
+   */
+  function checkPayout(caller: SourceCaller, test: boolean, channel: string | null) {
+    if (test || !caller.source.selfSignedUp || engine.payoutCents(caller.source, channel) > 0) return;
+    const paid = [...caller.source.channels].filter(([, cost]) => cost !== null).map(([name]) => name);
+    const hint =
+      paid.length > 0
+        ? `; send one of your paid channels (${paid.join(', ')}) or ask your provider`
+        : ': ask your provider';
+    throw new AppError(
+      'forbidden',
+      `The exchange has not set what it pays you per lead${channel ? ` on channel ${channel}` : ''} yet, so real leads cannot sell${hint}. Test leads work.`,
+      {
+        reason: 'no_payout',
+      },
+    );
+  }
+
   return {
     /**
      * POST /api/ping: a price for a lead, from memory only (DESIGN.md §4), at once; a promise only
@@ -42,6 +63,7 @@ export function createSourceApiService(deps: SaleDeps) {
     pingAs(caller: SourceCaller, input: PingInput): QuoteAnswer | Promise<QuoteAnswer> {
       checkService(input.service);
       checkApproved(caller, input.test ?? false);
+      checkPayout(caller, input.test ?? false, input.channel ?? null);
       return sale.quote(caller, input);
     },
 
@@ -59,6 +81,7 @@ export function createSourceApiService(deps: SaleDeps) {
       const ping = check.payload;
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
+      checkPayout(caller, ping.test, ping.channel);
       return sale.sell({
         caller,
         pingId: ping.id,
@@ -85,6 +108,7 @@ export function createSourceApiService(deps: SaleDeps) {
       checkService(input.service);
       checkApproved(caller, test);
       const channel = input.channel ?? null;
+      checkPayout(caller, test, channel);
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
       return sale.sell({

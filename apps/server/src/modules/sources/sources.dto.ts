@@ -1,5 +1,6 @@
 import {
   apiKeyStatus,
+  needsPayout,
   type Source,
   type SourceApiKey,
   type SourceChannel,
@@ -95,6 +96,7 @@ export function toSource(row: SourceRow, parts: SourceParts): Source {
     canPostLead: row.canPostLead,
     max_cost: row.maxCostCents === null ? undefined : centsToDollars(row.maxCostCents),
     approved: row.approvedAt !== null,
+    needs_payout: needsPayout(row, parts.channels),
     channels: parts.channels.map(toChannel),
     ...act,
     hold: act.hold && (parts.forAdmin ? act.hold : { ts: act.hold.ts }),
@@ -120,6 +122,7 @@ export function toSourceListItem(row: SourceRow, channels: ChannelRow[]): Source
     canPostLead: row.canPostLead,
     max_cost: row.maxCostCents === null ? undefined : centsToDollars(row.maxCostCents),
     approved: row.approvedAt !== null,
+    needs_payout: needsPayout(row, channels),
     ts: toEpochSeconds(row.createdAt),
   };
 }

@@ -1,6 +1,7 @@
 import {
   apiKeyCreateSchema,
   apiKeyHoldSchema,
+  sourceApproveSchema,
   sourceCreateSchema,
   sourceGetQuery,
   sourceHoldSchema,
@@ -52,8 +53,10 @@ export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
     sources.unhold(request.params.id),
   );
 
-  app.put('/source/:id/approve', { onRequest: admin, schema: { tags, params: idParams } }, (request) =>
-    sources.approve(request.params.id),
+  app.put(
+    '/source/:id/approve',
+    { onRequest: admin, schema: { tags, params: idParams, body: sourceApproveSchema } },
+    (request) => sources.approve(request.params.id, request.body ?? {}),
   );
 
   app.put(

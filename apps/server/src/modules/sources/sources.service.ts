@@ -1,9 +1,12 @@
 import {
+  APPROVAL_NEEDS_PAYOUT,
   type ApiKeyCreate,
+  needsPayout,
   type Page,
   SOURCE_DETAIL_LEADS,
   type Source,
   type SourceApiKey,
+  type SourceApprove,
   type SourceCreate,
   type SourceListItem,
   type SourceListQuery,
@@ -153,15 +156,29 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
     },
 
     /**
-     * Lets a self-signed-up source sell real leads (it could only test until now); approving an
-     * approved source keeps its first approval.
+     * Lets a self-signed-up source sell real leads (it could only test until now), at a payout: the
+     * lead cost sent with the approval, or the one it has (its own or a channel's); without one the
+     * approval is refused, as the source would sell at $0 (issue 27). Approving an approved source
+     * keeps its first approval (a lead cost sent with it is still set).
      */
-    async approve(id: string): Promise<Source> {
+    async approve(id: string, input: SourceApprove = {}): Promise<Source> {
       const row = await engine.change('sources', async (tx) => {
-        const current = await mustExist(tx, id);
-        if (current.approvedAt) return current;
+        let current = await mustExist(tx, id);
         const now = clock.now();
-        return (await sourcesRepo.update(tx, id, { approvedAt: now, updatedAt: now })) as SourceRow;
+        if (input.max_cost !== undefined && input.max_cost !== null) {
+          current = (await sourcesRepo.update(tx, id, {
+            maxCostCents: centsOrNull(input.max_cost),
+            updatedAt: now,
+          })) as SourceRow;
+        }
+        if (current.approvedAt) return current;
+        // Judged as the signed-up, unapproved source it is: a payout of its own or of a channel.
+        if (needsPayout({ ...current, approvedAt: null }, await sourcesRepo.channelsOf(tx, [id]))) {
+          throw AppError.field('max_cost', APPROVAL_NEEDS_PAYOUT);
+        }
+        // Never the creation's instant (a frozen or mock clock): that would read as an admin's source.
+        const approvedAt = now.getTime() === current.createdAt.getTime() ? new Date(now.getTime() + 1) : now;
+        return (await sourcesRepo.update(tx, id, { approvedAt, updatedAt: now })) as SourceRow;
       });
       return detail(row, true, ['users']);
     },

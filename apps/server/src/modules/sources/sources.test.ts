@@ -186,6 +186,8 @@ describe('GET /api/source', () => {
       canPostLead: false,
       // An admin's source is approved at once; a self-signed-up one waits (signup.test.ts).
       approved: true,
+      // Only a self-signed-up source needs a payout to sell (issue 27).
+      needs_payout: false,
       ts: expect.any(Number),
     });
     await expectPagedByName(t, admin.cookie, '/api/source?name=paged%20partner', {

@@ -14,6 +14,12 @@ describe('the app', () => {
     expect(res.headers['x-request-id']).toMatch(/^req_/);
   });
 
+  it('keeps Stripe out of the Content-Security-Policy of an exchange that takes no cards (issue 27)', async () => {
+    const csp = String((await t.request({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('stripe.com');
+  });
+
   it('keeps a request id the caller sent', async () => {
     const res = await t.request({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'trace-123' } });
     expect(res.headers['x-request-id']).toBe('trace-123');

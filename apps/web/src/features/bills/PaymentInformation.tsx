@@ -105,6 +105,7 @@ export function PaymentInformation({ buyer }: { buyer: Buyer }) {
                   setAdding(false);
                   void refresh();
                 }}
+                onCancel={() => setAdding(false)}
               />
             </Suspense>
           ) : (

@@ -49,6 +49,11 @@ const REASONS: [status: number, reason: string, meaning: string][] = [
   [403, 'expired', 'The API key has expired.'],
   [403, 'forbidden', '/api/lead by a source not approved to post directly.'],
   [403, 'not_approved', 'A new source may send test leads only until an admin approves it.'],
+  [
+    403,
+    'no_payout',
+    'The exchange has not set what it pays you per lead (for this channel): test leads only until it does.',
+  ],
   [409, 'conflict', 'A request with the same Idempotency-Key is still being processed.'],
   [429, 'rate_limited', 'Too many requests for this key; see the Retry-After header.'],
 ];

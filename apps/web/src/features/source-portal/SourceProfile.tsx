@@ -4,22 +4,18 @@ import { DisplayField } from '../../components/FormFields';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { UsersSection } from '../../components/UsersSection';
-import { formatDate, formatPhone, formatTimestamp } from '../../lib/format';
+import { formatPhone } from '../../lib/format';
 import { ApiKeysTable } from '../sources/SourceApiKeys';
+import { SellingBadge, SellingNotice } from './SellingStatus';
 
-/** Active, or On hold as of the hold's date (its time in the title), with the source's id (portals §2). */
+/**
+ * Active, or On hold as of the hold's date (its time in the title), with the source's id (portals §2);
+ * Awaiting approval or No payout set while its real leads cannot sell yet (issue 27).
+ */
 function StatusBlock({ source }: { source: Source }) {
   return (
     <Group gap="md" wrap="wrap">
-      {source.hold ? (
-        <Badge color="red" variant="light" size="lg" title={`On hold since ${formatTimestamp(source.hold.ts)}`}>
-          On hold as of {formatDate(source.hold.ts)}
-        </Badge>
-      ) : (
-        <Badge color="green" variant="light" size="lg">
-          Active
-        </Badge>
-      )}
+      <SellingBadge source={source} size="lg" />
       <Group gap={6}>
         <Text fz="sm" c="dimmed">
           ID
@@ -48,6 +44,7 @@ export function SourceProfile({ source }: { source: Source }) {
   return (
     <Stack gap="lg">
       <PageHeader title="Source details" description={<StatusBlock source={source} />} />
+      <SellingNotice source={source} />
 
       <Section title="Profile" description="To change it, contact your provider.">
         <Grid gap="md">

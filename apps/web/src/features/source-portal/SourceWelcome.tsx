@@ -19,8 +19,9 @@ import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { COPIED_MS } from '../sources/SourceApiKeys';
-import { curlExample, firstApiKey, sourceEndpoints, TEST_PING_ZIP } from './endpoints';
-import { type RawResponse, sendTestPing, useCloseWelcome, useServices } from './sourcePortal.api';
+import { curlExample, curlPostExample, firstApiKey, pingIdOf, sourceEndpoints, TEST_PING_ZIP } from './endpoints';
+import { SellingNotice } from './SellingStatus';
+import { type RawResponse, sendTestPing, sendTestPost, useCloseWelcome, useServices } from './sourcePortal.api';
 
 /** A button that copies `value`, saying Copied for 500 ms (portals §9). */
 function CopyTextButton({ value, label, disabled }: { value: string; label: string; disabled?: boolean }) {
@@ -51,6 +52,7 @@ export function SourceWelcome({ source }: { source: Source }) {
   const services = useServices();
   const [service, setService] = useState<string | null>(null);
   const close = useCloseWelcome();
+  const [pingAnswer, setPingAnswer] = useState<RawResponse | null>(null);
 
   // Spec §5: the service starts as the first in the list.
   useEffect(() => {
@@ -77,6 +79,7 @@ export function SourceWelcome({ source }: { source: Source }) {
           </Button>
         }
       />
+      <SellingNotice source={source} />
 
       <Section title="Your API Key" description="Send it with every call, as Authorization: Bearer <key>.">
         {key ? (
@@ -109,7 +112,16 @@ export function SourceWelcome({ source }: { source: Source }) {
         </Table>
       </Section>
 
-      <TestPingCard apiKey={key?.key} services={services.data ?? []} service={service} onService={setService} />
+      <TestPingCard
+        apiKey={key?.key}
+        services={services.data ?? []}
+        service={service}
+        onService={setService}
+        answer={pingAnswer}
+        onAnswer={setPingAnswer}
+      />
+
+      <TestPostCard apiKey={key?.key} pingId={pingAnswer ? pingIdOf(pingAnswer.body) : undefined} />
 
       <Section
         title="cURL example"
@@ -133,22 +145,25 @@ function TestPingCard({
   services,
   service,
   onService,
+  answer,
+  onAnswer,
 }: {
   apiKey: string | undefined;
   services: string[];
   service: string | null;
   onService: (service: string | null) => void;
+  answer: RawResponse | null;
+  onAnswer: (answer: RawResponse) => void;
 }) {
   const [zip, setZip] = useState(TEST_PING_ZIP);
   const [test, setTest] = useState(true);
   const [sending, setSending] = useState(false);
-  const [answer, setAnswer] = useState<RawResponse | null>(null);
 
   const send = async () => {
     if (!apiKey || !service) return;
     setSending(true);
     try {
-      setAnswer(await sendTestPing(apiKey, { service, zip, test }));
+      onAnswer(await sendTestPing(apiKey, { service, zip, test }));
     } catch {
       // Raised as a toast already; nothing to show.
     } finally {
@@ -175,24 +190,84 @@ function TestPingCard({
             Send Test Ping
           </Button>
         </Group>
-        {answer && (
-          <Stack gap={4} component="section" aria-label="Test ping response">
-            <Group gap="xs">
-              <Text fw={600} fz="sm">
-                Response
-              </Text>
-              <Badge color={answer.status < 400 ? 'teal' : 'red'} variant="light">
-                HTTP {answer.status}
-              </Badge>
-            </Group>
-            <Code block>{answer.body}</Code>
-          </Stack>
-        )}
+        {answer && <RawAnswer answer={answer} label="Test ping response" />}
+        <Text fz="sm" c="dimmed">
+          {NOT_A_PAYOUT}
+        </Text>
         {!apiKey && (
           <Alert color="yellow" variant="light">
             A test ping needs an API key.
           </Alert>
         )}
+      </Stack>
+    </Section>
+  );
+}
+
+/** Says what a test answer's price is not (issue 27). */
+export const NOT_A_PAYOUT =
+  "A test answer's price is not a payout: test leads are never sold, billed or paid. Real leads are paid what your provider set.";
+
+/** An answer as it came: its HTTP status and its body. */
+function RawAnswer({ answer, label }: { answer: RawResponse; label: string }) {
+  return (
+    <Stack gap={4} component="section" aria-label={label}>
+      <Group gap="xs">
+        <Text fw={600} fz="sm">
+          Response
+        </Text>
+        <Badge color={answer.status < 400 ? 'teal' : 'red'} variant="light">
+          HTTP {answer.status}
+        </Badge>
+      </Group>
+      <Code block>{answer.body}</Code>
+    </Stack>
+  );
+}
+
+/**
+ * Then Your First Post (issue 27): the lead for the test ping's `ping_id`, with a made-up consumer,
+ * the answer shown raw, and the same post as a cURL command.
+ */
+function TestPostCard({ apiKey, pingId }: { apiKey: string | undefined; pingId: string | undefined }) {
+  const origin = window.location.origin;
+  const [sending, setSending] = useState(false);
+  const [answer, setAnswer] = useState<RawResponse | null>(null);
+  const curl = curlPostExample(origin, apiKey ?? '<api key>', pingId ?? '<ping_id from the ping>');
+
+  const send = async () => {
+    if (!apiKey || !pingId) return;
+    setSending(true);
+    try {
+      setAnswer(await sendTestPost(apiKey, pingId));
+    } catch {
+      // Raised as a toast already; nothing to show.
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Section
+      title="Test Your First Post"
+      description="The post sends the lead for the ping's ping_id; a test post is never sold either."
+      actions={<CopyTextButton value={curl} label="Copy post cURL" />}
+    >
+      <Stack gap="md">
+        {pingId ? (
+          <Text fz="sm">Posts a made-up consumer (Test Lead) for the ping_id your test ping answered.</Text>
+        ) : (
+          <Text fz="sm" c="dimmed">
+            Send a test ping first: the post uses the ping_id it answers.
+          </Text>
+        )}
+        <Group>
+          <Button leftSection={<IconSend size={16} />} onClick={send} loading={sending} disabled={!apiKey || !pingId}>
+            Send Test Post
+          </Button>
+        </Group>
+        {answer && <RawAnswer answer={answer} label="Test post response" />}
+        <Code block>{curl}</Code>
       </Stack>
     </Section>
   );

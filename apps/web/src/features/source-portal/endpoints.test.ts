@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curlExample, sourceEndpoints, TEST_PING_ZIP } from './endpoints';
+import { curlExample, curlPostExample, pingIdOf, sourceEndpoints, TEST_PING_ZIP } from './endpoints';
 
 describe('sourceEndpoints', () => {
   it('lists ping and post on the exchange’s origin', () => {
@@ -29,5 +29,23 @@ describe('curlExample', () => {
 
   it('quotes a service holding a single quote so the shell reads it whole', () => {
     expect(curlExample('https://x', 'lx_k', "o'brien")).toContain(`"service":"o'\\''brien"`);
+  });
+});
+
+describe('curlPostExample', () => {
+  it('posts the ping_id with a test consumer, the key as a bearer token', () => {
+    const curl = curlPostExample('https://leads.example', 'lx_abc', 'png_123');
+    expect(curl).toContain('curl -s https://leads.example/api/post');
+    expect(curl).toContain(`-H 'Authorization: Bearer lx_abc'`);
+    expect(curl).toContain('"ping_id":"png_123"');
+    expect(curl).toContain('"test":true');
+  });
+});
+
+describe('pingIdOf', () => {
+  it('reads the ping_id of a quote, and nothing of a refusal or of text that is not JSON', () => {
+    expect(pingIdOf('{"ok":true,"ping_id":"png_1","price":0}')).toBe('png_1');
+    expect(pingIdOf('{"ok":false,"reason":"no_match"}')).toBeUndefined();
+    expect(pingIdOf('Bad gateway')).toBeUndefined();
   });
 });

@@ -40,6 +40,32 @@ export function curlExample(origin: string, apiKey: string, service: string): st
   ].join('\n');
 }
 
+/** The made-up consumer of the welcome page's test post: an address of its own each time (no re-post). */
+export function testPostContact(tag = Math.random().toString(36).slice(2, 8)) {
+  return { name: 'Test Lead', email: `test.lead.${tag}@example.com`, test: true };
+}
+
+/** The cURL command of a test post for a ping's `ping_id` (the welcome page's second step). */
+export function curlPostExample(origin: string, apiKey: string, pingId: string): string {
+  const body = JSON.stringify({ ping_id: pingId, ...testPostContact('example') });
+  return [
+    `curl -s ${sourceEndpoints(origin, false)[1]?.url} \\`,
+    `  -H ${shellQuote(`Authorization: Bearer ${apiKey}`)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d ${shellQuote(body)}`,
+  ].join('\n');
+}
+
+/** The `ping_id` of a ping's raw answer, when it gave one. */
+export function pingIdOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { ping_id?: unknown };
+    return typeof parsed.ping_id === 'string' ? parsed.ping_id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The key a source is shown first (welcome page, API doc): the first one that works, else the first one. */
 export function firstApiKey(keys: readonly SourceApiKey[]): SourceApiKey | undefined {
   return keys.find((key) => key.status === 'Active') ?? keys[0];

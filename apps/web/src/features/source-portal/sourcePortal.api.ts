@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, NETWORK_ERROR } from '../../lib/api';
 import { showError } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
-import { TEST_PING_ZIP } from './endpoints';
+import { TEST_PING_ZIP, testPostContact } from './endpoints';
 
 /**
  * GET /api/source/{role_id}?include=users: the signed-in source's own record, with its API keys in
@@ -44,17 +44,29 @@ export interface TestPing {
  * POST /api/ping with the key in the `apikey` body field, as a source's server would send it. The answer
  * is shown raw whatever it says, so a refusal is not thrown; a failure is also raised as a toast.
  */
-export async function sendTestPing(apiKey: string, { service, zip = TEST_PING_ZIP, test = true }: TestPing) {
+export function sendTestPing(apiKey: string, { service, zip = TEST_PING_ZIP, test = true }: TestPing) {
+  return sendRaw('/api/ping', 'test ping', { apikey: apiKey, service, zip, test });
+}
+
+/**
+ * POST /api/post for the test ping's `ping_id`, with a made-up consumer (TEST_POST_CONTACT, an address
+ * of its own each time, so a second try is not refused as a re-post), shown raw as the ping is.
+ */
+export function sendTestPost(apiKey: string, pingId: string) {
+  return sendRaw('/api/post', 'test post', { apikey: apiKey, ping_id: pingId, ...testPostContact() });
+}
+
+async function sendRaw(path: string, what: string, payload: object): Promise<RawResponse> {
   let response: Response;
   try {
-    response = await fetch('/api/ping', {
+    response = await fetch(path, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ apikey: apiKey, service, zip, test }),
+      body: JSON.stringify(payload),
     });
   } catch (cause) {
-    console.error('test ping failed', cause);
+    console.error(`${what} failed`, cause);
     showError(NETWORK_ERROR);
     throw cause;
   }
@@ -69,8 +81,8 @@ export async function sendTestPing(apiKey: string, { service, zip = TEST_PING_ZI
     // Not JSON: shown as it came.
   }
   if (!response.ok) {
-    console.error('test ping answered', response.status, text);
-    showError(message ?? `The test ping answered ${response.status}`);
+    console.error(`${what} answered`, response.status, text);
+    showError(message ?? `The ${what} answered ${response.status}`);
   }
   return { status: response.status, body } satisfies RawResponse;
 }

@@ -27,6 +27,15 @@ export function AwaitingApprovalBadge(props: Omit<BadgeProps, 'color'>) {
   );
 }
 
+/** A self-signed-up source with no payout (no lead cost, no channel's): its real leads cannot sell (issue 27). */
+export function NoPayoutBadge(props: Omit<BadgeProps, 'color'>) {
+  return (
+    <Badge component="span" color="red" variant="light" {...props}>
+      No payout set
+    </Badge>
+  );
+}
+
 const KEY_COLORS: Record<ApiKeyStatus, string> = { Active: 'green', 'On hold': 'red', Expired: 'gray' };
 
 /** An API key's status (admin spec §4): Active, On hold or Expired. */

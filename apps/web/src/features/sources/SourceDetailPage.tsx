@@ -1,5 +1,5 @@
-import type { Source } from '@leadex/domain';
-import { Button, Grid, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { MAX_SOURCE_COST, type Source } from '@leadex/domain';
+import { Button, Grid, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { IconCircleCheck, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -9,10 +9,11 @@ import { MoneyField, NumberField, RecordStampFields, SelectField, TextField } fr
 import { AddressFields, NotesAndTagsFields } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, recordStatus, useCreateOrUpdateForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
+import { ApiRequestError } from '../../lib/api';
 import { formatPhone, formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
 import { SourceApiKeys } from './SourceApiKeys';
-import { AwaitingApprovalBadge, SourceStatusBadge } from './SourceBadges';
+import { AwaitingApprovalBadge, NoPayoutBadge, SourceStatusBadge } from './SourceBadges';
 import { SourceChannels } from './SourceChannels';
 import { SourceLeads } from './SourceLeads';
 import { SourceUsers } from './SourceUsers';
@@ -108,6 +109,7 @@ function StatusLine({ source }: { source: Source }) {
     <Group gap="xs" component="span">
       <SourceStatusBadge status={source.status} />
       {!source.approved && <AwaitingApprovalBadge />}
+      {source.approved && source.needs_payout && <NoPayoutBadge />}
       {source.hold && (
         <Text component="span" fz="sm" c="dimmed">
           On hold since {formatTimestamp(source.hold.ts)}
@@ -118,24 +120,71 @@ function StatusLine({ source }: { source: Source }) {
   );
 }
 
-/** Approve a self-signed-up source, so it sells real leads (until then it may only test); asks first. */
+/**
+ * Approve a self-signed-up source, so it sells real leads (until then it may only test), at a payout:
+ * the dialog asks for its Lead Cost (issue 27), kept empty only when a channel has a max cost.
+ */
 function ApproveButton({ source }: { source: Source }) {
   const approve = useApproveSource(source._id);
+  const [asking, setAsking] = useState(false);
+  const [cost, setCost] = useState<string | number>(source.max_cost ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const paidChannels = source.channels.filter((c) => c.max_cost !== null).map((c) => c.name);
+
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    // The modal sits in a portal, but React still bubbles its submit to the page's form.
+    event.stopPropagation();
+    setError(null);
+    try {
+      await approve.mutateAsync(cost === '' ? {} : { max_cost: Number(cost) });
+    } catch (failure) {
+      setError(failure instanceof ApiRequestError ? (failure.errors.max_cost ?? failure.message) : String(failure));
+      return;
+    }
+    showSuccess(`${source.name} is approved.`);
+    setAsking(false);
+  };
+
   return (
-    <ConfirmButton
-      color="green"
-      leftSection={<IconCircleCheck size={18} />}
-      loading={approve.isPending}
-      confirmTitle="Approve source"
-      confirmText={`Are you sure you want to approve ${source.name}? Its real leads sell from now on.`}
-      confirmLabel="Approve"
-      onConfirm={async () => {
-        await approve.mutateAsync();
-        showSuccess(`${source.name} is approved.`);
-      }}
-    >
-      Approve
-    </ConfirmButton>
+    <>
+      <Button color="green" leftSection={<IconCircleCheck size={18} />} onClick={() => setAsking(true)}>
+        Approve
+      </Button>
+      <Modal opened={asking} onClose={() => setAsking(false)} title="Approve source" centered>
+        <form onSubmit={confirm} noValidate>
+          <Stack gap="md">
+            <Text size="sm">
+              Are you sure you want to approve {source.name}? Its real leads sell from now on, at the payout below.
+            </Text>
+            <NumberInput
+              label="Lead Cost"
+              description={
+                paidChannels.length > 0
+                  ? `What it is paid per sold lead. Its channels ${paidChannels.join(', ')} have their own.`
+                  : 'What it is paid per sold lead. Required: without it the source would be paid nothing.'
+              }
+              prefix="$"
+              decimalScale={2}
+              fixedDecimalScale
+              min={0}
+              max={MAX_SOURCE_COST}
+              allowNegative={false}
+              value={cost}
+              onChange={setCost}
+              error={error}
+              data-autofocus
+            />
+            <DialogActions
+              onCancel={() => setAsking(false)}
+              submitting={approve.isPending}
+              submitLabel="Approve"
+              submitColor="green"
+            />
+          </Stack>
+        </form>
+      </Modal>
+    </>
   );
 }
 

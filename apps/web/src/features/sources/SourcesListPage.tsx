@@ -3,7 +3,7 @@ import { Group } from '@mantine/core';
 import type { DataTableColumn } from '../../components/DataTable';
 import { NamedListPage, nameColumn, phoneColumn } from '../../components/NamedListPage';
 import { queryKeys } from '../../lib/queryKeys';
-import { AwaitingApprovalBadge, SourceStatusBadge } from './SourceBadges';
+import { AwaitingApprovalBadge, NoPayoutBadge, SourceStatusBadge } from './SourceBadges';
 
 /** Admin spec §2, Sources list: name, email, phone, status; search by name, 25 a page. */
 const columns: DataTableColumn<SourceListItem>[] = [
@@ -17,6 +17,7 @@ const columns: DataTableColumn<SourceListItem>[] = [
       <Group gap={6} wrap="nowrap">
         <SourceStatusBadge status={source.status} />
         {!source.approved && <AwaitingApprovalBadge />}
+        {source.approved && source.needs_payout && <NoPayoutBadge />}
       </Group>
     ),
   },

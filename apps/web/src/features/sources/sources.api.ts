@@ -57,7 +57,8 @@ export function useSourceHold(id: string) {
 export function useApproveSource(id: string) {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: () => api.put<Source>(path(id, '/approve')),
+    // The payout may be set with the approval (issue 27); the server refuses one without any.
+    mutationFn: (body: { max_cost?: number } = {}) => api.put<Source>(path(id, '/approve'), body, { toast: false }),
     onSuccess: refresh,
   });
 }
