@@ -61,6 +61,8 @@ export const CAMPAIGN_MESSAGES = {
   emails: 'Please enter valid email addresses',
   phones: 'Please enter valid phone numbers',
   notifyRequired: 'At least one notification method must be configured',
+  /** Not in the spec: a live campaign without a service never buys (issue 27). */
+  servicesRequiredLive: 'Choose at least one service before setting the campaign Live',
   sourceRequired: 'Source is required',
   percentNumber: 'Percent must be a number',
   percentMin: 'Percent must be at least 0',
@@ -291,6 +293,8 @@ export interface CampaignRuleInput {
   notify?: Partial<CampaignNotify> | null;
   exclusive?: number;
   shared_price?: number | null;
+  status?: CampaignStatusValue;
+  services?: readonly string[];
 }
 
 export interface FieldIssue {
@@ -326,6 +330,8 @@ export function campaignRuleIssues(c: CampaignRuleInput): FieldIssue[] {
     issues.push({ path: 'notify', message: CAMPAIGN_MESSAGES.notifyRequired });
   if (c.exclusive !== undefined && c.exclusive !== 1 && (c.shared_price === undefined || c.shared_price === null))
     issues.push({ path: 'shared_price', message: 'Shared Price is required when leads are shared' });
+  if (c.status === 'live' && c.services !== undefined && c.services.length === 0)
+    issues.push({ path: 'services', message: CAMPAIGN_MESSAGES.servicesRequiredLive });
   return issues;
 }
 
@@ -352,6 +358,8 @@ function ruleView(value: unknown): CampaignRuleInput {
     notify: v.notify === undefined ? undefined : (v.notify as Partial<CampaignNotify>),
     exclusive: typeof v.exclusive === 'number' ? v.exclusive : undefined,
     shared_price: typeof v.shared_price === 'number' ? v.shared_price : null,
+    status: CAMPAIGN_STATUSES.includes(v.status as CampaignStatusValue) ? (v.status as CampaignStatusValue) : undefined,
+    services: list(v.services),
   };
 }
 
