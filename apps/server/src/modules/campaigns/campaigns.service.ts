@@ -6,6 +6,7 @@ import {
   type CampaignListItem,
   type CampaignListQuery,
   type CampaignSourceFilterInput,
+  type CampaignStatusValue,
   type CampaignUpdate,
   campaignRuleIssues,
   type FieldIssue,

@@ -7,6 +7,7 @@ import {
   LEADS_NAME_COUNT_LIMIT,
   LEADS_TIME_ZONE,
   type LeadDateRange,
+  type LeadExplanationEntry,
   type LeadListQuery,
   type LeadPage,
   type LeadPingCall,
@@ -191,6 +192,11 @@ export function createLeadsService({
 
   return {
     /** How the engine decided a lead (the simulator shows it): every campaign considered, and why. */
+    /** The engine's explanation of a ping (the simulator's), with the campaigns' and buyers' names. */
+    named(explanation: readonly LeadExplanationEntry[]) {
+      return unpackExplanation(db, explanation);
+    },
+
     async explanationOf(leadId: string) {
       return unpackExplanation(db, await leadsRepo.explanationOf(db, leadId));
     },
