@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { listByName, type NameListFilter, recordsById } from '../../db/records';
 import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';

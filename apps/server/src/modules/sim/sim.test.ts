@@ -55,7 +55,7 @@ describe('simulator', () => {
     );
   });
 
-  it("refuses a direct lead for a source that may not post directly, as /api/lead does (issue 27)", async () => {
+  it('refuses a direct lead for a source that may not post directly, as /api/lead does (issue 27)', async () => {
     const pingOnly = await createSourceWithKey(t, { maxCost: 12, canPostLead: false });
     const res = await sim('/api/sim/lead', { Project: 'roofing', Source: pingOnly.sourceId, Zip: '75201' });
     expect(res.statusCode).toBe(403);
