@@ -102,6 +102,8 @@ describe('the delivery logs of a lead (items 10, 11)', () => {
     expect(await header.textContent()).not.toMatch(/Delivered(?! )/);
     await logs.getByText(`Part of the delivery to ${buyerName} failed: Broadcast webhooks (1 of 2 failed).`).waitFor();
     await logs.getByRole('button', { name: 'Resend' }).waitFor();
+    // The Buyers table's Delivery column says it too.
+    await tableRows(section(page, 'Buyers')).getByText('Partially delivered', { exact: true }).waitFor();
     // Each channel with its state.
     await logs.getByText('Partial · 1 of 2', { exact: true }).waitFor();
     await logs.getByText('Delivered', { exact: true }).waitFor();
@@ -130,7 +132,10 @@ describe('the simulator (items 11, 13)', () => {
     await pingPost.getByLabel('Zip').fill('75201');
     await pingPost.getByLabel('Min. price').fill('999');
     await pingPost.getByRole('button', { name: 'Send Ping-Post' }).click();
-    const decision = section(page, 'Decision Explained');
+    // The explanation's own card, inside the Ping-Post Test's.
+    const decision = pingPost
+      .locator('.mantine-Paper-root')
+      .filter({ has: page.getByRole('heading', { name: 'Decision Explained', exact: true }) });
     await decision.getByText(/The ping was answered no_match: the source's payout \(\$[\d.]+\) is below/).waitFor();
     const summary = (await decision.textContent()) ?? '';
     expect(summary).toContain('is below its minimum price ($999.00), so no campaign won.');
@@ -234,6 +239,11 @@ describe('the campaign form (items 17, 18)', () => {
       const input = page.locator(`input[name="${field}"]`);
       await expect.poll(() => fieldError(input)).toEqual({ invalid: true, message });
     }
+    // The services message stays with the others.
+    expect(await fieldError(services)).toEqual({
+      invalid: true,
+      message: 'Choose at least one service before setting the campaign Live',
+    });
     await page.locator('input[name="max.hourly"]').blur();
     for (const [field, text] of Object.entries(typed))
       expect(await page.locator(`input[name="${field}"]`).inputValue()).toBe(text);

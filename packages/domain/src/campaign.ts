@@ -111,9 +111,10 @@ const cap = (label: string, min: number, max: number) =>
     (v) => (v === undefined ? undefined : isBlank(v) ? null : numericText(v)),
     z
       .number({ error: `${label} must be a number` })
-      .int(`${label} must be a whole number`)
       .min(min, `${label} must be at least ${min}`)
       .max(max, `${label} must be less than or equal to ${max}`)
+      // A refine, not .int(): Zod's int check stops the form's other rules, which must still show.
+      .refine(Number.isInteger, `${label} must be a whole number`)
       .nullable()
       .optional(),
   );

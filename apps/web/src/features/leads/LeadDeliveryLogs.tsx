@@ -83,9 +83,23 @@ function ChannelStateBadge({ state }: { state: ChannelState }) {
 }
 
 /**
- * The match's badge: Rejected, Undelivered, or, when some targets took the lead and others did not,
- * Partially delivered (never Delivered beside a failure); else where its deliveries stand.
+ * Where a match's deliveries stand, as a badge: Partially delivered when some targets took the lead
+ * and others did not (never Delivered beside a failure, issue 27); else its delivery status.
  */
+export function MatchDeliveryBadge({ match }: { match: LeadMatch }) {
+  const states = channelStates(match);
+  const someFailed = states.some((s) => s.state !== 'delivered');
+  const someAccepted = states.some((s) => s.accepted > 0);
+  if (!match.reject && match.delivery_status !== 'undelivered' && someFailed && someAccepted)
+    return (
+      <Badge component="span" color="orange" variant="light">
+        Partially delivered
+      </Badge>
+    );
+  return <DeliveryStatusBadge status={match.delivery_status} />;
+}
+
+/** The match's badge in the logs: Rejected, or where its deliveries stand. */
 function MatchBadge({ match }: { match: LeadMatch }) {
   if (match.reject)
     return (
@@ -93,16 +107,7 @@ function MatchBadge({ match }: { match: LeadMatch }) {
         Rejected
       </Badge>
     );
-  const states = channelStates(match);
-  const someFailed = states.some((s) => s.state !== 'delivered');
-  const someAccepted = states.some((s) => s.accepted > 0);
-  if (match.delivery_status !== 'undelivered' && someFailed && someAccepted)
-    return (
-      <Badge component="span" color="orange" variant="light">
-        Partially delivered
-      </Badge>
-    );
-  return <DeliveryStatusBadge status={match.delivery_status} />;
+  return <MatchDeliveryBadge match={match} />;
 }
 
 /**
