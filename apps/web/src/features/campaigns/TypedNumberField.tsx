@@ -29,18 +29,20 @@ export function TypedNumberField({
   const { field, fieldState } = useController({ name });
   const editing = useEditing();
   const value: unknown = field.value;
-  const shown =
+  const text =
     value === null || value === undefined
       ? ''
       : !editing && money && typeof value === 'number'
         ? value.toFixed(2)
         : String(value);
+  // Read-only, the unit reads with the value ("50%"), as it did in the number input.
+  const shown = !editing && suffix && text !== '' ? `${text}${suffix}` : text;
   return (
     <TextInput
       label={label}
       inputMode={money ? 'decimal' : 'numeric'}
       leftSection={money ? '$' : undefined}
-      rightSection={suffix}
+      rightSection={editing ? suffix : undefined}
       readOnly={!editing}
       variant={editing ? 'default' : 'filled'}
       required={required && editing}
