@@ -60,6 +60,17 @@ describe("a buyer's failing custom delivery", () => {
       zip: '10001',
       email: [`leads-${suffix}@example.com`],
     });
+    // A paused campaign of the same buyer sends nothing to the delivery (issue 27, item 16).
+    const paused = await createLiveCampaign(api, {
+      name: `Roofing Paused ${suffix}`,
+      buyer: buyerId,
+      price: 50,
+      fixed_id: `PAUSED-${suffix}`.toUpperCase(),
+      service: 'roofing',
+      zip: '10002',
+      email: [`paused-${suffix}@example.com`],
+    });
+    await apiCall(api, 'put', `/api/match/${paused._id}`, { status: 'pause' });
     const deliveryName = `Failing CRM ${suffix}`;
     const delivery = await apiCall<{ _id: string }>(api, 'post', '/api/webhook', {
       buyer: buyerId,
@@ -114,6 +125,10 @@ describe("a buyer's failing custom delivery", () => {
     await tooltip.waitFor();
     await page.mouse.move(1200, 700);
     await tooltip.waitFor({ state: 'hidden' });
+    // Only on the live campaign: the paused one shows no failure.
+    const pausedRow = page.locator('table tbody tr').filter({ hasText: paused.name });
+    await pausedRow.getByText('Paused', { exact: true }).waitFor();
+    expect(await pausedRow.getByTestId('delivery-failure').count()).toBe(0);
     await screenshot(page, 'campaigns-list-delivery-failure');
 
     // The campaign: a red alert at the top naming the delivery (a link to it), the time and the message.

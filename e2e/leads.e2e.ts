@@ -427,12 +427,12 @@ describe('the admin lead detail', () => {
 
     // The delivery logs: Summit's email, kept in the outbox (no SMTP in tests), logged as an attempt.
     const logs = section(page, 'Delivery Logs');
-    await logs.getByText(SUMMIT, { exact: true }).waitFor();
+    await logs.getByText(SUMMIT, { exact: true }).first().waitFor();
     await expect
       .poll(
         async () => {
           await page.reload();
-          await logs.getByText(SUMMIT, { exact: true }).waitFor();
+          await logs.getByText(SUMMIT, { exact: true }).first().waitFor();
           return logs.getByRole('heading', { name: 'Email', exact: true }).count();
         },
         { timeout: 20_000 },

@@ -269,7 +269,8 @@ describe('a Ping/Post custom delivery', () => {
     // The post: the custom delivery's attempt on the match, echoing the bid's id.
     const logs = section(page, 'Delivery Logs');
     await logs.getByRole('heading', { name: 'Custom delivery' }).waitFor();
-    const attempt = logs.getByRole('button').filter({ hasText: delivery.id });
+    // Named by the delivery, not its id (issue 27).
+    const attempt = logs.getByRole('button').filter({ hasText: delivery.name });
     await attempt.getByText('Accepted · 200').waitFor();
     await attempt.click();
     await logs.getByText(`"BidId":"BID-${pinged + 1}"`, { exact: false }).waitFor();

@@ -15,6 +15,9 @@ const LEAD_NAME = `Returna ${unique()}`;
 const DIRECT_NAME = `Directa ${unique()}`;
 let leadId = '';
 let directId = '';
+/** A lead whose return request stays waiting: its message is on Messages (a decision resolves it, issue 27). */
+const WAITING_NAME = `Waitina ${unique()}`;
+let waitingId = '';
 let buyerId = '';
 /** The demo buyer's auto-approve share, set to 0 for the test (so the request waits) and restored after. */
 let autoApproveBefore = 0;
@@ -58,6 +61,7 @@ beforeAll(async () => {
     return answer.lead_id as string;
   };
   leadId = await sell(LEAD_NAME);
+  waitingId = await sell(WAITING_NAME);
   directId = await sell(DIRECT_NAME);
   await context.close();
 });
@@ -103,6 +107,16 @@ describe('a lead return', () => {
     await expect.poll(() => row.textContent()).toContain('Returned');
     await expect.poll(() => row.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 
+    // The decision resolved the request's message: Messages no longer lists it (issue 27).
+    await admin.page.goto('/messages');
+    await admin.page.getByRole('heading', { name: 'Messages', level: 2 }).waitFor();
+    await tableRows(admin.page).first().or(admin.page.getByText('No results')).first().waitFor();
+    expect(
+      await tableRows(admin.page)
+        .filter({ hasText: `the lead ${LEAD_NAME} ` })
+        .count(),
+    ).toBe(0);
+
     // The buyer's lead now reads Return Approved.
     await buyer.page.reload();
     await buyer.page.getByText('Return Approved', { exact: true }).waitFor();
@@ -111,28 +125,35 @@ describe('a lead return', () => {
   });
 
   it('raised a message the admin finds on Messages: View data shows its ids, Open goes to the lead, Hide removes it', async () => {
+    // A request the admin has not decided yet.
+    const buyer = await e2e.signedIn(USERS.buyer);
+    const lead = await apiCall<{ match: { _id: string }[] }>(buyer.page.request, 'get', `/api/lead/${waitingId}`);
+    await apiCall(buyer.page.request, 'post', `/api/lead/${waitingId}/match/${lead.match[0]?._id}/return`, {
+      reason: 'Wrong Service',
+    });
+    await buyer.context.close();
     const admin = await e2e.signedIn(USERS.admin);
     await admin.page.goto('/messages');
     await admin.page.getByRole('heading', { name: 'Messages', level: 2 }).waitFor();
-    const row = tableRows(admin.page).filter({ hasText: `asks to return the lead ${LEAD_NAME}` });
+    const row = tableRows(admin.page).filter({ hasText: `asks to return the lead ${WAITING_NAME}` });
     await row.waitFor();
     await expect
       .poll(() => row.textContent())
-      .toContain(`${DEMO_BUYER_NAME} asks to return the lead ${LEAD_NAME} (Wrong Service)`);
+      .toContain(`${DEMO_BUYER_NAME} asks to return the lead ${WAITING_NAME} (Wrong Service)`);
 
     // View data: the message's data in the JSON viewer, naming the lead.
     await row.getByRole('button', { name: 'View data' }).click();
     const data = admin.page.getByRole('dialog', { name: 'Message data' });
     await expect
       .poll(() => data.getByRole('region', { name: 'Message data' }).textContent())
-      .toContain(`"lead_id": "${leadId}"`);
+      .toContain(`"lead_id": "${waitingId}"`);
     await fullPageScreenshot(admin.page, 'messages-view-data');
     await admin.page.keyboard.press('Escape');
     await data.waitFor({ state: 'hidden' });
 
     // Open: the lead it is about.
     await row.getByRole('link', { name: 'Open' }).click();
-    await admin.page.getByRole('heading', { name: LEAD_NAME }).waitFor();
+    await admin.page.getByRole('heading', { name: WAITING_NAME }).waitFor();
     await admin.page.goBack();
     await row.waitFor();
 

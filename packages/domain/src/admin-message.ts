@@ -27,6 +27,18 @@ export const messageListQuery = pageQuery(PAGE_SIZE.messages).extend({
 /** PUT /api/message/admin/{id}. */
 export const messageHideSchema = z.object({ hide: z.boolean() });
 
+/** PUT /api/message/admin: hides several messages at once (the Messages screen's selection). */
+export const messageHideManySchema = z.object({
+  ids: z
+    .array(z.string({ error: 'Messages must be a list of message ids' }).trim().min(1).max(100), {
+      error: 'Messages must be a list of message ids',
+    })
+    .min(1, 'Choose at least one message')
+    .max(100, 'At most 100 messages at once'),
+  hide: z.boolean({ error: 'Hide must be true or false' }),
+});
+export type MessageHideMany = z.infer<typeof messageHideManySchema>;
+
 /** The app path a message's data links to, if it names one (only paths of this app, never a URL). */
 export function messageLink(data: unknown): string | undefined {
   const link = (data as { link?: unknown } | null | undefined)?.link;

@@ -127,6 +127,19 @@ describe('Campaign validation (admin §5), on the form', () => {
     });
   });
 
+  it('refuses Live without a service, beside the number messages, keeping what was typed (issue 27)', () => {
+    const typed = { hourly: '0', daily: '', weekly: '1001.5', monthly: 'abcde' };
+    expect(messages(campaignFormSchema, form({ status: 'live', services: [], price: '-5', max: typed }))).toEqual({
+      services: 'Choose at least one service before setting the campaign Live',
+      price: 'Price must be at least 0',
+      'max.hourly': 'Hourly limit must be at least 1',
+      'max.weekly': 'Weekly limit must be a whole number',
+      'max.monthly': 'Monthly limit must be a number',
+    });
+    expect(messages(campaignFormSchema, form({ status: 'draft', services: [] }))).toEqual({});
+    expect(messages(campaignFormSchema, form({ status: 'live', services: ['roofing'] }))).toEqual({});
+  });
+
   describe('Source Restrictions rows', () => {
     const row = (overrides: object = {}) => ({
       source: 'src_1',

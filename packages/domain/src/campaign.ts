@@ -61,6 +61,8 @@ export const CAMPAIGN_MESSAGES = {
   emails: 'Please enter valid email addresses',
   phones: 'Please enter valid phone numbers',
   notifyRequired: 'At least one notification method must be configured',
+  /** Not in the spec: a live campaign without a service never buys (issue 27). */
+  servicesRequiredLive: 'Choose at least one service before setting the campaign Live',
   sourceRequired: 'Source is required',
   percentNumber: 'Percent must be a number',
   percentMin: 'Percent must be at least 0',
@@ -109,9 +111,10 @@ const cap = (label: string, min: number, max: number) =>
     (v) => (v === undefined ? undefined : isBlank(v) ? null : numericText(v)),
     z
       .number({ error: `${label} must be a number` })
-      .int(`${label} must be a whole number`)
       .min(min, `${label} must be at least ${min}`)
       .max(max, `${label} must be less than or equal to ${max}`)
+      // A refine, not .int(): Zod's int check stops the form's other rules, which must still show.
+      .refine(Number.isInteger, `${label} must be a whole number`)
       .nullable()
       .optional(),
   );
@@ -291,6 +294,8 @@ export interface CampaignRuleInput {
   notify?: Partial<CampaignNotify> | null;
   exclusive?: number;
   shared_price?: number | null;
+  status?: CampaignStatusValue;
+  services?: readonly string[];
 }
 
 export interface FieldIssue {
@@ -326,6 +331,8 @@ export function campaignRuleIssues(c: CampaignRuleInput): FieldIssue[] {
     issues.push({ path: 'notify', message: CAMPAIGN_MESSAGES.notifyRequired });
   if (c.exclusive !== undefined && c.exclusive !== 1 && (c.shared_price === undefined || c.shared_price === null))
     issues.push({ path: 'shared_price', message: 'Shared Price is required when leads are shared' });
+  if (c.status === 'live' && c.services !== undefined && c.services.length === 0)
+    issues.push({ path: 'services', message: CAMPAIGN_MESSAGES.servicesRequiredLive });
   return issues;
 }
 
@@ -352,6 +359,8 @@ function ruleView(value: unknown): CampaignRuleInput {
     notify: v.notify === undefined ? undefined : (v.notify as Partial<CampaignNotify>),
     exclusive: typeof v.exclusive === 'number' ? v.exclusive : undefined,
     shared_price: typeof v.shared_price === 'number' ? v.shared_price : null,
+    status: CAMPAIGN_STATUSES.includes(v.status as CampaignStatusValue) ? (v.status as CampaignStatusValue) : undefined,
+    services: list(v.services),
   };
 }
 

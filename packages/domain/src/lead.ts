@@ -289,6 +289,8 @@ export interface LeadDeliveryAttempt {
   ts: number;
   /** Email: the SMTP server's events (spec: data.event delivered); SMS: delivered, sent or failed. */
   status?: string | { data: { event: string } }[];
+  /** A custom delivery's attempt (its target is the delivery's id): the delivery, named (admins). */
+  delivery?: { _id: string; name: string };
 }
 
 /** The delivery channels of a match, in the order the lead detail shows them. */

@@ -149,16 +149,28 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
       return { key, source };
     },
 
-    /** A source as if it called with one of its active keys (the simulator, the demo seed). */
-    callerFor(sourceId: string): SourceCaller {
+    /**
+     * A source as if it called with one of its active keys (the simulator, the demo seed). `direct`:
+     * as POST /api/lead, which only a source and key approved to post directly may call (the
+     * simulator's Direct Lead follows the rule of /api/lead; its multiple leads do not).
+     */
+    callerFor(sourceId: string, options: { direct?: boolean } = {}): SourceCaller {
       const snap = current();
       const source = snap.sources.get(sourceId);
       if (!source) throw AppError.notFound('Source');
       const now = clock.now().getTime();
-      const key = [...snap.keysByHash.values()].find(
+      const active = [...snap.keysByHash.values()].filter(
         (k) => k.sourceId === sourceId && !k.heldAt && (k.expiresAt === null || k.expiresAt > now),
       );
-      if (!key) throw AppError.field('Source', 'The source has no active API key');
+      if (active.length === 0) throw AppError.field('Source', 'The source has no active API key');
+      if (options.direct) {
+        if (source.heldAt) throw new AppError('forbidden', 'This source is on hold', { reason: 'held' });
+        const key = active.find((k) => k.canPostLead);
+        if (!source.canPostLead || !key)
+          throw new AppError('forbidden', 'This source is not approved to post leads directly; use ping and post');
+        return { key, source };
+      }
+      const key = active[0] as (typeof active)[number];
       return { key: { ...key, canPostLead: true }, source: { ...source, canPostLead: true } };
     },
 

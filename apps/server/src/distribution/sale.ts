@@ -665,7 +665,8 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
           createdAt: now,
         });
         // A test ping always gets a quote, so a source can try its post before any campaign fits.
-        const explanation = explanationOf(considered, result);
+        // The explanation tells what was answered: below minprice nobody won (issue 27).
+        const explanation = explanationOf(considered, belowMin && !test ? null : result);
         if (reason && !test) return { status: 200, body: { ok: false, reason }, explanation };
         const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
         const token = signPingToken(secret, {

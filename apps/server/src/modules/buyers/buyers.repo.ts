@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { listByName, type NameListFilter, recordsById } from '../../db/records';
 import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
@@ -7,6 +7,7 @@ import {
   type DeliveryFailureColumns,
   deliveryFailureFields,
   lastDeliveryFailure,
+  liveCampaignOnly,
 } from '../deliveries/custom/failures.repo';
 
 export type BuyerRow = typeof buyers.$inferSelect;
@@ -68,7 +69,7 @@ export const buyersRepo = {
       })
       .from(campaigns)
       .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
-      .leftJoinLateral(failure, sql`true`)
+      .leftJoinLateral(failure, liveCampaignOnly(campaigns.status))
       .where(eq(campaigns.buyerId, buyerId))
       .orderBy(asc(campaigns.name), asc(campaigns.id));
   },

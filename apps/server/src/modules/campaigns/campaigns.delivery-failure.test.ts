@@ -57,10 +57,12 @@ describe('delivery_failure on campaigns', () => {
     expect(await failureEverywhere(buyer._id, campaign)).toEqual({ list: null, detail: null, buyer: null });
   });
 
-  it('names the most recent failure among the live deliveries, on every campaign of the buyer', async () => {
+  it('names the most recent failure among the live deliveries, on every live campaign of the buyer', async () => {
     const buyer = await createBuyer(t);
     const live = await createCampaign(t, buyer._id);
+    const live2 = await createCampaign(t, buyer._id);
     const draft = await createCampaign(t, buyer._id, { status: 'draft' });
+    const paused = await createCampaign(t, buyer._id, { status: 'pause' });
     await createDelivery(buyer._id, { failure: 'timeout after 3000 ms', at: minutesAgo(30) });
     const at = minutesAgo(5);
     const recent = await createDelivery(buyer._id, { name: 'Acme CRM', failure: 'HTTP 500: boom', at });
@@ -73,12 +75,15 @@ describe('delivery_failure on campaigns', () => {
       at: at.toISOString(),
       ts: Math.floor(at.getTime() / 1000),
     };
-    for (const campaign of [live, draft])
+    for (const campaign of [live, live2])
       expect(await failureEverywhere(buyer._id, campaign)).toEqual({
         list: expected,
         detail: expected,
         buyer: expected,
       });
+    // Issue 27: a draft or paused campaign sends nothing to the delivery: no "Delivery failing" on it.
+    for (const campaign of [draft, paused])
+      expect(await failureEverywhere(buyer._id, campaign)).toEqual({ list: null, detail: null, buyer: null });
   });
 
   it("leaves out a draft or paused delivery's failure, however recent", async () => {

@@ -15,6 +15,7 @@ import {
   type DeliveryFailureColumns,
   deliveryFailureFields,
   lastDeliveryFailure,
+  liveCampaignOnly,
 } from '../deliveries/custom/failures.repo';
 
 export type CampaignInsert = typeof campaigns.$inferInsert;
@@ -52,7 +53,7 @@ const selectWithNames = (db: Db | Tx) =>
     .from(campaigns)
     .innerJoin(buyers, eq(buyers.id, campaigns.buyerId))
     .leftJoin(zipsets, eq(zipsets.id, campaigns.zipsetId))
-    .leftJoinLateral(failure, sql`true`);
+    .leftJoinLateral(failure, liveCampaignOnly(campaigns.status));
 
 const SORT_COLUMNS = {
   name: campaigns.name,

@@ -6,6 +6,7 @@ import {
   type CampaignListItem,
   type CampaignListQuery,
   type CampaignSourceFilterInput,
+  type CampaignStatusValue,
   type CampaignUpdate,
   campaignRuleIssues,
   type FieldIssue,
@@ -279,12 +280,16 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
           notify: changes.notify,
           exclusive,
           shared_price: sharedPrice,
+          status: changes.status?.value ?? (current.status as CampaignStatusValue),
+          services: changes.services ?? current.services,
         }).filter((issue) =>
           issue.path === 'notify'
             ? true
             : issue.path === 'shared_price'
               ? touched('exclusive', 'shared_price')
-              : touched('location', 'state', 'zips', 'zipset'),
+              : issue.path === 'services'
+                ? touched('status', 'services')
+                : touched('location', 'state', 'zips', 'zipset'),
         );
         if (issues.length) throw fieldErrors(issues);
         await checkReferences(tx, current.buyerId, {

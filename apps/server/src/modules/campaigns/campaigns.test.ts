@@ -411,6 +411,24 @@ describe('PUT /api/match/{id}', () => {
     expect(after).toMatchObject({ name: created.name, location: 'state', state: ['TX'] });
   });
 
+  it('refuses Live without a service (issue 27), naming services, and keeps the campaign as it was', async () => {
+    const buyer = await createBuyer(t);
+    const created = (await post(input(buyer._id, { services: [] }))).json();
+    const message = 'Choose at least one service before setting the campaign Live';
+    const live = await put(created._id, { status: { live: true } });
+    expect(live.statusCode).toBe(400);
+    expect(live.json().errors).toEqual({ services: message });
+    expect((await get(`/api/match/${created._id}`)).json().status.draft).toBe(true);
+
+    // Emptying the services of a live campaign is refused the same way.
+    expect((await put(created._id, { status: { live: true }, services: ['roofing'] })).statusCode).toBe(200);
+    const emptied = await put(created._id, { services: [] });
+    expect(emptied.statusCode).toBe(400);
+    expect(emptied.json().errors).toEqual({ services: message });
+    // A draft without a service is fine: it is not buying.
+    expect((await put(created._id, { status: { draft: true }, services: [] })).statusCode).toBe(200);
+  });
+
   it('refuses to move a campaign to another buyer or to take a Branded Id in use', async () => {
     const buyer = await createBuyer(t);
     const a = (await post(input(buyer._id))).json();

@@ -210,6 +210,16 @@ async function countNameSearchByWeek(db: Db, filter: LeadListFilter, name: strin
 }
 
 export const leadsRepo = {
+  /** The names of custom deliveries, by id (the delivery logs name them). */
+  async deliveryNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .select({ id: webhooks.id, name: webhooks.name })
+      .from(webhooks)
+      .where(inArray(webhooks.id, [...ids]));
+    return new Map(rows.map((r) => [r.id, r.name]));
+  },
+
   /**
    * One page (or, with `cursor`, one export batch) of the scope's leads. Every column the roles'
    * lists use; the buyers' names only for admins (a subquery on the page's rows alone).

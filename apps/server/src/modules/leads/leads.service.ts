@@ -7,6 +7,7 @@ import {
   LEADS_COUNT_LIMIT,
   LEADS_NAME_COUNT_LIMIT,
   type LeadDateRange,
+  type LeadExplanationEntry,
   type LeadListQuery,
   type LeadPage,
   type LeadPingCall,
@@ -99,10 +100,21 @@ function pingCallEntry(c: PingCallRow): LeadPingCall {
   };
 }
 
-/** The admin's delivery logs per channel on each match (GET /lead/{id}?includeNotifyLogs=true). */
-function withNotifyLogs<M extends { _id: string }>(matches: M[], attempts: AttemptRow[]) {
+/**
+ * The admin's delivery logs per channel on each match (GET /lead/{id}?includeNotifyLogs=true); a custom
+ * delivery's attempts name the delivery (its target is the delivery's id).
+ */
+function withNotifyLogs<M extends { _id: string }>(
+  matches: M[],
+  attempts: AttemptRow[],
+  deliveryNames: ReadonlyMap<string, string>,
+) {
+  const entry = (a: AttemptRow) =>
+    a.channel === 'custom'
+      ? { ...logEntry(a), delivery: { _id: a.target, name: deliveryNames.get(a.target) ?? a.target } }
+      : logEntry(a);
   return matches.map((m) => {
-    const of = (channel: string) => attempts.filter((a) => a.matchId === m._id && a.channel === channel).map(logEntry);
+    const of = (channel: string) => attempts.filter((a) => a.matchId === m._id && a.channel === channel).map(entry);
     return {
       ...m,
       webhook: of('webhook'),
@@ -162,6 +174,15 @@ export function createLeadsService({
     };
   }
 
+  async function notifyLogsOf<M extends { _id: string }>(matches: M[]) {
+    const attempts = await notifyRepo.attemptsOf(
+      db,
+      matches.map((m) => m._id),
+    );
+    const deliveryIds = [...new Set(attempts.filter((a) => a.channel === 'custom').map((a) => a.target))];
+    return withNotifyLogs(matches, attempts, await leadsRepo.deliveryNames(db, deliveryIds));
+  }
+
   /** Everything of a lead, for admins: payout, revenue, every match with its delivery logs, the explanation. */
   async function adminDetail(lead: LeadRow & { sourceName: string }, options: DetailOptions) {
     const matches = await leadsRepo.matchesOf(db, [lead.id]);
@@ -175,15 +196,7 @@ export function createLeadsService({
       cost: centsToDollars(lead.costCents),
       price: centsToDollars(lead.priceCents),
       buyers: matches.filter((m) => !m.rejected).map((m) => m.buyerName),
-      match: options.includeNotifyLogs
-        ? withNotifyLogs(
-            shown,
-            await notifyRepo.attemptsOf(
-              db,
-              matches.map((m) => m.id),
-            ),
-          )
-        : shown,
+      match: options.includeNotifyLogs ? await notifyLogsOf(shown) : shown,
       answer: lead.answer ?? undefined,
       ...(options.includeMatchLog ? { explanation: await unpackExplanation(db, lead.explanation) } : {}),
       pings: (await leadsRepo.pingCallsOf(db, lead)).map(pingCallEntry),
@@ -191,6 +204,11 @@ export function createLeadsService({
   }
 
   return {
+    /** The engine's explanation of a ping (the simulator's), with the campaigns' and buyers' names. */
+    named(explanation: readonly LeadExplanationEntry[]) {
+      return unpackExplanation(db, explanation);
+    },
+
     /** How the engine decided a lead (the simulator shows it): every campaign considered, and why. */
     async explanationOf(leadId: string) {
       return unpackExplanation(db, await leadsRepo.explanationOf(db, leadId));

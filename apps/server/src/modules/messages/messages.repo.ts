@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { pageWithTotal } from '../../db/records';
 import { messages } from '../../db/schema';
@@ -24,6 +24,16 @@ export const messagesRepo = {
   /** Raises an admin message (DESIGN.md §11: the system's, never lost). */
   async insert(db: Db | Tx, row: typeof messages.$inferInsert): Promise<void> {
     await db.insert(messages).values(row);
+  },
+
+  /** Hides (or shows again) the messages of `ids`; answers how many there were. */
+  async hideMany(db: Db, ids: readonly string[], at: Date | null): Promise<number> {
+    const rows = await db
+      .update(messages)
+      .set({ hiddenAt: at })
+      .where(inArray(messages.id, [...ids]))
+      .returning({ id: messages.id });
+    return rows.length;
   },
 
   async hide(db: Db, id: string, at: Date | null): Promise<MessageRow | null> {

@@ -1,4 +1,4 @@
-import { buyerMessageSchema, messageHideSchema, messageListQuery } from '@leadex/domain';
+import { buyerMessageSchema, messageHideManySchema, messageHideSchema, messageListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -19,6 +19,15 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       },
     },
     (request) => services.messages.list(request.query),
+  );
+
+  app.put(
+    '/message/admin',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], body: messageHideManySchema },
+    },
+    (request) => services.messages.hideMany(request.body.ids, request.body.hide),
   );
 
   app.put(

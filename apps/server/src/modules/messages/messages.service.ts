@@ -64,6 +64,12 @@ export function createMessagesService({ db, clock }: { db: Db; clock: Clock }) {
       return { _id: id, message, ts: toEpochSeconds(at) };
     },
 
+    /** Hides (or shows again) several messages at once; answers how many were found. */
+    async hideMany(ids: readonly string[], hide: boolean): Promise<{ ok: true; count: number }> {
+      const count = await messagesRepo.hideMany(db, [...new Set(ids)], hide ? clock.now() : null);
+      return { ok: true, count };
+    },
+
     async hide(id: string, hide: boolean) {
       const row = await messagesRepo.hide(db, id, hide ? clock.now() : null);
       if (!row) throw AppError.notFound('Message');

@@ -80,6 +80,28 @@ describe('the admin messages', () => {
     expect(bad.json().errors).toHaveProperty('hide');
   });
 
+  it('hides several messages at once (PUT /api/message/admin, issue 27), naming a bad list', async () => {
+    t.clock.set('2027-05-02T15:00:00Z');
+    const a = await raise('First of many', t.clock.now());
+    const b = await raise('Second of many', t.clock.now());
+    const kept = await raise('Kept', t.clock.now());
+    const put = (payload: object, as = cookies.admin) =>
+      t.request({ method: 'PUT', url: '/api/message/admin', as, payload });
+    const res = await put({ ids: [a, b, 'msg_nope'], hide: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true, count: 2 });
+    const ids = (await list()).json().data.map((m: { _id: string }) => m._id);
+    expect(ids).not.toContain(a);
+    expect(ids).not.toContain(b);
+    expect(ids).toContain(kept);
+
+    const empty = await put({ ids: [], hide: true });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors).toEqual({ ids: 'Choose at least one message' });
+    expect((await put({ ids: [kept], hide: true }, cookies.buyer)).statusCode).toBe(403);
+    expect((await list()).json().data.map((m: { _id: string }) => m._id)).toContain(kept);
+  });
+
   it('is for admins only: a buyer or a source is refused, a guest must sign in', async () => {
     const id = await raise('Secret', t.clock.now());
     for (const as of [cookies.buyer, cookies.source]) {

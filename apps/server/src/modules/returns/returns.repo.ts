@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { pageWithTotal } from '../../db/records';
 import { billAdjustments, bills, buyers, leadMatches, leads, messages, settings } from '../../db/schema';
@@ -148,6 +148,26 @@ export const returnsRepo = {
 
   async insertMessage(db: Db | Tx, row: typeof messages.$inferInsert) {
     await db.insert(messages).values(row);
+  },
+
+  /**
+   * Resolves the admin message of a match's return request once it is decided (issue 27): hidden,
+   * its data saying how and when it was decided.
+   */
+  async resolveRequestMessage(db: Db | Tx, matchId: string, decision: 'approved' | 'denied', at: Date) {
+    await db
+      .update(messages)
+      .set({
+        hiddenAt: at,
+        data: sql`coalesce(${messages.data}, '{}'::jsonb) || ${JSON.stringify({ resolved: decision, resolved_at: at.toISOString() })}::jsonb`,
+      })
+      .where(
+        and(
+          sql`${messages.data}->>'kind' = 'return_requested'`,
+          sql`${messages.data}->>'match_id' = ${matchId}`,
+          isNull(messages.hiddenAt),
+        ),
+      );
   },
 
   /** A numeric setting, or null when it is not set. */

@@ -186,6 +186,7 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
         returnDecidedBy: viewer.userId,
       });
       if (decided && approve) await onApproved(tx, match, now);
+      if (decided) await returnsRepo.resolveRequestMessage(tx, match.id, approve ? 'approved' : 'denied', now);
       return decided;
     });
     if (!updated) throw new AppError('conflict', 'This return was already decided');

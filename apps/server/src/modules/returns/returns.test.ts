@@ -89,6 +89,29 @@ describe('a buyer asks to return a lead', () => {
     expect(again.json().message).toBe('A return was already requested for this lead');
   });
 
+  it("resolves the request's admin message once an admin decides, approved or denied (issue 27)", async () => {
+    const buyer = await buyerIn('WA');
+    const listed = async (matchId: string) => {
+      const res = await t.request({ method: 'GET', url: '/api/message/admin?pageSize=100', as: admin.cookie });
+      return res.json().data.some((m: { data?: { match_id?: string } }) => m.data?.match_id === matchId);
+    };
+    for (const decision of [{ approve: true }, { deny: true }]) {
+      const sale = await sell('98101');
+      expect((await returnOf(buyer.cookie, sale, { reason: 'Location' })).statusCode).toBe(200);
+      expect(await listed(sale.matchId)).toBe(true);
+      expect((await returnOf(admin.cookie, sale, decision)).statusCode).toBe(200);
+      expect(await listed(sale.matchId)).toBe(false);
+      const [message] = (await t.deps.db.select().from(messages)).filter(
+        (m) => (m.data as { match_id?: string }).match_id === sale.matchId,
+      );
+      expect(message?.hiddenAt).not.toBeNull();
+      expect(message?.data).toMatchObject({
+        kind: 'return_requested',
+        resolved: 'approve' in decision ? 'approved' : 'denied',
+      });
+    }
+  });
+
   it('names the reason when it is missing or not one of the four', async () => {
     const buyer = await buyerIn('OK');
     const sale = await sell('73102');

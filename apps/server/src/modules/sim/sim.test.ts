@@ -1,15 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey } from '../../../test/factories';
+import { createBuyer, createCampaign, createSourceWithKey, leadInput } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { settings } from '../../db/schema';
 import { OffsetClock } from '../../lib/clock';
 import { createMockDate, MOCK_DATE_KEY } from './mock-date';
 
 let sourceId: string;
+let buyerName: string;
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 beforeAll(async () => {
   const buyer = await createBuyer(t);
+  buyerName = buyer.name;
   await createCampaign(t, buyer._id, { price: 35, services: ['roofing'], states: ['TX'] });
   await createCampaign(t, buyer._id, { price: 35, services: ['roofing'], states: ['CA'] });
   sourceId = (await createSourceWithKey(t, { maxCost: 12 })).sourceId;
@@ -39,6 +41,31 @@ describe('simulator', () => {
       minprice: '1.50',
     });
     expect(res.json().ping).toEqual({ ok: false, reason: 'no_match' });
+  });
+
+  it('explains a ping answered no_match for its minimum price with nobody winning, and names the buyers (issue 27)', async () => {
+    const res = await sim('/api/sim/pingpost', { Project: 'roofing', Source: sourceId, Zip: '75201', minprice: '20' });
+    expect(res.json().ping).toEqual({ ok: false, reason: 'no_match' });
+    const explanation = res.json().explanation as { eligible: boolean; won?: boolean; buyer_name?: string }[];
+    expect(explanation.some((e) => e.eligible)).toBe(true);
+    expect(explanation.filter((e) => e.won)).toEqual([]);
+    expect(explanation.every((e) => e.buyer_name === buyerName)).toBe(true);
+    expect(res.json().outcome).toBe(
+      "The ping was answered no_match: the source's payout ($12.00) is below its minimum price ($20.00), so no campaign won.",
+    );
+  });
+
+  it('refuses a direct lead for a source that may not post directly, as /api/lead does (issue 27)', async () => {
+    const pingOnly = await createSourceWithKey(t, { maxCost: 12, canPostLead: false });
+    const res = await sim('/api/sim/lead', { Project: 'roofing', Source: pingOnly.sourceId, Zip: '75201' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('This source is not approved to post leads directly; use ping and post');
+    const api = await t.sourceApi('/api/lead', pingOnly.apiKey, leadInput());
+    expect(api.statusCode).toBe(403);
+    expect(api.json().message).toBe(res.json().message);
+    // Its ping-post still runs in the simulator.
+    const pingPost = await sim('/api/sim/pingpost', { Project: 'roofing', Source: pingOnly.sourceId, Zip: '75201' });
+    expect(pingPost.json().post).toMatchObject({ ok: true, status: 'sold' });
   });
 
   it('posts a direct lead', async () => {

@@ -43,12 +43,16 @@ export function packExplanation(records: readonly ExplanationRecord[]): StoredEn
   return packed;
 }
 
-/** The stored explanation as records, with the campaigns' names and buyers; rows stored as records pass as they are. */
+/** The stored explanation (or the engine's records) as records, with the campaigns' and buyers' names. */
 export async function unpackExplanation(db: Db, stored: readonly unknown[] | null): Promise<ExplanationRecord[]> {
   const entries = stored ?? [];
   const ids = new Set<string>();
   for (const e of entries) {
-    if (!Array.isArray(e)) continue;
+    if (!Array.isArray(e)) {
+      const record = e as Partial<ExplanationRecord>;
+      if (typeof record.campaign === 'string' && !record.buyer_name) ids.add(record.campaign);
+      continue;
+    }
     if (Array.isArray(e[0])) for (const id of e[0] as string[]) ids.add(id);
     else ids.add(e[0] as string);
   }
@@ -70,7 +74,14 @@ export async function unpackExplanation(db: Db, stored: readonly unknown[] | nul
   const records: ExplanationRecord[] = [];
   for (const e of entries) {
     if (!Array.isArray(e)) {
-      records.push(e as ExplanationRecord);
+      // A record (the engine's own, or a lead stored before the tuples) gets its buyer's name too.
+      const record = e as ExplanationRecord;
+      const buyerName = record.buyer_name ?? known.get(record.campaign)?.buyerName;
+      records.push({
+        ...record,
+        ...(record.name ? {} : { name: known.get(record.campaign)?.name ?? '' }),
+        ...(buyerName ? { buyer_name: buyerName } : {}),
+      });
       continue;
     }
     const [first, second, third, fourth] = e as [StoredEntry[0], StoredEntry[1], StoredEntry[2], BidOutcome?];

@@ -19,9 +19,7 @@ import { EditableForm, useEditing } from '../../components/EditableForm';
 import {
   DisplayField,
   LabeledValue,
-  MoneyField,
   MultiSelectField,
-  NumberField,
   RadioField,
   SelectField,
   TextareaField,
@@ -51,6 +49,7 @@ import {
 import { useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
 import { DeliveryFailureAlert } from './DeliveryFailure';
 import { SourceRestrictions } from './SourceRestrictions';
+import { TypedNumberField } from './TypedNumberField';
 
 /** /campaign/{id} for the admin and the buyer; /campaign/new creates. */
 export function CampaignDetailPage() {
@@ -182,7 +181,7 @@ function DetailsSection({ record, isAdmin, isNew }: SectionProps & { isNew: bool
 }
 
 function PriceField() {
-  return <MoneyField name="price" label="Price" required max={5000} fixedCents />;
+  return <TypedNumberField name="price" label="Price" required money />;
 }
 
 /**
@@ -199,7 +198,7 @@ function TermsFields({ services: recorded = [] }: { services?: string[] }) {
       </Grid.Col>
       {shared && (
         <Grid.Col span={{ base: 12, sm: 4 }}>
-          <MoneyField name="shared_price" label="Shared Price" required max={5000} fixedCents />
+          <TypedNumberField name="shared_price" label="Shared Price" required money />
         </Grid.Col>
       )}
       <Grid.Col span={12}>
@@ -303,17 +302,10 @@ function LimitsSection() {
   return (
     <Section title="Limits" description="Most leads per period; leave a limit empty for none.">
       <SimpleGrid cols={{ base: 2, md: 4 }}>
-        <NumberField name="max.hourly" label="Hourly" min={1} allowDecimal={false} placeholder="No limit" />
-        <NumberField name="max.daily" label="Daily" min={1} allowDecimal={false} placeholder="No limit" />
-        <NumberField name="max.weekly" label="Weekly" min={1} allowDecimal={false} placeholder="No limit" />
-        <NumberField
-          name="max.monthly"
-          label="Monthly"
-          min={0}
-          max={1000}
-          allowDecimal={false}
-          placeholder="No limit"
-        />
+        <TypedNumberField name="max.hourly" label="Hourly" placeholder="No limit" />
+        <TypedNumberField name="max.daily" label="Daily" placeholder="No limit" />
+        <TypedNumberField name="max.weekly" label="Weekly" placeholder="No limit" />
+        <TypedNumberField name="max.monthly" label="Monthly" placeholder="No limit" />
       </SimpleGrid>
     </Section>
   );

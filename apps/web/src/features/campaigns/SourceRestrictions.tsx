@@ -3,11 +3,12 @@ import { Grid, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
-import { MoneyField, NumberField, SelectField } from '../../components/FormFields';
+import { SelectField } from '../../components/FormFields';
 import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
 import { Section } from '../../components/Section';
 import { NEW_SOURCE_FILTER } from './campaignForm';
 import { type SourceOption, useSourceOptions } from './campaigns.api';
+import { TypedNumberField } from './TypedNumberField';
 
 /**
  * Source Restrictions (admin only): rows of source, channel, price, shared price and percent.
@@ -91,13 +92,13 @@ function FilterRow({ index, sources, onRemove }: { index: number; sources: Sourc
         />
       </Grid.Col>
       <Grid.Col span={{ base: 6, sm: 3, md: 2 }}>
-        <MoneyField name={at('price')} label="Price" max={5000} fixedCents placeholder="Campaign's" />
+        <TypedNumberField name={at('price')} label="Price" money placeholder="Campaign's" />
       </Grid.Col>
       <Grid.Col span={{ base: 6, sm: 3, md: 2 }}>
-        <MoneyField name={at('shared_price')} label="Shared Price" max={5000} fixedCents placeholder="Campaign's" />
+        <TypedNumberField name={at('shared_price')} label="Shared Price" money placeholder="Campaign's" />
       </Grid.Col>
       <Grid.Col span={{ base: 8, md: 2 }}>
-        <NumberField name={at('pct')} label="Percent" required suffix="%" min={0} max={100} decimalScale={2} />
+        <TypedNumberField name={at('pct')} label="Percent" required suffix="%" />
       </Grid.Col>
       <Grid.Col span={{ base: 4, md: 1 }}>
         {onRemove && (

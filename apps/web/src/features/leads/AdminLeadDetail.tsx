@@ -16,8 +16,8 @@ import { schemaResolver } from '../../lib/forms';
 import { showSaved } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
 import { DecideReturnButtons } from '../returns/ReturnActions';
-import { DeliveryStatusBadge, ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
-import { LeadDeliveryLogs } from './LeadDeliveryLogs';
+import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
+import { LeadDeliveryLogs, MatchDeliveryBadge } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
 import { BadgeRow, OpenLinkButton, recordLinkColumn } from './LeadFields';
 import { LeadPings } from './LeadPings';
@@ -262,7 +262,7 @@ function BuyersSection({ matches }: { matches: LeadMatch[] }) {
           {
             accessor: 'delivery_status',
             title: 'Delivery',
-            render: (m) => <DeliveryStatusBadge status={m.delivery_status} />,
+            render: (m) => <MatchDeliveryBadge match={m} />,
           },
           {
             accessor: 'return',

@@ -13,6 +13,7 @@ import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
 import { DeliveryStatusBadge } from './LeadBadges';
+import { RecordLink } from './LeadFields';
 import { useResendDelivery } from './leads.api';
 
 /** A match's channels that were tried, in the order the logs show them. */
@@ -47,10 +48,73 @@ function attemptStatus(attempt: LeadDeliveryAttempt): string | undefined {
   return undefined;
 }
 
+/** Where one channel of a match stands: every target accepted, some of them, or none yet. */
+export interface ChannelState {
+  channel: DeliveryChannel;
+  state: 'delivered' | 'partial' | 'failed';
+  targets: number;
+  accepted: number;
+}
+
+/** Each tried channel's state (issue 27: a broadcast with one webhook failing is partial, not delivered). */
+export function channelStates(match: LeadMatch): ChannelState[] {
+  return channelsOf(match).map(([channel, attempts]) => {
+    const targets = new Set(attempts.map((a) => a.target));
+    const accepted = new Set(attempts.filter((a) => a.accept).map((a) => a.target));
+    const state = accepted.size === targets.size ? 'delivered' : accepted.size > 0 ? 'partial' : 'failed';
+    return { channel, state, targets: targets.size, accepted: accepted.size };
+  });
+}
+
+const CHANNEL_STATE_STYLES: Record<ChannelState['state'], { label: string; color: string }> = {
+  delivered: { label: 'Delivered', color: 'green' },
+  partial: { label: 'Partial', color: 'orange' },
+  failed: { label: 'Failed', color: 'red' },
+};
+
+function ChannelStateBadge({ state }: { state: ChannelState }) {
+  const style = CHANNEL_STATE_STYLES[state.state];
+  return (
+    <Badge component="span" color={style.color} variant="light">
+      {style.label}
+      {state.targets > 1 ? ` · ${state.accepted} of ${state.targets}` : ''}
+    </Badge>
+  );
+}
+
+/**
+ * Where a match's deliveries stand, as a badge: Partially delivered when some targets took the lead
+ * and others did not (never Delivered beside a failure, issue 27); else its delivery status.
+ */
+export function MatchDeliveryBadge({ match }: { match: LeadMatch }) {
+  const states = channelStates(match);
+  const someFailed = states.some((s) => s.state !== 'delivered');
+  const someAccepted = states.some((s) => s.accepted > 0);
+  if (!match.reject && match.delivery_status !== 'undelivered' && someFailed && someAccepted)
+    return (
+      <Badge component="span" color="orange" variant="light">
+        Partially delivered
+      </Badge>
+    );
+  return <DeliveryStatusBadge status={match.delivery_status} />;
+}
+
+/** The match's badge in the logs: Rejected, or where its deliveries stand. */
+function MatchBadge({ match }: { match: LeadMatch }) {
+  if (match.reject)
+    return (
+      <Badge component="span" color="red" variant="light">
+        Rejected
+      </Badge>
+    );
+  return <MatchDeliveryBadge match={match} />;
+}
+
 /**
  * Admin §2 and DESIGN.md §6: each match's delivery logs (custom delivery, webhook, every broadcast
- * webhook, email, SMS), each attempt with its time, target, outcome, duration and the excerpts of
- * what was sent and answered; Resend on a failed delivery.
+ * webhook, email, SMS), each channel with its state, each attempt with its time, target, outcome,
+ * duration and the excerpts of what was sent and answered; Resend on a failed delivery. The buyer,
+ * the campaign and each custom delivery are named and linked.
  */
 export function LeadDeliveryLogs({ lead }: { lead: LeadDetail }) {
   const matches = lead.match ?? [];
@@ -67,18 +131,12 @@ export function LeadDeliveryLogs({ lead }: { lead: LeadDetail }) {
               <Accordion.Control>
                 <Group component="span" gap="sm" wrap="wrap">
                   <Text component="span" fw={600} fz="sm">
-                    {match.buyer.name ?? match.buyer._id}
+                    {match.buyer.name ?? 'Buyer'}
                   </Text>
                   <Text component="span" fz="sm" c="dimmed">
                     {match.campaign.name}
                   </Text>
-                  {match.reject ? (
-                    <Badge component="span" color="red" variant="light">
-                      Rejected
-                    </Badge>
-                  ) : (
-                    <DeliveryStatusBadge status={match.delivery_status} />
-                  )}
+                  <MatchBadge match={match} />
                 </Group>
               </Accordion.Control>
               <Accordion.Panel>
@@ -95,14 +153,37 @@ export function LeadDeliveryLogs({ lead }: { lead: LeadDetail }) {
 function MatchLogs({ leadId, match }: { leadId: string; match: LeadMatch }) {
   const resend = useResendDelivery(leadId);
   const channels = channelsOf(match);
+  const states = new Map(channelStates(match).map((s) => [s.channel, s]));
   const failed = deliveryFailed(match);
   const buyer = match.buyer.name ?? 'the buyer';
+  const failing = [...states.values()].filter((s) => s.state !== 'delivered');
+  const partial = failing.length > 0 && [...states.values()].some((s) => s.accepted > 0);
   return (
     <Stack gap="md">
+      <Group gap="lg" fz="sm" wrap="wrap">
+        <Group gap={6}>
+          <Text fz="sm" c="dimmed">
+            Buyer
+          </Text>
+          <RecordLink to={`/buyer/${match.buyer._id}`}>{match.buyer.name ?? 'Open the buyer'}</RecordLink>
+        </Group>
+        <Group gap={6}>
+          <Text fz="sm" c="dimmed">
+            Campaign
+          </Text>
+          <RecordLink to={`/campaign/${match.campaign._id}`}>{match.campaign.name}</RecordLink>
+        </Group>
+      </Group>
       {failed && (
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Text fz="sm" c="red.8">
-            The delivery to {buyer} failed.
+            {partial
+              ? `Part of the delivery to ${buyer} failed: ${failing
+                  .map(
+                    (s) => `${DELIVERY_CHANNEL_LABELS[s.channel]} (${s.targets - s.accepted} of ${s.targets} failed)`,
+                  )
+                  .join(', ')}.`
+              : `The delivery to ${buyer} failed.`}
           </Text>
           <Button
             size="xs"
@@ -123,16 +204,22 @@ function MatchLogs({ leadId, match }: { leadId: string; match: LeadMatch }) {
           No delivery attempts yet.
         </Text>
       ) : (
-        channels.map(([channel, attempts]) => (
-          <Stack key={channel} gap={6}>
-            <Title order={5}>{DELIVERY_CHANNEL_LABELS[channel]}</Title>
-            <Accordion multiple chevronPosition="left" variant="contained">
-              {attempts.map((attempt) => (
-                <AttemptItem key={attempt._id} attempt={attempt} />
-              ))}
-            </Accordion>
-          </Stack>
-        ))
+        channels.map(([channel, attempts]) => {
+          const state = states.get(channel);
+          return (
+            <Stack key={channel} gap={6}>
+              <Group gap="sm">
+                <Title order={5}>{DELIVERY_CHANNEL_LABELS[channel]}</Title>
+                {state && <ChannelStateBadge state={state} />}
+              </Group>
+              <Accordion multiple chevronPosition="left" variant="contained">
+                {attempts.map((attempt) => (
+                  <AttemptItem key={attempt._id} attempt={attempt} />
+                ))}
+              </Accordion>
+            </Stack>
+          );
+        })
       )}
     </Stack>
   );
@@ -151,7 +238,7 @@ function AttemptItem({ attempt }: { attempt: LeadDeliveryAttempt }) {
             {formatTimestamp(attempt.ts)}
           </Text>
           <Text component="span" fz="sm" fw={500} style={{ wordBreak: 'break-all' }}>
-            {attempt.target}
+            {attempt.delivery?.name ?? attempt.target}
           </Text>
           <Badge component="span" color={attempt.accept ? 'green' : 'red'} variant="light">
             {attempt.accept ? 'Accepted' : 'Failed'}
@@ -168,7 +255,16 @@ function AttemptItem({ attempt }: { attempt: LeadDeliveryAttempt }) {
         </Group>
       </Accordion.Control>
       <Accordion.Panel>
-        <CallExcerpts call={attempt} />
+        <CallExcerpts call={attempt}>
+          {attempt.delivery && (
+            <Group gap={6}>
+              <Text fz="sm" c="dimmed">
+                Delivery
+              </Text>
+              <RecordLink to={`/delivery/${attempt.delivery._id}`}>{attempt.delivery.name}</RecordLink>
+            </Group>
+          )}
+        </CallExcerpts>
       </Accordion.Panel>
     </Accordion.Item>
   );

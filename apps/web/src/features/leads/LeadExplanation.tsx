@@ -14,17 +14,18 @@ function rank(entry: LeadExplanationEntry): number {
   return entry.eligible ? 1 : 2;
 }
 
-function Outcome({ entry }: { entry: LeadExplanationEntry }) {
+function Outcome({ entry, sold }: { entry: LeadExplanationEntry; sold: boolean }) {
   if (entry.won)
     return (
       <Badge component="span" color="green" variant="light">
         Won
       </Badge>
     );
+  // Nobody won (a minimum price above the payout, revenue below it): an eligible bid was not outbid.
   if (entry.eligible)
     return (
-      <Badge component="span" color="blue" variant="light">
-        Outbid
+      <Badge component="span" color={sold ? 'blue' : 'gray'} variant="light">
+        {sold ? 'Outbid' : 'Not sold'}
       </Badge>
     );
   return (
@@ -65,10 +66,13 @@ export function DecisionExplained({
   entries,
   buyerNames = new Map(),
   title = 'Decision Explained',
+  outcome,
 }: {
   entries: LeadExplanationEntry[];
   buyerNames?: ReadonlyMap<string, string>;
   title?: string;
+  /** What the call was answered, in a sentence before the count (the simulator's). */
+  outcome?: string;
 }) {
   const rows = useMemo<Row[]>(
     () =>
@@ -83,11 +87,11 @@ export function DecisionExplained({
   return (
     <Section
       title={title}
-      description={
+      description={`${outcome ? `${outcome} ` : ''}${
         rows.length === 0
           ? 'No campaign was considered for this lead.'
-          : `${rows.length} ${rows.length === 1 ? 'campaign' : 'campaigns'} considered, ${won} won.`
-      }
+          : `${rows.length} ${rows.length === 1 ? 'campaign' : 'campaigns'} considered, ${won === 0 ? 'none' : won} won.`
+      }`}
     >
       <RecordsTable<Row>
         records={rows}
@@ -108,7 +112,7 @@ export function DecisionExplained({
                 <RecordLink to={`/buyer/${r.buyer}`}>View buyer</RecordLink>
               ) : null,
           },
-          { accessor: 'eligible', title: 'Outcome', render: (r) => <Outcome entry={r} /> },
+          { accessor: 'eligible', title: 'Outcome', render: (r) => <Outcome entry={r} sold={won > 0} /> },
           ...(bidders
             ? [{ accessor: 'bid_outcome', title: 'Ping/Post', render: (r: Row) => <BuyerAnswer entry={r} /> }]
             : []),

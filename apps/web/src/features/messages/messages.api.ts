@@ -11,3 +11,12 @@ export function useHideMessage() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.messages.all }),
   });
 }
+
+/** PUT /api/message/admin with ids and hide true: several messages leave the list at once. */
+export function useHideMessages() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => api.put<{ ok: true; count: number }>('/api/message/admin', { ids, hide: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.messages.all }),
+  });
+}

@@ -176,6 +176,7 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
   const sources = useSourceOptions(true);
   const test = useSimTest(kind);
   const [answer, setAnswer] = useState<SimTestAnswer | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const pingPost = kind === 'pingpost';
   const form = useForm<SimPingPost>({
     resolver: schemaResolver(pingPost ? simPingPostSchema : simLeadSchema),
@@ -184,10 +185,12 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
   const { isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setAnswer(null);
+    setRefusal(null);
     try {
       setAnswer(await test.mutateAsync(values));
     } catch (error) {
-      applyFieldErrors(error, form.setError);
+      // What the source API refuses (a source that may not post directly: 403) is said, as it answers it.
+      if (!applyFieldErrors(error, form.setError)) setRefusal(error instanceof Error ? error.message : String(error));
     }
   });
   const serviceData = (services.data ?? []).map((s) => ({ value: s, label: s }));
@@ -223,6 +226,11 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
                 {pingPost ? 'Send Ping-Post' : 'Send Lead'}
               </Button>
             </Group>
+            {refusal && (
+              <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert" title="Refused">
+                {refusal}
+              </Alert>
+            )}
             {answer && <TestAnswer answer={answer} />}
           </Stack>
         </form>
@@ -251,7 +259,7 @@ function TestAnswer({ answer }: { answer: SimTestAnswer }) {
             </div>
           ))}
       </SimpleGrid>
-      <DecisionExplained entries={answer.explanation} />
+      <DecisionExplained entries={answer.explanation} outcome={answer.outcome} />
     </Stack>
   );
 }

@@ -63,6 +63,8 @@ export interface SimTestAnswer {
   ping?: Record<string, unknown>;
   post?: Record<string, unknown>;
   lead?: Record<string, unknown>;
+  /** What the ping, post or lead was answered, in a sentence. */
+  outcome?: string;
   explanation: LeadExplanationEntry[];
 }
 

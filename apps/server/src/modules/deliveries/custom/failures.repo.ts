@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { type AnyPgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
 import { webhooks } from '../../../db/schema';
 
@@ -37,6 +37,13 @@ export function lastDeliveryFailure(buyerId: AnyPgColumn) {
     .limit(1)
     .as('delivery_failure');
 }
+
+/**
+ * The ON of the LEFT JOIN LATERAL of {@link lastDeliveryFailure} for a campaign: only a live campaign
+ * shows its buyer's failure (issue 27: a paused or draft campaign sends nothing to the delivery). Every
+ * live campaign of the buyer uses each of its live deliveries: the sale runs them all for any of them.
+ */
+export const liveCampaignOnly = (status: AnyPgColumn) => sql`${status} = 'live'`;
 
 /** The select fields of {@link lastDeliveryFailure}'s subquery, named as {@link DeliveryFailureColumns}. */
 export function deliveryFailureFields(failure: ReturnType<typeof lastDeliveryFailure>) {
