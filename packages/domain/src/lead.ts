@@ -364,7 +364,8 @@ export interface LeadPingCall
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
 export interface LeadDetail {
   _id: string;
-  source: { _id: string; name: string };
+  /** The lead's source; a buyer reads it only when an admin allows it (Show Lead Sources, issue 27). */
+  source?: { _id: string; name: string };
   name?: string;
   address?: string;
   city?: string;
