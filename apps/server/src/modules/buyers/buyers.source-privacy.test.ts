@@ -52,7 +52,11 @@ describe('Show Lead Sources (issue 27)', () => {
     // The lead detail and the bill still answer the lead; only its source is left out.
     const lead = await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: buyer.cookie });
     expect(lead.json()).not.toHaveProperty('source');
-    const bill = await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer.buyer._id}/current`, as: buyer.cookie });
+    const bill = await t.request({
+      method: 'GET',
+      url: `/api/bill/buyer/${buyer.buyer._id}/current`,
+      as: buyer.cookie,
+    });
     expect(bill.json().leads).toEqual([expect.objectContaining({ _id: sale.leadId, price: 40 })]);
     expect(bill.json().leads[0]).not.toHaveProperty('source_name');
 
@@ -88,7 +92,11 @@ describe('Show Lead Sources (issue 27)', () => {
 
     const lead = await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: buyer.cookie });
     expect(lead.json().source).toEqual({ _id: source.id, name: source.name });
-    const bill = await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer.buyer._id}/current`, as: buyer.cookie });
+    const bill = await t.request({
+      method: 'GET',
+      url: `/api/bill/buyer/${buyer.buyer._id}/current`,
+      as: buyer.cookie,
+    });
     expect(bill.json().leads[0].source_name).toBe(source.name);
     const bills = (
       await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer.buyer._id}`, as: buyer.cookie })

@@ -23,7 +23,10 @@ export function ReturnStatusBadge({
   viewer,
   ref,
   ...rest
-}: { status: ReturnStatus; viewer: 'admin' | 'buyer'; ref?: Ref<HTMLSpanElement> } & Omit<ComponentPropsWithoutRef<'span'>, 'children' | 'color'>) {
+}: { status: ReturnStatus; viewer: 'admin' | 'buyer'; ref?: Ref<HTMLSpanElement> } & Omit<
+  ComponentPropsWithoutRef<'span'>,
+  'children' | 'color'
+>) {
   const label = viewer === 'buyer' && status === 'approved' ? 'Return Approved' : RETURN_STATUS_LABELS[status];
   return (
     <Badge ref={ref} component="span" color={RETURN_COLORS[status]} variant="light" {...rest}>

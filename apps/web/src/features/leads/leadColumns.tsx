@@ -124,12 +124,17 @@ export const BUYER_LEAD_COLUMNS: DataTableColumn<BuyerLeadListItem>[] = [
   },
 ];
 
-/** Portals §2 source list: Date, name, service, zip; never a buyer or a price. */
+/**
+ * Portals §2 source list: Date, name, service, zip; whether each lead sold and what the source earned for
+ * it (its payout: issue 27); never a buyer or a buyer's price.
+ */
 export const SOURCE_LEAD_COLUMNS: DataTableColumn<SourceLeadListItem>[] = [
   dateColumn(),
   nameColumn(),
   serviceColumn(),
   text('zip', 'Zip'),
+  yesNo('sold', 'Sold'),
+  money('cost', 'Payout'),
 ];
 
 /** The admin's buyer filter: "No Buyer" first, then the buyers. */
