@@ -29,7 +29,15 @@ export function ReturnStatusBadge({
 >) {
   const label = viewer === 'buyer' && status === 'approved' ? 'Return Approved' : RETURN_STATUS_LABELS[status];
   return (
-    <Badge ref={ref} component="span" color={RETURN_COLORS[status]} variant="light" {...rest}>
+    <Badge
+      ref={ref}
+      component="span"
+      color={RETURN_COLORS[status]}
+      variant="light"
+      // Whole, never "Re…": a narrow table column grows to the badge instead of cutting it (issue 27).
+      styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { overflow: 'visible' } }}
+      {...rest}
+    >
       {label}
     </Badge>
   );

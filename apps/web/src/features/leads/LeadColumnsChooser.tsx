@@ -4,7 +4,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { DataTableColumn } from '../../components/DataTable';
 
 /** Columns every leads list keeps: without them a row cannot be told apart or opened. */
-const ALWAYS_SHOWN = new Set(['ts', 'name']);
+const ALWAYS_SHOWN = new Set(['date', 'name']);
 
 /**
  * Columns hidden until the user asks for them, per role: at a laptop's 1366 px the admin's 18 columns
@@ -12,7 +12,7 @@ const ALWAYS_SHOWN = new Set(['ts', 'name']);
  * evidence stay one click away, and the CSV keeps every column.
  */
 export const DEFAULT_HIDDEN_LEAD_COLUMNS: Record<'admin' | 'buyer' | 'source', readonly string[]> = {
-  admin: ['channel', 'sub_id', 'pub_id', 'trusted_form', 'jornaya', 'homeowner'],
+  admin: ['state', 'cost', 'channel', 'sub_id', 'pub_id', 'tcpa_consent', 'trusted_form', 'jornaya', 'homeowner'],
   buyer: [],
   source: [],
 };

@@ -64,7 +64,7 @@ export function LeadsListPage() {
         actions={
           <Group gap="sm">
             <LeadColumnsChooser
-              columns={columns.visible}
+              columns={COLUMNS[role]}
               hidden={columns.hidden}
               onToggle={columns.toggle}
               onReset={columns.reset}
@@ -91,6 +91,7 @@ export function LeadsListPage() {
             request={leadListRequest}
             queryKey={queryKeys.leads.all}
             columns={columns.visible}
+            compact
             pageSize={PAGE_SIZE.leads}
             filterParams={LEAD_URL_FILTERS}
             defaultSort={DEFAULT_SORT}
