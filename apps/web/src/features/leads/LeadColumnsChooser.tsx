@@ -13,7 +13,7 @@ const ALWAYS_SHOWN = new Set(['date', 'name']);
  */
 export const DEFAULT_HIDDEN_LEAD_COLUMNS: Record<'admin' | 'buyer' | 'source', readonly string[]> = {
   admin: ['state', 'cost', 'channel', 'sub_id', 'pub_id', 'tcpa_consent', 'trusted_form', 'jornaya', 'homeowner'],
-  buyer: [],
+  buyer: ['state', 'type'],
   source: [],
 };
 
