@@ -125,7 +125,7 @@ describe('a bill’s leads', () => {
     await badge.hover();
     const tooltip = page.getByRole('tooltip');
     await expect.poll(() => tooltip.textContent(), POLL).toBe(`Bad Information: ${COMMENT}`);
-    await fullPageScreenshot(page, 'bill-return-tooltip');
+    await screenshot(page, 'bill-return-tooltip');
     await context.close();
   });
 
@@ -175,8 +175,11 @@ describe('at a laptop’s 1366 × 768 (item 23)', () => {
     await row.waitFor();
     const badge = row.getByText('Return Requested', { exact: true });
     await badge.waitFor();
-    expect(await shownWhole(badge)).toBe(true);
     await screenshot(page, 'returns-1366');
+    expect(await shownWhole(badge)).toBe(true);
+    // In view, not behind a sideways scroll under the pinned actions.
+    expect(await inView(page, 'Status')).toBe(true);
+    await expectTableFits(page);
     await context.close();
   });
 

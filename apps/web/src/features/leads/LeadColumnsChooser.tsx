@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Popover, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Popover, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconColumns } from '@tabler/icons-react';
 import { useCallback, useMemo, useState } from 'react';
 import type { DataTableColumn } from '../../components/DataTable';
@@ -83,22 +83,24 @@ export function LeadColumnsChooser<T>({
       </Popover.Target>
       <Popover.Dropdown aria-label="Columns shown">
         <Stack gap="xs">
-          <Text fz="sm" c="dimmed" maw={220}>
+          <Text fz="sm" c="dimmed" maw={300}>
             The columns of your leads table, kept for you in this browser.
           </Text>
-          {columns.map((c) => {
-            const accessor = String(c.accessor);
-            const locked = ALWAYS_SHOWN.has(accessor);
-            return (
-              <Checkbox
-                key={accessor}
-                label={String(c.title ?? accessor)}
-                checked={locked || !hidden.includes(accessor)}
-                disabled={locked}
-                onChange={(event) => onToggle(accessor, event.currentTarget.checked)}
-              />
-            );
-          })}
+          <SimpleGrid cols={2} spacing="md" verticalSpacing="xs">
+            {columns.map((c) => {
+              const accessor = String(c.accessor);
+              const locked = ALWAYS_SHOWN.has(accessor);
+              return (
+                <Checkbox
+                  key={accessor}
+                  label={String(c.title ?? accessor)}
+                  checked={locked || !hidden.includes(accessor)}
+                  disabled={locked}
+                  onChange={(event) => onToggle(accessor, event.currentTarget.checked)}
+                />
+              );
+            })}
+          </SimpleGrid>
           <Group justify="flex-end">
             <Button variant="subtle" size="xs" onClick={onReset}>
               Reset columns

@@ -62,19 +62,20 @@ const yesNo = <T extends { [K in A]: boolean }, A extends string>(accessor: A, t
   render: (lead) => <YesNoBadge value={lead[accessor]} />,
 });
 
-/** An email may wrap only after its @, so a narrow table breaks it where it still reads. */
+/** An email wraps after its @, so a narrow table breaks it where it still reads. */
 const emailColumn = <T extends { email?: string }>(): DataTableColumn<T> => ({
   accessor: 'email',
   title: 'Email',
   render: (lead) => {
     const at = lead.email?.indexOf('@') ?? -1;
     if (!lead.email || at < 0) return lead.email ?? '';
+    // After the @ first; a part too long for the column still breaks rather than widen the table.
     return (
-      <>
+      <span style={{ overflowWrap: 'anywhere' }}>
         {lead.email.slice(0, at + 1)}
         <wbr />
         {lead.email.slice(at + 1)}
-      </>
+      </span>
     );
   },
 });
