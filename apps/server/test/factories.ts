@@ -26,6 +26,7 @@ export function buyerInput(overrides: Partial<BuyerCreate> = {}): BuyerCreate {
     notify: { email: [], sms: [], broadcast_webhooks: [] },
     bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
     autoApproveReturns: 0,
+    showSource: false,
     ...overrides,
   };
 }

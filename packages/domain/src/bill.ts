@@ -62,7 +62,8 @@ export interface BillSummary {
 export interface BillLead {
   /** The lead's id: a row opens /lead/{id}. */
   _id: string;
-  source_name: string;
+  /** The lead's source; absent for a buyer not allowed to see it (Show Lead Sources, issue 27). */
+  source_name?: string;
   zip: string;
   service: string;
   /** The buyer's price, dollars. */

@@ -75,6 +75,12 @@ const autoApproveReturns = z.coerce
   .min(0, 'Auto Approve Returns must be at least 0')
   .max(1, 'Auto Approve Returns must be at most 100%');
 
+/**
+ * Whether the buyer sees each lead's source (issue 27): off by default, exchanges keep their
+ * suppliers from their buyers; only an admin turns it on (docs/decisions.md).
+ */
+const showSource = z.boolean({ error: 'Show Lead Sources must be on or off' });
+
 const buyerFields = {
   name: requiredText('Name is required', 200),
   email: emailAddress('Email is required'),
@@ -88,6 +94,7 @@ const buyerFields = {
   notify: notifySchema.default({ email: [], sms: [], broadcast_webhooks: [] }),
   bill: buyerBillSchema,
   autoApproveReturns: autoApproveReturns.default(0),
+  showSource: showSource.default(false),
 };
 
 /** POST /api/buyer: the buyer and its primary user's sign-in (Username, Email). */
@@ -113,6 +120,7 @@ export const buyerUpdateSchema = z
     // No defaults here: a field not sent is a field not changed.
     bill: z.object(billFields).partial(),
     autoApproveReturns,
+    showSource,
     username: z.never({ error: 'Username cannot be changed' }),
   })
   .partial();
@@ -128,6 +136,8 @@ export interface Buyer extends Contact {
   notify: Notify;
   bill: BuyerBill & { stripe?: string };
   autoApproveReturns: number;
+  /** Whether the buyer sees each lead's source (its bills' Source column, its leads' `source`). */
+  showSource: boolean;
   ts: number;
   users?: BuyerUser[];
   /** The buyer's campaigns, on `include=matches`. */

@@ -157,9 +157,11 @@ export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 /**
  * The spec's phone display for leads (admin §2): 10 digits formatted, an 11-digit number with a
- * leading 1 drops it, anything else reads Invalid.
+ * leading 1 drops it, anything else reads Invalid. An absent phone (an email-only lead) is an empty
+ * cell, never Invalid: only a phone that was sent and cannot be read is.
  */
 export function formatLeadPhone(phone: string | null | undefined): string {
+  if ((phone ?? '').trim() === '') return '';
   let digits = (phone ?? '').replace(/\D/g, '');
   if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
   if (digits.length !== 10 || (phone ?? '').replace(/[\d\s().+-]/g, '') !== '') return 'Invalid';
@@ -367,7 +369,8 @@ export interface LeadPingCall
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
 export interface LeadDetail {
   _id: string;
-  source: { _id: string; name: string };
+  /** The lead's source; a buyer reads it only when an admin allows it (Show Lead Sources, issue 27). */
+  source?: { _id: string; name: string };
   name?: string;
   address?: string;
   city?: string;

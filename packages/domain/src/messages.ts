@@ -23,6 +23,7 @@ const FIELD_LABELS: Record<string, string> = {
   'channels.max_cost': 'Max cost',
   'channels.name': 'Channel name',
   contactName: 'Contact name',
+  showSource: 'Show Lead Sources',
   email_hash: 'Email hash',
   fixed_id: 'Branded Id',
   ip: 'IP address',

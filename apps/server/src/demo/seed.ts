@@ -127,6 +127,7 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
       notify: { email: ['dispatch@summitroofing.example'], sms: [], broadcast_webhooks: [] },
       bill: { pay: 'auto', prepay: 0, period: 'weekly', grace: 3, threshold: 5000 },
       autoApproveReturns: 0.05,
+      showSource: false,
     },
     campaigns: [
       {
@@ -167,6 +168,7 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
       notify: { email: ['leads@brightpathsolar.example'], sms: ['(602) 555-0178'], broadcast_webhooks: [] },
       bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 7, threshold: 0 },
       autoApproveReturns: 0,
+      showSource: false,
     },
     campaigns: [
       {
@@ -206,6 +208,7 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
       notify: { email: ['sales@comfortair.example'], sms: [], broadcast_webhooks: [] },
       bill: { pay: 'prepay', prepay: 2500, period: 'monthly', grace: 3, threshold: 0 },
       autoApproveReturns: 0.1,
+      showSource: false,
     },
     campaigns: [
       {

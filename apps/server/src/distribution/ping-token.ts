@@ -15,6 +15,12 @@ export interface PingTokenPayload {
   /** The payout quoted to the source, in cents: the post sells only if revenue still covers it. */
   priceCents: number;
   channel: string | null;
+  /**
+   * The source's tracking ids the ping carried, if any: the post keeps them (and they win over the
+   * post's own), as it keeps the channel. Absent from tokens signed before they were carried.
+   */
+  subId?: string | null;
+  pubId?: string | null;
   /** The Branded Id the ping named, if any. */
   campaign: string | null;
   test: boolean;
@@ -103,6 +109,8 @@ function isPayload(value: unknown): value is PingTokenPayload {
     typeof v.zip === 'string' &&
     Number.isSafeInteger(v.priceCents) &&
     isNullableString(v.channel) &&
+    (v.subId === undefined || isNullableString(v.subId)) &&
+    (v.pubId === undefined || isNullableString(v.pubId)) &&
     isNullableString(v.campaign) &&
     typeof v.test === 'boolean' &&
     Number.isSafeInteger(v.exp) &&

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, real, text } from 'drizzle-orm/pg-core';
 import { contactColumns, primaryId, timestamps } from './columns';
 
 /** Default lead delivery, read whole (DESIGN.md §10: jsonb for configuration). */
@@ -26,5 +26,10 @@ export const buyers = pgTable('buyers', {
   stripeCustomerId: text('stripe_customer_id'),
   /** Share of a bill's leads that may be returned without an admin (0 to 1). */
   autoApproveReturns: real('auto_approve_returns').notNull().default(0),
+  /**
+   * Whether the buyer sees which source each of its leads came from (issue 27): exchanges keep
+   * their suppliers from their buyers, so it is off unless an admin turns it on.
+   */
+  showSource: boolean('show_source').notNull().default(false),
   ...timestamps(),
 });

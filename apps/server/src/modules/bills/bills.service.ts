@@ -174,8 +174,12 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
       .filter((r) => r.kind === kind)
       .map((r) => ({ amount: centsToDollars(r.amountCents), description: r.description }));
 
-  /** The whole bill: its summary, credits, debits and leads. */
-  async function detailOf(bill: BillRow, buyer: BuyerRow): Promise<Bill> {
+  /**
+   * The whole bill: its summary, credits, debits and leads. Each lead's source only for the admin,
+   * or for a buyer an admin allows to see it (Show Lead Sources, issue 27).
+   */
+  async function detailOf(bill: BillRow, buyer: BuyerRow, viewer: Pick<Viewer, 'role'>): Promise<Bill> {
+    const showSource = viewer.role === 'admin' || buyer.showSource;
     const [totals, adjustments, sales] = await Promise.all([
       totalsOf(bill),
       billsRepo.adjustments(db, bill.id),
@@ -187,7 +191,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
       debits: adjustmentsOf(adjustments, 'debit'),
       leads: sales.map(({ match: m, zip, service, sourceName }) => ({
         _id: m.leadId,
-        source_name: sourceName ?? '',
+        ...(showSource ? { source_name: sourceName ?? '' } : {}),
         zip,
         service,
         price: centsToDollars(m.priceCents),
@@ -299,13 +303,13 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
       const buyer = await visibleBuyer(viewer, buyerId);
       const bill = await ensureAccruingBill(db, buyer, clock.now());
       if (!bill) throw new AppError('not_found', 'This buyer has no bill yet: its first sale opens one');
-      return detailOf(bill, buyer);
+      return detailOf(bill, buyer, viewer);
     },
 
     /** GET /api/bill/{id}: any bill, for the admin or its buyer. */
     async get(viewer: Viewer, id: string): Promise<Bill> {
       const { bill, buyer } = await visibleBill(viewer, id);
-      return detailOf(bill, buyer);
+      return detailOf(bill, buyer, viewer);
     },
 
     /** GET /api/bill/date/all: the admin's Bills list. */
@@ -351,7 +355,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
         await billsRepo.recomputeSpendOf(tx, bill.buyerId);
       });
       const { bill, buyer } = await visibleBill({ role: 'admin' } as Viewer, id);
-      return detailOf(bill, buyer);
+      return detailOf(bill, buyer, { role: 'admin' });
     },
 
     /**

@@ -26,6 +26,7 @@ export function toBuyer(row: BuyerRow, users?: UserRow[]): Buyer {
       stripe: orUndefined(row.stripeCustomerId),
     },
     autoApproveReturns: row.autoApproveReturns,
+    showSource: row.showSource,
     ts: toEpochSeconds(row.createdAt),
     users: users?.map(toBuyerUser),
   };

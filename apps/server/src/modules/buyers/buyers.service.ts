@@ -171,6 +171,7 @@ function toColumns(input: BuyerUpdate): Partial<BuyerInsert> {
   if (input.tags) columns.tags = input.tags;
   if (input.notify) columns.notify = input.notify;
   if (input.autoApproveReturns !== undefined) columns.autoApproveReturns = input.autoApproveReturns;
+  if (input.showSource !== undefined) columns.showSource = input.showSource;
   const bill = input.bill;
   if (bill) {
     if (bill.pay !== undefined) columns.payMethod = bill.pay;

@@ -250,6 +250,9 @@ describe('a source’s leads list', () => {
       sold: true,
       test: false,
     });
+    // Issue 27: the Sold and Payout columns of the source's list; an unsold lead earned nothing.
+    const unsold = mine.json().data.find((l: { _id: string }) => l._id === ids.unsold);
+    expect(unsold).toMatchObject({ sold: false, cost: 0 });
     expect(JSON.stringify(mine.json())).not.toMatch(/Texas Roofs|"price"|buyers/);
   });
 });

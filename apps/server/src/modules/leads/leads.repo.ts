@@ -8,6 +8,8 @@ export type LeadRow = typeof leads.$inferSelect;
 export type PingCallRow = typeof pingCalls.$inferSelect & { buyerName: string | null; deliveryName: string | null };
 export type MatchRow = typeof leadMatches.$inferSelect & {
   buyerName: string;
+  /** Whether the match's buyer may see the lead's source (issue 27: off unless an admin allows it). */
+  buyerShowsSource: boolean;
   campaignName: string;
   sharedPriceCents: number | null;
 };
@@ -348,6 +350,7 @@ export const leadsRepo = {
       .select({
         match: leadMatches,
         buyerName: buyers.name,
+        buyerShowsSource: buyers.showSource,
         campaignName: campaigns.name,
         sharedPriceCents: campaigns.sharedPriceCents,
       })
@@ -359,6 +362,7 @@ export const leadsRepo = {
     return rows.map((r) => ({
       ...r.match,
       buyerName: r.buyerName,
+      buyerShowsSource: r.buyerShowsSource,
       campaignName: r.campaignName,
       sharedPriceCents: r.sharedPriceCents,
     }));

@@ -321,8 +321,11 @@ export function createLeadsService({
         if (mine.length === 0) throw AppError.notFound('Lead');
         const windowDays = await returnWindowDays(db);
         const now = clock.now();
+        // Exchanges keep their suppliers from their buyers: the source only for a buyer allowed to see it.
+        const { source, ...seen } = base(lead);
         return {
-          ...base(lead),
+          ...seen,
+          ...(mine[0]?.buyerShowsSource ? { source } : {}),
           price: centsToDollars(mine[0]?.priceCents ?? 0),
           match: mine.map((m) => ({
             ...matchOf(m, false),

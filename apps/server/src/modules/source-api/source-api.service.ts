@@ -93,7 +93,8 @@ export function createSourceApiService(deps: SaleDeps) {
         payoutCents: ping.priceCents,
         // The Ping/Post buyers' bids of the ping: the post sells at them, never pinging again.
         bidRound: unpackRound(ping.round),
-        contact: input,
+        // The ping's sub_id and pub_id are what the buyers were pinged with: they stay the lead's.
+        contact: { ...input, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
         meta,
       });
     },

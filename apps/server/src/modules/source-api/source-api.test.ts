@@ -1,8 +1,9 @@
+import { parse } from 'csv-parse/sync';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../../../test/database';
 import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
-import { createTestApp, useTestApp } from '../../../test/harness';
+import { ADMIN, createTestApp, useTestApp } from '../../../test/harness';
 import { apiKeys, capCounters, idempotencyKeys, leadMatches, leads, pings, sources } from '../../db/schema';
 import { unpackExplanation } from './explanation';
 
@@ -71,6 +72,47 @@ describe('ping and post', () => {
     expect(await unpackExplanation(t.database.db, lead?.explanation ?? null)).toEqual(
       expect.arrayContaining([expect.objectContaining({ campaign: campaignId, eligible: true, won: true })]),
     );
+  });
+
+  it('keeps the sub_id and pub_id the ping carried on the lead its post makes, in the lists and the CSV (#27.9)', async () => {
+    const buyer = await createBuyer(t);
+    await createCampaign(t, buyer._id, { price: 40, states: ['NV'], services: ['roofing'] });
+    const { apiKey } = await createSourceWithKey(t, { maxCost: 10 });
+    const ping = await call('/api/ping', apiKey, {
+      service: 'roofing',
+      zip: '89101',
+      channel: 'web',
+      sub_id: 'sub-ping-7',
+      pub_id: 'pub-ping-9',
+    });
+    expect(ping.json()).toMatchObject({ ok: true });
+    // The post sends neither: the ping's stay the lead's, as its channel does.
+    const post = await call('/api/post', apiKey, { ping_id: ping.json().ping_id, ...contact() });
+    expect(post.json()).toMatchObject({ ok: true, status: 'sold' });
+    const leadId = post.json().lead_id;
+    const [row] = await t.database.db.select().from(leads).where(eq(leads.id, leadId));
+    expect(row).toMatchObject({ channel: 'web', subId: 'sub-ping-7', pubId: 'pub-ping-9' });
+
+    const admin = await t.signIn(ADMIN.email, ADMIN.password);
+    const list = await t.request({ method: 'GET', url: '/api/lead/date/today?zip=89101', as: admin });
+    expect(list.json().data).toEqual([
+      expect.objectContaining({ _id: leadId, channel: 'web', sub_id: 'sub-ping-7', pub_id: 'pub-ping-9' }),
+    ]);
+    const csv = await t.request({ method: 'GET', url: '/api/lead/date/today/export.csv?zip=89101', as: admin });
+    const [columns = [], cells = []]: string[][] = parse(csv.body);
+    expect(cells[columns.indexOf('Sub Id')]).toBe('sub-ping-7');
+    expect(cells[columns.indexOf('Pub Id')]).toBe('pub-ping-9');
+
+    // A ping's value wins over a different one at the post: it is what the buyers were pinged with.
+    const again = await call('/api/ping', apiKey, { service: 'roofing', zip: '89101', sub_id: 'sub-a' });
+    const repost = await call('/api/post', apiKey, {
+      ping_id: again.json().ping_id,
+      ...contact(),
+      sub_id: 'sub-b',
+      pub_id: 'pub-b',
+    });
+    const [second] = await t.database.db.select().from(leads).where(eq(leads.id, repost.json().lead_id));
+    expect(second).toMatchObject({ subId: 'sub-a', pubId: 'pub-b' });
   });
 
   it('answers no_match and stores the lead, explaining each campaign', async () => {

@@ -23,7 +23,7 @@ import { schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
 import { formatBillDate, formatMoney } from '../buyers/buyerFormat';
 import { ReturnStatusBadge } from '../leads/LeadBadges';
-import { InvoiceLink } from './billColumns';
+import { formatDeduction, InvoiceLink } from './billColumns';
 import { useAdjustBill, useBill } from './bills.api';
 
 /** A credit or debit line as the form holds it: the amount stays a number or empty while typed. */
@@ -104,7 +104,7 @@ function BillScreen({ bill }: { bill: Bill }) {
           <AdjustmentsSection kind="debits" title="Debits" lines={bill.debits} />
         </SimpleGrid>
         <Section title="Leads" description="The leads sold on this bill. A row opens the lead.">
-          <BillLeadsTable leads={bill.leads} />
+          <BillLeadsTable leads={bill.leads} isAdmin={isAdmin} />
         </Section>
       </Stack>
     </EditableForm>
@@ -164,17 +164,14 @@ function BillingPeriod({ bill }: { bill: Bill }) {
   );
 }
 
-/** An amount taken off the net, shown with its minus sign (none on zero). */
-const deducted = (dollars: number) => formatMoney(dollars === 0 ? 0 : -dollars);
-
 function Totals({ bill }: { bill: Bill }) {
   const { total } = bill;
   return (
     <Section title="Totals" description="Net = charges - returns - credits + debits.">
       <Stack gap="xs">
         <Row label="Charges">{formatMoney(total.charges)}</Row>
-        <Row label="Returns">{deducted(total.returns)}</Row>
-        <Row label="Credits">{deducted(total.credits)}</Row>
+        <Row label="Returns">{formatDeduction(total.returns)}</Row>
+        <Row label="Credits">{formatDeduction(total.credits)}</Row>
         <Row label="Debits">{formatMoney(total.debits)}</Row>
         <Row label="Net">
           <Text fw={700} fz="sm">
@@ -304,12 +301,17 @@ const leadColumns: DataTableColumn<BillLead>[] = [
   { accessor: 'return', title: 'Return Status', render: (l) => <BillReturnBadge lead={l} /> },
 ];
 
-function BillLeadsTable({ leads }: { leads: BillLead[] }) {
+/**
+ * A bill's leads. The Source column shows only what the API sent: a buyer reads its leads' sources
+ * only when an admin allows it (Show Lead Sources, issue 27).
+ */
+function BillLeadsTable({ leads, isAdmin }: { leads: BillLead[]; isAdmin: boolean }) {
   const navigate = useNavigate();
+  const showSource = isAdmin || leads.some((l) => l.source_name !== undefined);
   return (
     <RecordsTable<BillLead>
       records={leads}
-      columns={leadColumns}
+      columns={showSource ? leadColumns : leadColumns.filter((c) => c.accessor !== 'source_name')}
       noRecordsText="No leads on this bill yet"
       onRowClick={(lead) => navigate(`/lead/${lead._id}`)}
     />

@@ -54,3 +54,17 @@ export function InvoiceLink({ bill }: { bill: Pick<BillSummary, 'stripe'> }) {
     </Anchor>
   );
 }
+
+/**
+ * Returns and credits are taken off what the buyer pays: every screen shows them with a minus sign
+ * (none on zero), the bills lists as the bill's Totals (docs/decisions.md, issue 27: one sign).
+ */
+export const formatDeduction = (dollars: number) => formatMoney(dollars === 0 ? 0 : -Math.abs(dollars));
+
+/** Returns of a bill in a bills list, as a deduction. */
+export const billReturnsColumn: DataTableColumn<BillSummary> = {
+  accessor: 'total.returns',
+  title: 'Returns',
+  textAlign: 'right',
+  render: (b) => formatDeduction(b.total.returns),
+};

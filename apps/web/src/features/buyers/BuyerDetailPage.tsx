@@ -144,7 +144,7 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
           </Grid>
         </Section>
 
-        <LeadDeliverySection />
+        <LeadDeliverySection sourceSetting={!selfView} />
 
         <Section title="Billing" description="How the buyer pays for the leads it receives.">
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

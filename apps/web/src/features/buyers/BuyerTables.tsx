@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { RecordsTable } from '../../components/RecordsTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
-import { billDateColumn, billPeriodText, billTotalColumn } from '../bills/billColumns';
+import { billDateColumn, billPeriodText, billReturnsColumn, billTotalColumn } from '../bills/billColumns';
 import { DeliveryFailureLine } from '../campaigns/DeliveryFailure';
 import { formatMoney, locationSummary } from './buyerFormat';
 
@@ -66,7 +66,7 @@ export function BuyerBillsTable({ buyerId, bills }: { buyerId: string; bills: Bi
     billDateColumn,
     { accessor: 'start', title: 'Billing Period', render: billPeriodText },
     { accessor: 'total.charges', title: 'Charges', textAlign: 'right', render: (b) => formatMoney(b.total.charges) },
-    { accessor: 'total.returns', title: 'Returns', textAlign: 'right', render: (b) => formatMoney(b.total.returns) },
+    billReturnsColumn,
     billTotalColumn,
   ];
   return (

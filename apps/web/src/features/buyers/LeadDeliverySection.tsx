@@ -1,4 +1,4 @@
-import { Anchor, Group, Input, Slider, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Input, Slider, Stack, Switch, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -52,8 +52,40 @@ function AutoApproveReturnsField() {
   );
 }
 
+/**
+ * Show Lead Sources (issue 27): whether the buyer sees which source each of its leads came from. Off by
+ * default, as exchanges keep their suppliers from their buyers; an admin setting, never the buyer's own.
+ */
+function ShowSourceField() {
+  const { control } = useFormContext();
+  const editing = useEditing();
+  return (
+    <Controller
+      name="showSource"
+      control={control}
+      render={({ field }) => (
+        <Switch
+          label="Show Lead Sources"
+          description="The buyer sees which source each of its leads came from, on its bills and leads. Off keeps the exchange's suppliers hidden from it."
+          checked={Boolean(field.value)}
+          disabled={!editing}
+          onChange={(event) => field.onChange(event.currentTarget.checked)}
+          onBlur={field.onBlur}
+        />
+      )}
+    />
+  );
+}
+
 /** Lead Delivery (admin §2): where the buyer's leads go by default, and how returns are approved. */
-export function LeadDeliverySection({ customDeliveries = true }: { customDeliveries?: boolean }) {
+export function LeadDeliverySection({
+  customDeliveries = true,
+  sourceSetting = true,
+}: {
+  customDeliveries?: boolean;
+  /** Whether the admin's Show Lead Sources switch is shown (not on the buyer's own profile). */
+  sourceSetting?: boolean;
+}) {
   return (
     <Section
       title="Lead Delivery"
@@ -72,6 +104,7 @@ export function LeadDeliverySection({ customDeliveries = true }: { customDeliver
       <Stack gap="md">
         <LeadDeliveryFields form="buyer" />
         <AutoApproveReturnsField />
+        {sourceSetting && <ShowSourceField />}
       </Stack>
     </Section>
   );

@@ -22,6 +22,8 @@ export interface BuyerFormValues extends AddressFormValues {
   notify: { email: string[]; sms: string[]; webhook: string; broadcast_webhooks: string[] };
   /** Share of a bill's leads returned without an admin, 0 to 1 (the slider shows percent). */
   autoApproveReturns: number;
+  /** Whether the buyer sees each lead's source (off by default; issue 27). */
+  showSource: boolean;
   bill: {
     pay: string;
     prepay: number | string;
@@ -42,6 +44,7 @@ export const NEW_BUYER: BuyerFormValues = {
   tags: [],
   notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
   autoApproveReturns: 0,
+  showSource: false,
   bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: '3', threshold: 0 },
 };
 
@@ -64,6 +67,7 @@ export function toFormValues(buyer: Buyer): BuyerFormValues {
       broadcast_webhooks: buyer.notify?.broadcast_webhooks ?? [],
     },
     autoApproveReturns: buyer.autoApproveReturns ?? 0,
+    showSource: buyer.showSource ?? false,
     bill: {
       pay: buyer.bill.pay,
       prepay: buyer.bill.prepay,

@@ -223,7 +223,8 @@ function DetailsSection({
         <Grid.Col span={{ base: 12, md: 6 }}>
           <StatusField />
         </Grid.Col>
-        {record && <RecordStampFields id={record._id} ts={record.ts} span={{ base: 12, sm: 6, md: 3 }} />}
+        {/* Half a row each: a quarter cut the ID at a laptop's width (issue 27). */}
+        {record && <RecordStampFields id={record._id} ts={record.ts} span={{ base: 12, sm: 6 }} />}
         <Grid.Col span={{ base: 12, md: 6 }}>
           <TextField name="name" label="Name" required placeholder="Summit CRM" />
         </Grid.Col>

@@ -65,7 +65,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
         description={
           <BadgeRow>
             <Text component="span" fz="sm" c="dimmed">
-              {formatTimestamp(lead.ts)} from {lead.source.name}
+              {formatTimestamp(lead.ts)} from {lead.source?.name}
             </Text>
             <Badge component="span" variant="light" color={matches.some((m) => !m.reject) ? 'green' : 'gray'}>
               {matches.some((m) => !m.reject) ? 'Sold' : 'No Buyer'}
@@ -86,7 +86,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
           <Grid gap="md">
             <RecordStampFields id={lead._id} ts={lead.ts} span={{ base: 12, sm: 6, lg: 4 }} />
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <DisplayField label="Source" value={lead.source.name} />
+              <DisplayField label="Source" value={lead.source?.name} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <TextField name="name" label="Name" />

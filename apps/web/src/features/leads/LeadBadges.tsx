@@ -1,5 +1,6 @@
 import { RETURN_STATUS_LABELS, type ReturnStatus } from '@leadex/domain';
 import { Badge, type BadgeProps } from '@mantine/core';
+import type { ComponentPropsWithoutRef, Ref } from 'react';
 
 /** Admin §2 and portals §2: consent and homeowner flags read as Yes/No badges. */
 export function YesNoBadge({ value, ...props }: { value: boolean | null | undefined } & Omit<BadgeProps, 'children'>) {
@@ -14,12 +15,29 @@ const RETURN_COLORS: Record<ReturnStatus, string> = { requested: 'yellow', appro
 
 /**
  * A return's badge: Return Requested (yellow), Returned (green) or Return Denied (red) for the admin
- * (admin §2); a buyer reads Return Approved rather than Returned (portals §4).
+ * (admin §2); a buyer reads Return Approved rather than Returned (portals §4). It passes on its ref and
+ * the event handlers a wrapper gives it, so a Mantine Tooltip around it can find it and open on hover.
  */
-export function ReturnStatusBadge({ status, viewer }: { status: ReturnStatus; viewer: 'admin' | 'buyer' }) {
+export function ReturnStatusBadge({
+  status,
+  viewer,
+  ref,
+  ...rest
+}: { status: ReturnStatus; viewer: 'admin' | 'buyer'; ref?: Ref<HTMLSpanElement> } & Omit<
+  ComponentPropsWithoutRef<'span'>,
+  'children' | 'color'
+>) {
   const label = viewer === 'buyer' && status === 'approved' ? 'Return Approved' : RETURN_STATUS_LABELS[status];
   return (
-    <Badge component="span" color={RETURN_COLORS[status]} variant="light">
+    <Badge
+      ref={ref}
+      component="span"
+      color={RETURN_COLORS[status]}
+      variant="light"
+      // Whole, never "Re…": a narrow table column grows to the badge instead of cutting it (issue 27).
+      styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { overflow: 'visible' } }}
+      {...rest}
+    >
       {label}
     </Badge>
   );

@@ -9,6 +9,7 @@ import { UrlSearchInput, UrlServiceFilter, UrlZipFilter } from '../../components
 import { PageHeader } from '../../components/PageHeader';
 import { queryKeys } from '../../lib/queryKeys';
 import { LeadBuyerFilter } from './LeadBuyerFilter';
+import { LeadColumnsChooser, useLeadColumns } from './LeadColumnsChooser';
 import { LeadDateRangeFilter } from './LeadDateRangeFilter';
 import { ADMIN_LEAD_COLUMNS, BUYER_LEAD_COLUMNS, SOURCE_LEAD_COLUMNS } from './leadColumns';
 import { LEAD_URL_FILTERS, leadExportUrl, leadListRequest, leadRangeOf } from './leadRange';
@@ -52,6 +53,8 @@ export function LeadsListPage() {
   const zip = params.get('zip');
   const serviceOptions = useMemo(() => withChosen(services.data, service), [services.data, service]);
   const zipOptions = useMemo(() => withChosen(zips.data, zip), [zips.data, zip]);
+  // Issue 27: the user chooses the table's columns, kept per user, so a laptop shows Phone and Email.
+  const columns = useLeadColumns(COLUMNS[role], { userId: claims.user_id, role });
 
   return (
     <>
@@ -59,7 +62,19 @@ export function LeadsListPage() {
         title="Leads"
         description={DESCRIPTIONS[role]}
         actions={
-          <ExportButton href={leadExportUrl(params, DEFAULT_SORT)} disabled={!hasRows} emptyText="No leads to export" />
+          <Group gap="sm">
+            <LeadColumnsChooser
+              columns={COLUMNS[role]}
+              hidden={columns.hidden}
+              onToggle={columns.toggle}
+              onReset={columns.reset}
+            />
+            <ExportButton
+              href={leadExportUrl(params, DEFAULT_SORT)}
+              disabled={!hasRows}
+              emptyText="No leads to export"
+            />
+          </Group>
         }
       />
       <Paper withBorder p={{ base: 'xs', xs: 'md' }} shadow="xs">
@@ -75,7 +90,8 @@ export function LeadsListPage() {
             path="/api/lead/date"
             request={leadListRequest}
             queryKey={queryKeys.leads.all}
-            columns={COLUMNS[role]}
+            columns={columns.visible}
+            compact
             pageSize={PAGE_SIZE.leads}
             filterParams={LEAD_URL_FILTERS}
             defaultSort={DEFAULT_SORT}

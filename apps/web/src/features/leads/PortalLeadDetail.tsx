@@ -189,7 +189,7 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
       <LeadDetailsSection lead={lead}>
         <ValueCols
           fields={[
-            { label: 'Source name', value: lead.source.name },
+            { label: 'Source name', value: lead.source?.name },
             { label: 'Name', value: lead.name },
             { label: 'City', value: lead.city },
             { label: 'State', value: lead.state, span: narrow },

@@ -29,7 +29,6 @@ const dateColumn = <T extends Row>(): DataTableColumn<T> => ({
 const nameColumn = <T extends Row & { test?: boolean }>(): DataTableColumn<T> => ({
   accessor: 'name',
   title: 'Name',
-  noWrap: true,
   render: (lead) => (
     <Group gap={6} wrap="nowrap">
       <Text fz="sm" fw={500}>
@@ -63,6 +62,24 @@ const yesNo = <T extends { [K in A]: boolean }, A extends string>(accessor: A, t
   render: (lead) => <YesNoBadge value={lead[accessor]} />,
 });
 
+/** An email wraps after its @, so a narrow table breaks it where it still reads. */
+const emailColumn = <T extends { email?: string }>(): DataTableColumn<T> => ({
+  accessor: 'email',
+  title: 'Email',
+  render: (lead) => {
+    const at = lead.email?.indexOf('@') ?? -1;
+    if (!lead.email || at < 0) return lead.email ?? '';
+    // After the @ first; a part too long for the column still breaks rather than widen the table.
+    return (
+      <span style={{ overflowWrap: 'anywhere' }}>
+        {lead.email.slice(0, at + 1)}
+        <wbr />
+        {lead.email.slice(at + 1)}
+      </span>
+    );
+  },
+});
+
 const phoneColumn = <T extends { phone?: string }>(): DataTableColumn<T> => ({
   accessor: 'phone',
   title: 'Phone',
@@ -76,9 +93,9 @@ export const ADMIN_LEAD_COLUMNS: DataTableColumn<AdminLeadListItem>[] = [
   dateColumn(),
   nameColumn(),
   {
+    // Buyers, Source and Email may wrap, so a laptop's 1366 px fits the table (issue 27).
     accessor: 'buyers',
     title: 'Buyers',
-    noWrap: true,
     render: (lead) =>
       lead.buyers.length ? (
         lead.buyers.join(', ')
@@ -93,7 +110,7 @@ export const ADMIN_LEAD_COLUMNS: DataTableColumn<AdminLeadListItem>[] = [
   text('zip', 'Zip'),
   money('cost', 'Cost'),
   money('price', 'Price'),
-  { accessor: 'source', title: 'Source', noWrap: true, render: (lead) => lead.source.name },
+  { accessor: 'source', title: 'Source', render: (lead) => lead.source.name },
   text('channel', 'Channel'),
   text('sub_id', 'Sub ID'),
   text('pub_id', 'Pub ID'),
@@ -101,7 +118,7 @@ export const ADMIN_LEAD_COLUMNS: DataTableColumn<AdminLeadListItem>[] = [
   yesNo('trusted_form', 'Trusted Form'),
   yesNo('jornaya', 'LeadiD'),
   phoneColumn(),
-  text('email', 'Email'),
+  emailColumn(),
   yesNo('homeowner', 'Homeowner'),
 ];
 
@@ -114,7 +131,7 @@ export const BUYER_LEAD_COLUMNS: DataTableColumn<BuyerLeadListItem>[] = [
   text('zip', 'Zip'),
   text('state', 'State'),
   phoneColumn(),
-  text('email', 'Email'),
+  emailColumn(),
   text('type', 'Type'),
   {
     accessor: 'return_status',
@@ -124,12 +141,17 @@ export const BUYER_LEAD_COLUMNS: DataTableColumn<BuyerLeadListItem>[] = [
   },
 ];
 
-/** Portals §2 source list: Date, name, service, zip; never a buyer or a price. */
+/**
+ * Portals §2 source list: Date, name, service, zip; whether each lead sold and what the source earned for
+ * it (its payout: issue 27); never a buyer or a buyer's price.
+ */
 export const SOURCE_LEAD_COLUMNS: DataTableColumn<SourceLeadListItem>[] = [
   dateColumn(),
   nameColumn(),
   serviceColumn(),
   text('zip', 'Zip'),
+  yesNo('sold', 'Sold'),
+  money('cost', 'Payout'),
 ];
 
 /** The admin's buyer filter: "No Buyer" first, then the buyers. */

@@ -73,12 +73,15 @@ export function DecideReturnButtons({
   matchId,
   requested,
   buyerName,
+  stacked = false,
 }: {
   leadId: string;
   matchId: string;
   /** A request waits: Deny is offered too. */
   requested: boolean;
   buyerName: string;
+  /** One above the other: a table's narrow actions column (the Returns screen at 1366 px, issue 27). */
+  stacked?: boolean;
 }) {
   const action = useReturnAction(leadId, matchId);
   const choices = [
@@ -104,8 +107,9 @@ export function DecideReturnButtons({
         ]
       : []),
   ];
+  const Layout = stacked ? Stack : Group;
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Layout gap="xs" {...(stacked ? { align: 'stretch' } : { wrap: 'nowrap' as const })}>
       {choices.map((choice) => (
         <ConfirmButton
           key={choice.label}
@@ -125,6 +129,6 @@ export function DecideReturnButtons({
           {choice.label}
         </ConfirmButton>
       ))}
-    </Group>
+    </Layout>
   );
 }

@@ -18,9 +18,9 @@ const STATUS_OPTIONS = [
 
 const columns: DataTableColumn<ReturnListItem>[] = [
   {
+    // Date and time may wrap, so the Status column fits a laptop's width beside the actions (issue 27).
     accessor: 'requested_ts',
     title: 'Requested',
-    noWrap: true,
     render: (r) => formatTimestamp(r.requested_ts ?? r.decided_ts),
   },
   { accessor: 'lead_name', title: 'Lead', render: (r) => r.lead_name ?? 'Lead' },
@@ -32,7 +32,7 @@ const columns: DataTableColumn<ReturnListItem>[] = [
     accessor: 'comment',
     title: 'Comment',
     render: (r) => (
-      <Text fz="sm" lineClamp={2} maw={220}>
+      <Text fz="sm" lineClamp={2} maw={160}>
         {r.comment}
       </Text>
     ),
@@ -45,7 +45,7 @@ const columns: DataTableColumn<ReturnListItem>[] = [
       r.status === 'requested' ? (
         // The buttons act on the return; a click elsewhere on the row opens the lead.
         <Box onClick={(event) => event.stopPropagation()}>
-          <DecideReturnButtons leadId={r.lead_id} matchId={r._id} requested buyerName={r.buyer.name} />
+          <DecideReturnButtons leadId={r.lead_id} matchId={r._id} requested buyerName={r.buyer.name} stacked />
         </Box>
       ) : null,
   },
@@ -77,6 +77,7 @@ export function ReturnsListPage() {
         filterParams={['status']}
         noRecordsText="No return requests"
         pinLastColumn
+        compact
         onRowClick={(r) => navigate(`/lead/${r.lead_id}`)}
       />
     </ListPage>
