@@ -113,7 +113,7 @@ describe('a lead return', () => {
   it('raised a message the admin finds on Messages: View data shows its ids, Open goes to the lead, Hide removes it', async () => {
     const admin = await e2e.signedIn(USERS.admin);
     await admin.page.goto('/messages');
-    await admin.page.getByRole('heading', { name: 'Messages', level: 2 }).waitFor();
+    await admin.page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
     const row = tableRows(admin.page).filter({ hasText: `asks to return the lead ${LEAD_NAME}` });
     await row.waitFor();
     await expect

@@ -23,7 +23,7 @@ describe('the simulator', () => {
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'Integrations', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Open Simulator' }).click();
-    await page.getByRole('heading', { name: 'Simulator', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Simulator', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/sim');
     const info = section(page, 'System Info');
     await expect.poll(() => info.getByLabel('Environment').textContent()).toBe('test');
@@ -51,7 +51,7 @@ describe('the simulator', () => {
 
     // A ping nobody buys, three times: a gap of last month.
     const pingPost = page.getByRole('form', { name: 'Ping-Post Test' });
-    await choose(page, pingPost.getByRole('combobox', { name: 'Project' }), 'pest_control');
+    await choose(page, pingPost.getByRole('combobox', { name: 'Project' }), 'Pest Control');
     await choose(page, pingPost.getByRole('combobox', { name: 'Source' }), 'Apex Lead Partners');
     await pingPost.getByLabel('Zip').fill('99801');
     for (let i = 0; i < 3; i += 1) {
@@ -82,7 +82,7 @@ describe('the simulator', () => {
       .waitFor();
     await tableRows(section(page, 'Buyer Gaps'))
       .filter({ hasText: '99801' })
-      .filter({ hasText: 'pest_control' })
+      .filter({ hasText: 'Pest Control' })
       .waitFor();
     await fullPageScreenshot(page, 'simulator-dashboard-last-month');
 

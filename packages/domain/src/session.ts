@@ -9,6 +9,9 @@ export interface SessionClaims {
   canPostLead: boolean;
   welcome: boolean;
   emailVerified: boolean;
+  /** Who is signed in, as the header shows it (issue 27 item 24): the user's name and email. */
+  name: string;
+  email: string;
 }
 
 /** PUT /api/session/claims: the onboarding flag is the only claim a user may change. */

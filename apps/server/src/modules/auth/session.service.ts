@@ -18,6 +18,7 @@ export function createSessionService(db: Db, clock: Clock) {
         .where(eq(sources.id, ctx.roleId));
       canPostLead = source?.canPostLead ?? false;
     }
+    const user = await usersRepo.findById(db, ctx.userId);
     return {
       user_id: ctx.userId,
       role: ctx.role,
@@ -25,6 +26,8 @@ export function createSessionService(db: Db, clock: Clock) {
       canPostLead,
       welcome: ctx.welcome,
       emailVerified: ctx.emailVerified,
+      name: user?.name ?? '',
+      email: user?.email ?? '',
     };
   }
 

@@ -125,7 +125,9 @@ function MatchLogs({ leadId, match }: { leadId: string; match: LeadMatch }) {
       ) : (
         channels.map(([channel, attempts]) => (
           <Stack key={channel} gap={6}>
-            <Title order={5}>{DELIVERY_CHANNEL_LABELS[channel]}</Title>
+            <Title order={3} size="h5">
+              {DELIVERY_CHANNEL_LABELS[channel]}
+            </Title>
             <Accordion multiple chevronPosition="left" variant="contained">
               {attempts.map((attempt) => (
                 <AttemptItem key={attempt._id} attempt={attempt} />

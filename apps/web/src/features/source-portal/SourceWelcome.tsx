@@ -18,6 +18,7 @@ import { IconCheck, IconCopy, IconSend } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { useServiceOptions } from '../../components/ServiceName';
 import { COPIED_MS } from '../sources/SourceApiKeys';
 import { curlExample, firstApiKey, sourceEndpoints, TEST_PING_ZIP } from './endpoints';
 import { type RawResponse, sendTestPing, useCloseWelcome, useServices } from './sourcePortal.api';
@@ -139,6 +140,7 @@ function TestPingCard({
   service: string | null;
   onService: (service: string | null) => void;
 }) {
+  const serviceOptions = useServiceOptions(services);
   const [zip, setZip] = useState(TEST_PING_ZIP);
   const [test, setTest] = useState(true);
   const [sending, setSending] = useState(false);
@@ -162,7 +164,7 @@ function TestPingCard({
         <Group align="flex-end" gap="md" wrap="wrap">
           <Select
             label="Service"
-            data={services}
+            data={serviceOptions}
             value={service}
             onChange={onService}
             allowDeselect={false}

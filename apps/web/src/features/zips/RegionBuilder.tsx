@@ -114,7 +114,9 @@ export function RegionBuilder({ onCreated }: RegionBuilderProps) {
     <Paper withBorder p="md" radius="md" bg="var(--mantine-color-gray-0)" data-testid="region-builder">
       <Stack gap="md">
         <div>
-          <Title order={5}>Build a new region</Title>
+          <Title order={3} size="h5">
+            Build a new region
+          </Title>
           <Text c="dimmed" fz="sm">
             Search a county or a ZIP, add the ZIPs you want, then name the region and create it.
           </Text>
