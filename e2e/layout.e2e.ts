@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { expectPath, navigation, USERS } from './support';
+import { section, tableRows } from './screen';
+import { apexKey, apiCall, expectPath, navigation, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -123,6 +124,51 @@ describe('the frame of every screen', () => {
     expect(await pixel(page, shot, 20, height - 4)).toEqual([r, g, b, 255]);
     // And the page's grey stays where the screens are.
     expect(await pixel(page, shot, 1000, height - 4)).not.toEqual([r, g, b, 255]);
+    await context.close();
+  });
+});
+
+/** Issue 27 item 12: one name per service, the label the exchange gives it, on every screen. */
+describe('a service', () => {
+  it('shows by its label on the leads list, its filter and the Buyer Gaps, never by its key', async () => {
+    const { context, page } = await e2e.signedIn(USERS.admin);
+    const key = await apexKey(page.request, `Labels e2e ${unique()}`);
+    // Bath remodels in Alaska that nobody buys: leads of today and a gap of the month (three of them,
+    // so the gap ranks among the dashboard's top twenty whatever other tests left).
+    const name = `Robin Label ${unique()}`;
+    for (const phone of ['9075557027', '9075557028', '9075557029']) {
+      const posted = await page.request.post('/api/lead', {
+        headers: { authorization: `Bearer ${key}` },
+        data: { service: 'bath_remodel', zip: '99503', name, phone },
+      });
+      expect(await posted.json()).toMatchObject({ ok: false, reason: 'no_match' });
+    }
+
+    await page.goto('/leads?zip=99503');
+    const row = tableRows(page).filter({ hasText: name }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Bath Remodel');
+    expect(await row.textContent()).not.toContain('bath_remodel');
+    await page.getByRole('combobox', { name: 'Filter by service' }).click();
+    await page.getByRole('option', { name: 'Bath Remodel', exact: true }).waitFor();
+    expect(await page.getByRole('option', { name: 'bath_remodel' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    // The engine records the gap in batches: once it has, the dashboard names the service.
+    await expect
+      .poll(async () => {
+        const stats = await apiCall<{ topUnmatchedPings: { _id: { zip: string } }[] }>(
+          page.request,
+          'get',
+          '/api/stats/',
+        );
+        return stats.topUnmatchedPings.some((gap) => gap._id.zip === '99503');
+      })
+      .toBe(true);
+    await page.goto('/');
+    const gap = tableRows(section(page, 'Buyer Gaps')).filter({ hasText: '99503' });
+    await gap.waitFor();
+    expect(await gap.textContent()).toContain('Bath Remodel');
     await context.close();
   });
 });

@@ -50,7 +50,10 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     }
     if (isAssetPath(request.url)) {
       reply.header('cache-control', 'no-store');
-      return reply.status(404).type('text/plain; charset=utf-8').send(`Not found: ${request.url.split('?')[0]}`);
+      return reply
+        .status(404)
+        .type('text/plain; charset=utf-8')
+        .send(`Not found: ${request.url.split('?')[0]}`);
     }
     if (!root) return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
     reply.header('cache-control', 'no-cache');

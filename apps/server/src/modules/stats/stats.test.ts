@@ -135,7 +135,9 @@ describe('GET /api/stats/', () => {
     await direct('33101', { test: true });
     await t.deps.engine.flush();
     const admin = await t.signIn(ADMIN.email, ADMIN.password);
-    const { topUnmatchedPings, totalLeads } = (await t.request({ method: 'GET', url: '/api/stats/', as: admin })).json();
+    const { topUnmatchedPings, totalLeads } = (
+      await t.request({ method: 'GET', url: '/api/stats/', as: admin })
+    ).json();
     expect(topUnmatchedPings.filter((g: { _id: { service: string } }) => g._id.service === 'siding')).toEqual([
       { _id: { zip: '33101', service: 'siding' }, count: 2 },
     ]);

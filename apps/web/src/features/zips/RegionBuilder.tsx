@@ -24,6 +24,7 @@ import {
   TextInput,
   Title,
   useCombobox,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMapPin, IconPlus, IconSearch } from '@tabler/icons-react';
@@ -318,7 +319,9 @@ function SearchResults({ search, results, loading, region, onChange }: SearchRes
           <Table striped highlightOnHover stickyHeader verticalSpacing={4} fz="sm">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={40} aria-label="In region" />
+                <Table.Th w={40}>
+                  <VisuallyHidden>In region</VisuallyHidden>
+                </Table.Th>
                 <Table.Th>ZIP</Table.Th>
                 <Table.Th>City</Table.Th>
                 <Table.Th>County</Table.Th>
