@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { Brand } from '../components/Brand';
 import { PageLoader } from '../components/PageLoader';
 import { ScreenErrorBoundary } from '../components/ScreenError';
+import { useServiceLabel } from '../components/ServiceName';
 import { MENUS, ROLE_LABELS } from './navigation';
 import { useSession } from './session';
 
@@ -22,6 +23,9 @@ export function AppLayout({ area }: { area: Role }) {
   const main = menu.slice(0, -1);
   const logout = menu[menu.length - 1];
   const user = useSession().data;
+  // The services' labels, asked for with the frame rather than by the first table that names one, so
+  // they are there before a screen's own calls (and never a call in flight after the screen settled).
+  useServiceLabel();
 
   const link = (item: (typeof menu)[number]) => (
     <NavLink
