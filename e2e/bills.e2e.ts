@@ -39,7 +39,7 @@ describe('the admin bills', () => {
   it('lists bills with the accruing one first, filters by buyer, and opens the initial bill', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto('/bills');
-    await page.getByRole('heading', { name: 'Bills', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
     await page.getByRole('textbox', { name: 'Search by buyer' }).fill('summit');
     await expect.poll(() => new URL(page.url()).searchParams.get('buyer'), POLL).toBe('summit');
     await expect
@@ -51,7 +51,7 @@ describe('the admin bills', () => {
     // The oldest bill is the buyer's initial bill.
     await tableRows(page).last().click();
     await expectPath(page, /^\/bill\/bil_/);
-    await page.getByRole('heading', { name: `Bill ${DEMO_BUYER_NAME}`, level: 2 }).waitFor();
+    await page.getByRole('heading', { name: `Bill ${DEMO_BUYER_NAME}`, level: 1 }).waitFor();
     await expect
       .poll(() => section(page, 'Billing Period').getByLabel('Start').inputValue(), POLL)
       .toBe('Initial Bill');
@@ -66,7 +66,7 @@ describe('the admin bills', () => {
   it('adds credits and debits to the accruing bill in edit mode, with the field messages, and the net follows', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto(`/bill/${accruing._id}`);
-    await page.getByRole('heading', { name: 'Next Bill', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Next Bill', level: 1 }).waitFor();
     const totals = section(page, 'Totals');
     await totals.getByText('Net', { exact: true }).waitFor();
 
@@ -110,7 +110,7 @@ describe('the admin bills', () => {
       await apiCall(page.request, 'post', '/api/sim/mockDate', { reset: true });
     }
     await page.reload();
-    await page.getByRole('heading', { name: `Bill ${DEMO_BUYER_NAME}`, level: 2 }).waitFor();
+    await page.getByRole('heading', { name: `Bill ${DEMO_BUYER_NAME}`, level: 1 }).waitFor();
     await page.getByText('This bill is closed: its totals are final.').waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
     await section(page, 'Credits').getByText('Bad batch').waitFor();
@@ -145,7 +145,7 @@ describe("the buyer's bills", () => {
     await tableRows(page).first().getByText('Next Bill').waitFor();
     await tableRows(page).first().click();
     await expectPath(page, `/bill/next/buyer/${accruing.buyer}`);
-    await page.getByRole('heading', { name: 'Next Bill', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Next Bill', level: 1 }).waitFor();
     await section(page, 'Leads').getByRole('table').waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
     await fullPageScreenshot(page, 'bill-buyer-detail');

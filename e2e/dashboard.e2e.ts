@@ -63,7 +63,10 @@ describe('the admin dashboard', () => {
     const gaps = tableRows(section(page, 'Buyer Gaps'));
     await expect.poll(() => gaps.count()).toBe(stats.topUnmatchedPings.length);
     const first = stats.topUnmatchedPings[0];
-    expect(await gaps.first().textContent()).toBe(`${first?._id.zip}${first?._id.service}${first?.count}`);
+    // The service by its label (issue 27 item 12).
+    const labels = await apiCall<{ name: string; label: string }[]>(page.request, 'get', '/api/services/labels');
+    const label = labels.find((s) => s.name === first?._id.service)?.label;
+    expect(await gaps.first().textContent()).toBe(`${first?._id.zip}${label}${first?.count}`);
     await fullPageScreenshot(page, 'dashboard-admin');
     await context.close();
   });

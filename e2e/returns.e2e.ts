@@ -134,7 +134,7 @@ describe('a lead return', () => {
     await buyer.context.close();
     const admin = await e2e.signedIn(USERS.admin);
     await admin.page.goto('/messages');
-    await admin.page.getByRole('heading', { name: 'Messages', level: 2 }).waitFor();
+    await admin.page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
     const row = tableRows(admin.page).filter({ hasText: `asks to return the lead ${WAITING_NAME}` });
     await row.waitFor();
     await expect

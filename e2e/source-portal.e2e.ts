@@ -73,7 +73,9 @@ describe('a new source’s portal', () => {
     const card = section(page, 'Test Your First Ping');
     const services = (await (await page.request.get('/api/services')).json()) as string[];
     const service = card.getByRole('combobox', { name: 'Service' });
-    await expect.poll(() => service.inputValue()).toBe(services[0]);
+    // Shown by its label (issue 27 item 12); the ping and the cURL carry its key.
+    const labels = (await (await page.request.get('/api/services/labels')).json()) as { name: string; label: string }[];
+    await expect.poll(() => service.inputValue()).toBe(labels.find((s) => s.name === services[0])?.label);
     expect(await card.getByRole('textbox', { name: 'Zip' }).inputValue()).toBe('99999');
     expect(await card.getByRole('switch', { name: 'Test' }).isChecked()).toBe(true);
     const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/ping'));

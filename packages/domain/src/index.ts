@@ -12,6 +12,7 @@ export * from './integration';
 export * from './lead';
 export * from './messages';
 export * from './returns';
+export * from './service';
 export * from './session';
 export * from './signup';
 export * from './sim';

@@ -11,6 +11,9 @@ export interface SessionClaims {
   emailVerified: boolean;
   /** The exchange's time zone: every screen shows its times in it (docs/decisions.md "One clock"). */
   zone: string;
+  /** Who is signed in, as the header shows it (issue 27 item 24): the user's name and email. */
+  name: string;
+  email: string;
 }
 
 /** PUT /api/session/claims: the onboarding flag is the only claim a user may change. */

@@ -4,7 +4,8 @@ import { leadRangeQuery } from './lead';
 /**
  * GET /api/stats/ (admin spec §3 Stats, DESIGN.md §8b), this month in New York: the revenue target
  * (`totalQuotaValue`: each live campaign's monthly cap times its price), revenue (sales less approved
- * returns), cost (payouts less chargebacks), the lead queue (`totalLeads` sold of `totalQuota`) and the
+ * returns), cost (payouts less chargebacks), the lead queue (`totalLeads`
+ * received, sold or not, of `totalQuota`) and the
  * Buyer Gaps (ZIP and service pings nobody bought, with how many).
  */
 export const statsSchema = z.object({

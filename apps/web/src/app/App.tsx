@@ -1,4 +1,5 @@
 import { BrowserRouter } from 'react-router';
+import { ScreenErrorBoundary } from '../components/ScreenError';
 import { Providers } from './providers';
 import { AppRoutes } from './routes';
 
@@ -6,7 +7,9 @@ export function App() {
   return (
     <Providers>
       <BrowserRouter>
-        <AppRoutes />
+        <ScreenErrorBoundary fullScreen>
+          <AppRoutes />
+        </ScreenErrorBoundary>
       </BrowserRouter>
     </Providers>
   );

@@ -5,7 +5,10 @@ import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Brand } from '../components/Brand';
 import { PageLoader } from '../components/PageLoader';
+import { ScreenErrorBoundary } from '../components/ScreenError';
+import { useServiceLabel } from '../components/ServiceName';
 import { MENUS, ROLE_LABELS } from './navigation';
+import { useSession } from './session';
 
 /**
  * The signed-in frame of every role (spec §2): header 60 high with the product and the role, side
@@ -19,6 +22,10 @@ export function AppLayout({ area }: { area: Role }) {
   const menu = MENUS[area];
   const main = menu.slice(0, -1);
   const logout = menu[menu.length - 1];
+  const user = useSession().data;
+  // The services' labels, asked for with the frame rather than by the first table that names one, so
+  // they are there before a screen's own calls (and never a call in flight after the screen settled).
+  useServiceLabel();
 
   const link = (item: (typeof menu)[number]) => (
     <NavLink
@@ -47,10 +54,15 @@ export function AppLayout({ area }: { area: Role }) {
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Brand />
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" miw={0} aria-label="Signed in user" role="group">
             <Text fz="sm" c="dimmed" visibleFrom="xs">
               Signed in as
             </Text>
+            {user?.email && (
+              <Text fz="sm" fw={500} truncate="end" maw={{ base: 140, sm: 320 }} title={user.email} visibleFrom="xs">
+                {user.name && user.name !== user.email ? `${user.name} (${user.email})` : user.email}
+              </Text>
+            )}
             <Badge size="lg" variant="light" radius="sm" data-testid="user-role">
               {ROLE_LABELS[area]}
             </Badge>
@@ -70,12 +82,24 @@ export function AppLayout({ area }: { area: Role }) {
         )}
       </AppShell.Navbar>
 
-      <AppShell.Main bg="gray.0">
+      {/*
+        The side navigation is fixed to the window; on a screen taller than the window the main area's
+        own background, drawn the navigation's colour under it, carries it down to the page's end (a
+        full-page capture or print of a long screen showed it stopping at the first window's height).
+      */}
+      <AppShell.Main
+        style={{
+          background:
+            'linear-gradient(to right, var(--mantine-color-body) calc(var(--app-shell-navbar-offset, 0rem) - 1px), var(--app-shell-border-color) calc(var(--app-shell-navbar-offset, 0rem) - 1px) var(--app-shell-navbar-offset, 0rem), var(--mantine-color-gray-0) var(--app-shell-navbar-offset, 0rem))',
+        }}
+      >
         <Box maw={1400} mx="auto">
           {/* A screen's code loading keeps the frame and the menu in place. */}
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          <ScreenErrorBoundary key={pathname}>
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          </ScreenErrorBoundary>
         </Box>
       </AppShell.Main>
     </AppShell>

@@ -151,9 +151,11 @@ export function AppRoutes() {
 
 function Unreachable({ retry }: { retry: () => void }) {
   return (
-    <Center h="100vh">
+    <Center component="main" h="100vh">
       <Stack align="center" gap="xs">
-        <Title order={3}>Leadex is not reachable</Title>
+        <Title order={1} size="h3">
+          Leadex is not reachable
+        </Title>
         <Text c="dimmed">Check your connection and try again.</Text>
         <Button mt="sm" onClick={retry}>
           Try again

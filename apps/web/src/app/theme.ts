@@ -169,7 +169,14 @@ export const theme = createTheme({
       }),
     }),
     // A dialog's × button says what it does (Mantine draws an icon only).
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Modal: Modal.extend({
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close dialog' },
+        // A dialog's <header> (its title and close button) is no second banner beside the app's header
+        // (axe-core's landmark-no-duplicate-banner): the dialog names itself by its title already.
+        attributes: { header: { role: 'presentation' } },
+      },
+    }),
     // Issue 9: a field in error keeps its placeholder dimmed (Mantine paints it red, like a typed value).
     Input: Input.extend({ styles: { wrapper: { '--input-placeholder-color': 'var(--mantine-color-placeholder)' } } }),
   },

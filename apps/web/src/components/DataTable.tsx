@@ -1,4 +1,5 @@
 import type { Page } from '@leadex/domain';
+import { VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type DataTableColumn, type DataTableSortStatus, DataTable as MantineDataTable } from 'mantine-datatable';
@@ -6,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { api, type QueryValue } from '../lib/api';
 import { useWriteSearchParams } from '../lib/searchParams';
+import { ServiceName } from './ServiceName';
 
 export type { DataTableColumn };
 
@@ -56,6 +58,36 @@ export interface ListRequest {
 
 /** A page whose `total` was counted up to a limit: `more` says there are more rows than that. */
 type CountedPage<T> = Page<T> & { more?: boolean };
+
+/** An accessor as words: `actions` reads "Actions", `copyLink` "Copy link". */
+const humanize = (accessor: string) => {
+  const words = accessor
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * The columns as the tables show them (every list and record table goes through here):
+ * - a column of buttons drawn without a title (a row's actions) keeps a name for screen readers
+ *   (axe-core's empty-table-header), hidden from sight (issue 27 item 24);
+ * - a `service` column drawn as it comes shows the service's label, not its key (issue 27 item 12).
+ */
+export function namedColumns<T>(columns: DataTableColumn<T>[]): DataTableColumn<T>[] {
+  return columns.map((column) => {
+    let named = column;
+    if (column.title === '')
+      named = { ...named, title: <VisuallyHidden>{humanize(String(column.accessor))}</VisuallyHidden> };
+    if (column.accessor === 'service' && !column.render)
+      named = {
+        ...named,
+        render: (record) => <ServiceName name={String((record as { service?: unknown }).service ?? '')} />,
+      };
+    return named;
+  });
+}
 
 /** Phones: narrower than Mantine's xs breakpoint (36em). */
 export const NARROW = '(max-width: 36em)';
@@ -117,7 +149,7 @@ export function DataTable<T>({
   return (
     <MantineDataTable<T>
       records={records}
-      columns={columns}
+      columns={namedColumns(columns)}
       idAccessor={idAccessor as keyof T}
       totalRecords={result.data?.total ?? 0}
       recordsPerPage={pageSize}

@@ -10,10 +10,11 @@ import {
   type TextInputProps,
 } from '@mantine/core';
 import { IconFilter, IconMapPin, IconPlus, IconSearch } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { Link } from 'react-router';
 import { useUrlFilter } from './DataTable';
 import { PageHeader } from './PageHeader';
+import { useServiceOptions } from './ServiceName';
 
 export interface ListPageProps {
   title: string;
@@ -99,11 +100,25 @@ export function UrlSelectFilter({
 type FilterProps = Omit<SelectProps, 'value' | 'onChange' | 'leftSection' | 'label'>;
 
 /** The service filter of a list (URL param `service`): the services the list's records use. */
-export function UrlServiceFilter(props: FilterProps) {
+export function UrlServiceFilter({ data, ...props }: FilterProps) {
+  // Keys given as they are (the values present) read as their labels; options given are kept.
+  const keys = useMemo(
+    () => (Array.isArray(data) && data.every((item) => typeof item === 'string') ? (data as string[]) : NO_KEYS),
+    [data],
+  );
+  const labelled = useServiceOptions(keys);
   return (
-    <UrlSelectFilter param="service" label="Filter by service" leftSection={<IconFilter size={16} />} {...props} />
+    <UrlSelectFilter
+      param="service"
+      label="Filter by service"
+      leftSection={<IconFilter size={16} />}
+      data={keys === NO_KEYS ? data : labelled}
+      {...props}
+    />
   );
 }
+
+const NO_KEYS: string[] = [];
 
 /** The ZIP filter of a list (URL param `zip`). */
 export function UrlZipFilter(props: FilterProps) {

@@ -1,5 +1,5 @@
 import { Anchor, Breadcrumbs, Group, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 
 export interface Crumb {
@@ -17,8 +17,27 @@ export interface PageHeaderProps {
   actions?: ReactNode;
 }
 
-/** The top of every screen: breadcrumbs, title and the screen's buttons. */
+/** The browser tab's title of a screen: "Leads · Leadex". */
+export const tabTitle = (screen: string) => (screen ? `${screen} · Leadex` : 'Leadex');
+
+/**
+ * Names the browser tab after the heading `ref` holds, as it reads now (a record's title may change
+ * once it has loaded): the effect runs after every render.
+ */
+export function useTabTitle(ref: { current: HTMLElement | null }) {
+  useEffect(() => {
+    const title = tabTitle(ref.current?.textContent?.trim() ?? '');
+    if (document.title !== title) document.title = title;
+  });
+}
+
+/**
+ * The top of every screen: breadcrumbs, title and the screen's buttons. The title is the screen's one
+ * h1 (its sections' titles are h2: Section, TitledCard) and names the browser tab.
+ */
 export function PageHeader({ title, description, breadcrumbs, actions }: PageHeaderProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useTabTitle(heading);
   return (
     <Stack gap={6} mb="lg">
       {breadcrumbs && breadcrumbs.length > 0 && (
@@ -38,7 +57,9 @@ export function PageHeader({ title, description, breadcrumbs, actions }: PageHea
       )}
       <Group justify="space-between" align="center" wrap="wrap" gap="sm">
         <div>
-          <Title order={2}>{title}</Title>
+          <Title order={1} size="h2" ref={heading}>
+            {title}
+          </Title>
           {description && (
             <Text c="dimmed" fz="sm" mt={2}>
               {description}

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { schemaResolver } from '../lib/forms';
 import { showSaved } from '../lib/notify';
 import type { SaveRequest } from './EditableForm';
+import { PageHeader } from './PageHeader';
 import { PageLoader } from './PageLoader';
 
 /**
@@ -53,18 +54,22 @@ export interface RecordFrameProps {
 export function RecordFrame({ status, notFound, children }: RecordFrameProps) {
   if (status === 'loading') return <PageLoader />;
   if (status === 'missing') {
+    // The screen's one h1 says what is missing (and names the tab); the alert says why.
     return (
-      <Alert color="red" icon={<IconInfoCircle />} title={notFound.title}>
-        {notFound.text}
-        {notFound.back && (
-          <>
-            {' '}
-            <Anchor component={Link} to={notFound.back.to} fz="sm">
-              {notFound.back.label}
-            </Anchor>
-          </>
-        )}
-      </Alert>
+      <>
+        <PageHeader title={notFound.title} />
+        <Alert color="red" icon={<IconInfoCircle />}>
+          {notFound.text}
+          {notFound.back && (
+            <>
+              {' '}
+              <Anchor component={Link} to={notFound.back.to} fz="sm">
+                {notFound.back.label}
+              </Anchor>
+            </>
+          )}
+        </Alert>
+      </>
     );
   }
   return children;

@@ -1,4 +1,5 @@
 import { type DataTableColumn, DataTable as MantineDataTable } from 'mantine-datatable';
+import { namedColumns } from './DataTable';
 
 export interface RecordsTableProps<T> {
   /** The rows, already loaded with their record; undefined while they load. */
@@ -27,7 +28,7 @@ export function RecordsTable<T>({
     <MantineDataTable<T>
       records={records ? [...records] : []}
       idAccessor={'_id' as keyof T}
-      columns={columns}
+      columns={namedColumns(columns)}
       withTableBorder
       borderRadius="md"
       verticalSpacing="sm"

@@ -15,7 +15,9 @@ export function Section({ title, description, actions, children }: SectionProps)
     <Paper withBorder p="lg" shadow="xs">
       <Group justify="space-between" mb="md" gap="xs">
         <div>
-          <Title order={4}>{title}</Title>
+          <Title order={2} size="h4">
+            {title}
+          </Title>
           {description && (
             <Text c="dimmed" fz="sm">
               {description}

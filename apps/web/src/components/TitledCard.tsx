@@ -11,7 +11,7 @@ export interface TitledCardProps {
 export function TitledCard({ title, description, children }: TitledCardProps) {
   return (
     <Card p="lg" shadow="xs" withBorder>
-      <Title order={4} mb={4}>
+      <Title order={2} size="h4" mb={4}>
         {title}
       </Title>
       <Text c="dimmed" fz="sm" mb="md">

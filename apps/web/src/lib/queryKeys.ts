@@ -73,5 +73,7 @@ export const queryKeys = {
   },
   /** GET /api/services: every service name. */
   services: ['services'] as const,
+  /** GET /api/services/labels: each service's key and label. */
+  serviceLabels: ['services', 'labels'] as const,
   tags: (kind: TagKind) => ['tags', kind] as const,
 };

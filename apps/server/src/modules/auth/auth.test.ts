@@ -16,6 +16,9 @@ describe('sign-in', () => {
       const res = await session(cookie);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ role: 'admin', role_id: null, canPostLead: false, emailVerified: true });
+      // Issue 27 item 24: the header shows who is signed in.
+      expect(res.json()).toMatchObject({ email: ADMIN.email, name: expect.any(String) });
+      expect(res.json().name).not.toBe('');
     }
   });
 

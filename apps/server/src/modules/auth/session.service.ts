@@ -19,6 +19,7 @@ export function createSessionService(db: Db, clock: Clock) {
         .where(eq(sources.id, ctx.roleId));
       canPostLead = source?.canPostLead ?? false;
     }
+    const user = await usersRepo.findById(db, ctx.userId);
     return {
       user_id: ctx.userId,
       role: ctx.role,
@@ -27,6 +28,8 @@ export function createSessionService(db: Db, clock: Clock) {
       welcome: ctx.welcome,
       emailVerified: ctx.emailVerified,
       zone: exchangeZone(),
+      name: user?.name ?? '',
+      email: user?.email ?? '',
     };
   }
 

@@ -19,6 +19,11 @@ export const referenceRepo = {
     return rows.map((r) => r.name);
   },
 
+  /** Every service's key and label, by key. */
+  async serviceLabels(db: Db): Promise<{ name: string; label: string }[]> {
+    return db.select({ name: services.name, label: services.label }).from(services).orderBy(asc(services.name));
+  },
+
   /** Distinct tags in use on one kind of record; `buyerId` narrows to one buyer's own records. */
   async tags(db: Db, kind: TagKind, buyerId?: string): Promise<string[]> {
     const { table, tags } = TAGGED[kind];

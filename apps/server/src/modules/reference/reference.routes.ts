@@ -1,4 +1,4 @@
-import { TAG_KINDS } from '@leadex/domain';
+import { serviceLabelsSchema, TAG_KINDS } from '@leadex/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,6 +31,19 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { eng
       },
     },
     () => services.reference.serviceNames(),
+  );
+
+  app.get(
+    '/services/labels',
+    {
+      onRequest: portalUser,
+      schema: {
+        tags: ['reference'],
+        summary: 'Each service’s key and the label the screens show for it',
+        response: { 200: serviceLabelsSchema },
+      },
+    },
+    () => services.reference.serviceLabels(),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import type { TagKind } from '@leadex/domain';
+import type { ServiceLabel, TagKind } from '@leadex/domain';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { Viewer } from '../../plugins/auth';
@@ -11,6 +11,9 @@ const BUYER_TAG_KINDS = new Set<TagKind>(['match', 'webhook', 'lead']);
 export function createReferenceService({ db }: { db: Db }) {
   return {
     serviceNames: (): Promise<string[]> => referenceRepo.serviceNames(db),
+
+    /** Each service's key and the label the screens show for it (issue 27 item 12). */
+    serviceLabels: (): Promise<ServiceLabel[]> => referenceRepo.serviceLabels(db),
 
     /** An admin's tags of a kind across the exchange; a buyer's only from its own records. */
     tags(viewer: Viewer, kind: TagKind): Promise<string[]> {

@@ -20,6 +20,25 @@ const addCampaign = async (buyerId: string, tags: string[]) => {
   });
 };
 
+describe('GET /api/services/labels', () => {
+  it('gives every signed-in role each service’s key with its label, and nobody else', async () => {
+    const source = await createSourceWithLogin(t);
+    const buyer = await createBuyerWithLogin(t);
+    for (const cookie of [admin.cookie, source.cookie, buyer.cookie]) {
+      const res = await t.request({ method: 'GET', url: '/api/services/labels', as: cookie });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(
+        expect.arrayContaining([
+          { name: 'solar', label: 'Solar' },
+          { name: 'bath_remodel', label: 'Bath Remodel' },
+          { name: 'hvac', label: 'HVAC' },
+        ]),
+      );
+    }
+    expect((await t.request({ method: 'GET', url: '/api/services/labels' })).statusCode).toBe(401);
+  });
+});
+
 describe('GET /api/services', () => {
   it('lists the service names to every role', async () => {
     const source = await createSourceWithLogin(t);

@@ -87,8 +87,8 @@ describe('the daily rollup', () => {
     // The rollup holds the closed days (with the evening of the 9th), not today.
     const days = (await t.database.db.select({ day: statsDays.day }).from(statsDays)).map((r) => r.day);
     expect([...new Set(days)].sort()).toEqual(['2026-08-31', '2026-09-08', '2026-09-09']);
-    // And they are not empty: September so far has 6 sales for 3 days of trade.
-    expect(live[0]).toMatchObject({ totalLeads: 6 });
+    // And they are not empty: September so far has 9 leads received (6 sold, 3 not) for 3 days of trade.
+    expect(live[0]).toMatchObject({ totalLeads: 9 });
   });
 
   it('rewrites a rolled day when one of its sales is returned', async () => {

@@ -64,15 +64,21 @@ const daySeries = (span: TimeSpan, zone: string) => sql`select generate_series(
  * a buyer's cost is its kept sales' share of their leads' payouts.
  */
 export const statsRepo = {
-  /** The month's totals of the dashboard: revenue, leads sold, payouts less chargebacks (cents). */
-  async totals(db: Db, span: TimeSpan): Promise<{ revenueCents: number; sold: number; costCents: number }> {
+  /**
+   * The month's totals of the dashboard: revenue, leads received (every lead stored, sold or not, test
+   * leads aside), leads sold, payouts less chargebacks (cents).
+   */
+  async totals(
+    db: Db,
+    span: TimeSpan,
+  ): Promise<{ revenueCents: number; received: number; sold: number; costCents: number }> {
     const rows = await statsRollup.spanRows(db, span);
     const result = await db.execute(sql`
-      select coalesce(sum(revenue), 0) as revenue, coalesce(sum(sold), 0) as sold,
-        coalesce(sum(payouts), 0) - coalesce(sum(chargebacks), 0) as cost
+      select coalesce(sum(revenue), 0) as revenue, coalesce(sum(leads), 0) as received,
+        coalesce(sum(sold), 0) as sold, coalesce(sum(payouts), 0) - coalesce(sum(chargebacks), 0) as cost
       from (${rows}) f where buyer_id = ''`);
     const r = rowsOf<Record<string, unknown>>(result)[0] ?? {};
-    return { revenueCents: num(r.revenue), sold: num(r.sold), costCents: num(r.cost) };
+    return { revenueCents: num(r.revenue), received: num(r.received), sold: num(r.sold), costCents: num(r.cost) };
   },
 
   /** The ad spend of internal sources on the span's days (issue 14: part of the cost), in cents. */

@@ -40,7 +40,7 @@ export function createStatsService(db: Db, clock: Clock) {
         })
         .from(campaigns)
         .where(and(eq(campaigns.status, 'live'), sql`${campaigns.maxMonthly} > 0`));
-      // Revenue (less approved returns), leads sold and their payouts less chargebacks, from the rollup.
+      // Revenue (less approved returns), leads received and the payouts less chargebacks, from the rollup.
       const month = await statsRepo.totals(db, { from: monthStart, to: monthEnd });
       // Internal sources cost their ad spend (DESIGN.md §5): this month's days of it.
       const adSpend = await statsRepo.adSpend(db, { from: monthStart, to: monthEnd }, exchangeZone());
@@ -63,7 +63,8 @@ export function createStatsService(db: Db, clock: Clock) {
       return {
         totalQuota: Number(quota?.totalQuota ?? 0),
         totalQuotaValue: centsToDollars(Number(quota?.totalQuotaValueCents ?? 0)),
-        totalLeads: month.sold,
+        // Admin spec §3: the lead queue is "leads received of quota" (docs/decisions.md, issue 27 item 22).
+        totalLeads: month.received,
         leadRevenue: centsToDollars(month.revenueCents),
         leadCost: centsToDollars(month.costCents + adSpend),
         topUnmatchedPings: gaps.map((g) => ({ _id: { zip: g.zip, service: g.service }, count: g.count })),

@@ -1,6 +1,7 @@
 import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { Brand } from '../../components/Brand';
+import { useTabTitle } from '../../components/PageHeader';
 
 /** The logged-out frame: the brand above one card on a soft background. */
 export function AuthLayout({
@@ -15,8 +16,11 @@ export function AuthLayout({
   width?: number;
   children: ReactNode;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useTabTitle(heading);
   return (
     <Box
+      component="main"
       mih="100vh"
       style={{
         background:
@@ -29,7 +33,7 @@ export function AuthLayout({
             <Brand size="lg" />
           </Center>
           <Paper withBorder shadow="md" p="xl" radius="lg">
-            <Title order={3} mb={4}>
+            <Title order={1} size="h3" mb={4} ref={heading}>
               {title}
             </Title>
             {subtitle && (

@@ -3,6 +3,7 @@ import { Badge, Group, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useNavigate } from 'react-router';
 import { RecordsTable } from '../../components/RecordsTable';
+import { ServiceName } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
 import { billDateColumn, billPeriodText, billReturnsColumn, billTotalColumn } from '../bills/billColumns';
@@ -32,7 +33,7 @@ export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] 
         <Group gap={4}>
           {c.services.map((service) => (
             <Badge key={service} variant="light" color="blue" tt="none">
-              {service}
+              <ServiceName name={service} />
             </Badge>
           ))}
         </Group>

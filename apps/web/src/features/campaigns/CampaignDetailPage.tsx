@@ -30,6 +30,7 @@ import { LeadDeliveryFields } from '../../components/LeadDeliveryFields';
 import { TagsRow } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
+import { useServiceOptions } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
 import { useBuyer } from '../buyers/buyers.api';
@@ -43,7 +44,6 @@ import {
   SHARED_OPTIONS,
   STATE_OPTIONS,
   STATUS_OPTIONS,
-  serviceOptions,
   ZONE_OPTIONS,
 } from './campaignForm';
 import { useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
@@ -191,6 +191,7 @@ function PriceField() {
 function TermsFields({ services: recorded = [] }: { services?: string[] }) {
   const shared = useWatch({ name: 'shared' }) === 'yes';
   const services = useServices();
+  const serviceOptions = useServiceOptions(services.data ?? recorded);
   return (
     <>
       <Grid.Col span={{ base: 12, sm: 4 }}>
@@ -207,7 +208,7 @@ function TermsFields({ services: recorded = [] }: { services?: string[] }) {
           label="Services"
           placeholder="Choose the services this campaign buys"
           emptyText={EMPTY_SERVICES}
-          data={serviceOptions(services.data ?? recorded)}
+          data={serviceOptions}
           searchable
           clearable
         />

@@ -1,18 +1,19 @@
 import { type CampaignListItem, PAGE_SIZE } from '@leadex/domain';
 import { Badge, Group, Text } from '@mantine/core';
-import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn, NOT_ON_PHONES } from '../../components/DataTable';
 import { ListPage, UrlSearchInput, UrlServiceFilter } from '../../components/ListPage';
+import { ServiceName, useServiceOptions } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
 import { queryKeys } from '../../lib/queryKeys';
-import { serviceLabel, serviceOptions } from './campaignForm';
 import { useCampaignServices } from './campaigns.api';
 import { DeliveryFailureLine } from './DeliveryFailure';
 
 const money = (dollars: number) =>
   dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+
+const NONE: string[] = [];
 
 function ServiceBadges({ services }: { services: string[] }) {
   if (services.length === 0)
@@ -26,7 +27,7 @@ function ServiceBadges({ services }: { services: string[] }) {
       {services.map((service) => (
         // As wide as its name: a narrow screen scrolls the table rather than cut the badge.
         <Badge key={service} variant="light" color="blue" radius="sm" tt="none" miw="max-content">
-          {serviceLabel(service)}
+          <ServiceName name={service} />
         </Badge>
       ))}
     </Group>
@@ -103,7 +104,7 @@ export function CampaignsListPage() {
   const isAdmin = role === 'admin';
   const navigate = useNavigate();
   const services = useCampaignServices();
-  const options = useMemo(() => serviceOptions(services.data ?? []), [services.data]);
+  const options = useServiceOptions(services.data ?? NONE);
 
   return (
     <ListPage

@@ -7,22 +7,9 @@ import {
   US_STATES,
 } from '@leadex/domain';
 
-/** A service name as people read it: `bath_remodel` -> Bath Remodel, `hvac` -> HVAC. */
-export function serviceLabel(name: string): string {
-  if (name.length <= 4 && !name.includes('_')) return name.toUpperCase();
-  return name
-    .split(/[_\s-]+/)
-    .filter(Boolean)
-    .map((word) => word[0]?.toUpperCase() + word.slice(1))
-    .join(' ');
-}
-
 /** What read-only empty fields of a campaign read: services and tags as the lists' N/A (admin §8), notes None. */
 export const EMPTY_SERVICES = 'N/A';
 export const EMPTY_NOTES = 'None';
-
-export const serviceOptions = (names: readonly string[]) =>
-  names.map((value) => ({ value, label: serviceLabel(value) }));
 
 export const STATUS_OPTIONS = CAMPAIGN_STATUSES.map((value) => ({ value, label: CAMPAIGN_STATUS_LABELS[value] }));
 export const LOCATION_OPTIONS = LOCATION_TYPES.map((value) => ({ value, label: LOCATION_LABELS[value] }));

@@ -84,7 +84,9 @@ function CallResult({
   return (
     <Stack gap="sm" data-testid={testId}>
       <Group gap="sm">
-        <Title order={5}>{title}</Title>
+        <Title order={3} size="h5">
+          {title}
+        </Title>
         <Badge color={color} variant="filled" size="lg">
           {badge}
         </Badge>
@@ -172,7 +174,7 @@ export function DeliveryTestModal({
 
   const outcome = result && testOutcome(result);
   return (
-    <Modal opened={opened} onClose={onClose} title={<Title order={4}>Test Results</Title>} size="xl">
+    <Modal opened={opened} onClose={onClose} title="Test Results" size="xl">
       <Stack gap="md">
         <Text fz="sm" c="dimmed">
           {pingPost && webhook.ping

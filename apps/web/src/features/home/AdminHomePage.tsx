@@ -3,6 +3,7 @@ import { Card, Group, Progress, SimpleGrid, Skeleton, Stack, Table, Text } from 
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { ServiceName } from '../../components/ServiceName';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { formatMoney } from '../leads/leadFormat';
@@ -85,7 +86,9 @@ function BuyerGaps({ stats }: { stats?: Stats }) {
             stats.topUnmatchedPings.map((gap) => (
               <Table.Tr key={`${gap._id.zip}-${gap._id.service}`}>
                 <Table.Td>{gap._id.zip}</Table.Td>
-                <Table.Td>{gap._id.service}</Table.Td>
+                <Table.Td>
+                  <ServiceName name={gap._id.service} />
+                </Table.Td>
                 <Table.Td ta="right">{gap.count.toLocaleString('en-US')}</Table.Td>
               </Table.Tr>
             ))
@@ -122,7 +125,10 @@ export function AdminHomePage() {
             color={profit === undefined ? undefined : profit < 0 ? 'red.8' : 'green.8'}
           />
         </SimpleGrid>
-        <Section title="Lead queue" description="Leads sold this month of the live campaigns' monthly caps.">
+        <Section
+          title="Lead queue"
+          description="Leads received this month, sold or not, of the live campaigns' monthly caps."
+        >
           <LeadQueue stats={stats} />
         </Section>
         <Section title="Buyer Gaps" description="ZIP codes and services sources offered this month that no buyer took.">

@@ -10,6 +10,7 @@ import { JsonViewer } from '../../components/JsonViewer';
 import { AddressFields, TagsRow } from '../../components/ProfileFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
+import { useServiceOptions } from '../../components/ServiceName';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
@@ -50,10 +51,11 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
     resolver: schemaResolver(leadFormSchema),
     defaultValues: values as DefaultValues<LeadFormValues>,
   });
-  const serviceOptions = useMemo(() => {
+  const serviceNames = useMemo(() => {
     const names = services.data ?? [];
     return names.includes(lead.service) ? names : [lead.service, ...names];
   }, [services.data, lead.service]);
+  const serviceOptions = useServiceOptions(serviceNames);
   const matches = lead.match ?? [];
 
   return (

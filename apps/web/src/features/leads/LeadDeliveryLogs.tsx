@@ -209,7 +209,9 @@ function MatchLogs({ leadId, match }: { leadId: string; match: LeadMatch }) {
           return (
             <Stack key={channel} gap={6}>
               <Group gap="sm">
-                <Title order={5}>{DELIVERY_CHANNEL_LABELS[channel]}</Title>
+                <Title order={3} size="h5">
+                  {DELIVERY_CHANNEL_LABELS[channel]}
+                </Title>
                 {state && <ChannelStateBadge state={state} />}
               </Group>
               <Accordion multiple chevronPosition="left" variant="contained">

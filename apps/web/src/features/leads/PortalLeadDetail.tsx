@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { useServiceLabel } from '../../components/ServiceName';
 import { formatTimestamp } from '../../lib/format';
 import { RequestReturnButton } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
@@ -84,6 +85,7 @@ function ConsentFlags({
  */
 export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
   const first = lead.match?.[0];
+  const serviceLabel = useServiceLabel();
   const billed = first !== undefined && !first.reject;
   const returnStatus = returnStatusOf(first?.return);
   return (
@@ -105,7 +107,7 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
         <LeadDetailsSection lead={lead}>
           <ValueCols
             fields={[
-              { label: 'Service', value: lead.service },
+              { label: 'Service', value: serviceLabel(lead.service) },
               { label: 'Name', value: lead.name },
               { label: 'Phone', value: phoneOf(lead.phone) },
               { label: 'Email', value: lead.email },

@@ -150,7 +150,9 @@ export function IntegrationCard({ integration }: { integration: IntegrationSetti
       <Stack gap="sm" h="100%">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
-            <Title order={5}>{integration.label}</Title>
+            <Title order={3} size="h5">
+              {integration.label}
+            </Title>
             <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
               {integration.kind}
             </Text>

@@ -33,6 +33,7 @@ import { JsonViewer } from '../../components/JsonViewer';
 import { PageHeader } from '../../components/PageHeader';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
+import { useServiceOptions } from '../../components/ServiceName';
 import { formatTimestamp } from '../../lib/format';
 import { applyFieldErrors, inputProps, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
@@ -57,6 +58,9 @@ const DAY_SHIFTS = [-7, -3, -2, -1, 1, 2, 3, 7];
 const DEFAULT_ZIP = '64999';
 const monthsLabel = (months: number) => `-${months} ${months === 1 ? 'month' : 'months'}`;
 const daysLabel = (days: number) => `${days > 0 ? '+' : ''}${days} ${Math.abs(days) === 1 ? 'day' : 'days'}`;
+
+/** No services yet (a stable list while they load). */
+const NO_SERVICES: string[] = [];
 
 function SystemInfoSection() {
   const info = useSystemInfo();
@@ -193,7 +197,7 @@ function EngineTestSection({ kind }: { kind: 'pingpost' | 'lead' }) {
       if (!applyFieldErrors(error, form.setError)) setRefusal(error instanceof Error ? error.message : String(error));
     }
   });
-  const serviceData = (services.data ?? []).map((s) => ({ value: s, label: s }));
+  const serviceData = useServiceOptions(services.data ?? NO_SERVICES);
   const sourceData = (sources.data?.data ?? []).map((s) => ({ value: s._id, label: s.name }));
   const title = pingPost ? 'Ping-Post Test' : 'Direct Lead Test';
   return (

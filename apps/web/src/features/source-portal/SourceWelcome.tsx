@@ -18,6 +18,7 @@ import { IconCheck, IconCopy, IconSend } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { useServiceOptions } from '../../components/ServiceName';
 import { COPIED_MS } from '../sources/SourceApiKeys';
 import { curlExample, curlPostExample, firstApiKey, pingIdOf, sourceEndpoints, TEST_PING_ZIP } from './endpoints';
 import { SellingNotice } from './SellingStatus';
@@ -155,6 +156,7 @@ function TestPingCard({
   answer: RawResponse | null;
   onAnswer: (answer: RawResponse) => void;
 }) {
+  const serviceOptions = useServiceOptions(services);
   const [zip, setZip] = useState(TEST_PING_ZIP);
   const [test, setTest] = useState(true);
   const [sending, setSending] = useState(false);
@@ -177,7 +179,7 @@ function TestPingCard({
         <Group align="flex-end" gap="md" wrap="wrap">
           <Select
             label="Service"
-            data={services}
+            data={serviceOptions}
             value={service}
             onChange={onService}
             allowDeselect={false}

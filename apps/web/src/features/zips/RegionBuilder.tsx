@@ -24,6 +24,7 @@ import {
   TextInput,
   Title,
   useCombobox,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMapPin, IconPlus, IconSearch } from '@tabler/icons-react';
@@ -114,7 +115,9 @@ export function RegionBuilder({ onCreated }: RegionBuilderProps) {
     <Paper withBorder p="md" radius="md" bg="var(--mantine-color-gray-0)" data-testid="region-builder">
       <Stack gap="md">
         <div>
-          <Title order={5}>Build a new region</Title>
+          <Title order={3} size="h5">
+            Build a new region
+          </Title>
           <Text c="dimmed" fz="sm">
             Search a county or a ZIP, add the ZIPs you want, then name the region and create it.
           </Text>
@@ -316,7 +319,9 @@ function SearchResults({ search, results, loading, region, onChange }: SearchRes
           <Table striped highlightOnHover stickyHeader verticalSpacing={4} fz="sm">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={40} aria-label="In region" />
+                <Table.Th w={40}>
+                  <VisuallyHidden>In region</VisuallyHidden>
+                </Table.Th>
                 <Table.Th>ZIP</Table.Th>
                 <Table.Th>City</Table.Th>
                 <Table.Th>County</Table.Th>

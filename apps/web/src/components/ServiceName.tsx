@@ -1,0 +1,31 @@
+import { fallbackServiceLabel, type ServiceLabel } from '@leadex/domain';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { api } from '../lib/api';
+import { queryKeys } from '../lib/queryKeys';
+
+/**
+ * One name per service (issue 27 item 12): every screen shows a service's label ("Bath Remodel"),
+ * from the exchange's list (GET /api/services/labels), never its key (`bath_remodel`), which stays
+ * what the API, the filters' URLs and the CSV carry. Read once and kept: services rarely change.
+ */
+export function useServiceLabel(): (name: string) => string {
+  const labels = useQuery({
+    queryKey: queryKeys.serviceLabels,
+    queryFn: ({ signal }) => api.get<ServiceLabel[]>('/api/services/labels', { signal, toast: false }),
+    staleTime: 30 * 60_000,
+  });
+  const byName = useMemo(() => new Map((labels.data ?? []).map((s) => [s.name, s.label])), [labels.data]);
+  return useCallback((name: string) => byName.get(name) ?? fallbackServiceLabel(name), [byName]);
+}
+
+/** Select options of services: each key as its value, shown by its label. */
+export function useServiceOptions(names: readonly string[]): { value: string; label: string }[] {
+  const label = useServiceLabel();
+  return useMemo(() => names.map((value) => ({ value, label: label(value) })), [names, label]);
+}
+
+/** A service as the screens name it. */
+export function ServiceName({ name }: { name: string }) {
+  return <>{useServiceLabel()(name)}</>;
+}
