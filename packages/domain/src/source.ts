@@ -110,24 +110,15 @@ export const APPROVAL_NEEDS_PAYOUT =
   "Set this source's Lead Cost (or a channel's max cost) before approving it: it would be paid nothing per lead";
 
 /**
- * A source that signed itself up (DESIGN.md §8), told apart from one an admin made without a migration:
- * an admin's source is approved the instant it is made (`approvedAt` = `createdAt`); a signed-up one
- * is made unapproved and approved later (the approval never stamps the creation's instant). Only these
- * need a payout to sell: an admin's source without a lead cost is internal (DESIGN.md §5).
- */
-export function isSelfSignedUp(source: { approvedAt: Date | null; createdAt: Date }): boolean {
-  return source.approvedAt === null || source.approvedAt.getTime() !== source.createdAt.getTime();
-}
-
-/**
- * Whether a self-signed-up source has no payout at all (no lead cost, no channel with a max cost): it
- * cannot sell real leads until the exchange sets one (issue 27).
+ * Whether a self-signed-up source (DESIGN.md §8) has no payout at all (no lead cost, no channel with a max
+ * cost): it cannot sell real leads until the exchange sets one (issue 27). Only these need one: an
+ * admin's source without a lead cost is internal (DESIGN.md §5).
  */
 export function needsPayout(
-  source: { approvedAt: Date | null; createdAt: Date; maxCostCents: number | null },
+  source: { selfSignedUp: boolean; maxCostCents: number | null },
   channels: readonly { maxCostCents: number | null }[],
 ): boolean {
-  return isSelfSignedUp(source) && source.maxCostCents === null && channels.every((c) => c.maxCostCents === null);
+  return source.selfSignedUp && source.maxCostCents === null && channels.every((c) => c.maxCostCents === null);
 }
 
 /** PUT /api/source/{id}/hold: an optional reason, kept with the hold (no body at all is fine). */

@@ -1,4 +1,4 @@
-import { isPingPost, isSelfSignedUp, type WebhookPing } from '@leadex/domain';
+import { isPingPost, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -201,7 +201,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         name: s.name,
         heldAt: ms(s.heldAt),
         approved: s.approvedAt !== null,
-        selfSignedUp: isSelfSignedUp(s),
+        selfSignedUp: s.selfSignedUp,
         canPostLead: s.canPostLead,
         maxCostCents: s.maxCostCents,
         channels: channelsOf.get(s.id) ?? new Map(),

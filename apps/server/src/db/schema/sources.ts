@@ -15,6 +15,11 @@ export const sources = pgTable('sources', {
   maxCostCents: integer('max_cost_cents'),
   /** A self-signed-up source sells real leads only once an admin approves it. */
   approvedAt: timestamptz('approved_at'),
+  /**
+   * Made by the sign-up form, not by an admin: such a source needs a payout to sell real leads (issue 27),
+   * where an admin's source without a lead cost is internal (DESIGN.md §5).
+   */
+  selfSignedUp: boolean('self_signed_up').notNull().default(false),
   heldAt: timestamptz('held_at'),
   holdReason: text('hold_reason'),
   lastLeadSentAt: timestamptz('last_lead_sent_at'),

@@ -73,6 +73,7 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
             notes: input.promo ? `Promo code: ${input.promo}` : null,
             // Not approved: test leads only until an admin approves it.
             approvedAt: null,
+            selfSignedUp: true,
             createdAt: now,
             updatedAt: now,
           });

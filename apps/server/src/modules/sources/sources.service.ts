@@ -172,13 +172,10 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
           })) as SourceRow;
         }
         if (current.approvedAt) return current;
-        // Judged as the signed-up, unapproved source it is: a payout of its own or of a channel.
-        if (needsPayout({ ...current, approvedAt: null }, await sourcesRepo.channelsOf(tx, [id]))) {
+        if (needsPayout(current, await sourcesRepo.channelsOf(tx, [id]))) {
           throw AppError.field('max_cost', APPROVAL_NEEDS_PAYOUT);
         }
-        // Never the creation's instant (a frozen or mock clock): that would read as an admin's source.
-        const approvedAt = now.getTime() === current.createdAt.getTime() ? new Date(now.getTime() + 1) : now;
-        return (await sourcesRepo.update(tx, id, { approvedAt, updatedAt: now })) as SourceRow;
+        return (await sourcesRepo.update(tx, id, { approvedAt: now, updatedAt: now })) as SourceRow;
       });
       return detail(row, true, ['users']);
     },
