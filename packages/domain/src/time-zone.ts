@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from './common';
 
 /**
  * The exchange's zone when the admin has set none (docs/decisions.md "One clock"): every time a
@@ -19,13 +20,9 @@ export function canonicalTimeZone(name: string): string | null {
 
 /** PUT /api/setting/zone: the exchange's time zone, an IANA name. */
 export const exchangeZoneSchema = z.object({
-  zone: z
-    .string({ error: 'Time zone is required' })
-    .trim()
-    .min(1, 'Time zone is required')
-    .refine((name) => canonicalTimeZone(name) !== null, {
-      message: 'Time zone must be a time zone name such as America/New_York',
-    }),
+  zone: requiredText('Time zone is required', 100).refine((name) => canonicalTimeZone(name) !== null, {
+    message: 'Time zone must be a time zone name such as America/New_York',
+  }),
 });
 
 /** GET and PUT /api/setting/zone: the zone the exchange keeps its clock in. */
