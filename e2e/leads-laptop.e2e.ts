@@ -119,13 +119,16 @@ describe('a bill’s leads', () => {
   it('shows the return request’s reason and comment on hover over Return Requested (item 7)', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     await page.goto(`/bill/next/buyer/${buyerId}`);
-    await page.getByRole('heading', { name: 'Next Bill', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Next Bill', level: 1 }).waitFor();
     const badge = section(page, 'Leads').getByText('Return Requested', { exact: true }).first();
     await badge.waitFor();
     await badge.hover();
     const tooltip = page.getByRole('tooltip');
     await expect.poll(() => tooltip.textContent(), POLL).toBe(`Bad Information: ${COMMENT}`);
     await screenshot(page, 'bill-return-tooltip');
+    // The tooltip is drawn in a portal outside the landmarks: closed before the screen's accessibility check.
+    await page.mouse.move(0, 0);
+    await tooltip.waitFor({ state: 'hidden' });
     await context.close();
   });
 
@@ -186,7 +189,8 @@ describe('at a laptop’s 1366 × 768 (item 23)', () => {
   it('shows Phone and Email without a sideways scroll, lets the admin choose columns, kept per user', async () => {
     const { context, page } = await e2e.signedIn(USERS.admin);
     await page.setViewportSize(LAPTOP);
-    await page.goto('/leads');
+    // This file's leads only: other files' leads of the day on the same exchange would make the widths vary.
+    await page.goto(`/leads?name=${RUN}`);
     await tableRows(page).filter({ hasText: SOLD_NAME }).waitFor();
     await screenshot(page, 'leads-admin-1366-fit');
     expect(await inView(page, 'Phone')).toBe(true);
@@ -221,7 +225,8 @@ describe('at a laptop’s 1366 × 768 (item 23)', () => {
   it('shows the buyer’s Phone and Email without a sideways scroll', async () => {
     const { context, page } = await e2e.signedIn(USERS.buyer);
     await page.setViewportSize(LAPTOP);
-    await page.goto('/leads');
+    // This file's leads only: other files' leads of the day on the same exchange would make the widths vary.
+    await page.goto(`/leads?name=${RUN}`);
     await tableRows(page).filter({ hasText: SOLD_NAME }).waitFor();
     await screenshot(page, 'leads-buyer-1366-fit');
     expect(await inView(page, 'Phone')).toBe(true);

@@ -136,9 +136,17 @@ afterAll(async () => {
 /** The leads screens on a wide screen, where the admin's 18 columns fit (1440 px). */
 const WIDE = { width: 1440, height: 900 };
 
-/** A page of `user`, signed in, on a wide screen and opened at `path`. */
+/** Where the web keeps a user's chosen leads columns (apps/web/src/features/leads/LeadColumnsChooser.tsx). */
+const leadColumnsKey = (userId: string, role: string) => `leadex:lead-columns:${role}:${userId}`;
+
+/**
+ * A page of `user`, signed in, on a wide screen with every column of the leads table chosen (a laptop's
+ * defaults hide some: leads-laptop.e2e.ts), opened at `path`.
+ */
 async function openWide(user: { username: string; password: string }, path: string) {
   const opened = await e2e.signedIn(user);
+  const session = (await (await opened.page.request.get('/api/session')).json()) as { user_id: string; role: string };
+  await opened.page.addInitScript((key) => localStorage.setItem(key, '[]'), leadColumnsKey(session.user_id, session.role));
   await opened.page.setViewportSize(WIDE);
   await opened.page.goto(path);
   return opened;
@@ -208,7 +216,7 @@ describe('the admin leads list', () => {
       Email: LEADS.sold.email,
       Homeowner: 'No',
     });
-    expect(cells.Date).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M$/);
+    expect(cells.Date).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M ET$/);
     expect((await rowCells(page, tableRows(page).filter({ hasText: LEADS.unsold.name }))).Buyers).toBe('No Buyer');
 
     // The table scrolls sideways inside its card; the page itself does not.
@@ -541,8 +549,12 @@ describe('the source’s leads', () => {
     const { context, page } = await openWide(USERS.source, '/leads');
     await tableRows(page).filter({ hasText: LEADS.sold.name }).waitFor();
     await tableRows(page).filter({ hasText: LEADS.unsold.name }).waitFor();
-    expect(await headers(page)).toEqual(['Date', 'Name', 'Service', 'Zip']);
-    expect(await page.locator('table').textContent()).not.toContain('$');
+    // Whether each lead sold and its payout (issue 27 item 21), never a buyer or a buyer's price.
+    expect(await headers(page)).toEqual(['Date', 'Name', 'Service', 'Zip', 'Sold', 'Payout']);
+    const table = await page.locator('table').textContent();
+    expect(table).toContain('$18.00');
+    expect(table).not.toContain('$45.00');
+    expect(table).not.toContain(SUMMIT);
 
     // Oldest first by the Date column; its export has its own columns, one line per lead.
     await page

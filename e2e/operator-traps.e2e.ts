@@ -127,7 +127,7 @@ describe('the simulator (items 11, 13)', () => {
     await page.goto('/sim');
 
     const pingPost = page.getByRole('form', { name: 'Ping-Post Test' });
-    await choose(page, pingPost.getByRole('combobox', { name: 'Project' }), 'roofing');
+    await choose(page, pingPost.getByRole('combobox', { name: 'Project' }), 'Roofing');
     await choose(page, pingPost.getByRole('combobox', { name: 'Source' }), 'Apex Lead Partners');
     await pingPost.getByLabel('Zip').fill('75201');
     await pingPost.getByLabel('Min. price').fill('999');
@@ -145,7 +145,7 @@ describe('the simulator (items 11, 13)', () => {
     await decision.getByRole('link', { name: DEMO_BUYER_NAME }).first().waitFor();
 
     const direct = page.getByRole('form', { name: 'Direct Lead Test' });
-    await choose(page, direct.getByRole('combobox', { name: 'Project' }), 'roofing');
+    await choose(page, direct.getByRole('combobox', { name: 'Project' }), 'Roofing');
     await choose(page, direct.getByRole('combobox', { name: 'Source' }), pingOnly);
     await direct.getByLabel('Zip').fill('75201');
     await direct.getByRole('button', { name: 'Send Lead' }).click();

@@ -109,7 +109,7 @@ describe('a lead return', () => {
 
     // The decision resolved the request's message: Messages no longer lists it (issue 27).
     await admin.page.goto('/messages');
-    await admin.page.getByRole('heading', { name: 'Messages', level: 2 }).waitFor();
+    await admin.page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
     await tableRows(admin.page).first().or(admin.page.getByText('No results')).first().waitFor();
     expect(
       await tableRows(admin.page)
