@@ -146,7 +146,10 @@ const leadColumnsKey = (userId: string, role: string) => `leadex:lead-columns:${
 async function openWide(user: { username: string; password: string }, path: string) {
   const opened = await e2e.signedIn(user);
   const session = (await (await opened.page.request.get('/api/session')).json()) as { user_id: string; role: string };
-  await opened.page.addInitScript((key) => localStorage.setItem(key, '[]'), leadColumnsKey(session.user_id, session.role));
+  await opened.page.addInitScript(
+    (key) => localStorage.setItem(key, '[]'),
+    leadColumnsKey(session.user_id, session.role),
+  );
   await opened.page.setViewportSize(WIDE);
   await opened.page.goto(path);
   return opened;
