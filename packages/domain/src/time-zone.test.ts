@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalTimeZone,
   dayInTimeZone,
+  endOfDayInZone,
   exchangeZoneSchema,
   formatZonedDate,
   formatZonedTime,
@@ -55,5 +56,16 @@ describe('times in the exchange zone (docs/decisions.md "One clock")', () => {
       path: ['zone'],
       message: 'Time zone must be a time zone name such as America/New_York',
     });
+  });
+
+  it('ends a chosen day at its last second in the zone, on both sides of a daylight-saving change', () => {
+    const iso = (day: string, zone: string) => isoInZone(new Date(endOfDayInZone(day, zone) * 1000), zone);
+    expect(iso('2026-11-27', NY)).toBe('2026-11-27T23:59:59-05:00');
+    expect(iso('2026-07-04', NY)).toBe('2026-07-04T23:59:59-04:00');
+    // The days of the changes themselves, and a day on the far side of UTC.
+    expect(iso('2026-03-08', NY)).toBe('2026-03-08T23:59:59-04:00');
+    expect(iso('2026-11-01', NY)).toBe('2026-11-01T23:59:59-05:00');
+    expect(iso('2026-11-27', 'Asia/Tokyo')).toBe('2026-11-27T23:59:59+09:00');
+    expect(endOfDayInZone('2026-11-27', 'UTC')).toBe(Date.UTC(2026, 10, 27, 23, 59, 59) / 1000);
   });
 });

@@ -127,3 +127,28 @@ export function formatZonedTime(at: Date, zone: string): string {
   const hour12 = w.hour % 12 === 0 ? 12 : w.hour % 12;
   return `${w.month}/${w.day}/${w.year} ${hour12}:${w.minute} ${w.hour < 12 ? 'AM' : 'PM'} ${zoneAbbreviation(zone, at)}`;
 }
+
+/**
+ * The last second of a calendar day (YYYY-MM-DD) in the zone, as epoch seconds: an API key chosen to
+ * expire on a day lasts to that day's end in the exchange's zone, whatever the browser's zone.
+ */
+export function endOfDayInZone(day: string, zone: string): number {
+  const [year, month, date] = day.split('-').map(Number);
+  const wanted = Date.UTC(year ?? 0, (month ?? 1) - 1, date ?? 1, 23, 59, 59);
+  // The zone's offset at the guess moves it to the wanted wall clock; a second pass settles a guess made
+  // on the other side of a daylight-saving change.
+  let at = wanted;
+  for (let pass = 0; pass < 2; pass++) {
+    const w = wallClockOf(new Date(at), zone);
+    const seen = Date.UTC(
+      Number(w.year),
+      Number(w.month) - 1,
+      Number(w.day),
+      w.hour,
+      Number(w.minute),
+      Number(w.second),
+    );
+    at += wanted - seen;
+  }
+  return Math.floor(at / 1000);
+}

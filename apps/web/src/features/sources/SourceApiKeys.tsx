@@ -1,4 +1,4 @@
-import type { Source, SourceApiKey } from '@leadex/domain';
+import { endOfDayInZone, type Source, type SourceApiKey } from '@leadex/domain';
 import { ActionIcon, Button, Code, CopyButton, Group, Modal, Stack, Switch, TextInput, Tooltip } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCheck, IconCopy, IconKey, IconPlayerPause } from '@tabler/icons-react';
@@ -8,7 +8,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { ApiRequestError } from '../../lib/api';
-import { formatDate } from '../../lib/format';
+import { currentExchangeZone, formatDate } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
 import { ApiKeyStatusBadge, YesNoBadge } from './SourceBadges';
 import { type NewApiKey, useCreateApiKey, useHoldApiKey } from './sources.api';
@@ -141,7 +141,10 @@ function CreateApiKeyModal({ source, opened, onClose }: { source: Source; opened
     const input: NewApiKey = {
       name: name.trim() || undefined,
       canPostLead,
-      expiration: expiration ? dayjs(expiration).endOf('day').unix() : undefined,
+      // The chosen day ends at midnight in the exchange's zone, as every time the screens show.
+      expiration: expiration
+        ? endOfDayInZone(dayjs(expiration).format('YYYY-MM-DD'), currentExchangeZone())
+        : undefined,
     };
     try {
       const key = await create.mutateAsync(input);
