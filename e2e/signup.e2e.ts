@@ -222,6 +222,10 @@ describe('a source signs up, verifies its email, signs in, is approved and sells
     await page.getByRole('alert').filter({ hasText: 'Awaiting approval' }).waitFor();
     await page.locator('.mantine-Badge-root').filter({ hasText: 'Awaiting approval' }).waitFor();
     await screenshot(page, 'signup-profile-awaiting-approval');
+    // So does its API documentation, before any example it copies answers not_approved.
+    await page.goto('/doc');
+    await page.getByRole('heading', { name: 'API Documentation', level: 1 }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Awaiting approval' }).waitFor();
 
     // Its first API key tests at once; a real lead waits for the approval.
     const source = await apiCall<{ apikeys: { key: string }[] }>(page.request, 'get', `/api/source/${session.role_id}`);

@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { apiRequest } from '../../lib/api';
 import { firstApiKey, sourceEndpoints } from '../source-portal/endpoints';
+import { SellingNotice } from '../source-portal/SellingStatus';
 import { useOwnSource } from '../source-portal/sourcePortal.api';
 import { documentServices, type OpenApiDocument } from './openapi';
 
@@ -81,6 +82,8 @@ export default function ApiDocPage() {
         title="API Documentation"
         description="Sell leads to the exchange: ping for a price, then post the lead — or both in one call."
       />
+      {/* A source that cannot sell real leads yet reads why before its first example answers 403. */}
+      {isSource && own.data && <SellingNotice source={own.data} />}
       <Section title="Authentication and formats">
         <Stack gap="xs">
           <Text>
