@@ -1,6 +1,7 @@
-import { eq, isNull, sql } from 'drizzle-orm';
+import { isNull, sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from '../../db/client';
-import { campaigns, services, settings, sources, zips } from '../../db/schema';
+import { campaigns, services, sources, zips } from '../../db/schema';
+import { readSetting, writeSetting } from '../../db/settings';
 
 /** What the reset keeps: the ZIP reference data, the engine's version counters, and the admins (below). */
 const KEPT_TABLES = new Set(['zips', 'engine_versions', 'user', 'session', 'account']);
@@ -52,17 +53,9 @@ export const simRepo = {
     return rowsOf<{ zip: string }>(result).map((r) => r.zip);
   },
 
-  async setting<T>(db: Db, key: string): Promise<T | null> {
-    const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
-    return (row?.value as T | undefined) ?? null;
-  },
+  setting: readSetting,
 
-  async saveSetting(db: Db, key: string, category: string, value: unknown, at: Date): Promise<void> {
-    await db
-      .insert(settings)
-      .values({ key, category, value, updatedAt: at })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: at } });
-  },
+  saveSetting: writeSetting,
 
   /**
    * Empties the exchange (POST /sim/reset-db): every table of the public schema but the kept ones, and
