@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
-import type { SimLeadResult, SimLeads, SimWhitelist } from '@leadex/domain';
+import type { SimLead, SimLeadResult, SimLeads, SimPingPost, SimWhitelist } from '@leadex/domain';
 import { seedDemo, seedReferenceData } from '../../demo/seed';
 import type { AppDeps } from '../../deps';
 import { bumpEngineVersion, type EngineInput } from '../../distribution';
 import { AppError } from '../../lib/errors';
-import { leadSchema } from '../source-api/source-api.schema';
+import { centsToDollars } from '../../lib/money';
+import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
 import { WHITELIST_KEY } from './whitelist';
@@ -19,6 +20,15 @@ const EVERY_ENGINE_INPUT: EngineInput[] = [
   'webhooks',
 ];
 const META = { ip: '127.0.0.1', userAgent: 'Leadex simulator' };
+
+/** What a post or a direct lead was answered, in a sentence above its explanation (issue 27). */
+type AnsweredBody = { ok?: boolean; status?: string; reason?: string; price?: number };
+function answeredOutcome(kind: 'post' | 'lead', body: AnsweredBody) {
+  const what = kind === 'post' ? 'The post' : 'The lead';
+  if (body.ok && body.status === 'sold')
+    return `${what} was answered sold${body.price !== undefined ? ` at $${body.price.toFixed(2)}` : ''}.`;
+  return `${what} was answered ${body.reason ?? body.status ?? 'no_match'}: no campaign bought it.`;
+}
 
 const pick = <T>(list: readonly T[]): T => list[randomInt(list.length)] as T;
 
@@ -38,7 +48,58 @@ function shuffle<T>(list: T[]): T[] {
 export function createSimService(deps: AppDeps) {
   const { db, clock, engine, services, mockDate } = deps;
 
+  const explanationOf = async (leadId: unknown) =>
+    typeof leadId === 'string' ? services.leads.explanationOf(leadId) : [];
+
   return {
+    /**
+     * POST /sim/pingpost: a ping and, when it is priced, its post, as the chosen source through the real
+     * engine; the answers, a sentence saying what was answered, and every campaign considered.
+     */
+    async pingPost({ Project, Source, Zip, minprice }: SimPingPost) {
+      const caller = engine.callerFor(Source);
+      const ping = await services.sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
+      if (!ping.body.ok) {
+        const payout = engine.payoutCents(caller.source, null);
+        const belowMin = minprice !== undefined && payout < Math.round(minprice * 100);
+        return {
+          ok: true,
+          ping: ping.body,
+          outcome: belowMin
+            ? `The ping was answered ${ping.body.reason}: the source's payout ($${centsToDollars(payout).toFixed(2)}) is below its minimum price ($${minprice?.toFixed(2)}), so no campaign won.`
+            : `The ping was answered ${ping.body.reason}: no campaign would buy it.`,
+          explanation: await services.leads.named(ping.explanation),
+        };
+      }
+      const post = await services.sourceApi.postAs(
+        caller,
+        postSchema.parse({ ping_id: ping.body.ping_id, ...simulatedContact() }),
+        META,
+      );
+      return {
+        ok: true,
+        ping: ping.body,
+        post: post.body,
+        outcome: answeredOutcome('post', post.body as AnsweredBody),
+        explanation: await explanationOf(post.body.lead_id),
+      };
+    },
+
+    /** POST /sim/lead: a direct lead as the chosen source, under /api/lead's rule (it must be allowed to post direct). */
+    async directLead({ Project, Source, Zip }: SimLead) {
+      const lead = await services.sourceApi.leadAs(
+        engine.callerFor(Source, { direct: true }),
+        leadSchema.parse({ service: Project, zip: Zip, ...simulatedContact() }),
+        META,
+      );
+      return {
+        ok: true,
+        lead: lead.body,
+        outcome: answeredOutcome('lead', lead.body as AnsweredBody),
+        explanation: await explanationOf(lead.body.lead_id),
+      };
+    },
+
     /**
      * Sends `count` leads through the engine as random active sources, `hit` of them (rounded) aimed at
      * ZIP and service pairs some live campaign buys, the rest at random ZIPs and services. Yields each
