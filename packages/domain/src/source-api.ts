@@ -25,6 +25,12 @@ export const SOURCE_API_REASONS = [
     meaning: 'the exchange has not set what it pays you per lead (for this channel): test leads only until it does',
   },
   { status: 409, reason: 'conflict', meaning: 'a request with the same `Idempotency-Key` is still being processed' },
+  {
+    status: 422,
+    reason: 'idempotency_key_reused',
+    meaning:
+      'the `Idempotency-Key` was used in the last 24 hours for a different request (another lead or route): nothing was stored; send each new lead with a new key',
+  },
   { status: 429, reason: 'rate_limited', meaning: 'too many requests for this key; see `Retry-After`' },
   { status: 500, reason: 'error', meaning: 'something went wrong on our side: `message` names the request; retry' },
 ] as const;
@@ -41,6 +47,7 @@ export const sourceApiReasonSchema = z.enum([
   'no_payout',
   'not_found',
   'conflict',
+  'idempotency_key_reused',
   'rate_limited',
   'error',
 ]);
@@ -93,6 +100,7 @@ export function sourceApiResponses<T extends z.ZodType>(ok: T) {
     409: sourceApiFailureSchema,
     413: sourceApiFailureSchema,
     415: sourceApiFailureSchema,
+    422: sourceApiFailureSchema,
     429: sourceApiFailureSchema,
     500: sourceApiFailureSchema,
   };

@@ -350,6 +350,27 @@ describe('a Ping/Post buyer bids at the ping', () => {
     ]);
   });
 
+  it('a POST /api/lead reusing an Idempotency-Key for another lead is refused before any buyer is pinged (issue 28)', async () => {
+    await fixedBuyer('CO', 30);
+    await pingPostBuyer('CO', '/reused-key');
+    routes.set('/reused-key/ping', json({ ok: false }));
+    const send = (details: ReturnType<typeof contact>) =>
+      t.request({
+        method: 'POST',
+        url: '/api/lead',
+        headers: { authorization: `Bearer ${source.apiKey}`, 'idempotency-key': 'reused-key-1' },
+        payload: { service: 'roofing', zip: ZIP_OF_STATE.CO, ...details },
+      });
+    expect((await send(contact())).json()).toMatchObject({ ok: true, status: 'sold' });
+    expect(hitsOn('/reused-key/ping')).toHaveLength(1);
+    const other = contact();
+    const refused = await send(other);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ ok: false, reason: 'idempotency_key_reused' });
+    expect(hitsOn('/reused-key/ping')).toHaveLength(1);
+    expect(await t.database.db.select().from(leads).where(eq(leads.phone, other.phone))).toEqual([]);
+  });
+
   it('a ping without Ping/Post buyers is answered at once, without a promise', async () => {
     await fixedBuyer('GA', 30);
     const answer = t.deps.services.sourceApi.ping(

@@ -337,10 +337,12 @@ const CLAIM_IDEMPOTENCY: NamedStatement = {
   // A key past its 24 hours is re-claimed in the same statement: of two requests racing for an
   // expired key, one takes the row lock and renews it; the other waits, then finds it fresh and
   // replays. A key that was only ignored once expired would answer "in progress" forever.
-  text: `insert into idempotency_keys as k (api_key_id, key, status_code, body, created_at)
-    values ($1, $2, 0, '{}'::jsonb, $3::timestamptz)
+  // The request's fingerprint rides along at no cost: a key held by another request is told apart
+  // when its answer is read for the replay (issue 28).
+  text: `insert into idempotency_keys as k (api_key_id, key, request_hash, status_code, body, created_at)
+    values ($1, $2, $5, 0, '{}'::jsonb, $3::timestamptz)
     on conflict (api_key_id, key) do update
-      set status_code = 0, body = '{}'::jsonb, created_at = excluded.created_at
+      set request_hash = excluded.request_hash, status_code = 0, body = '{}'::jsonb, created_at = excluded.created_at
       where k.created_at <= $4::timestamptz
     returning key`,
 };
@@ -350,10 +352,20 @@ const ANSWER_IDEMPOTENCY: NamedStatement = {
   text: `update idempotency_keys set status_code = $3, body = $4::jsonb where api_key_id = $1 and key = $2`,
 };
 
-/** Claims an Idempotency-Key for this request (a new one, or one past its 24 hours); false when an earlier request holds it. */
-export async function claimIdempotencyKey(tx: SqlRunner, apiKeyId: string, key: string, at: Date): Promise<boolean> {
+/**
+ * Claims an Idempotency-Key for this request, whose fingerprint is `requestHash` (a new key, or one
+ * past its 24 hours); false when an earlier request holds it.
+ */
+export async function claimIdempotencyKey(
+  tx: SqlRunner,
+  apiKeyId: string,
+  key: string,
+  requestHash: string,
+  at: Date,
+): Promise<boolean> {
   const expiredBy = new Date(at.getTime() - IDEMPOTENCY_TTL_MS);
-  return (await tx.query(CLAIM_IDEMPOTENCY, [apiKeyId, key, at.toISOString(), expiredBy.toISOString()])).length > 0;
+  const params = [apiKeyId, key, at.toISOString(), expiredBy.toISOString(), requestHash];
+  return (await tx.query(CLAIM_IDEMPOTENCY, params)).length > 0;
 }
 
 const PURGE_IDEMPOTENCY: NamedStatement = {

@@ -59,6 +59,11 @@ export interface RequestMeta {
   ip: string;
   userAgent?: string;
   idempotencyKey?: string;
+  /**
+   * The request's fingerprint (its route and normalized body), kept with the Idempotency-Key: the
+   * same key with another request is refused, not answered with the first one's lead (issue 28).
+   */
+  requestHash?: string;
 }
 
 /** A lead to sell, as the source API or the simulator maps it from a request. */
@@ -458,7 +463,10 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
     };
     return inTransaction(async (tx) => {
       const idempotencyKey = req.meta.idempotencyKey;
-      if (idempotencyKey && !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, lead.createdAt)))
+      if (
+        idempotencyKey &&
+        !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, req.meta.requestHash ?? '', lead.createdAt))
+      )
         return { replay: 'idempotency' };
       // A second post of the ping must not reach the buyers' systems: it waits for the first, then replays it.
       if (req.pingId && live.size > 0 && (await takePingTurn(tx, req.pingId)) === 'sold') throw new ReplayPing();
@@ -590,16 +598,26 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
     });
   }
 
-  /** The answer stored under the request's Idempotency-Key (within its 24 hours), if it was answered. */
+  /**
+   * The answer stored under the request's Idempotency-Key (within its 24 hours), if it was answered.
+   * A key held by another request (another body or route) is refused as Stripe does: replaying the
+   * first answer would tell the source a lead it never stored was sold (issue 28).
+   */
   async function answeredBefore(req: SaleRequest): Promise<Answer | null> {
-    if (!req.meta.idempotencyKey) return null;
+    const key = req.meta.idempotencyKey;
+    if (!key) return null;
     const [row] = await db
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, req.meta.idempotencyKey)));
-    if (row && row.statusCode > 0 && row.createdAt.getTime() > clock.now().getTime() - IDEMPOTENCY_TTL_MS)
-      return { status: row.statusCode, body: row.body };
-    return null;
+      .where(and(eq(idempotencyKeys.apiKeyId, req.caller.key.id), eq(idempotencyKeys.key, key)));
+    if (!row || row.createdAt.getTime() <= clock.now().getTime() - IDEMPOTENCY_TTL_MS) return null;
+    if (row.requestHash !== (req.meta.requestHash ?? ''))
+      throw new AppError(
+        'unprocessable',
+        `Idempotency-Key '${key}' was used in the last 24 hours for a different request, so this one was not stored. Send each new lead with a new key (a UUID, say); reuse a key only to retry the very same request.`,
+        { reason: 'idempotency_key_reused' },
+      );
+    return row.statusCode > 0 ? { status: row.statusCode, body: row.body } : null;
   }
 
   /** The first answer of a repeated post (same ping id) or a retried request (same Idempotency-Key). */

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'unprocessable'
   | 'too_many_requests'
   | 'unavailable'
   | 'internal';
@@ -15,6 +16,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   too_many_requests: 429,
   unavailable: 503,
   internal: 500,
@@ -30,6 +32,7 @@ export const REASON_OF: Record<ErrorCode, string> = {
   forbidden: 'forbidden',
   not_found: 'not_found',
   conflict: 'conflict',
+  unprocessable: 'invalid',
   too_many_requests: 'rate_limited',
   unavailable: 'error',
   internal: 'error',

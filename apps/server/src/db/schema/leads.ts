@@ -237,6 +237,12 @@ export const idempotencyKeys = pgTable(
   {
     apiKeyId: text('api_key_id').notNull(),
     key: text('key').notNull(),
+    /**
+     * The fingerprint of the request that claimed the key (sha256 of its route and normalized body):
+     * the same key with another request is refused, never answered with the first one's lead (issue
+     * 28). '' on keys kept from before it was stored: they match no request, so a reused key is told.
+     */
+    requestHash: text('request_hash').notNull().default(''),
     statusCode: integer('status_code').notNull(),
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamptz('created_at').notNull(),

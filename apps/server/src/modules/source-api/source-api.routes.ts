@@ -4,8 +4,10 @@ import { pingAnswerSchema, saleAnswerSchema, sourceApiResponses } from '@leadex/
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { stringify } from 'safe-stable-stringify';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import { sha256Hex } from '../../lib/secrets';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { Answer, RequestMeta } from './source-api.service';
 
@@ -28,12 +30,23 @@ function readApiKey(request: FastifyRequest): string | undefined {
 
 const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;
 
+/**
+ * The request an Idempotency-Key names (issue 28): sha256 of the route and the body as validated
+ * (aliases mapped, values normalized, keys sorted), so a retry matches however its fields are
+ * ordered or encoded (JSON, form, XML), and the same key on another route is another request.
+ */
+function fingerprintOf(request: FastifyRequest): string {
+  return sha256Hex(`${request.routeOptions.url}\n${stringify(request.body) ?? ''}`);
+}
+
 function metaOf(request: FastifyRequest): RequestMeta {
-  const key = request.headers['idempotency-key'];
+  const header = request.headers['idempotency-key'];
+  const key = typeof header === 'string' && header.length > 0 ? header.slice(0, 200) : undefined;
   return {
     ip: request.ip,
     userAgent: request.headers['user-agent'],
-    idempotencyKey: typeof key === 'string' && key.length > 0 ? key.slice(0, 200) : undefined,
+    // Hashed only with a key: a request without one pays nothing for it.
+    ...(key ? { idempotencyKey: key, requestHash: fingerprintOf(request) } : {}),
   };
 }
 
