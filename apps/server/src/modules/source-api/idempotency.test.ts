@@ -177,3 +177,15 @@ describe('the request an Idempotency-Key names', () => {
     expect(await ledger(m, [lead.phone])).toMatchObject({ leads: 1, matches: 1 });
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('tells, on both routes that take the key, to make a new one per lead, and lists the 422', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/openapi/public.json' })).json();
+    for (const path of ['/api/post', '/api/lead']) {
+      const operation = doc.paths[path].post;
+      expect(operation.description, path).toContain('Make a new key (a UUID) for every lead');
+      expect(Object.keys(operation.responses), path).toContain('422');
+    }
+    expect(doc['x-reasons']).toContainEqual(expect.objectContaining({ status: 422, reason: 'idempotency_key_reused' }));
+  });
+});

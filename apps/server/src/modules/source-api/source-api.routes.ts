@@ -39,6 +39,10 @@ function fingerprintOf(request: FastifyRequest): string {
   return sha256Hex(`${request.routeOptions.url}\n${stringify(request.body) ?? ''}`);
 }
 
+/** What the OpenAPI document says of the header, on the two routes that take it. */
+const IDEMPOTENCY_NOTE =
+  'Optional header `Idempotency-Key` (at most 200 characters): send the same request again with the same key within 24 hours and you get the first answer, nothing sold twice. Make a new key (a UUID) for every lead and reuse it only to retry that lead: a different lead or route under a used key is refused with 422 `idempotency_key_reused` and not stored, so a fixed key would refuse every lead after the first.';
+
 function metaOf(request: FastifyRequest): RequestMeta {
   const header = request.headers['idempotency-key'];
   const key = typeof header === 'string' && header.length > 0 ? header.slice(0, 200) : undefined;
@@ -103,10 +107,20 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
     body: TBody,
     answer: z.ZodType,
     answerOf: (body: z.infer<TBody>, request: FastifyRequest) => Answer | Promise<Answer>,
+    description?: string,
   ) =>
     app.post(
       path,
-      { schema: { tags: ['public'], summary, security: [{ bearer: [] }], body, response: sourceApiResponses(answer) } },
+      {
+        schema: {
+          tags: ['public'],
+          summary,
+          ...(description ? { description } : {}),
+          security: [{ bearer: [] }],
+          body,
+          response: sourceApiResponses(answer),
+        },
+      },
       async (request, reply) => {
         const { status, body } = await answerOf(request.body as z.infer<TBody>, request);
         // The status is one of the response schema's, and so is the body's shape (checked as it is serialized).
@@ -117,8 +131,13 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
   publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (body, request) =>
     api.ping(body, apiKeyOf(request)),
   );
-  publicRoute('/post', 'Send the lead of a ping; it sells once', postSchema, saleAnswerSchema, (body, request) =>
-    api.post(body, apiKeyOf(request), metaOf(request)),
+  publicRoute(
+    '/post',
+    'Send the lead of a ping; it sells once',
+    postSchema,
+    saleAnswerSchema,
+    (body, request) => api.post(body, apiKeyOf(request), metaOf(request)),
+    IDEMPOTENCY_NOTE,
   );
   publicRoute(
     '/lead',
@@ -126,5 +145,6 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
     leadSchema,
     saleAnswerSchema,
     (body, request) => api.lead(body, apiKeyOf(request), metaOf(request)),
+    IDEMPOTENCY_NOTE,
   );
 };

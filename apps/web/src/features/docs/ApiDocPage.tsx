@@ -27,7 +27,7 @@ const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) =>
       '{ "ok": false, "lead_id": "lead_01…", "reason": "no_match" }',
     ],
     example: (origin) =>
-      `curl -s ${origin}/api/post -H "Authorization: Bearer $KEY" -H 'Idempotency-Key: order-1234' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"ping_id":"<ping_id>","name":"Pat Lee","phone":"(214) 555-0142","tcpa_consent":true}'`,
+      `LEAD_KEY=$(uuidgen)  # a new key for every lead; resend it only to retry this same post\ncurl -s ${origin}/api/post -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $LEAD_KEY" \\\n  -H 'Content-Type: application/json' \\\n  -d '{"ping_id":"<ping_id>","name":"Pat Lee","phone":"(214) 555-0142","tcpa_consent":true}'`,
   },
   {
     path: '/api/lead',
@@ -56,6 +56,11 @@ const REASONS: [status: number, reason: string, meaning: string][] = [
     'The exchange has not set what it pays you per lead (for this channel): test leads only until it does.',
   ],
   [409, 'conflict', 'A request with the same Idempotency-Key is still being processed.'],
+  [
+    422,
+    'idempotency_key_reused',
+    'The Idempotency-Key was used in the last 24 hours for a different request (another lead or route): nothing was stored; send each new lead with a new key.',
+  ],
   [429, 'rate_limited', 'Too many requests for this key; see the Retry-After header.'],
 ];
 
@@ -89,9 +94,12 @@ export default function ApiDocPage() {
           <Text>
             Send your API key in the <Code>Authorization: Bearer &lt;key&gt;</Code> header (or as an <Code>apikey</Code>{' '}
             field). Bodies may be JSON, form-encoded or XML; answers are JSON. <Code>POST /api/post</Code> and{' '}
-            <Code>/api/lead</Code> honour an <Code>Idempotency-Key</Code> header for 24 hours, and posting the same{' '}
-            <Code>ping_id</Code> twice returns the first answer without selling twice. Send <Code>"test": true</Code> to
-            try the calls without selling (test pings use ZIP 99999).
+            <Code>/api/lead</Code> honour an <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same
+            request with the same key gets the first answer, and posting the same <Code>ping_id</Code> twice returns the
+            first answer without selling twice. A key names one request: make a new key (a UUID) for every lead and
+            reuse it only to retry that lead; another lead under a used key is refused with{' '}
+            <Code>idempotency_key_reused</Code> and not stored. Send <Code>"test": true</Code> to try the calls without
+            selling (test pings use ZIP 99999).
           </Text>
         </Stack>
       </Section>

@@ -257,7 +257,10 @@ function TestPostCard({ apiKey, pingId }: { apiKey: string | undefined; pingId: 
     >
       <Stack gap="md">
         {pingId ? (
-          <Text fz="sm">Posts a made-up consumer (Test Lead) for the ping_id your test ping answered.</Text>
+          <Text fz="sm">
+            Posts a made-up consumer (Test Lead) for the ping_id your test ping answered. The cURL command makes a new
+            Idempotency-Key each run: send a new key with every lead, and the same key only to retry the same post.
+          </Text>
         ) : (
           <Text fz="sm" c="dimmed">
             Send a test ping first: the post uses the ping_id it answers.

@@ -40,6 +40,11 @@ describe('curlPostExample', () => {
     expect(curl).toContain('"ping_id":"png_123"');
     expect(curl).toContain('"test":true');
   });
+
+  it('carries a new Idempotency-Key each run, never a fixed one a source would copy for every lead (issue 28)', () => {
+    const curl = curlPostExample('https://leads.example', 'lx_abc', 'png_123');
+    expect(curl).toContain(`-H "Idempotency-Key: $(uuidgen)" \\\n`);
+  });
 });
 
 describe('pingIdOf', () => {

@@ -45,12 +45,19 @@ export function testPostContact(tag = Math.random().toString(36).slice(2, 8)) {
   return { name: 'Test Lead', email: `test.lead.${tag}@example.com`, test: true };
 }
 
+/**
+ * The header a source's example posts carry: a new Idempotency-Key each run, made by the shell. A key
+ * names one request (issue 28): a fixed key copied from an example would refuse every lead after the first.
+ */
+export const FRESH_IDEMPOTENCY_KEY_HEADER = `-H "Idempotency-Key: $(uuidgen)"`;
+
 /** The cURL command of a test post for a ping's `ping_id` (the welcome page's second step). */
 export function curlPostExample(origin: string, apiKey: string, pingId: string): string {
   const body = JSON.stringify({ ping_id: pingId, ...testPostContact('example') });
   return [
     `curl -s ${sourceEndpoints(origin, false)[1]?.url} \\`,
     `  -H ${shellQuote(`Authorization: Bearer ${apiKey}`)} \\`,
+    `  ${FRESH_IDEMPOTENCY_KEY_HEADER} \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -d ${shellQuote(body)}`,
   ].join('\n');
