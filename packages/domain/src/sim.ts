@@ -55,9 +55,11 @@ export const simMockDateSchema = z
     ],
     { error: 'Send a date or reset: true' },
   )
-  // After the union, whose refusal would otherwise hide which field is wrong.
-  .superRefine((value, ctx) => {
-    if ('date' in value && !isWithinDateBounds(value.date))
+  // After the union, whose refusal would otherwise hide which field is wrong. Zod runs it on a refused
+  // input too, hence the checks of what the value is.
+  .superRefine((value: unknown, ctx) => {
+    const date = value && typeof value === 'object' && 'date' in value ? value.date : undefined;
+    if (date instanceof Date && !isWithinDateBounds(date))
       ctx.addIssue({ code: 'custom', path: ['date'], message: dateOutOfBounds('Date') });
   });
 export type SimMockDate = z.infer<typeof simMockDateSchema>;
