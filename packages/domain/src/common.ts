@@ -105,10 +105,31 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
-/** A calendar date as YYYY-MM-DD, with messages naming the field. */
+/**
+ * The dates the exchange takes, everywhere one is accepted: nothing it records happened before 2000 or
+ * will after 2100, and a year such as 0001 or 9999 is a typing slip that would overflow the day
+ * arithmetic of date ranges (and a year below 100 reads as 19xx in `Date`'s numeric form).
+ */
+export const DATE_BOUNDS = { first: '2000-01-01', last: '2100-12-31' } as const;
+
+/** The message of a date outside DATE_BOUNDS, naming the field. */
+export const dateOutOfBounds = (label: string) =>
+  `${label} must be between ${DATE_BOUNDS.first} and ${DATE_BOUNDS.last}`;
+
+/** Whether an instant falls within DATE_BOUNDS (UTC days, so a zone's offset never refuses an edge). */
+export function isWithinDateBounds(at: Date): boolean {
+  const ms = at.getTime();
+  return (
+    ms >= Date.parse(`${DATE_BOUNDS.first}T00:00:00Z`) && ms < Date.parse(`${DATE_BOUNDS.last}T00:00:00Z`) + 86_400_000
+  );
+}
+
+/** A calendar date as YYYY-MM-DD within DATE_BOUNDS, with messages naming the field. */
 export const isoDate = (label: string, missing = `${label} is required`) =>
   z
     .string({ error: whenMissing(missing) })
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine((value) => isCalendarDate(value), `${label} must be a real date`);
+    .refine((value) => isCalendarDate(value), `${label} must be a real date`)
+    .refine((value) => value >= DATE_BOUNDS.first && value <= DATE_BOUNDS.last, dateOutOfBounds(label))
+    .meta({ format: 'date' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateOutOfBounds, isWithinDateBounds } from './common';
 import { whenMissing } from './messages';
 
 /** The simulator's ping-post and direct lead forms (admin spec §5 Simulator forms). */
@@ -33,24 +34,34 @@ export type SimLead = z.infer<typeof simLeadSchema>;
 export type SimPingPost = z.infer<typeof simPingPostSchema>;
 
 /** POST /api/sim/mockDate: a date to move the clock to (ISO text or epoch seconds), or reset: true for the real time. */
-export const simMockDateSchema = z.union(
-  [
-    z.object({ reset: z.literal(true) }).strict(),
-    z
-      .object({
-        date: z.union([z.string().trim().min(1), z.number()], { error: 'Date must be a date' }).transform((v, ctx) => {
-          const date = typeof v === 'number' ? new Date(v * 1000) : new Date(v);
-          if (Number.isNaN(date.getTime())) {
-            ctx.addIssue({ code: 'custom', message: 'Date must be a date' });
-            return z.NEVER;
-          }
-          return date;
-        }),
-      })
-      .strict(),
-  ],
-  { error: 'Send a date or reset: true' },
-);
+export const simMockDateSchema = z
+  .union(
+    [
+      z.object({ reset: z.literal(true) }).strict(),
+      z
+        .object({
+          date: z
+            .union([z.string().trim().min(1), z.number()], { error: 'Date must be a date' })
+            .transform((v, ctx) => {
+              const date = typeof v === 'number' ? new Date(v * 1000) : new Date(v);
+              if (Number.isNaN(date.getTime())) {
+                ctx.addIssue({ code: 'custom', message: 'Date must be a date' });
+                return z.NEVER;
+              }
+              return date;
+            }),
+        })
+        .strict(),
+    ],
+    { error: 'Send a date or reset: true' },
+  )
+  // After the union, whose refusal would otherwise hide which field is wrong. Zod runs it on a refused
+  // input too, hence the checks of what the value is.
+  .superRefine((value: unknown, ctx) => {
+    const date = value && typeof value === 'object' && 'date' in value ? value.date : undefined;
+    if (date instanceof Date && !isWithinDateBounds(date))
+      ctx.addIssue({ code: 'custom', path: ['date'], message: dateOutOfBounds('Date') });
+  });
 export type SimMockDate = z.infer<typeof simMockDateSchema>;
 
 /** POST /api/sim/billing?doPayments=true: the billing run now, paying the closed bills only when asked. */

@@ -53,6 +53,12 @@ export const sourceApiReasonSchema = z.enum([
 ]);
 export type SourceApiReason = z.infer<typeof sourceApiReasonSchema>;
 
+/**
+ * What the exchange changed in a lead it kept rather than refuse (a `metadata` it could not store,
+ * dropped): one sentence each. Absent when nothing was changed.
+ */
+const warnings = z.array(z.string()).optional();
+
 /** Any refusal: a 200 for a lead nobody takes, or the status of the failure. */
 export const sourceApiFailureSchema = z.object({
   ok: z.literal(false),
@@ -63,6 +69,7 @@ export const sourceApiFailureSchema = z.object({
   lead_id: z.string().optional(),
   /** `duplicate`: the lead this one repeats. */
   duplicate_of: z.string().optional(),
+  warnings,
 });
 export type SourceApiFailure = z.infer<typeof sourceApiFailureSchema>;
 
@@ -82,6 +89,7 @@ export const leadSoldSchema = z.object({
   price: z.number(),
   status: z.literal('sold'),
   test: z.literal(true).optional(),
+  warnings,
 });
 
 export const pingAnswerSchema = z.union([pingQuoteSchema, sourceApiFailureSchema]);

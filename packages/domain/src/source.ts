@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
   type Contact,
+  dateOutOfBounds,
   emailAddress,
+  isWithinDateBounds,
   numericText,
   optionalDollars,
   optionalText,
@@ -125,14 +127,22 @@ export function needsPayout(
 export const sourceHoldSchema = z.object({ reason: optionalText(500) }).nullish();
 
 /** An expiration as epoch seconds, or a date text ('2026-12-31'); empty means none. */
-const expiration = z.preprocess((v) => {
-  if (v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
-  if (typeof v === 'string' && !/^\d+$/.test(v.trim())) {
-    const ms = Date.parse(v);
-    return Number.isNaN(ms) ? v : Math.floor(ms / 1000);
-  }
-  return numericText(v);
-}, z.number({ error: 'Expiration must be a date' }).int('Expiration must be a date').positive().optional());
+const expiration = z.preprocess(
+  (v) => {
+    if (v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
+    if (typeof v === 'string' && !/^\d+$/.test(v.trim())) {
+      const ms = Date.parse(v);
+      return Number.isNaN(ms) ? v : Math.floor(ms / 1000);
+    }
+    return numericText(v);
+  },
+  z
+    .number({ error: 'Expiration must be a date' })
+    .int('Expiration must be a date')
+    .positive()
+    .refine((seconds) => isWithinDateBounds(new Date(seconds * 1000)), dateOutOfBounds('Expiration'))
+    .optional(),
+);
 
 /** PUT /api/source/{id}/apikey/new: everything optional (a name is chosen, the source's direct posting applies). */
 export const apiKeyCreateSchema = z

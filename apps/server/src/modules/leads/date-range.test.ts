@@ -7,6 +7,12 @@ describe('leadDateSpan (America/New_York whole days, from the injected now)', ()
   // 2026-03-15 03:30 UTC is still March 14 in New York (EDT, UTC-4).
   const lateEvening = new Date('2026-03-15T03:30:00Z');
 
+  it('reads a year below 100 as itself, not as 19xx (0001-01-01 is not 1901)', () => {
+    const span = leadDateSpan('range', lateEvening, { begin: '0001-01-01', end: '0099-12-31' });
+    expect(span.from.getUTCFullYear()).toBe(1);
+    expect(span.to.getUTCFullYear()).toBe(100);
+  });
+
   it('today is the New York day, not the UTC day', () => {
     const span = leadDateSpan('today', lateEvening);
     expect(iso(span.from)).toBe('2026-03-14T04:00:00.000Z');

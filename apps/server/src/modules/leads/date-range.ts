@@ -13,7 +13,10 @@ export interface TimeSpan {
 /** The start of a calendar day (YYYY-MM-DD) in the exchange's zone. */
 export function dayStart(isoDate: string): TZDate {
   const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  return new TZDate(year, month - 1, day, exchangeZone());
+  const start = new TZDate(year, month - 1, day, exchangeZone());
+  // Date's numeric form reads a year 0-99 as 1900-1999 (0001-01-01 would be 1901); setFullYear does not.
+  if (year < 100) start.setFullYear(year, month - 1, day);
+  return start;
 }
 
 /**

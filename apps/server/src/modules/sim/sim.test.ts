@@ -135,6 +135,7 @@ describe('the mock date (POST /api/sim/mockDate)', () => {
     [{}, 'Send a date or reset: true'],
     [{ date: 'not a date' }, 'Send a date or reset: true'],
     [{ reset: false }, 'Send a date or reset: true'],
+    [{ date: '9999-12-31' }, 'Date must be between 2000-01-01 and 2100-12-31'],
   ])('refuses %j', async (payload, message) => {
     const res = await sim('/api/sim/mockDate', payload);
     expect(res.statusCode).toBe(400);

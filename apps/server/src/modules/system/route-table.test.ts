@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { useRoleCookies, useTestApp } from '../../../test/harness';
+import { bodyWith, type DocumentedRoute, documentedRoutes, stringFields } from '../../../test/openapi';
 import { leads } from '../../db/schema';
 
 /**
@@ -12,21 +13,6 @@ import { leads } from '../../db/schema';
  */
 
 let apiKey: string;
-
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  additionalProperties?: boolean | JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-}
-interface Operation {
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-  parameters?: { in: string; name: string; schema?: JsonSchema }[];
-}
-type Paths = Record<string, Record<string, Operation>>;
 
 /**
  * Routes anyone may call: health, the public source API, which authenticates by API key itself, and
@@ -46,22 +32,13 @@ const ROLES: Role[] = ['admin', 'buyer', 'source'];
 /** Routes that empty the exchange: only their refusals are called here (sim-tools.test.ts runs them). */
 const DESTRUCTIVE = new Set(['POST /api/sim/reset-db']);
 
-let routes: { method: string; path: string; url: string; operation: Operation }[] = [];
+let routes: DocumentedRoute[] = [];
 
 const t = useTestApp();
 const cookies = useRoleCookies(t);
 beforeAll(async () => {
   apiKey = (await createSourceWithKey(t, { canPostLead: true })).apiKey;
-  const paths = (t.app.swagger() as { paths: Paths }).paths;
-  routes = Object.entries(paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({
-      method: method.toUpperCase(),
-      path,
-      // A made-up id: guards answer before any record is looked up.
-      url: path.replace(/\{[^}]+\}/g, 'x'),
-      operation,
-    })),
-  );
+  routes = documentedRoutes(t.app);
 });
 
 const hasBody = (method: string) => !['GET', 'HEAD', 'DELETE'].includes(method);
@@ -114,40 +91,6 @@ describe('who may call each route of the OpenAPI document', () => {
     expect(wrong).toEqual([]);
   });
 });
-
-/** Every string field of a JSON schema, as dotted paths (array items as `.0`, free-form objects as `.key`). */
-function stringFields(schema: JsonSchema | undefined, path = ''): string[] {
-  if (!schema) return [];
-  const found: string[] = [];
-  const types = [schema.type ?? []].flat();
-  if (types.includes('string')) found.push(path);
-  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
-    found.push(...stringFields(branch, path));
-  for (const [key, child] of Object.entries(schema.properties ?? {}))
-    found.push(...stringFields(child, path ? `${path}.${key}` : key));
-  if (schema.items) found.push(...stringFields(schema.items, `${path}.0`));
-  if (schema.additionalProperties) found.push(path ? `${path}.key` : 'key');
-  return [...new Set(found)].filter(Boolean);
-}
-
-/** A body with `value` at a dotted path. */
-function bodyWith(path: string, value: unknown, base: Record<string, unknown> = {}): Record<string, unknown> {
-  const body = structuredClone(base);
-  const parts = path.split('.');
-  let node: Record<string, unknown> | unknown[] = body;
-  for (const [i, part] of parts.entries()) {
-    const last = i === parts.length - 1;
-    const next = parts[i + 1];
-    const key = /^\d+$/.test(part) ? Number(part) : part;
-    const holder = node as Record<string | number, unknown>;
-    if (last) holder[key] = value;
-    else {
-      if (typeof holder[key] !== 'object' || holder[key] === null) holder[key] = next && /^\d+$/.test(next) ? [] : {};
-      node = holder[key] as Record<string, unknown>;
-    }
-  }
-  return body;
-}
 
 const NUL_TEXT = 'a\u0000b';
 
