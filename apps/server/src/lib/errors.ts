@@ -31,7 +31,7 @@ export const REASON_OF: Record<ErrorCode, string> = {
   not_found: 'not_found',
   conflict: 'conflict',
   too_many_requests: 'rate_limited',
-  unavailable: 'error',
+  unavailable: 'unavailable',
   internal: 'error',
 };
 
