@@ -30,6 +30,7 @@ import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
 import { sourceRoutes } from './modules/sources/sources.routes';
 import { statsRoutes } from './modules/stats/stats.routes';
+import { systemRoutes } from './modules/system/system.routes';
 import { zipRoutes } from './modules/zips/zips.routes';
 import { registerAuthGuards } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
@@ -116,10 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      api.get('/health', { schema: { tags: ['system'] } }, async () => ({
-        ok: true,
-        ts: Math.floor(deps.clock.now().getTime() / 1000),
-      }));
+      await api.register(systemRoutes, deps);
       api.get('/openapi.json', { onRequest: api.requireRole('admin'), schema: { hide: true } }, async () =>
         app.swagger(),
       );

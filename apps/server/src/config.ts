@@ -12,6 +12,10 @@ const configSchema = z
     /** A PostgreSQL URL; without it the embedded PGlite database is used. */
     DATABASE_URL: z.string().url().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+    /** How long a query waits for a database connection before the request answers 503 (PostgreSQL). */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    /** The longest one SQL statement may run (PostgreSQL's statement_timeout; 0 = no limit). */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
     ADMIN_EMAIL: z.string().email().default('admin@leadex.local'),
     ADMIN_PASSWORD: z.string().min(8).default('leadex-admin-1'),
     /** Signs sessions and ping ids, encrypts API keys. */

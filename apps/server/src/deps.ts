@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { logBackgroundError } from './db/unavailable';
 import { createEngine, type Engine } from './distribution/engine';
 import { createJobs, type Jobs } from './jobs';
 import { type Clock, isMockable } from './lib/clock';
@@ -34,6 +35,7 @@ import { createWhitelist } from './modules/sim/whitelist';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
+import { createSystemService, type SystemService } from './modules/system/system.service';
 import { createUsersService, type UsersService } from './modules/users/users.service';
 import { createZipsService, type ZipsService } from './modules/zips/zips.service';
 
@@ -78,6 +80,8 @@ export interface AppDeps {
     signup: SignupService;
     /** The exchange's time zone setting (docs/decisions.md "One clock"). */
     settings: SettingsService;
+    /** Readiness and liveness (GET /api/health, /api/live). */
+    system: SystemService;
   };
 }
 
@@ -111,7 +115,7 @@ export function createDeps(
     db,
     clock,
     config,
-    onError: (error) => logger.error({ err: error }, 'engine: a refresh or a batched write failed'),
+    onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
   });
   const buyers = createBuyersService({ db, clock, users, engine });
   const campaigns = createCampaignsService({ db, clock, engine });
@@ -183,6 +187,7 @@ export function createDeps(
       adSpend,
       settings: createSettingsService({ db, clock }),
       signup,
+      system: createSystemService({ db, clock }),
     },
   };
 }

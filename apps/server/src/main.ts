@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { logBackgroundError } from './db/unavailable';
 import { loadZipsIfEmpty } from './db/zips';
 import { demoSignIns, seedDemo, seedReferenceData } from './demo/seed';
 import { createDeps } from './deps';
@@ -17,11 +18,20 @@ const ZONE_REFRESH_MS = 5000;
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config);
+  // A promise nobody awaited that rejected is a bug to fix at its source (issue 28: pg-boss's
+  // unawaited job outcomes, now retried in jobs/boss.ts), but it left no state half-changed: the
+  // process logs it and goes on serving, rather than drop every request in flight. An uncaught
+  // exception still ends the process (Node's default): its state is unknown.
+  process.on('unhandledRejection', (reason) =>
+    logger.error({ err: reason }, 'process: an unhandled promise rejection (a bug); the process goes on'),
+  );
   const database = await openDatabase({
     logger,
     url: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : resolve(config.DATA_DIR, 'pglite'),
     poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   // Outside production the simulator may move the clock (its mock date); production runs on the real time.
   const clock = config.NODE_ENV === 'production' ? systemClock : new OffsetClock();
@@ -38,10 +48,14 @@ async function main() {
   // A mock date set before this start (or by another process later) moves this process's clock too.
   if (deps.mockDate) {
     await deps.mockDate.refresh();
-    deps.mockDate.watch(MOCK_DATE_REFRESH_MS, (error) => logger.error({ err: error }, 'mock date: refresh failed'));
+    deps.mockDate.watch(MOCK_DATE_REFRESH_MS, (error) =>
+      logBackgroundError(logger, error, 'mock date: refresh failed'),
+    );
   }
 
-  deps.services.settings.watchZone(ZONE_REFRESH_MS, (error) => logger.error({ err: error }, 'zone: refresh failed'));
+  deps.services.settings.watchZone(ZONE_REFRESH_MS, (error) =>
+    logBackgroundError(logger, error, 'zone: refresh failed'),
+  );
 
   const app = await buildApp(deps);
   if (config.LEADEX_ROLE !== 'worker') {

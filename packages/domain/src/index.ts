@@ -19,6 +19,7 @@ export * from './sim';
 export * from './source';
 export * from './source-api';
 export * from './stats';
+export * from './system';
 export * from './time-zone';
 export * from './webhook';
 export * from './zip';

@@ -33,6 +33,11 @@ export const SOURCE_API_REASONS = [
   },
   { status: 429, reason: 'rate_limited', meaning: 'too many requests for this key; see `Retry-After`' },
   { status: 500, reason: 'error', meaning: 'something went wrong on our side: `message` names the request; retry' },
+  {
+    status: 503,
+    reason: 'unavailable',
+    meaning: 'the exchange is briefly unavailable (a database restart or failover): retry after `Retry-After` seconds',
+  },
 ] as const;
 
 export const sourceApiReasonSchema = z.enum([
@@ -50,6 +55,7 @@ export const sourceApiReasonSchema = z.enum([
   'idempotency_key_reused',
   'rate_limited',
   'error',
+  'unavailable',
 ]);
 export type SourceApiReason = z.infer<typeof sourceApiReasonSchema>;
 
@@ -111,5 +117,6 @@ export function sourceApiResponses<T extends z.ZodType>(ok: T) {
     422: sourceApiFailureSchema,
     429: sourceApiFailureSchema,
     500: sourceApiFailureSchema,
+    503: sourceApiFailureSchema,
   };
 }

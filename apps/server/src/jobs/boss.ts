@@ -1,19 +1,37 @@
+import { createRequire } from 'node:module';
 import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { Db } from '../db/client';
+import { type Db, rowsOf, type Tx } from '../db/client';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import type { Logger } from '../lib/logger';
 
 /** Intervals of pg-boss's housekeeping: expiry of jobs left active by a crashed worker is found this often. */
 export interface BossTiming {
   maintenanceSeconds: number;
 }
 
+/** pg-boss's own SQL texts (its plans module has no types; it is CommonJS, loaded as such). */
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as Record<
+  'completeJobs' | 'failJobsById',
+  (schema: string) => string
+>;
+/**
+ * The statements a pg-boss worker records a job's outcome with, after its handler: pg-boss runs them
+ * without awaiting them, so a rejection there has nobody to catch it (with the database refusing
+ * connections, it was an unhandled rejection that ended the process).
+ */
+const OUTCOME_SQL = new Set([plans.completeJobs('pgboss'), plans.failJobsById('pgboss')]);
+/** Waits between tries of recording an outcome while the database is unavailable. */
+const OUTCOME_RETRY_MS = { first: 250, max: 2000 };
+
 /**
  * pg-boss 10 on the database the app already uses (DESIGN.md §2): the node-postgres pool as it is,
  * or PGlite through `executeSql` (its `query()` takes one statement with parameters, `exec()` the
  * multi-statement scripts pg-boss migrates with).
  */
-export function createBoss(db: Db, timing: BossTiming): PgBoss {
+export function createBoss(db: Db, timing: BossTiming, logger?: Pick<Logger, 'warn'>): PgBoss {
   const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
   const isPool = typeof (client as pg.Pool).connect === 'function' && 'totalCount' in (client as object);
   const running = new InFlight();
@@ -25,7 +43,25 @@ export function createBoss(db: Db, timing: BossTiming): PgBoss {
         const results = await pglite.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
       };
-  const executeSql = (text: string, values?: unknown[]) => running.track(runSql(text, values));
+  /**
+   * A job's outcome is recorded once the database answers again (a job whose outcome is lost would
+   * sit active until its expiry, a minute by default, before it ran again); never rejects.
+   */
+  async function recordOutcome(text: string, values?: unknown[]) {
+    for (let wait = OUTCOME_RETRY_MS.first; ; wait = Math.min(wait * 2, OUTCOME_RETRY_MS.max)) {
+      try {
+        return await runSql(text, values);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || running.stopping) {
+          logger?.warn({ err: error }, 'jobs: a job outcome was not recorded; the job runs again after its expiry');
+          return { rows: [] };
+        }
+        await running.pause(wait);
+      }
+    }
+  }
+  const executeSql = (text: string, values?: unknown[]) =>
+    running.track(OUTCOME_SQL.has(text) ? recordOutcome(text, values) : runSql(text, values));
   const boss = new PgBoss({
     db: { executeSql: executeSql as PgBoss.Db['executeSql'] },
     // Housekeeping as often as the expiry needs it, so a crashed worker's job runs again soon.
@@ -44,6 +80,28 @@ export function createBoss(db: Db, timing: BossTiming): PgBoss {
 class InFlight {
   private count = 0;
   private waiters: Array<() => void> = [];
+  private pauses = new Set<() => void>();
+  /** Set by `stopBoss`: retries give up, so the database can close. */
+  stopping = false;
+
+  /** Waits `ms`, or less once stopping. */
+  pause(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((wake) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.pauses.delete(done);
+        wake();
+      };
+      const timer = setTimeout(done, ms);
+      this.pauses.add(done);
+    });
+  }
+
+  stop(): void {
+    this.stopping = true;
+    for (const wake of [...this.pauses]) wake();
+  }
 
   async track<T>(work: Promise<T>): Promise<T> {
     this.count += 1;
@@ -70,6 +128,24 @@ class InFlight {
 
 const inFlightOf = new WeakMap<PgBoss, InFlight>();
 
+/**
+ * A pg-boss `db` running its SQL in a transaction of the app's (`boss.insert(jobs, { db })`), so
+ * jobs are sent in the same commit as what decided them. pg-boss's SQL is text with `$n`
+ * placeholders; Drizzle numbers its own, so each becomes a parameter of a Drizzle query (an
+ * undefined value, which pg-boss passes for a default it leaves to SQL, as null: Drizzle would drop it).
+ */
+export function bossDbOf(tx: Tx): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const parts = text.split(/\$(\d+)/);
+      const query = sql.join(
+        parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`)),
+      );
+      return { rows: rowsOf(await tx.execute(query)) };
+    },
+  } as PgBoss.Db;
+}
+
 /** `boss.work`, with the handler counted, so `stopBoss` waits for a job fetched as pg-boss stopped. */
 export function work<T>(
   boss: PgBoss,
@@ -87,8 +163,10 @@ export function work<T>(
  */
 export async function stopBoss(boss: PgBoss, timeoutMs: number): Promise<void> {
   const started = Date.now();
-  await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
   const running = inFlightOf.get(boss);
+  // An outcome still waiting for the database is given up now: its job runs again after its expiry.
+  running?.stop();
+  await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
   if (!running) return;
   let timer: NodeJS.Timeout | undefined;
   const left = Math.max(1000, timeoutMs - (Date.now() - started));

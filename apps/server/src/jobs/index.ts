@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
+import type { Tx } from '../db/client';
+import { logBackgroundError } from '../db/unavailable';
 import { AppError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
@@ -16,7 +18,7 @@ import {
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import { statsRollupJob } from '../modules/stats/stats-rollup';
 import { billingRunJob } from './billing-run';
-import { createBoss, type ScheduledJob, startScheduledJob, stopBoss, work } from './boss';
+import { bossDbOf, createBoss, type ScheduledJob, startScheduledJob, stopBoss, work } from './boss';
 import { idempotencyPurgeJob } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
@@ -25,7 +27,7 @@ const DISPATCH_BATCH = 100;
 /** The channels' needs (database, clock, config, mailer, whitelist, network), and the workers' own. */
 export interface JobsDeps extends ChannelDeps {
   /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
-  logger?: Pick<Logger, 'error'>;
+  logger?: Pick<Logger, 'error' | 'warn'>;
   /** More scheduled jobs of the app's services (integrations' refresh, ad spend import). */
   scheduled?: ScheduledJob[];
 }
@@ -54,13 +56,14 @@ export function createJobs({
    * its chain at the first retry, after the first backoff delay.
    */
   async function jobsOf(
+    tx: Tx,
     matchId: string,
     targets: ReturnType<typeof targetsOf>,
     chain: string,
   ): Promise<PgBoss.JobInsert[]> {
     const jobs: PgBoss.JobInsert[] = [];
     for (const t of targets) {
-      const tried = t.channel === 'custom' ? await notifyRepo.targetState(db, matchId, t.channel, t.target) : null;
+      const tried = t.channel === 'custom' ? await notifyRepo.targetState(tx, matchId, t.channel, t.target) : null;
       const step = tried && tried.attempts > 0 && chain === 'sale' ? 1 : 0;
       const data: NotifyJob = { matchId, ...t, targets: targets.length, step, chain };
       jobs.push({
@@ -73,24 +76,31 @@ export function createJobs({
     return jobs;
   }
 
-  /** One dispatcher round: claims pending (and stale queued) matches and sends their jobs. */
+  /**
+   * One dispatcher round: claims pending (and stale queued) matches and sends their jobs, a batch per
+   * transaction. A round cut short (the database gone mid-way) leaves its batch pending, for the next
+   * round, rather than queued without jobs until DELIVERY_STALE_SECONDS have passed.
+   */
   async function dispatchOnce(): Promise<number> {
     const b = boss;
     if (!b) return 0;
     let total = 0;
     for (;;) {
-      const claimed = await notifyRepo.claim(db, DISPATCH_BATCH, config.DELIVERY_STALE_SECONDS);
-      const jobs: PgBoss.JobInsert[] = [];
-      for (const m of claimed) {
-        const targets = targetsOf(m.campaignNotify, m.buyerNotify, m.customIds);
-        // No channel configured: the buyer reads the lead in its portal; nothing can fail.
-        if (targets.length === 0) await notifyRepo.setStatus(db, m.id, 'delivered');
-        // Fixed job ids: a stale match queued again inserts only the jobs that are not there yet.
-        else jobs.push(...(await jobsOf(m.id, targets, 'sale')));
-      }
-      if (jobs.length > 0) await b.insert(jobs);
-      total += claimed.length;
-      if (claimed.length < DISPATCH_BATCH) return total;
+      const claimed = await db.transaction(async (tx) => {
+        const matches = await notifyRepo.claim(tx, DISPATCH_BATCH, config.DELIVERY_STALE_SECONDS);
+        const jobs: PgBoss.JobInsert[] = [];
+        for (const m of matches) {
+          const targets = targetsOf(m.campaignNotify, m.buyerNotify, m.customIds);
+          // No channel configured: the buyer reads the lead in its portal; nothing can fail.
+          if (targets.length === 0) await notifyRepo.setStatus(tx, m.id, 'delivered');
+          // Fixed job ids: a stale match queued again inserts only the jobs that are not there yet.
+          else jobs.push(...(await jobsOf(tx, m.id, targets, 'sale')));
+        }
+        if (jobs.length > 0) await b.insert(jobs, { db: bossDbOf(tx) });
+        return matches.length;
+      });
+      total += claimed;
+      if (claimed < DISPATCH_BATCH) return total;
     }
   }
 
@@ -102,7 +112,7 @@ export function createJobs({
     }
     running = dispatchOnce()
       .catch((error) => {
-        logger.error({ err: error }, 'jobs: a dispatch round failed (the next round retries it)');
+        logBackgroundError(logger, error, 'jobs: a dispatch round failed (the next round retries it)');
         return 0;
       })
       .finally(() => {
@@ -121,8 +131,9 @@ export function createJobs({
       if (boss) return;
       // Expired jobs are found by pg-boss's maintenance: run it twice per expiry, at most each minute.
       const maintenanceSeconds = Math.min(60, Math.max(1, Math.floor(config.JOB_EXPIRE_SECONDS / 2)));
-      const b = createBoss(db, { maintenanceSeconds });
-      b.on('error', (error) => logger.error({ err: error }, 'jobs: pg-boss reported an error'));
+      const b = createBoss(db, { maintenanceSeconds }, logger);
+      // pg-boss's loops (fetch, maintenance, cron) carry on after an error; unheard, it would end the process.
+      b.on('error', (error) => logBackgroundError(logger, error, 'jobs: pg-boss reported an error'));
       await b.start();
       await b.createQueue(NOTIFY_QUEUE, {
         name: NOTIFY_QUEUE,

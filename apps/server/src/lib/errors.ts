@@ -34,7 +34,7 @@ export const REASON_OF: Record<ErrorCode, string> = {
   conflict: 'conflict',
   unprocessable: 'invalid',
   too_many_requests: 'rate_limited',
-  unavailable: 'error',
+  unavailable: 'unavailable',
   internal: 'error',
 };
 

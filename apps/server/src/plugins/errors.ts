@@ -1,10 +1,13 @@
 import type { ApiError } from '@leadex/domain';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, codeOfStatus, REASON_OF, STATUS_OF } from '../lib/errors';
 
 /** PostgreSQL's unique_violation: two requests raced past a service's own check. */
 const UNIQUE_VIOLATION = '23505';
+/** Seconds a client waits before it retries while the database is unreachable (a restart or failover takes a few). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,6 +25,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorReply(error, request);
     const reason = error instanceof AppError ? error.reason : undefined;
+    if (status === 503) void reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     const answer = request.routeOptions.config.sourceApi
       ? { ok: false, reason: reason ?? REASON_OF[codeOfStatus(status)], message: body.message, ...errorsOf(body) }
       : { ...body, ...(reason ? { reason } : {}) };
@@ -46,6 +50,14 @@ function toErrorReply(error: FastifyError, request: FastifyRequest): { status: n
   }
   if (pgCode(error) === UNIQUE_VIOLATION) return { status: 409, body: body('This record already exists') };
   if (error.statusCode && error.statusCode < 500) return { status: error.statusCode, body: body(error.message) };
+  // Nothing is wrong with the request: the client retries after Retry-After (DESIGN.md §12, Faults).
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'request answered 503: the database is unavailable');
+    return {
+      status: 503,
+      body: body('The exchange is briefly unavailable (its database is not answering); retry shortly'),
+    };
+  }
   request.log.error({ err: error }, 'request failed');
   return { status: 500, body: body(`Something went wrong on our side (request ${request.id})`) };
 }

@@ -14,6 +14,27 @@ describe('the app', () => {
     expect(res.headers['x-request-id']).toMatch(/^req_/);
   });
 
+  it('answers /api/live (liveness) without asking the database, /api/health (readiness) after it answered', async () => {
+    const live = await t.request({ method: 'GET', url: '/api/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ ok: true, ts: expect.any(Number) });
+    // The database unreachable: health 503 and live 200, on PostgreSQL in test/database-outage.test.ts.
+    const executed: string[] = [];
+    const spy = t.deps.db.execute.bind(t.deps.db);
+    t.deps.db.execute = ((query: Parameters<typeof spy>[0]) => {
+      executed.push('execute');
+      return spy(query);
+    }) as typeof t.deps.db.execute;
+    try {
+      await t.request({ method: 'GET', url: '/api/live' });
+      expect(executed).toEqual([]);
+      expect((await t.request({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      expect(executed).toEqual(['execute']);
+    } finally {
+      t.deps.db.execute = spy;
+    }
+  });
+
   it('keeps Stripe out of the Content-Security-Policy of an exchange that takes no cards (issue 27)', async () => {
     const csp = String((await t.request({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");

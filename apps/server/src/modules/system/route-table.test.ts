@@ -15,11 +15,12 @@ import { leads } from '../../db/schema';
 let apiKey: string;
 
 /**
- * Routes anyone may call: health, the public source API, which authenticates by API key itself, and
+ * Routes anyone may call: health and liveness, the public source API, which authenticates by API key itself, and
  * the source sign-up with its availability checks (rate limited per address).
  */
 const PUBLIC = new Set([
   'GET /api/health',
+  'GET /api/live',
   'POST /api/ping',
   'POST /api/post',
   'POST /api/lead',
