@@ -1,3 +1,4 @@
+import { SOURCE_API_REASONS } from '@leadex/domain';
 import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../app/session';
@@ -40,29 +41,14 @@ const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) =>
   },
 ];
 
-const REASONS: [status: number, reason: string, meaning: string][] = [
-  [200, 'no_match', 'No buyer takes this lead now (service, location, hours, caps, price).'],
-  [200, 'duplicate', 'You sent the same phone or email within the last 5 minutes.'],
-  [400, 'invalid', 'A field is missing or malformed; errors names each field. Also a tampered or foreign ping_id.'],
-  [400, 'expired', 'The ping_id has expired: ping again.'],
-  [401, 'unauthorized', 'No API key, or an unknown one.'],
-  [403, 'held', 'The API key or the source is on hold.'],
-  [403, 'expired', 'The API key has expired.'],
-  [403, 'forbidden', '/api/lead by a source not approved to post directly.'],
-  [403, 'not_approved', 'A new source may send test leads only until an admin approves it.'],
-  [
-    403,
-    'no_payout',
-    'The exchange has not set what it pays you per lead (for this channel): test leads only until it does.',
-  ],
-  [409, 'conflict', 'A request with the same Idempotency-Key is still being processed.'],
-  [
-    422,
-    'idempotency_key_reused',
-    'The Idempotency-Key was used in the last 24 hours for a different request (another lead or route): nothing was stored; send each new lead with a new key.',
-  ],
-  [429, 'rate_limited', 'Too many requests for this key; see the Retry-After header.'],
-];
+/**
+ * The reason table from the shared list (the server's answers and docs/api.md use the same one), written
+ * for people: a capital letter, a full stop, and code names without their Markdown backticks.
+ */
+const REASONS = SOURCE_API_REASONS.map(
+  ({ status, reason, meaning }) =>
+    [status, reason, `${meaning.charAt(0).toUpperCase()}${meaning.slice(1).replaceAll('`', '')}.`] as const,
+);
 
 /**
  * The public source API (ping, post, lead), rendered from its OpenAPI document (DESIGN.md §4). A signed-in
