@@ -116,6 +116,8 @@ async function pingPostBuyer(state: string, path: string) {
       accept: fieldRows({ ok: 'true' }),
       price_field: 'bid',
       ping_id_field: 'id',
+      // The longest a ping may wait: on a loaded machine the bidder's answer must not be a timeout.
+      timeout_ms: 3000,
     },
   });
   return { buyer, campaignId, delivery };
