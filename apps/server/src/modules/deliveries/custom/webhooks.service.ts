@@ -123,8 +123,9 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
       ['headers', 'Header', delivery.headers],
       ['ping.headers', 'Ping header', delivery.ping?.headers],
     ] as const;
+    // A stored list that is not one is left to the send, which answers it as a failure.
     for (const [field, label, rows] of lists)
-      (rows ?? []).forEach((row, index) => {
+      (Array.isArray(rows) ? rows : []).forEach((row, index) => {
         const problem = headerProblem(row.header, row.value, label);
         if (problem) throw AppError.field(`${field}.${index}.${problem.part}`, problem.message);
       });
