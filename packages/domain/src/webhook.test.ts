@@ -105,9 +105,46 @@ describe('delivery validation (admin spec §5 Delivery, portals §5 Delivery for
         { header: 'X-A', value: 'line\nbreak' },
       ],
     });
-    expect(out['headers.0.header']).toBe('Header must be a valid header name');
+    expect(out['headers.0.header']).toBe('Header name contains a character that cannot be sent (a space)');
     expect(out['headers.1.header']).toBe('This header is set by the exchange');
     expect(out['headers.2.value']).toBe('Value must be on one line');
+  });
+
+  // Node's HTTP client throws on these instead of sending (ERR_INVALID_CHAR): one buyer's row would fail every sale to it.
+  it('refuses a header value Node will not send (€, a control character, DEL), naming the header and the character', () => {
+    const out = messages(webhookCreateSchema, {
+      ...valid,
+      headers: [
+        { header: 'X-Currency', value: '10 €' },
+        { header: 'X-Bell', value: 'a\u0007b' },
+        { header: 'X-Del', value: 'a\u007fb' },
+        { header: 'X-Emoji', value: 'ok 👍' },
+        { header: 'X-Latin', value: 'café\tß' },
+      ],
+    });
+    expect(out['headers.0.value']).toBe("Header X-Currency's value contains a character that cannot be sent (€)");
+    expect(out['headers.1.value']).toBe("Header X-Bell's value contains a character that cannot be sent (U+0007)");
+    expect(out['headers.2.value']).toBe("Header X-Del's value contains a character that cannot be sent (U+007F)");
+    expect(out['headers.3.value']).toBe("Header X-Emoji's value contains a character that cannot be sent (👍)");
+    // Tab and Latin-1 are sent as they are.
+    expect(out['headers.4.value']).toBeUndefined();
+    expect(out['headers.0.header']).toBeUndefined();
+  });
+
+  it("names a ping's header as the ping's, in the API and in the form", () => {
+    const ping = {
+      url: 'https://crm.example.com/ping',
+      price_field: 'bid',
+      headers: [{ header: 'X-Key', value: '€1' }],
+    };
+    const out = messages(webhookCreateSchema, { ...valid, ping_id: 'ping_post', ping });
+    expect(out['ping.headers.0.value']).toBe("Ping header X-Key's value contains a character that cannot be sent (€)");
+    expect(messages(webhookUpdateSchema, { ping })['ping.headers.0.value']).toBe(out['ping.headers.0.value']);
+  });
+
+  it('shows the same message on the form row', () => {
+    const out = messages(webhookFormSchema, form({ headers: [{ header: 'X-Token', value: 'abc\u0001' }] }));
+    expect(out['headers.0.value']).toBe("Header X-Token's value contains a character that cannot be sent (U+0001)");
   });
 
   it.each(['accept', 'map', 'static'])(

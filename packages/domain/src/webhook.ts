@@ -147,8 +147,38 @@ const isHttpUrl = (text: string) => {
   }
 };
 
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * What Node's HTTP client sends (`validateHeaderName` and `validateHeaderValue` of node:http), mirrored
+ * here so the form shows it on the row: anything else makes `http.request` throw instead of sending.
+ * A name is an RFC 7230 token; a value holds tab, printable ASCII and Latin-1 (0x80-0xFF) only, so a
+ * control character, DEL or anything past Latin-1 (`€`, an emoji) cannot be sent.
+ */
+const HEADER_NAME_REFUSED = /[^!#$%&'*+.^_`|~0-9A-Za-z-]/u;
+const HEADER_VALUE_REFUSED = /[^\t\x20-\x7e\x80-\xff]/u;
+
+/** A character as a message shows it: itself when it can be read, else its code point (`U+007F`). */
+export function describeChar(char: string): string {
+  if (char === ' ') return 'a space';
+  if (/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char)) return char;
+  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Why Node would refuse this header name, naming the first character it refuses; null when it sends it. */
+export function headerNameProblem(name: string, label = 'Header'): string | null {
+  if (name === '') return `${label} name is required`;
+  const refused = HEADER_NAME_REFUSED.exec(name)?.[0];
+  if (refused === undefined) return null;
+  return `${label} name contains a character that cannot be sent (${describeChar(refused)})`;
+}
+
+/** Why Node would refuse this header value, naming the header and the first character it refuses; null when it sends it. */
+export function headerValueProblem(name: string, value: string, label = 'Header'): string | null {
+  const refused = HEADER_VALUE_REFUSED.exec(value)?.[0];
+  if (refused === undefined) return null;
+  const whose = headerNameProblem(name) === null ? `${label} ${name}'s value` : `${label}'s value`;
+  return `${whose} contains a character that cannot be sent (${describeChar(refused)})`;
+}
+
 /** Headers the exchange sets itself: overriding them would break the request. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
@@ -167,12 +197,26 @@ const url = httpUrl('URL', WEBHOOK_MESSAGES.url, WEBHOOK_MESSAGES.urlInvalid);
 const rowText = (message: string, max: number) =>
   z.preprocess((v) => (v === null ? undefined : v), requiredText(message, max));
 
-export const webhookHeaderSchema = z.object({
-  header: rowText(WEBHOOK_MESSAGES.header, 200)
-    .refine((h) => HEADER_NAME.test(h), 'Header must be a valid header name')
-    .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'This header is set by the exchange'),
-  value: rowText(WEBHOOK_MESSAGES.value, 4000).refine((v) => !/[\r\n]/.test(v), 'Value must be on one line'),
-});
+/** A header row of the post (`Header`) or of the ping (`Ping header`), checked as Node will send it. */
+const headerRow = (label: string) =>
+  z
+    .object({
+      header: rowText(WEBHOOK_MESSAGES.header, 200)
+        .superRefine((h, ctx) => {
+          const problem = headerNameProblem(h, label);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'This header is set by the exchange'),
+      value: rowText(WEBHOOK_MESSAGES.value, 4000).refine((v) => !/[\r\n]/.test(v), 'Value must be on one line'),
+    })
+    .superRefine((row, ctx) => {
+      // A line break has its own message above; every other character Node refuses is named here.
+      if (/[\r\n]/.test(row.value)) return;
+      const problem = headerValueProblem(row.header, row.value, label);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
+    });
+
+export const webhookHeaderSchema = headerRow('Header');
 
 /** An accept, map or static row: both field and value are required. */
 export const fieldValueSchema = z.object({
@@ -242,7 +286,7 @@ const pingTimeout = z.preprocess(
 export const webhookPingSchema = z.object({
   url: pingUrl,
   method: method.default('POST'),
-  headers: z.array(webhookHeaderSchema).max(50, 'At most 50 headers').default([]),
+  headers: z.array(headerRow('Ping header')).max(50, 'At most 50 headers').default([]),
   send_content_type: contentType('Ping send content type').default('json'),
   return_content_type: contentType('Ping return content type').default('json'),
   wrap_key: z.preprocess((v) => (v === null ? undefined : v), optionalText(200)),

@@ -1,10 +1,12 @@
-import { createServer } from 'node:http';
+import { createServer, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { headerNameProblem, headerValueProblem } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
 import { useAnsweringServer } from '../../test/receivers';
 import {
   blockedRange,
   type Dialer,
+  headerProblem,
   OutboundError,
   type OutboundRequest,
   outboundRequest,
@@ -342,5 +344,63 @@ describe('kept connections (reuseConnection: the pings)', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('headers Node will not send', () => {
+  const sends = (check: () => void) => {
+    try {
+      check();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** Every character of the first 1,024 code points, and some past them (€, an emoji, a lone surrogate, a line separator). */
+  const characters = [
+    ...Array.from({ length: 0x400 }, (_, code) => String.fromCharCode(code)),
+    ...['€', '👍', '\ud800', '\u2028', '\ufeff'],
+  ];
+
+  // The web form and the API's schema show the rule on the row: they must refuse exactly what Node refuses.
+  it("the shared schema's rule is Node's own, character by character", () => {
+    const valueDisagreements = characters.filter(
+      (c) => sends(() => validateHeaderValue('X-Test', `a${c}b`)) !== (headerValueProblem('X-Test', `a${c}b`) === null),
+    );
+    expect(valueDisagreements).toEqual([]);
+    const nameDisagreements = characters.filter(
+      (c) => sends(() => validateHeaderName(`X${c}`)) !== (headerNameProblem(`X${c}`) === null),
+    );
+    expect(nameDisagreements).toEqual([]);
+  });
+
+  it('names the header and the character, whatever the stored value holds', () => {
+    expect(headerProblem('X-Foo', '10 €')).toEqual({
+      part: 'value',
+      message: "Header X-Foo's value contains a character that cannot be sent (€)",
+    });
+    expect(headerProblem('X Foo', 'v', 'Ping header')).toEqual({
+      part: 'header',
+      message: 'Ping header name contains a character that cannot be sent (a space)',
+    });
+    expect(headerProblem('X-Foo', undefined)?.part).toBe('value');
+    expect(headerProblem('X-Foo', 'fine\tcafé')).toBeNull();
+  });
+
+  it("answers a header value Node refuses as this call's failure, without connecting", async () => {
+    for (const value of ['€', 'a\u0001', 'a\u007f']) {
+      const error = await refusal(
+        outboundRequest({
+          url: `http://127.0.0.1:${receiver.port}/never`,
+          method: 'POST',
+          allowPrivate: true,
+          headers: { 'X-Token': value },
+          body: '{}',
+        }),
+      );
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain("Header X-Token's value contains a character that cannot be sent");
+    }
+    expect(receiver.hits).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import http from 'node:http';
+import http, { validateHeaderName, validateHeaderValue } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { headerNameProblem, headerValueProblem } from '@leadex/domain';
 import ipaddr from 'ipaddr.js';
 
 /** How long a delivery may take by default (DESIGN.md §6); the sale's inline deliveries use 3 s. */
@@ -41,7 +42,11 @@ export interface OutboundNetwork {
 
 const direct: Dialer = (checked) => checked;
 
-export type OutboundErrorCode = 'blocked' | 'timeout' | 'network' | 'invalid_url';
+/**
+ * Why no answer came: a refused target, no answer in time, the network, or a request Node would not
+ * send (an unusable URL or header, or anything else `http.request` throws).
+ */
+export type OutboundErrorCode = 'blocked' | 'timeout' | 'network' | 'invalid_url' | 'invalid_request';
 
 /** Why an outbound request got no answer. */
 export class OutboundError extends Error {
@@ -134,6 +139,41 @@ export function guardedLookup(resolve: Resolver, allowPrivate: boolean, dial: Di
 }
 
 /**
+ * Why Node's HTTP client would refuse this header, in words naming it (`label` says whose: `Header`,
+ * `Ping header`); null when it sends it. Node's own validators decide, so what is saved is exactly what
+ * can be sent; the domain's mirror of their rule only words the message.
+ */
+export function headerProblem(
+  name: string,
+  value: unknown,
+  label = 'Header',
+): { part: 'header' | 'value'; message: string } | null {
+  try {
+    validateHeaderName(name);
+  } catch (error) {
+    return {
+      part: 'header',
+      message:
+        (typeof name === 'string' ? headerNameProblem(name, label) : `${label} name is required`) ??
+        `${label} name cannot be sent: ${messageOf(error)}`,
+    };
+  }
+  try {
+    // Typed as a string, but it checks whatever a stored row holds (a number, null) at run time.
+    validateHeaderValue(name, value as string);
+  } catch (error) {
+    const wording = typeof value === 'string' ? headerValueProblem(name, value, label) : null;
+    return { part: 'value', message: wording ?? `${label} ${name}'s value cannot be sent: ${messageOf(error)}` };
+  }
+  return null;
+}
+
+/** The text of anything thrown (an Error or not). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
  * The kept-alive connections of `reuseConnection` requests, one pool per way of reaching addresses (the
  * resolver, the dialer and whether private targets are allowed). A pooled socket was made through the
  * guarded lookup like any other, so it is connected to an address that was checked when it connected;
@@ -189,6 +229,12 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
     if (range) return Promise.reject(refused(url.hostname, host, range));
   }
 
+  // Node throws on a header it will not send (ERR_INVALID_CHAR): answered as this call's failure instead.
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const problem = headerProblem(name, value);
+    if (problem) return Promise.reject(new OutboundError('invalid_request', problem.message));
+  }
+
   const secure = url.protocol === 'https:';
   const client = secure ? https : http;
   const resolver = request.resolve ?? systemResolver;
@@ -213,17 +259,25 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
       req.destroy(error);
     };
 
-    const req = client.request(url, {
-      method: request.method,
-      headers: {
-        ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
-        ...request.headers,
-      },
-      // Every new connection goes through the guarded lookup; a pooled one went through it when it connected.
-      ...(request.reuseConnection
-        ? { agent: pooledAgent(resolver, dialer, allowPrivate, secure) }
-        : { lookup: guardedLookup(resolver, allowPrivate, dialer), agent: false }),
-    });
+    let req: http.ClientRequest;
+    try {
+      req = client.request(url, {
+        method: request.method,
+        headers: {
+          ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
+          ...request.headers,
+        },
+        // Every new connection goes through the guarded lookup; a pooled one went through it when it connected.
+        ...(request.reuseConnection
+          ? { agent: pooledAgent(resolver, dialer, allowPrivate, secure) }
+          : { lookup: guardedLookup(resolver, allowPrivate, dialer), agent: false }),
+      });
+    } catch (error) {
+      // Whatever else Node refuses to send is this call's failure, never the caller's exception.
+      settled = true;
+      reject(new OutboundError('invalid_request', messageOf(error)));
+      return;
+    }
 
     const timer = setTimeout(() => {
       const error = new OutboundError('timeout', `No answer within ${timeoutMs / 1000} s`);

@@ -14,8 +14,10 @@ export type LiveDelivery = DeliveryTarget & { _id: string; name: string; ping_id
 
 /**
  * What a buyer's live deliveries said of one lead: accepted (the buyer has it), rejected (a Not
- * Accepted answer, a 4xx or a refused target: the buyer does not take it, the lead goes on) or
- * retry (no answer or a 5xx: the sale stands and a job delivers it again).
+ * Accepted answer, a 4xx, a refused target, or a delivery that could not be rendered or sent, such as
+ * a header Node refuses: the buyer does not take it, the lead goes on) or retry (no answer or a 5xx:
+ * the sale stands and a job delivers it again). `deliverCustom` never throws, so one buyer's settings
+ * never fail the sale (DESIGN.md §12).
  */
 export interface InlineOutcome {
   verdict: 'accepted' | 'rejected' | 'retry';

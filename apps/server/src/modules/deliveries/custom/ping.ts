@@ -10,6 +10,7 @@ import {
   type DeliveryTarget,
   deliverCustom,
   responseField,
+  unanswered,
 } from './render';
 
 /** What a ping's outcome can be (a refused post is the sale's, not the ping's). */
@@ -103,7 +104,7 @@ export function readBid(
   priceField: string,
 ): { outcome: PingOutcome; bidCents: number | null; reason: string | null } {
   const none = (outcome: PingOutcome, reason: string) => ({ outcome, bidCents: null, reason });
-  if (result.status === 0)
+  if (result.status === 0 || result.error !== undefined)
     return none(result.errorCode === 'timeout' ? 'timeout' : 'error', result.error ?? 'no answer');
   if (result.status < 200 || result.status >= 300)
     return none('error', `HTTP ${result.status}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`);
@@ -141,24 +142,37 @@ export const pingMessageId = (pingKey: string, deliveryId: string) => `${pingKey
 /**
  * Sends one ping (DESIGN.md §6): the ping's fields through its mapping, signed with the Standard
  * Webhooks headers under the buyer's signing secret, ended at the ping's own timeout by an
- * AbortSignal, so it is answered by then whatever the buyer's system does. Never throws for the
- * buyer's failures: they are outcomes (timeout, error, no bid).
+ * AbortSignal, so it is answered by then whatever the buyer's system does. Never throws: the
+ * buyer's failures, and anything its stored settings make go wrong (DESIGN.md §12), are outcomes
+ * (timeout, error, no bid) of this buyer's ping alone, never of the round.
  */
 export async function sendPing(
   delivery: PingPostDelivery,
   lead: DeliveryLead,
   options: { pingKey: string; signingSecret: string; at: Date; deliver: DeliverOptions },
 ): Promise<{ call: PingCall; result: DeliveryResult }> {
-  const result = await deliverCustom(delivery.target, lead, {
-    ...options.deliver,
-    timeoutMs: delivery.timeoutMs,
-    signal: AbortSignal.timeout(delivery.timeoutMs),
-    // Every ping asks the same buyers' systems: a new connection to each, each time, costs more than the answer.
-    reuseConnection: true,
-    messageId: pingMessageId(options.pingKey, delivery._id),
-    sign: { secret: deriveSigningSecret(options.signingSecret, delivery.buyerId), at: options.at },
-  });
-  const bid = readBid(result, delivery.priceField);
+  const started = performance.now();
+  let result: DeliveryResult;
+  let bid: ReturnType<typeof readBid>;
+  try {
+    result = await deliverCustom(delivery.target, lead, {
+      ...options.deliver,
+      timeoutMs: delivery.timeoutMs,
+      signal: AbortSignal.timeout(delivery.timeoutMs),
+      // Every ping asks the same buyers' systems: a new connection to each, each time, costs more than the answer.
+      reuseConnection: true,
+      messageId: pingMessageId(options.pingKey, delivery._id),
+      sign: { secret: deriveSigningSecret(options.signingSecret, delivery.buyerId), at: options.at },
+    });
+    bid = readBid(result, delivery.priceField);
+  } catch (error) {
+    result = unanswered(
+      { url: String(delivery.target.url), reqHeaders: {}, reqBody: '' },
+      error,
+      Math.round(performance.now() - started),
+    );
+    bid = readBid(result, delivery.priceField);
+  }
   return {
     result,
     call: {

@@ -5,9 +5,11 @@ import { toEpochSeconds } from '../../../lib/clock';
 import { centsToDollars } from '../../../lib/money';
 import {
   DEFAULT_OUTBOUND_TIMEOUT_MS,
+  messageOf,
   OutboundError,
   type OutboundErrorCode,
   type OutboundNetwork,
+  type OutboundResponse,
   outboundRequest,
 } from '../../../lib/outbound-http';
 import { signWebhook } from '../../../lib/webhook-signature';
@@ -277,9 +279,34 @@ export interface DeliveryResult {
   /** The buyer's id of the lead (`return_id`), when the answer has one. */
   returnId?: string;
   durationMs: number;
-  /** Why no answer came (refused target, timeout, network). */
+  /** Why no answer came (refused target, timeout, network, a request that could not be made). */
   error?: string;
-  errorCode?: OutboundErrorCode;
+  errorCode?: DeliveryErrorCode;
+}
+
+/** Why a delivery got no answer: the outbound call's reason, or `failed` when rendering or sending threw. */
+export type DeliveryErrorCode = OutboundErrorCode | 'failed';
+
+/**
+ * A delivery that got no answer, as every caller reads one: `status: 0` with why. `sent` is as much of
+ * the request as was rendered before it failed.
+ */
+export function unanswered(
+  sent: Pick<DeliveryResult, 'url' | 'reqHeaders' | 'reqBody'>,
+  error: unknown,
+  durationMs: number,
+): DeliveryResult {
+  const outbound = error instanceof OutboundError;
+  return {
+    ...sent,
+    accepted: false,
+    status: 0,
+    data: null,
+    responseBody: '',
+    durationMs,
+    error: outbound ? error.message : `The delivery could not be sent: ${messageOf(error)}`,
+    errorCode: outbound ? error.code : 'failed',
+  };
 }
 
 export interface DeliverOptions extends OutboundNetwork {
@@ -303,24 +330,32 @@ export interface DeliverOptions extends OutboundNetwork {
 
 /**
  * Renders the lead through the delivery and sends it: the one call the Test modal, the sale's
- * inline deliveries and the retry jobs make. Never throws for the buyer's failures: a refused
- * target, a timeout or a network error answer `status: 0` with `error`.
+ * inline deliveries and the retry jobs make. Never throws: whatever goes wrong in rendering or
+ * sending is this buyer's failure (DESIGN.md §12), not the sale's. A refused target, a timeout, a
+ * network error, a header Node will not send, or anything else thrown (a stored row the rules never
+ * saw) answer `status: 0` with `error`.
  */
 export async function deliverCustom(
   target: DeliveryTarget,
   lead: DeliveryLead,
   options: DeliverOptions = {},
 ): Promise<DeliveryResult> {
-  const request = renderRequest(target, lead, { messageId: options.messageId });
-  if (options.sign && options.messageId)
-    Object.assign(
-      request.headers,
-      signWebhook(options.sign.secret, { id: options.messageId, timestamp: options.sign.at, payload: request.body }),
-    );
-  const sent = { url: request.url, reqHeaders: request.headers, reqBody: request.body };
+  let sent: Pick<DeliveryResult, 'url' | 'reqHeaders' | 'reqBody'> = {
+    url: String(target.url),
+    reqHeaders: {},
+    reqBody: '',
+  };
   const started = performance.now();
+  let response: OutboundResponse;
   try {
-    const response = await outboundRequest({
+    const request = renderRequest(target, lead, { messageId: options.messageId });
+    if (options.sign && options.messageId)
+      Object.assign(
+        request.headers,
+        signWebhook(options.sign.secret, { id: options.messageId, timestamp: options.sign.at, payload: request.body }),
+      );
+    sent = { url: request.url, reqHeaders: request.headers, reqBody: request.body };
+    response = await outboundRequest({
       ...request,
       timeoutMs: options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
       allowPrivate: options.allowPrivate ?? false,
@@ -329,27 +364,26 @@ export async function deliverCustom(
       signal: options.signal,
       reuseConnection: options.reuseConnection,
     });
+  } catch (error) {
+    return unanswered(sent, error, Math.round(performance.now() - started));
+  }
+  const answered = { ...sent, status: response.status, responseBody: response.body, durationMs: response.durationMs };
+  try {
     const data = parseResponse(response.body, target.return_content_type);
     return {
-      ...sent,
+      ...answered,
       accepted: isAccepted(response.status, data, target.accept),
-      status: response.status,
       data,
-      responseBody: response.body,
       returnId: returnIdOf(data, target.return_id),
-      durationMs: response.durationMs,
     };
   } catch (error) {
-    if (!(error instanceof OutboundError)) throw error;
+    // The buyer answered, but its answer rules could not be applied: not accepted, and no retry will change it.
     return {
-      ...sent,
+      ...answered,
       accepted: false,
-      status: 0,
       data: null,
-      responseBody: '',
-      durationMs: Math.round(performance.now() - started),
-      error: error.message,
-      errorCode: error.code,
+      error: `The answer could not be read: ${messageOf(error)}`,
+      errorCode: 'failed',
     };
   }
 }

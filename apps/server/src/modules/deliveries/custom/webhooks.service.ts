@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import {
+  type HeaderRow,
   isPingPost,
   type Page,
   PING_FIELD_NAMES,
@@ -25,7 +26,7 @@ import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { centsToDollars } from '../../../lib/money';
-import { blockedRange, type OutboundNetwork } from '../../../lib/outbound-http';
+import { blockedRange, headerProblem, type OutboundNetwork } from '../../../lib/outbound-http';
 import { pageWindow } from '../../../lib/paging';
 import { buyerScopeOf, maySeeBuyer } from '../../../lib/scope';
 import type { Viewer } from '../../../plugins/auth';
@@ -110,6 +111,27 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
   }
 
   /**
+   * Every header is one Node's HTTP client sends (the shared schema mirrors the rule; Node's own
+   * validators have the last word here): a header it refuses would make every sale to the buyer, and
+   * every ping of its segment, fail at the send. The row and the header are named.
+   */
+  function checkHeaders(delivery: {
+    headers?: readonly HeaderRow[];
+    ping?: { headers?: readonly HeaderRow[] } | null;
+  }) {
+    const lists = [
+      ['headers', 'Header', delivery.headers],
+      ['ping.headers', 'Ping header', delivery.ping?.headers],
+    ] as const;
+    // A stored list that is not one is left to the send, which answers it as a failure.
+    for (const [field, label, rows] of lists)
+      (Array.isArray(rows) ? rows : []).forEach((row, index) => {
+        const problem = headerProblem(row.header, row.value, label);
+        if (problem) throw AppError.field(`${field}.${index}.${problem.part}`, problem.message);
+      });
+  }
+
+  /**
    * The ping a delivery keeps: a Ping/Post delivery must have one (its URL checked like the post's);
    * a Direct delivery keeps none, so a delivery switched to Direct drops its ping.
    */
@@ -175,6 +197,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
         buyerId = viewer.roleId;
       }
       checkUrl(input.url);
+      checkHeaders(input);
       const ping = pingToStore(input.ping_id, input.ping as WebhookPing | undefined);
       const id = newId('whk');
       const now = clock.now();
@@ -207,6 +230,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
     /** Applies the changed fields; lists are replaced whole. */
     async update(viewer: Viewer, id: string, changes: WebhookUpdate): Promise<Webhook> {
       checkUrl(changes.url);
+      checkHeaders(changes);
       await engine.change('webhooks', async (tx) => {
         const row = await findVisible(viewer, id, tx);
         const columns: Partial<WebhookInsert> = {
@@ -230,6 +254,8 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
      */
     async test(viewer: Viewer, id: string, values: WebhookTestInput): Promise<WebhookTestResult> {
       const webhook = toWebhook(await findVisible(viewer, id));
+      // A delivery saved before headers were checked is refused here as it would be at a save.
+      checkHeaders(webhook);
       const lead = testLead(values);
       const options = { ...network, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
       let ping: WebhookPingTestResult | undefined;

@@ -1,9 +1,11 @@
-import { DELIVERY_FIELD_NAMES } from '@leadex/domain';
+import { DELIVERY_FIELD_NAMES, webhookCreateSchema } from '@leadex/domain';
+import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createBuyer, createBuyerWithLogin, createSourceWithLogin } from '../../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../../test/harness';
 import { fieldRows, scriptedNetwork, useAnsweringServer } from '../../../../test/receivers';
 import { webhooks } from '../../../db/schema';
+import { AppError } from '../../../lib/errors';
 
 // The Test modal runs with the private-address guard on, as in production: the buyer's system has a
 // public name that the scripted network resolves and carries to the local receiver.
@@ -399,6 +401,125 @@ describe('POST /api/webhook/{id}/test', () => {
     const res = await test(created._id, { test_phone: { a: 1 } });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().errors)).toContain('test_phone');
+  });
+});
+
+/**
+ * Node's HTTP client throws (ERR_INVALID_CHAR) on a header it will not send: saved, such a header made
+ * every sale to the buyer, and its Test button, answer 500. Each is refused where it is saved or tried.
+ */
+describe('a header Node will not send is refused, the field named (issue 28)', () => {
+  const UNSENDABLE: [string, string, string][] = [
+    ['the euro sign', '10 €', '€'],
+    ['a control character', 'a\u0001b', 'U+0001'],
+    ['DEL', 'a\u007fb', 'U+007F'],
+  ];
+  const message = (shown: string, label = 'Header') =>
+    `${label} X-Token's value contains a character that cannot be sent (${shown})`;
+  /** Saves a header straight into the row, as a delivery saved before the rule was. */
+  const storeHeaders = (id: string, headers: object[], ping?: object) =>
+    t.database.db
+      .update(webhooks)
+      .set({ headers: headers as never, ...(ping ? { ping: ping as never } : {}) })
+      .where(eq(webhooks.id, id));
+  const test = (id: string) =>
+    t.request({ method: 'POST', url: `/api/webhook/${id}/test`, as: admin.cookie, payload: {} });
+
+  it.each(UNSENDABLE)('at create: %s', async (_, value, shown) => {
+    const buyer = await createBuyer(t);
+    const before = await count();
+    const res = await post(input(buyer._id, { headers: [{ header: 'X-Token', value }] }));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors).toEqual({ 'headers.0.value': message(shown) });
+    const ping = await post(
+      input(buyer._id, {
+        ping_id: 'ping_post',
+        ping: { url: 'https://crm.example.com/ping', price_field: 'bid', headers: [{ header: 'X-Token', value }] },
+      }),
+    );
+    expect(ping.statusCode, ping.body).toBe(400);
+    expect(ping.json().errors).toEqual({ 'ping.headers.0.value': message(shown, 'Ping header') });
+    expect(await count()).toBe(before);
+  });
+
+  it.each(UNSENDABLE)('at update: %s, and the delivery is unchanged', async (_, value, shown) => {
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id);
+    const res = await put(created._id, { headers: [{ header: 'X-Token', value }] });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors).toEqual({ 'headers.0.value': message(shown) });
+    expect((await get(`/api/webhook/${created._id}`)).json().headers).toEqual(sent.headers);
+  });
+
+  it.each(UNSENDABLE)('at the save of a copy of a delivery stored with it: %s', async (_, value, shown) => {
+    const buyer = await createBuyer(t);
+    const original = await createDelivery(buyer._id);
+    await storeHeaders(original._id, [{ header: 'X-Token', value }]);
+    const copy = await get(`/api/webhook/${original._id}/copy`);
+    expect(copy.statusCode).toBe(200);
+    const before = await count();
+    const res = await post({ ...copy.json(), buyer: buyer._id, status: 'draft' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors).toEqual({ 'headers.0.value': message(shown) });
+    expect(await count()).toBe(before);
+  });
+
+  it.each(UNSENDABLE)(
+    'at the Test of a delivery stored with it: %s, a 400 and nothing sent',
+    async (_, value, shown) => {
+      const buyer = await createBuyer(t);
+      const created = await createDelivery(buyer._id, { url: receiverUrl() });
+      await storeHeaders(created._id, [{ header: 'X-Token', value }]);
+      const res = await test(created._id);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ ok: false, message: message(shown), errors: { 'headers.0.value': message(shown) } });
+      expect(receiver.hits).toHaveLength(0);
+    },
+  );
+
+  it("at the Test of a Ping/Post delivery stored with one in its ping's headers", async () => {
+    const buyer = await createBuyer(t);
+    const ping = { url: receiverUrl(), price_field: 'bid' };
+    const created = await createDelivery(buyer._id, { url: receiverUrl(), ping_id: 'ping_post', ping });
+    const stored = (await get(`/api/webhook/${created._id}`)).json().ping;
+    await storeHeaders(created._id, sent.headers, { ...stored, headers: [{ header: 'X-Token', value: '€' }] });
+    const res = await test(created._id);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors).toEqual({ 'ping.headers.0.value': message('€', 'Ping header') });
+    expect(receiver.hits).toHaveLength(0);
+  });
+
+  it('a stored row that makes rendering throw: the Test answers the failure, not a 500', async () => {
+    const buyer = await createBuyer(t);
+    const created = await createDelivery(buyer._id, { url: receiverUrl() });
+    await t.database.db
+      .update(webhooks)
+      .set({ map: {} as never })
+      .where(eq(webhooks.id, created._id));
+    const res = await test(created._id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 0, accept: false, url: receiverUrl() });
+    expect(res.json().error).toMatch(/^The delivery could not be sent: /);
+    expect(receiver.hits).toHaveLength(0);
+  });
+
+  it("the service checks with Node's own validators, whatever reaches it past the schema", async () => {
+    const buyer = await createBuyer(t);
+    const valid = webhookCreateSchema.parse(input(buyer._id));
+    const admin = { userId: 'usr_admin', role: 'admin' as const, roleId: null };
+    const before = await count();
+    const refused = await t.deps.services.webhooks
+      .create(admin, { ...valid, headers: [{ header: 'X-Token', value: 'a\u007f' }] })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).errors).toEqual({ 'headers.0.value': message('U+007F') });
+    const badName = await t.deps.services.webhooks
+      .create(admin, { ...valid, headers: [{ header: 'X Token', value: 'v' }] })
+      .catch((e: unknown) => e);
+    expect((badName as AppError).errors).toEqual({
+      'headers.0.header': 'Header name contains a character that cannot be sent (a space)',
+    });
+    expect(await count()).toBe(before);
   });
 });
 
