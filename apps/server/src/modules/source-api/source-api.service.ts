@@ -1,6 +1,6 @@
 import { unpackRound } from '../../distribution/bidding';
 import type { SourceCaller } from '../../distribution/engine';
-import { verifyPingToken } from '../../distribution/ping-token';
+import { openPingToken } from '../../distribution/ping-token';
 import { type Answer, createSale, type QuoteAnswer, type RequestMeta, type SaleDeps } from '../../distribution/sale';
 import { AppError } from '../../lib/errors';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
@@ -73,7 +73,7 @@ export function createSourceApiService(deps: SaleDeps) {
     },
 
     async postAs(caller: SourceCaller, input: PostInput, meta: RequestMeta): Promise<Answer> {
-      const check = verifyPingToken(secret, input.ping_id, clock.now());
+      const check = openPingToken(secret, input.ping_id, clock.now());
       if (!check.ok) {
         const message = check.reason === 'expired' ? 'ping_id has expired: ping again' : 'ping_id is not valid';
         throw AppError.field('ping_id', message, check.reason === 'expired' ? 'expired' : undefined);
