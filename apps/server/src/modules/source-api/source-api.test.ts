@@ -676,6 +676,31 @@ describe('refusals', () => {
     expect(expired.json()).toMatchObject({ ok: false, reason: 'expired' });
   });
 
+  // Issue 29 item 10: a new made-up key per call must not buy a new bucket.
+  it('gives unknown API keys one bucket per client address, which leaves known keys theirs', async () => {
+    const limited = await createTestApp({ PUBLIC_API_RATE_LIMIT: 3 });
+    try {
+      const { apiKey } = await createSourceWithKey(limited);
+      const ping = (key: string, remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/ping',
+          payload: { service: 'roofing', zip: '75201' },
+          headers: { authorization: `Bearer ${key}` },
+          remoteAddress,
+        });
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await ping(`lx_made_up_${i}_${Math.random()}`, '203.0.113.7')).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      // Another address has its own bucket for unknown keys; a known key from the first address has its own too.
+      expect((await ping('lx_made_up_other', '203.0.113.8')).statusCode).toBe(401);
+      expect((await ping(apiKey, '203.0.113.7')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits requests per API key, answering 429 with Retry-After', async () => {
     const limited = await createTestApp({ PUBLIC_API_RATE_LIMIT: 3 });
     try {
