@@ -66,13 +66,12 @@ describe('Forgot password', () => {
     expect(res.statusCode).toBe(200);
     return { ms: performance.now() - started, body: res.json() };
   };
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
   it('answers a known and an unknown address alike and in the same time, and mails the known one', async () => {
     const { buyer } = await createBuyerWithLogin(t);
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       const a = await ask(buyer.email);
       const b = await ask(`nobody.${i}.${Math.random().toString(36).slice(2)}@example.com`);
       expect(a.body).toEqual(b.body);
@@ -81,10 +80,11 @@ describe('Forgot password', () => {
     }
     // Both at the floor, whatever each did behind it (a token and a mail, or one look).
     for (const ms of [...known, ...unknown]) expect(ms).toBeGreaterThanOrEqual(RESET_REQUEST_MIN_MS - 1);
-    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(40);
+    // A busy machine only ever adds time: the quickest answer of each kind is the one that tells.
+    expect(Math.abs(Math.min(...known) - Math.min(...unknown))).toBeLessThan(40);
     const mails = await eventually(async () => {
       const rows = await t.database.db.select().from(outbox).where(eq(outbox.to, buyer.email));
-      return rows.filter((row) => row.text.includes('/reset-password/')).length === 4 ? rows : undefined;
+      return rows.filter((row) => row.text.includes('/reset-password/')).length === 5 ? rows : undefined;
     });
     expect(mails).toBeDefined();
   });
