@@ -71,16 +71,6 @@ export interface PooledPing {
   key: string;
 }
 
-/** The source id carried in a ping_id's signed payload (`base64url(JSON).signature`). */
-function sourceOf(token: string): string | undefined {
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
-    return typeof payload.sourceId === 'string' ? payload.sourceId : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Pings `amount` matching pairs (outside any timed run) and keeps the ping_ids, each with the API
  * key of the source that pinged, for the post run to follow.
@@ -91,7 +81,6 @@ export async function collectPings(
   bodies: string[],
   amount: number,
 ): Promise<{ pool: PooledPing[]; refused: number; result: autocannon.Result }> {
-  const keyOf = new Map(keys.map((k) => [k.sourceId, k.key]));
   const pool: PooledPing[] = [];
   let refused = 0;
   let n = 0;
@@ -104,18 +93,18 @@ export async function collectPings(
       {
         method: 'POST',
         path: '/api/ping',
-        setupRequest(request) {
+        // The ping_id is sealed (nothing in it is readable): the connection's context remembers which
+        // key pinged, and the answer that follows on that connection (no pipelining) is that ping's.
+        setupRequest(request, context: { key?: string }) {
           const i = n++;
-          request.headers = {
-            ...JSON_HEADERS,
-            authorization: `Bearer ${(keys[i % keys.length] as { key: string }).key}`,
-          };
+          context.key = (keys[i % keys.length] as { key: string }).key;
+          request.headers = { ...JSON_HEADERS, authorization: `Bearer ${context.key}` };
           request.body = bodies[i % bodies.length] as string;
           return request;
         },
-        onResponse(status, body) {
+        onResponse(status, body, context: { key?: string }) {
           const answer = status === 200 ? (JSON.parse(body) as { ok?: boolean; ping_id?: string }) : null;
-          const key = answer?.ok && answer.ping_id ? keyOf.get(sourceOf(answer.ping_id) ?? '') : undefined;
+          const key = answer?.ok ? context.key : undefined;
           if (answer?.ping_id && key) pool.push({ token: answer.ping_id, key });
           else refused += 1;
         },

@@ -83,6 +83,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers carry personal data, API keys and sessions: no browser or proxy keeps a copy
+    // (ASVS 8.2.1, issue 29 item 11). A route that may be kept says so itself.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   const https = config.PUBLIC_URL.startsWith('https://');

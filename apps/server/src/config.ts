@@ -75,6 +75,10 @@ const configSchema = z
     LEADEX_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     /** Where the built SPA is; served for every non-API path. */
     WEB_DIST: z.string().optional(),
+    /** A delivery's Test calls a minute per user (each is an outbound call the user aims); 0 turns the limit off. */
+    DELIVERY_TEST_PER_MINUTE: z.coerce.number().int().min(0).default(10),
+    /** Buyers' Message Us messages an hour per user (each lands in the admins' Messages); 0 turns the limit off. */
+    BUYER_MESSAGES_PER_HOUR: z.coerce.number().int().min(0).default(20),
     /** Public source API requests a second per API key; 0 turns the limit off (benchmarks). */
     PUBLIC_API_RATE_LIMIT: z.coerce.number().int().min(0).default(200),
     /**

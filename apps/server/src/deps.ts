@@ -109,7 +109,13 @@ export function createDeps(
     gmail: { smtpUrl: config.GMAIL_SMTP_URL, credentials: () => integrations.accessToken('gmail') },
   });
   // The sign-up service is built below; the hook runs long after (when a link is followed).
-  const auth = createAuth({ config, db, mailer, onSignupVerified: (email) => signup.announceVerified(email) });
+  const auth = createAuth({
+    config,
+    db,
+    mailer,
+    logger,
+    onSignupVerified: (email) => signup.announceVerified(email),
+  });
   const users = createUsersService({ db, clock, mailer, config });
   const engine = createEngine({
     db,

@@ -8,6 +8,7 @@ import type { Database } from '../src/db/client';
 import { seedReferenceData } from '../src/demo/seed';
 import { type AppDeps, createDeps } from '../src/deps';
 import { FixedClock } from '../src/lib/clock';
+import type { Logger } from '../src/lib/logger';
 import type { OutboundNetwork } from '../src/lib/outbound-http';
 import { usersRepo } from '../src/modules/users/users.repo';
 import { openTestDatabase } from './database';
@@ -44,7 +45,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  { network }: { network?: OutboundNetwork } = {},
+  { network, logger }: { network?: OutboundNetwork; logger?: Logger } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new FixedClock(new Date());
@@ -63,7 +64,7 @@ export async function createTestApp(
     }),
     ...overrides,
   };
-  const deps = createDeps(config, database.db, clock, { network });
+  const deps = createDeps(config, database.db, clock, { network, ...(logger ? { logger } : {}) });
   await seedReferenceData(deps);
   await deps.services.users.ensureAdmin();
   const app = await buildApp(deps);

@@ -13,7 +13,7 @@ export interface BuyerBid {
 
 /**
  * What the pings of one lead decided, per buyer (DESIGN.md §6): its bid, or why it has none. It is
- * kept with the ping (signed into the ping_id), so the post sells at the bid without pinging again.
+ * kept with the ping (sealed into the ping_id), so the post sells at the bid without pinging again.
  */
 export interface BidRound {
   bids: ReadonlyMap<string, BuyerBid>;

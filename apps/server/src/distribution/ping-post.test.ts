@@ -133,6 +133,13 @@ describe('a Ping/Post buyer bids at the ping', () => {
     const secret = deriveSigningSecret(t.deps.config.LEADEX_SECRET, bidder.buyer._id);
     expect(() => verifyWebhook(secret, sent?.body ?? '', sent?.headers as Record<string, string>)).not.toThrow();
 
+    // Issue 29 item 4: the ping_id carries the round sealed; a source decoding it reads no buyer, bid or delivery.
+    for (const reading of [quote.ping_id, ...quote.ping_id.split('.')].map((p) =>
+      Buffer.from(p, 'base64url').toString('latin1'),
+    ))
+      for (const secret of [bidder.buyer._id, bidder.delivery._id, 'BID-40', '4000', source.sourceId])
+        expect(reading).not.toContain(secret);
+
     const sold = await post(quote.ping_id);
     expect(sold).toMatchObject({ ok: true, status: 'sold', price: 10 });
     // The post sells at the bid without pinging again, and echoes the buyer's id of its bid.

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../lib/secrets';
-import { newPingId, type PingTokenPayload, signPingToken, verifyPingToken } from './ping-token';
+import { newPingId, openPingToken, PING_TOKEN_KEY_PURPOSE, type PingTokenPayload, sealPingToken } from './ping-token';
 
 const SECRET = 'test-secret-with-enough-entropy-0123456789';
 const NOW = new Date('2026-01-15T15:00:00Z');
@@ -21,21 +21,31 @@ const payload = (overrides: Partial<PingTokenPayload> = {}): PingTokenPayload =>
   ...overrides,
 });
 
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const ROUND = {
+  bids: [['buy_01secretbuyer', 4321, 'whk_01secretdelivery', 'BID-77']],
+  noBids: [['buy_02otherbuyer', 'timeout']],
+} as PingTokenPayload['round'];
+
+/** Seals any text with the token's key, as a bug or another use of the key could: the shape checks still apply. */
+function seal(plain: string, secret = SECRET): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', deriveKey(secret, PING_TOKEN_KEY_PURPOSE), iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+const sealJson = (value: unknown) => seal(JSON.stringify(value));
+const invalid = { ok: false, reason: 'invalid' };
 
 describe('ping token', () => {
   it('round-trips its payload', () => {
     const p = payload({ campaign: 'SOLAR-NY', channel: null, test: true });
-    expect(verifyPingToken(SECRET, signPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });
+    expect(openPingToken(SECRET, sealPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });
   });
 
   it("carries the Ping/Post buyers' bids and no-bids, and refuses a round that is not one", () => {
-    const round = {
-      bids: [['buy_1', 4000, 'whk_1', 'BID-1']],
-      noBids: [['buy_2', 'timeout']],
-    } as PingTokenPayload['round'];
-    const p = payload({ round });
-    expect(verifyPingToken(SECRET, signPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });
+    const p = payload({ round: ROUND });
+    expect(openPingToken(SECRET, sealPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });
     for (const wrong of [
       { bids: [['buy_1', 0, 'whk_1', null]], noBids: [] },
       { bids: [['buy_1', 12.5, 'whk_1', null]], noBids: [] },
@@ -43,111 +53,124 @@ describe('ping token', () => {
       { bids: [['buy_1', 4000]], noBids: [] },
     ])
       expect(
-        verifyPingToken(
+        openPingToken(
           SECRET,
-          signPingToken(SECRET, payload({ round: wrong as unknown as PingTokenPayload['round'] })),
+          sealPingToken(SECRET, payload({ round: wrong as unknown as PingTokenPayload['round'] })),
           NOW,
         ),
-      ).toEqual({ ok: false, reason: 'invalid' });
+      ).toEqual(invalid);
   });
 
-  it('has the documented shape: base64url(JSON).base64url(HMAC-SHA256 with the ping-token key)', () => {
-    const token = signPingToken(SECRET, payload());
-    const [body, sig] = token.split('.');
-    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    expect(JSON.parse(Buffer.from(body ?? '', 'base64url').toString('utf8'))).toEqual(payload());
-    const expected = createHmac('sha256', deriveKey(SECRET, 'ping-token'))
-      .update(body ?? '')
-      .digest('base64url');
-    expect(sig).toBe(expected);
-    // Not signed with the raw secret: the key is derived for this purpose only.
-    expect(sig).not.toBe(
-      createHmac('sha256', SECRET)
-        .update(body ?? '')
-        .digest('base64url'),
-    );
+  // Issue 29 item 4 ("Must show"): a ping_id decoded by a source shows no buyer id, bid or delivery id.
+  it('shows a source that decodes it no buyer id, bid, delivery id, nor anything else it carries', () => {
+    const token = sealPingToken(SECRET, payload({ round: ROUND, priceCents: 1999 }));
+    // Every way a source might read it: base64url-decoded whole, or each dot-separated part decoded.
+    const readings = [token, ...token.split('.')].map((part) => Buffer.from(part, 'base64url').toString('latin1'));
+    for (const text of readings)
+      for (const secret of [
+        'buy_01secretbuyer',
+        'buy_02otherbuyer',
+        '4321',
+        'whk_01secretdelivery',
+        'BID-77',
+        'src_1',
+        '1999',
+        'timeout',
+        'solar',
+        '10001',
+      ])
+        expect(text).not.toContain(secret);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(() => JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))).toThrow();
   });
 
-  it('refuses a tampered payload (a higher quoted price)', () => {
-    const [, sig] = signPingToken(SECRET, payload()).split('.');
-    const forged = `${b64(payload({ priceCents: 9900 }))}.${sig}`;
-    expect(verifyPingToken(SECRET, forged, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  it('is sealed with AES-256-GCM under the key derived for it, not the raw secret, with a fresh IV each time', () => {
+    const p = payload({ round: ROUND });
+    const token = sealPingToken(SECRET, p);
+    const bytes = Buffer.from(token, 'base64url');
+    const open = (key: Buffer) => {
+      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(-16));
+      return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(12, -16)), decipher.final()]).toString('utf8'));
+    };
+    expect(open(deriveKey(SECRET, PING_TOKEN_KEY_PURPOSE))).toEqual(p);
+    expect(() => open(deriveKey(SECRET, 'ping-token'))).toThrow();
+    // The same quote sealed twice reads differently, so equal bids cannot be spotted across pings.
+    expect(sealPingToken(SECRET, p)).not.toBe(token);
   });
 
-  it('refuses a tampered payload that also pushes the expiry out', () => {
-    const [, sig] = signPingToken(SECRET, payload({ exp: NOW_S - 1 })).split('.');
-    const forged = `${b64(payload({ exp: NOW_S + 3600 }))}.${sig}`;
-    expect(verifyPingToken(SECRET, forged, NOW)).toEqual({ ok: false, reason: 'invalid' });
-  });
-
-  it('refuses a tampered signature, whatever character changes', () => {
-    const token = signPingToken(SECRET, payload());
-    const dot = token.indexOf('.');
-    for (let i = dot + 1; i < token.length; i++) {
-      const swapped = token[i] === 'A' ? 'B' : 'A';
-      const forged = token.slice(0, i) + swapped + token.slice(i + 1);
-      expect(verifyPingToken(SECRET, forged, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  it('refuses a token with any byte changed (a forged price, buyer or expiry)', () => {
+    const bytes = Buffer.from(sealPingToken(SECRET, payload()), 'base64url');
+    for (let i = 0; i < bytes.length; i++) {
+      const forged = Buffer.from(bytes);
+      forged[i] = (forged[i] ?? 0) ^ 0x01;
+      expect(openPingToken(SECRET, forged.toString('base64url'), NOW)).toEqual(invalid);
     }
   });
 
-  it('refuses a truncated or extended signature', () => {
-    const token = signPingToken(SECRET, payload());
-    expect(verifyPingToken(SECRET, token.slice(0, -1), NOW)).toEqual({ ok: false, reason: 'invalid' });
-    expect(verifyPingToken(SECRET, `${token}A`, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  it('refuses a truncated or extended token', () => {
+    const token = sealPingToken(SECRET, payload());
+    expect(openPingToken(SECRET, token.slice(0, -1), NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, `${token}A`, NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, `${token}.`, NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, `${token}.extra`, NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, `${token}=`, NOW)).toEqual(invalid);
   });
 
-  it('refuses a token signed with another secret', () => {
-    const token = signPingToken('another-secret', payload());
-    expect(verifyPingToken(SECRET, token, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  it('refuses a spelling that merely decodes to the same bytes (only the canonical encoding is the token)', () => {
+    const token = sealPingToken(SECRET, payload());
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // Unless the length is a multiple of 4, the last character has spare bits: another character decodes the same.
+    const variant = [...alphabet]
+      .map((c) => token.slice(0, -1) + c)
+      .find((t) => t !== token && Buffer.from(t, 'base64url').equals(Buffer.from(token, 'base64url')));
+    if (variant) expect(openPingToken(SECRET, variant, NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, token, NOW).ok).toBe(true);
+  });
+
+  it('refuses a token sealed with another secret', () => {
+    const token = sealPingToken('another-secret', payload());
+    expect(openPingToken(SECRET, token, NOW)).toEqual(invalid);
     // And the key cache follows the secret back.
-    expect(verifyPingToken('another-secret', token, NOW).ok).toBe(true);
-    expect(verifyPingToken(SECRET, signPingToken(SECRET, payload()), NOW).ok).toBe(true);
+    expect(openPingToken('another-secret', token, NOW).ok).toBe(true);
+    expect(openPingToken(SECRET, sealPingToken(SECRET, payload()), NOW).ok).toBe(true);
   });
 
   it('is valid until its expiry second and expired from it on', () => {
-    const token = signPingToken(SECRET, payload({ exp: NOW_S + 60 }));
-    expect(verifyPingToken(SECRET, token, new Date(NOW.getTime() + 59_999)).ok).toBe(true);
-    expect(verifyPingToken(SECRET, token, new Date(NOW.getTime() + 60_000))).toEqual({ ok: false, reason: 'expired' });
-    expect(verifyPingToken(SECRET, token, new Date(NOW.getTime() + 86_400_000))).toEqual({
+    const token = sealPingToken(SECRET, payload({ exp: NOW_S + 60 }));
+    expect(openPingToken(SECRET, token, new Date(NOW.getTime() + 59_999)).ok).toBe(true);
+    expect(openPingToken(SECRET, token, new Date(NOW.getTime() + 60_000))).toEqual({ ok: false, reason: 'expired' });
+    expect(openPingToken(SECRET, token, new Date(NOW.getTime() + 86_400_000))).toEqual({
       ok: false,
       reason: 'expired',
     });
   });
 
-  it('reports a forged expired token as invalid, not expired (the signature is checked first)', () => {
-    const forged = `${b64(payload({ exp: NOW_S - 10 }))}.${'A'.repeat(43)}`;
-    expect(verifyPingToken(SECRET, forged, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  it('reports a forged expired token as invalid, not expired (the tag is checked first)', () => {
+    const forged = Buffer.from(JSON.stringify(payload({ exp: NOW_S - 10 }))).toString('base64url');
+    expect(openPingToken(SECRET, forged, NOW)).toEqual(invalid);
   });
 
   it.each([
     ['empty', ''],
-    ['no dot', 'abcdef'],
-    ['two dots', 'a.b.c'],
-    ['empty body', '.abc'],
-    ['empty signature', 'abc.'],
+    ['too short to hold an IV and a tag', 'abcdef'],
+    ['the old signed shape', `${Buffer.from(JSON.stringify(payload())).toString('base64url')}.${'A'.repeat(43)}`],
+    ['dots', 'a.b.c'],
     ['not base64', '!!!.???'],
     ['a UUID', '6f1c1b9e-8a7e-4c55-9a55-1d1f0e7b8a11'],
+    ['28 zero bytes', Buffer.alloc(28).toString('base64url')],
   ])('refuses garbage (%s)', (_, token) => {
-    expect(verifyPingToken(SECRET, token, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect(openPingToken(SECRET, token, NOW)).toEqual(invalid);
   });
 
-  it('refuses a correctly signed body that is not a payload', () => {
-    // Signed with the right key (as a bug or another use of the key could), but not JSON or missing fields.
-    const key = deriveKey(SECRET, 'ping-token');
-    const sign = (body: string) => `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
-    expect(verifyPingToken(SECRET, sign(Buffer.from('not json').toString('base64url')), NOW)).toEqual({
-      ok: false,
-      reason: 'invalid',
-    });
+  it('refuses a correctly sealed body that is not a payload', () => {
+    expect(openPingToken(SECRET, seal('not json'), NOW)).toEqual(invalid);
     const { priceCents: _, ...withoutPrice } = payload();
-    expect(verifyPingToken(SECRET, sign(b64(withoutPrice)), NOW)).toEqual({ ok: false, reason: 'invalid' });
-    expect(verifyPingToken(SECRET, sign(b64({ ...payload(), exp: '9999999999' })), NOW)).toEqual({
-      ok: false,
-      reason: 'invalid',
-    });
-    expect(verifyPingToken(SECRET, sign(b64(null)), NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect(openPingToken(SECRET, sealJson(withoutPrice), NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, sealJson({ ...payload(), exp: '9999999999' }), NOW)).toEqual(invalid);
+    expect(openPingToken(SECRET, sealJson(null), NOW)).toEqual(invalid);
     // The same helper produces a valid token for a real payload, so the refusals above are about the body.
-    expect(verifyPingToken(SECRET, sign(b64(payload())), NOW).ok).toBe(true);
+    expect(openPingToken(SECRET, sealJson(payload()), NOW).ok).toBe(true);
   });
 });
 
@@ -160,23 +183,13 @@ describe('newPingId', () => {
 });
 
 describe('ping token checks (mutation testing)', () => {
-  const key = deriveKey(SECRET, 'ping-token');
-  const sign = (body: string) => `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
-
   it('derives the ping-token key for each secret it is given', () => {
     // A secret no other test uses: the key is derived here, not taken from the cache.
     const secret = 'a-secret-only-this-test-uses-0123456789';
-    const token = signPingToken(secret, payload());
-    const [body = '', sig] = token.split('.');
-    expect(sig).toBe(createHmac('sha256', deriveKey(secret, 'ping-token')).update(body).digest('base64url'));
-    expect(verifyPingToken(secret, token, NOW).ok).toBe(true);
-    expect(verifyPingToken(SECRET, token, NOW).ok).toBe(false);
-  });
-
-  it('refuses a valid token with anything after it', () => {
-    const token = signPingToken(SECRET, payload());
-    expect(verifyPingToken(SECRET, `${token}.`, NOW)).toEqual({ ok: false, reason: 'invalid' });
-    expect(verifyPingToken(SECRET, `${token}.extra`, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    const token = sealPingToken(secret, payload());
+    expect(openPingToken(secret, seal(JSON.stringify(payload()), secret), NOW).ok).toBe(true);
+    expect(openPingToken(secret, token, NOW).ok).toBe(true);
+    expect(openPingToken(SECRET, token, NOW).ok).toBe(false);
   });
 
   it.each([
@@ -190,11 +203,8 @@ describe('ping token checks (mutation testing)', () => {
     ['campaign', {}],
     ['test', 'false'],
     ['exp', NOW_S + 300.5],
-  ])('refuses a correctly signed body whose %s has the wrong type', (field, value) => {
-    expect(verifyPingToken(SECRET, sign(b64({ ...payload(), [field]: value })), NOW)).toEqual({
-      ok: false,
-      reason: 'invalid',
-    });
+  ])('refuses a correctly sealed body whose %s has the wrong type', (field, value) => {
+    expect(openPingToken(SECRET, sealJson({ ...payload(), [field]: value }), NOW)).toEqual(invalid);
   });
 
   it.each([
@@ -204,8 +214,8 @@ describe('ping token checks (mutation testing)', () => {
     ['campaign', null],
     ['campaign', 'SOLAR-NY'],
     ['test', true],
-  ])('accepts a correctly signed body whose %s is %j', (field, value) => {
+  ])('accepts a correctly sealed body whose %s is %j', (field, value) => {
     const p = { ...payload(), [field]: value };
-    expect(verifyPingToken(SECRET, sign(b64(p)), NOW)).toEqual({ ok: true, payload: p });
+    expect(openPingToken(SECRET, sealJson(p), NOW)).toEqual({ ok: true, payload: p });
   });
 });

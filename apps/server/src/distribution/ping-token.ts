@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { BID_OUTCOMES } from '@leadex/domain';
 import { newId } from '../lib/ids';
 import { deriveKey } from '../lib/secrets';
 import type { PackedRound } from './bidding';
 
-/** What a post needs from its ping, carried in the signed `ping_id` (DESIGN.md §4). */
+/** What a post needs from its ping, carried encrypted in the `ping_id` (DESIGN.md §4). */
 export interface PingTokenPayload {
   /** The ping's own id (`png_…`): the post's idempotency key and the throttle's seed. */
   id: string;
@@ -46,29 +46,50 @@ export function newPingId(): string {
   return newId('png');
 }
 
-// Deriving the key (HKDF) on every ping would be wasted work on the hot path; the secret does not change.
-let cachedKey: { secret: string; key: Buffer } | null = null;
+/** What the key is derived for: HKDF(LEADEX_SECRET, this), used for nothing else. */
+export const PING_TOKEN_KEY_PURPOSE = 'ping-token-aes-256-gcm';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
-function signingKey(secret: string): Buffer {
-  if (cachedKey?.secret !== secret) cachedKey = { secret, key: deriveKey(secret, 'ping-token') };
+// Deriving the key (HKDF) on every ping would be wasted work on the hot path; the secret does not change.
+let cachedKey: { secret: string; key: KeyObject } | null = null;
+
+function tokenKey(secret: string): KeyObject {
+  if (cachedKey?.secret !== secret)
+    cachedKey = { secret, key: createSecretKey(deriveKey(secret, PING_TOKEN_KEY_PURPOSE)) };
   return cachedKey.key;
 }
 
-function signature(secret: string, body: string): string {
-  return createHmac('sha256', signingKey(secret)).update(body).digest('base64url');
+/**
+ * Seals a ping's payload: `base64url(iv ‖ AES-256-GCM(JSON) ‖ tag)` under a key derived from the secret for
+ * this purpose. Encrypted, not only signed: the token goes to the source, and it carries the Ping/Post buyers'
+ * ids, bids and deliveries (issue 29 item 4), which a source must not read. GCM's tag keeps it unforgeable.
+ */
+export function sealPingToken(secret: string, payload: PingTokenPayload): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', tokenKey(secret), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
 }
 
-/** Signs a ping's payload: `base64url(JSON).base64url(HMAC-SHA256)` under a key derived from the secret for this purpose. */
-export function signPingToken(secret: string, payload: PingTokenPayload): string {
-  const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  return `${body}.${signature(secret, body)}`;
-}
-
-/** Constant-time equality of two strings (length is not secret: a signature's length is public). */
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
+/** The JSON a token seals, or undefined when it was not sealed with this key (tampered, foreign, garbage). */
+function open(secret: string, token: string): string | undefined {
+  // Only the canonical encoding: a token that merely decodes to the same bytes is another token.
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length <= IV_BYTES + TAG_BYTES || bytes.toString('base64url') !== token) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', tokenKey(secret), bytes.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    return Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 const isNullableString = (value: unknown): value is string | null => value === null || typeof value === 'string';
@@ -97,7 +118,7 @@ function isRound(value: unknown): value is PackedRound {
   );
 }
 
-/** Whether a decoded body has every field of a payload with the right type (signed bodies always do; this guards key reuse or bugs). */
+/** Whether an opened body has every field of a payload with the right type (sealed bodies always do; this guards key reuse or bugs). */
 function isPayload(value: unknown): value is PingTokenPayload {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -118,27 +139,23 @@ function isPayload(value: unknown): value is PingTokenPayload {
   );
 }
 
-function decodeBody(body: string): unknown {
+function parse(json: string): unknown {
   try {
-    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    return JSON.parse(json);
   } catch {
     return undefined;
   }
 }
 
 /**
- * Checks a `ping_id`: 'invalid' when it is malformed or its signature does not match (tampered,
- * or signed with another secret), 'expired' once `now` reaches `exp`. The signature is checked
- * before anything in the body is trusted, and compared in constant time.
+ * Opens a `ping_id`: 'invalid' when it is malformed or its tag does not match (tampered, or sealed with
+ * another secret), 'expired' once `now` reaches `exp`. GCM authenticates the token before anything in it
+ * is read (the tag is compared in constant time by OpenSSL).
  */
-export function verifyPingToken(secret: string, token: string, now: Date): PingTokenCheck {
-  const parts = token.split('.');
-  if (parts.length !== 2) return { ok: false, reason: 'invalid' };
-  const [body = '', sig = ''] = parts;
-  if (body === '' || sig === '') return { ok: false, reason: 'invalid' };
-  // Compare against the canonical encoding, so a signature that merely decodes to the same bytes is refused too.
-  if (!safeEqual(sig, signature(secret, body))) return { ok: false, reason: 'invalid' };
-  const payload = decodeBody(body);
+export function openPingToken(secret: string, token: string, now: Date): PingTokenCheck {
+  const json = open(secret, token);
+  if (json === undefined) return { ok: false, reason: 'invalid' };
+  const payload = parse(json);
   if (!isPayload(payload)) return { ok: false, reason: 'invalid' };
   if (now.getTime() >= payload.exp * 1000) return { ok: false, reason: 'expired' };
   return { ok: true, payload };

@@ -19,7 +19,7 @@ import { type CapSlot, capSlots, lockOrder } from './caps';
 import { bidsFor } from './eligibility';
 import type { Engine, SourceCaller } from './engine';
 import { emailHash, phoneHash } from './normalize';
-import { newPingId, PING_TOKEN_TTL_SECONDS, signPingToken } from './ping-token';
+import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from './ping-token';
 import {
   answerIdempotencyKey,
   claimIdempotencyKey,
@@ -687,7 +687,7 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
         const explanation = explanationOf(considered, belowMin && !test ? null : result);
         if (reason && !test) return { status: 200, body: { ok: false, reason }, explanation };
         const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
-        const token = signPingToken(secret, {
+        const token = sealPingToken(secret, {
           id: pingId,
           sourceId: caller.source.id,
           apiKeyId: caller.key.id,

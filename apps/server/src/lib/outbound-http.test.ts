@@ -65,6 +65,25 @@ describe('blockedRange: every address that is not public unicast is refused', ()
     ['IPv4-mapped IPv6', '::ffff:169.254.169.254', 'linkLocal'],
     ['IPv4-mapped IPv6', '::ffff:100.64.1.1', 'carrierGradeNat'],
     ['IPv4-mapped IPv6', '::ffff:7f00:1', 'loopback'],
+    ['IPv4-mapped IPv6', '0:0:0:0:0:ffff:7f00:1', 'loopback'],
+    // Issue 29 item 9: every other IPv6 spelling of an IPv4 or local address.
+    ['IPv4-compatible IPv6', '::127.0.0.1', 'loopback'],
+    ['IPv4-compatible IPv6 (as a URL writes it)', '::7f00:1', 'ipv4Compatible'],
+    ['IPv4-compatible IPv6', '::a00:1', 'ipv4Compatible'],
+    ['IPv4-compatible IPv6', '::a9fe:a9fe', 'ipv4Compatible'],
+    ['IPv4-compatible IPv6', '0:0:0:0:0:0:7f00:1', 'ipv4Compatible'],
+    ['NAT64 IPv6', '64:ff9b::7f00:1', 'rfc6052'],
+    ['NAT64 IPv6', '64:ff9b::169.254.169.254', 'rfc6052'],
+    ['local NAT64 IPv6', '64:ff9b:1::a00:1', 'rfc6052'],
+    ['SIIT IPv6', '::ffff:0:7f00:1', 'rfc6145'],
+    ['6to4 IPv6', '2002:7f00:1::1', '6to4'],
+    ['Teredo IPv6', '2001::1', 'teredo'],
+    ['link-local IPv6 with a zone', 'fe80::1%25eth0', 'linkLocal'],
+    ['link-local IPv6 with a zone', '[fe80::a9fe:a9fe%eth0]', 'linkLocal'],
+    ['site-local IPv6', 'fec0::1', 'deprecatedSiteLocal'],
+    ['documentation IPv6', '2001:db8::1', 'reserved'],
+    ['unassigned IPv6', '4000::1', 'notGlobalUnicast'],
+    ['unassigned IPv6', '::2:7f00:1', 'notGlobalUnicast'],
   ])('%s %s is %s', (_kind, address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
@@ -90,6 +109,11 @@ describe('outboundRequest: the SSRF guard', () => {
     ['CGNAT', () => 'http://100.64.0.1/'],
     ['an IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${receiver.port}/`],
     ['0.0.0.0', () => `http://0.0.0.0:${receiver.port}/`],
+    ['an IPv4-compatible IPv6 loopback', () => `http://[::127.0.0.1]:${receiver.port}/`],
+    ['an IPv4-compatible IPv6 loopback in hex', () => `http://[::7f00:1]:${receiver.port}/`],
+    ['a NAT64 loopback', () => `http://[64:ff9b::127.0.0.1]:${receiver.port}/`],
+    ['an SIIT loopback', () => `http://[::ffff:0:127.0.0.1]:${receiver.port}/`],
+    ['the unspecified IPv6 address', () => `http://[::]:${receiver.port}/`],
   ])('refuses a literal %s target without connecting', async (_name, url) => {
     const error = await refusal(outboundRequest({ url: url(), method: 'POST', body: '{}' }));
     expect(error.code).toBe('blocked');
@@ -97,8 +121,19 @@ describe('outboundRequest: the SSRF guard', () => {
   });
 
   it('refuses localhost and a name resolving to a private address', async () => {
-    const resolve = resolverOf({ 'crm.example.test': ['10.0.0.7'], 'both.example.test': ['93.184.216.34', '::1'] });
-    for (const url of [`http://localhost:${receiver.port}/`, 'http://crm.example.test/', 'http://both.example.test/']) {
+    const resolve = resolverOf({
+      'crm.example.test': ['10.0.0.7'],
+      'both.example.test': ['93.184.216.34', '::1'],
+      'compat.example.test': ['::7f00:1'],
+      'nat64.example.test': ['64:ff9b::a9fe:a9fe'],
+    });
+    for (const url of [
+      `http://localhost:${receiver.port}/`,
+      'http://crm.example.test/',
+      'http://both.example.test/',
+      'http://compat.example.test/',
+      'http://nat64.example.test/',
+    ]) {
       const error = await refusal(
         outboundRequest({ url, method: 'POST', resolve: url.includes('localhost') ? undefined : resolve }),
       );

@@ -59,18 +59,31 @@ export class OutboundError extends Error {
   }
 }
 
+/** The only IPv6 addresses handed out to hosts on the internet (RFC 4291 §2.4); the rest is special or unassigned. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** IPv4-compatible IPv6 (`::a.b.c.d`, deprecated): `[::127.0.0.1]` is written `[::7f00:1]` by a URL and reaches 127.0.0.1. */
+const IPV4_COMPATIBLE_V6 = ipaddr.parseCIDR('::/96');
+
 /**
  * The range of a blocked address (loopback, private, linkLocal incl. the 169.254.169.254 metadata
  * service, carrierGradeNat, uniqueLocal, multicast, unspecified, …), or null for a public unicast
- * address. IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries. Anything
- * that is not plain unicast is refused, including translation prefixes that could reach an IPv4
- * network indirectly (NAT64, 6to4, Teredo) and unparsable text.
+ * address. Every spelling is parsed to its bytes first (a zone `%eth0` dropped, brackets too), and an
+ * IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it carries. Anything that
+ * is not plain unicast is refused: translation prefixes that could reach an IPv4 network indirectly
+ * (NAT64 64:ff9b::/96 and /48, SIIT, 6to4, Teredo), IPv4-compatible addresses, every IPv6 address
+ * outside the global unicast 2000::/3, and unparsable text (issue 29 item 9).
  */
 export function blockedRange(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!ipaddr.isValid(bare)) return 'invalid';
-  const range = ipaddr.process(bare).range();
-  return range === 'unicast' ? null : range;
+  const ip = ipaddr.process(bare);
+  const range = ip.range();
+  if (range !== 'unicast') return range;
+  if (ip.kind() === 'ipv6') {
+    if (ip.match(IPV4_COMPATIBLE_V6)) return 'ipv4Compatible';
+    if (!ip.match(GLOBAL_UNICAST_V6)) return 'notGlobalUnicast';
+  }
+  return null;
 }
 
 export interface OutboundRequest extends OutboundNetwork {

@@ -135,6 +135,49 @@ describe('origins on a listening exchange', () => {
     ).toBe(201);
   });
 
+  // Issue 29 item 8: a sandboxed frame, a data: page or a page sending no referrer says `Origin: null`.
+  it('refuses Origin: null on every write with a session, JSON or plain text, and on sign-in', async () => {
+    const cookie = cookieOf(await signIn(base));
+    const input = buyerInput();
+    const write = (path: string, type: string, body: string, headers: Record<string, string>) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': type, cookie, ...headers }, body });
+
+    const json = await write('/api/buyer', 'application/json', JSON.stringify(input), { origin: 'null' });
+    expect(json.status).toBe(403);
+    expect(((await json.json()) as { message: string }).message).toBe(
+      'This request came from a page whose address the browser does not name, which the exchange does not accept. Open the exchange at http://leadex.test instead.',
+    );
+    // Not even with a Referer of one of ours beside it: `null` is what the browser says the page is.
+    const withReferer = await write('/api/buyer', 'application/json', JSON.stringify(input), {
+      origin: 'null',
+      referer: `${base}/buyers`,
+    });
+    expect(withReferer.status).toBe(403);
+    expect(await t.database.db.select().from(buyers).where(eq(buyers.name, input.name))).toEqual([]);
+
+    // An admin route taking a plain-text body (a form can send one without a preflight).
+    const csv = 'date,source,amount\n';
+    expect((await write('/api/ad-spend/csv', 'text/plain', csv, { origin: 'null' })).status).toBe(403);
+    expect((await write('/api/ad-spend/csv', 'text/plain', csv, { origin: base })).status).not.toBe(403);
+
+    const nullSignIn = await signIn('null');
+    expect(nullSignIn.status).toBe(403);
+    expect(nullSignIn.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("refuses a write with a session from a browser page that names no origin but is not this origin's", async () => {
+    const cookie = cookieOf(await signIn(base));
+    const create = (site: string) =>
+      fetch(`${base}/api/buyer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, 'sec-fetch-site': site },
+        body: JSON.stringify(buyerInput()),
+      });
+    expect((await create('same-site')).status).toBe(403);
+    expect((await create('cross-site')).status).toBe(403);
+    expect((await create('same-origin')).status).toBe(201);
+  });
+
   it('leaves bearer-token clients, which send no Origin, unaffected', async () => {
     const res = await signIn(undefined);
     expect(res.status).toBe(200);

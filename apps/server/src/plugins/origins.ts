@@ -30,8 +30,10 @@ export function createOriginPolicy(config: Pick<Config, 'PUBLIC_URL' | 'TRUSTED_
     trusted,
     isTrusted: (origin: string, localPort?: number) => trusted(localPort).includes(origin),
     /** What a person is told when the page they use was opened at an address the exchange refuses. */
-    refusal: (origin: string) =>
-      `This page was opened at ${origin}, which the exchange does not accept. Open it at ${config.PUBLIC_URL} instead.`,
+    refusal: (origin: string | undefined) =>
+      origin && origin !== 'null'
+        ? `This page was opened at ${origin}, which the exchange does not accept. Open it at ${config.PUBLIC_URL} instead.`
+        : `This request came from a page whose address the browser does not name, which the exchange does not accept. Open the exchange at ${config.PUBLIC_URL} instead.`,
   };
 }
 
@@ -42,10 +44,14 @@ function hasSessionCookie(request: FastifyRequest): boolean {
   return /(^|;\s*)(__Secure-)?better-auth\.session_token=/.test(request.headers.cookie ?? '');
 }
 
-/** Where a browser says the request comes from: Origin, else the Referer's origin. */
+/**
+ * Where a browser says the request comes from: Origin, else the Referer's origin. `Origin: null` is
+ * returned as it is: a browser sends it from a sandboxed frame, a `data:` page or a page that sends no
+ * referrer, and none of those is an exchange page (issue 29 item 8).
+ */
 function originOf(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
-  if (origin && origin !== 'null') return origin;
+  if (origin) return origin;
   const referer = request.headers.referer;
   if (!referer) return undefined;
   try {
@@ -57,8 +63,9 @@ function originOf(request: FastifyRequest): string | undefined {
 
 /**
  * Every cookie-authenticated write (sign-in included) that names its page (Origin, else Referer) must
- * name a trusted one: a page on another site cannot act with the user's session. Bearer clients and
- * scripts that send no Origin are not checked.
+ * name a trusted one, and `Origin: null` is none: a page on another site, or on another origin of this
+ * site (which SameSite cookies let through), cannot act with the user's session. Bearer clients and
+ * scripts that send neither Origin nor Sec-Fetch-Site are not checked.
  * Runs first, before authentication and validation.
  */
 export function registerOriginCheck(app: FastifyInstance, policy: OriginPolicy): void {
@@ -69,8 +76,15 @@ export function registerOriginCheck(app: FastifyInstance, policy: OriginPolicy):
     // Sign-in sends no session yet; better-auth checks its origin too, with the same list (auth.ts).
     if (!hasSessionCookie(request) && !path.startsWith('/api/auth/')) return;
     const origin = originOf(request);
+    if (origin) {
+      if (!policy.isTrusted(origin, request.socket?.localPort)) throw new AppError('forbidden', policy.refusal(origin));
+      return;
+    }
     // Browsers name the page on every write (CSRF comes from browsers); a script with a cookie may not.
-    if (!origin) return;
-    if (!policy.isTrusted(origin, request.socket?.localPort)) throw new AppError('forbidden', policy.refusal(origin));
+    // A browser that names none still says whether the page was this site's (Fetch Metadata): only a
+    // page of this very origin, or the user typing the address, may then write.
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      throw new AppError('forbidden', policy.refusal(undefined));
   });
 }

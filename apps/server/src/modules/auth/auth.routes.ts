@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { LOCAL_PORT_HEADER, SIGN_OUT_PATH } from '../../plugins/origins';
 import { CLIENT_IP_HEADER } from './auth';
+import { registerAuthAnswerRules } from './auth-answers';
 import type { AuthContext } from './session-reader';
 
 const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/username']);
@@ -12,6 +13,7 @@ const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/use
 /** better-auth's routes under /api/auth/*, the per-account sign-in limit, and the session claims. */
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, services, config }) => {
   const { signInLimit, sessions } = services;
+  registerAuthAnswerRules(app);
 
   app.route({
     method: ['GET', 'POST'],

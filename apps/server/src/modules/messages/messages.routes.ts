@@ -3,12 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { created, idParams } from '../../lib/http';
+import { perUser, registerPerUserLimits } from '../../plugins/user-rate-limit';
 
 /**
  * GET /api/message/admin?days=5 and PUT /api/message/admin/{id} (spec: admin messages); POST
  * /api/buyer/{id}/message, the buyer home's Message Us, which becomes an admin message.
  */
-export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
+  await registerPerUserLimits(app);
   app.get(
     '/message/admin',
     {
@@ -41,7 +43,12 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
 
   app.post(
     '/buyer/:id/message',
-    { onRequest: app.requireRole('buyer'), schema: { tags: ['buyers'], params: idParams, body: buyerMessageSchema } },
+    {
+      onRequest: app.requireRole('buyer'),
+      // Every message lands in the admins' Messages: one buyer must not bury the others'.
+      ...perUser(config.BUYER_MESSAGES_PER_HOUR, 3_600_000, 'messages'),
+      schema: { tags: ['buyers'], params: idParams, body: buyerMessageSchema },
+    },
     (request, reply) =>
       created(reply, services.messages.fromBuyer(request.viewer(), request.params.id, request.body.message)),
   );

@@ -86,12 +86,12 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
       max: config.PUBLIC_API_RATE_LIMIT,
       timeWindow: 1000,
       hook: 'preHandler',
-      keyGenerator: (request) => apiKeyOf(request) ?? request.ip,
+      keyGenerator: (request) => api.limitBucket(apiKeyOf(request), request.ip),
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         ok: false,
         reason: 'rate_limited',
-        message: `At most ${context.max} requests a second per API key; retry after ${context.after}`,
+        message: `At most ${context.max} requests a second per API key (per address for an unknown key); retry after ${context.after}`,
       }),
     });
   }

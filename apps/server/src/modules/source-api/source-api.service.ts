@@ -1,8 +1,9 @@
 import { unpackRound } from '../../distribution/bidding';
 import type { SourceCaller } from '../../distribution/engine';
-import { verifyPingToken } from '../../distribution/ping-token';
+import { openPingToken } from '../../distribution/ping-token';
 import { type Answer, createSale, type QuoteAnswer, type RequestMeta, type SaleDeps } from '../../distribution/sale';
 import { AppError } from '../../lib/errors';
+import { sha256Hex } from '../../lib/secrets';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 
 export type { Answer, RequestMeta } from '../../distribution/sale';
@@ -52,6 +53,16 @@ export function createSourceApiService(deps: SaleDeps) {
 
   return {
     /**
+     * The rate limiter's bucket of a call: the key's own (by its hash, so no key is kept in memory) for a
+     * key the exchange knows, else one per client address, so inventing a new key for each call buys
+     * no new bucket (issue 29 item 10).
+     */
+    limitBucket(apiKey: string | undefined, ip: string): string {
+      const hash = apiKey ? sha256Hex(apiKey.trim()) : undefined;
+      return hash && engine.snapshot().keysByHash.has(hash) ? `key:${hash}` : `ip:${ip}`;
+    },
+
+    /**
      * POST /api/ping: a price for a lead, from memory only (DESIGN.md §4), at once; a promise only
      * when Ping/Post buyers are asked for their bids first (DESIGN.md §6).
      */
@@ -73,7 +84,7 @@ export function createSourceApiService(deps: SaleDeps) {
     },
 
     async postAs(caller: SourceCaller, input: PostInput, meta: RequestMeta): Promise<Answer> {
-      const check = verifyPingToken(secret, input.ping_id, clock.now());
+      const check = openPingToken(secret, input.ping_id, clock.now());
       if (!check.ok) {
         const message = check.reason === 'expired' ? 'ping_id has expired: ping again' : 'ping_id is not valid';
         throw AppError.field('ping_id', message, check.reason === 'expired' ? 'expired' : undefined);

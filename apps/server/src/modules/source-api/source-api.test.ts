@@ -664,11 +664,10 @@ describe('refusals', () => {
     const mine = await createSourceWithKey(t);
     const other = await createSourceWithKey(t);
     const ping = (await call('/api/ping', mine.apiKey, { service: 'roofing', zip: '63101' })).json();
-    const [payload, signature] = ping.ping_id.split('.');
-    const forged = Buffer.from(
-      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), priceCents: 1 }),
-    ).toString('base64url');
-    const tampered = await call('/api/post', mine.apiKey, { ping_id: `${forged}.${signature}`, ...contact() });
+    // The token is sealed: flipping one bit of the ciphertext (the price, say) must not pass.
+    const bytes = Buffer.from(ping.ping_id, 'base64url');
+    bytes[20] = (bytes[20] ?? 0) ^ 0x01;
+    const tampered = await call('/api/post', mine.apiKey, { ping_id: bytes.toString('base64url'), ...contact() });
     expect(tampered.statusCode).toBe(400);
     expect(tampered.json().errors).toEqual({ ping_id: 'ping_id is not valid' });
     expect((await call('/api/post', other.apiKey, { ping_id: ping.ping_id, ...contact() })).statusCode).toBe(400);
@@ -676,6 +675,32 @@ describe('refusals', () => {
     const expired = await call('/api/post', mine.apiKey, { ping_id: ping.ping_id, ...contact() });
     expect(expired.json()).toMatchObject({ ok: false, reason: 'expired' });
   });
+
+  // Issue 29 item 10: a new made-up key per call must not buy a new bucket.
+  it('gives unknown API keys one bucket per client address, which leaves known keys theirs', async () => {
+    const limited = await createTestApp({ PUBLIC_API_RATE_LIMIT: 3 });
+    try {
+      const { apiKey } = await createSourceWithKey(limited);
+      const ping = (key: string, remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/ping',
+          payload: { service: 'roofing', zip: '75201' },
+          headers: { authorization: `Bearer ${key}` },
+          remoteAddress,
+        });
+      // All at once, so they fall in one second's window however busy the machine is.
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => ping(`lx_made_up_${i}_${Math.random()}`, '203.0.113.7')),
+      );
+      expect(answers.map((res) => res.statusCode).sort()).toEqual([401, 401, 401, 429, 429]);
+      // Another address has its own bucket for unknown keys; a known key from the first address has its own too.
+      expect((await ping('lx_made_up_other', '203.0.113.8')).statusCode).toBe(401);
+      expect((await ping(apiKey, '203.0.113.7')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  }, 90_000);
 
   it('limits requests per API key, answering 429 with Retry-After', async () => {
     const limited = await createTestApp({ PUBLIC_API_RATE_LIMIT: 3 });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../../deps';
 import { created, idParams } from '../../../lib/http';
+import { perUser, registerPerUserLimits } from '../../../plugins/user-rate-limit';
 
 const actionParams = z.object({ id: z.string(), action: z.string() });
 
@@ -10,10 +11,11 @@ const actionParams = z.object({ id: z.string(), action: z.string() });
  * /api/webhook: custom deliveries (admin §7 Deliveries, portals §7). Admins see and change every
  * buyer's; a buyer only its own, and another buyer's delivery answers 404 on every route.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
   const webhooks = services.webhooks;
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['deliveries'];
+  await registerPerUserLimits(app);
 
   app.get('/webhook', { onRequest: adminOrBuyer, schema: { tags, querystring: webhookListQuery } }, (request) =>
     webhooks.list(request.viewer(), request.query),
@@ -42,7 +44,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
 
   app.post(
     '/webhook/:id/test',
-    { onRequest: adminOrBuyer, schema: { tags, params: idParams, body: webhookTestSchema } },
+    {
+      onRequest: adminOrBuyer,
+      // Each Test is a call to a URL the user chose: a held-down button must not make the exchange a flood.
+      ...perUser(config.DELIVERY_TEST_PER_MINUTE, 60_000, 'delivery tests'),
+      schema: { tags, params: idParams, body: webhookTestSchema },
+    },
     (request) => webhooks.test(request.viewer(), request.params.id, request.body),
   );
 };
