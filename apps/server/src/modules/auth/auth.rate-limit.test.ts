@@ -33,8 +33,8 @@ describe('sign-in and reset limits per client address', () => {
     expect([c.AUTH_SIGN_IN_PER_MINUTE, c.AUTH_SIGN_UP_PER_MINUTE, c.AUTH_PASSWORD_RESET_PER_MINUTE]).toEqual([
       20, 10, 5,
     ]);
-    expect(c.SIGN_IN_FAILURES_PER_HOUR).toBe(100);
-    expect(() => loadConfig({ SIGN_IN_FAILURES_PER_HOUR: '101' })).toThrow(/SIGN_IN_FAILURES_PER_HOUR/);
+    expect(c.SIGN_IN_FAILURES_BEFORE_DELAY).toBe(5);
+    expect(() => loadConfig({ SIGN_IN_FAILURES_BEFORE_DELAY: '0' })).toThrow(/SIGN_IN_FAILURES_BEFORE_DELAY/);
   });
 
   it('answer 429 to the attempt after the limit on a direct connection, whatever X-Forwarded-For says', async () => {

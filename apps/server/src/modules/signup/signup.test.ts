@@ -429,6 +429,42 @@ describe('approval', () => {
   });
 });
 
+describe('Forgot password before the email is verified (issue 29 item 7)', () => {
+  it('leaves the sign-up able to verify and then sign in as its source', async () => {
+    const body = signupBody();
+    expect((await signUp(body)).statusCode).toBe(201);
+    const verifyToken = (await verificationLink(body.email)).searchParams.get('token') ?? '';
+
+    const asked = await t.request({
+      method: 'POST',
+      url: '/api/auth/request-password-reset',
+      payload: { email: body.email, redirectTo: '/reset-password' },
+    });
+    expect(asked.statusCode).toBe(200);
+    const mail = await eventually(
+      () => smtp.mails.filter((m) => m.to.includes(body.email))[1],
+      10_000,
+      `the reset mail to ${body.email}`,
+    );
+    const resetToken = /\/api\/auth\/reset-password\/([A-Za-z0-9_-]+)/.exec(mailText(mail?.raw ?? ''))?.[1];
+    const reset = await t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: resetToken, newPassword: 'after-reset-pass-7' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    // A reset verifies nothing by itself: still no role, so no session yet.
+    expect(await userOf(body.email)).toMatchObject({ role: null, emailVerified: false });
+    expect((await signInAs(body.username, 'after-reset-pass-7')).statusCode).toBe(403);
+
+    expect((await verify(verifyToken)).statusCode).toBe(200);
+    const signedInNow = await signInAs(body.username, 'after-reset-pass-7');
+    expect(signedInNow.statusCode, signedInNow.body).toBe(200);
+    const claims = await t.request({ method: 'GET', url: '/api/session', as: sessionCookie(signedInNow) });
+    expect(claims.json()).toMatchObject({ role: 'source', role_id: (await userOf(body.email))?.roleId });
+  });
+});
+
 describe('limits per client address', () => {
   let limited: TestApp | undefined;
   afterEach(async () => {
