@@ -21,11 +21,16 @@ import { DEVELOPMENT_SECRET } from './config';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ADMIN_EMAIL = 'owner@prod.leadex.test';
 
-/** Resolves with the exit code once the process has ended by itself (a refused start). */
-function exitOf(server: LeadexProcess): Promise<number | null> {
+/** The exit code of a refused start, or 'started' as soon as the server says it runs (a start that should have been refused). */
+function refusedOrStarted(server: LeadexProcess): Promise<number | 'started'> {
   const { child } = server;
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve) => {
+    child.stdout?.on('data', () => {
+      if (server.output.join('').includes('Leadex is running')) resolve('started');
+    });
+    child.once('exit', (code) => resolve(code ?? -1));
+    if (child.exitCode !== null) resolve(child.exitCode);
+  });
 }
 
 /** The README's "Running on PostgreSQL" commands, as a reader would paste them. */
@@ -75,21 +80,24 @@ describe.skipIf(testDatabaseKind !== 'postgres')('a production start (PostgreSQL
 
   it('refuses the development secret as LEADEX_SECRET, naming it', async () => {
     const server = production({ LEADEX_SECRET: DEVELOPMENT_SECRET, ADMIN_PASSWORD: 'an-own-admin-pass-7' });
-    expect(await exitOf(server)).not.toBe(0);
+    expect(await refusedOrStarted(server)).toBeTypeOf('number');
+    expect(server.child.exitCode).not.toBe(0);
     expect(server.output.join('')).toMatch(/LEADEX_SECRET: is the public development secret/);
     expect(server.output.join('')).not.toMatch(/Leadex is running/);
   });
 
   it('refuses the development admin password, naming ADMIN_PASSWORD', async () => {
     const server = production({ LEADEX_SECRET: randomBytes(32).toString('hex'), ADMIN_PASSWORD: 'leadex-admin-1' });
-    expect(await exitOf(server)).not.toBe(0);
+    expect(await refusedOrStarted(server)).toBeTypeOf('number');
+    expect(server.child.exitCode).not.toBe(0);
     expect(server.output.join('')).toMatch(/ADMIN_PASSWORD: is the public development password/);
   });
 
   it('refuses to create the admin on an empty database without ADMIN_PASSWORD, naming it', async () => {
     // An empty ADMIN_PASSWORD is unset (config.ts), as in a compose file's `ADMIN_PASSWORD=`.
     const server = production({ LEADEX_SECRET: randomBytes(32).toString('hex'), ADMIN_PASSWORD: '' });
-    expect(await exitOf(server), server.output.join('')).not.toBe(0);
+    expect(await refusedOrStarted(server), server.output.join('')).toBeTypeOf('number');
+    expect(server.child.exitCode).not.toBe(0);
     const output = server.output.join('');
     expect(output).toMatch(/ADMIN_PASSWORD: is required in production/);
     expect(output).not.toMatch(/Leadex is running/);
