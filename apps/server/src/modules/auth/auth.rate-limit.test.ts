@@ -20,11 +20,13 @@ async function listening(overrides: Parameters<typeof createTestApp>[0]) {
   return `http://127.0.0.1:${port}`;
 }
 
+let tried = 0;
+// A new login each time: the throttle per (account, address) (sign-in-throttle.test.ts) stays out of these.
 const wrongSignIn = (base: string, headers: Record<string, string> = {}) =>
   fetch(`${base}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong-password-1' }),
+    body: JSON.stringify({ email: `nobody${++tried}@example.com`, password: 'wrong-password-1' }),
   });
 
 describe('sign-in and reset limits per client address', () => {
