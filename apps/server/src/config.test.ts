@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { DEVELOPMENT_ADMIN_PASSWORD, DEVELOPMENT_SECRET, loadConfig } from './config';
 
 describe('config', () => {
   it('has working defaults for a laptop', () => {
@@ -20,6 +20,18 @@ describe('config', () => {
       loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/leadex', LEADEX_SECRET: 'x'.repeat(32) })
         .NODE_ENV,
     ).toBe('production');
+  });
+
+  it('refuses the public development secret and admin password in production, and has no admin password default there', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/leadex', LEADEX_SECRET: 'x'.repeat(32) };
+    expect(() => loadConfig({ ...production, LEADEX_SECRET: DEVELOPMENT_SECRET })).toThrow(
+      /LEADEX_SECRET: is the public development secret/,
+    );
+    expect(() => loadConfig({ ...production, ADMIN_PASSWORD: DEVELOPMENT_ADMIN_PASSWORD })).toThrow(
+      /ADMIN_PASSWORD: is the public development password/,
+    );
+    expect(loadConfig(production).ADMIN_PASSWORD).toBeUndefined();
+    expect(loadConfig({}).ADMIN_PASSWORD).toBe(DEVELOPMENT_ADMIN_PASSWORD);
   });
 
   it('reads an empty variable as unset', () => {

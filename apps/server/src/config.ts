@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+/** A fixed development secret: fine on a laptop, refused in production by the schema below. */
+export const DEVELOPMENT_SECRET = 'leadex-development-secret-not-for-production';
+/** The first admin's password outside production (README); refused in production. */
+export const DEVELOPMENT_ADMIN_PASSWORD = 'leadex-admin-1';
+
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const configSchema = z
@@ -17,7 +22,8 @@ const configSchema = z
     /** The longest one SQL statement may run (PostgreSQL's statement_timeout; 0 = no limit). */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
     ADMIN_EMAIL: z.string().email().default('admin@leadex.local'),
-    ADMIN_PASSWORD: z.string().min(8).default('leadex-admin-1'),
+    /** The first admin's password; outside production a documented default (refused in production). */
+    ADMIN_PASSWORD: z.string().min(8).optional(),
     /** Signs sessions and ping ids, encrypts API keys. */
     LEADEX_SECRET: z.string().min(32).optional(),
     /** The address users reach the exchange at; links in emails start with it. */
@@ -88,8 +94,11 @@ const configSchema = z
     AUTH_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     AUTH_SIGN_UP_PER_MINUTE: z.coerce.number().int().min(0).default(10),
     AUTH_PASSWORD_RESET_PER_MINUTE: z.coerce.number().int().min(0).default(5),
-    /** Failed sign-ins an hour for one account, however it is named, before it is refused (OWASP ASVS: at most 100). */
-    SIGN_IN_FAILURES_PER_HOUR: z.coerce.number().int().min(1).max(100).default(100),
+    /**
+     * Failed sign-ins of one account from one client address before each further attempt from there
+     * waits, 1 s doubling up to an hour (sign-in-limit.ts; ASVS 2.2.1: throttled, never locked).
+     */
+    SIGN_IN_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).max(100).default(5),
     /** Behind a load balancer: trust X-Forwarded-For for the client address (rate limits). */
     TRUST_PROXY: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -134,12 +143,29 @@ const configSchema = z
         message: 'is required in production (at least 32 characters)',
       });
     }
+    // The documented development values are public: in production they would let anyone forge
+    // sessions and ping ids, or sign in as the admin.
+    if (c.NODE_ENV === 'production' && c.LEADEX_SECRET === DEVELOPMENT_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LEADEX_SECRET'],
+        message: 'is the public development secret: set a random one of your own (openssl rand -hex 32)',
+      });
+    }
+    if (c.NODE_ENV === 'production' && c.ADMIN_PASSWORD === DEVELOPMENT_ADMIN_PASSWORD) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_PASSWORD'],
+        message: 'is the public development password: set one of your own',
+      });
+    }
   });
 
+/**
+ * ADMIN_PASSWORD is unset only in production, where the admin must then already be in the database
+ * (users.service.ts `ensureAdmin` refuses to create one without it).
+ */
 export type Config = z.infer<typeof configSchema> & { LEADEX_SECRET: string; PUBLIC_URL: string; SEED_DEMO: boolean };
-
-/** A fixed development secret: fine on a laptop, refused in production by the schema above. */
-const DEVELOPMENT_SECRET = 'leadex-development-secret-not-for-production';
 
 /** Parses the environment once; a bad value stops the start with every problem named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -154,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     LEADEX_SECRET: c.LEADEX_SECRET ?? DEVELOPMENT_SECRET,
+    ADMIN_PASSWORD: c.ADMIN_PASSWORD ?? (c.NODE_ENV === 'production' ? undefined : DEVELOPMENT_ADMIN_PASSWORD),
     SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== 'production',
     PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
   };

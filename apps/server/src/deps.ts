@@ -187,7 +187,7 @@ export function createDeps(
       outbox: createOutboxService({ db }),
       reference: createReferenceService({ db }),
       sessions: createSessionService(db, clock),
-      signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_PER_HOUR),
+      signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY),
       stats: createStatsService(db, clock),
       integrations,
       adSpend,

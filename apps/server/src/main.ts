@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { DEVELOPMENT_ADMIN_PASSWORD, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { logBackgroundError } from './db/unavailable';
 import { loadZipsIfEmpty } from './db/zips';
@@ -64,7 +64,7 @@ async function main() {
     const where = config.DATABASE_URL ? 'PostgreSQL' : `the embedded database in ${resolve(config.DATA_DIR)}`;
     console.log(`\nLeadex is running at ${config.PUBLIC_URL} on ${where} (listening on ${address}).`);
     // The admin password is printed only while it is the development default.
-    const password = process.env.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : config.ADMIN_PASSWORD;
+    const password = config.ADMIN_PASSWORD === DEVELOPMENT_ADMIN_PASSWORD ? config.ADMIN_PASSWORD : '(ADMIN_PASSWORD)';
     console.log(`  admin:  ${config.ADMIN_EMAIL} / ${password}`);
     if (config.SEED_DEMO) for (const line of demoSignIns()) console.log(line);
     console.log('');

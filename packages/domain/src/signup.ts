@@ -26,6 +26,8 @@ export const SIGNUP_MESSAGES = {
   passwordTooLong: 'Password must be less than 100 characters long.',
   passwordLetterAndDigit: 'Password must contain at least one letter and one number.',
   passwordsDiffer: 'Passwords do not match.',
+  /** Not the spec's: every way of setting a password refuses a commonly breached one (issue 29, ASVS 2.1.7). */
+  passwordCommon: 'This password is on a list of commonly breached passwords: choose one that is harder to guess.',
   zipFormat: 'Zip must be 5 digits',
   phoneFormat: 'Phone must have 10 digits',
 } as const;

@@ -10,7 +10,11 @@ import type { AuthContext } from './session-reader';
 
 const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/username']);
 
-/** better-auth's routes under /api/auth/*, the per-account sign-in limit, and the session claims. */
+/** "12 seconds" or "4 minutes": how long a throttled sign-in waits, in words. */
+const waitFor = (seconds: number) =>
+  seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+
+/** better-auth's routes under /api/auth/*, the sign-in throttle per (account, address), and the session claims. */
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, services, config }) => {
   const { signInLimit, sessions } = services;
   registerAuthAnswerRules(app);
@@ -23,10 +27,14 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, se
       const path = request.url.split('?')[0] ?? '';
       const body = request.body as Record<string, unknown> | undefined;
       const identifier = SIGN_IN_PATHS.has(path) ? String(body?.email ?? body?.username ?? '') : '';
-      if (identifier && (await signInLimit.isBlocked(identifier))) {
+      // Checked before the password, so a throttled pair learns nothing, right password or not.
+      const waitMs = identifier ? await signInLimit.waitMs(identifier, request.ip) : 0;
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        reply.header('retry-after', String(seconds));
         throw new AppError(
           'too_many_requests',
-          'Too many failed sign-in attempts. Try again in an hour or reset your password.',
+          `Too many failed sign-in attempts from here. Try again in ${waitFor(seconds)} or reset your password.`,
         );
       }
 
@@ -49,7 +57,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, se
           body: request.method === 'GET' || body === undefined ? undefined : JSON.stringify(body),
         }),
       );
-      if (identifier && response.status === 401) await signInLimit.recordFailure(identifier);
+      if (identifier && response.status === 401) await signInLimit.recordFailure(identifier, request.ip);
+      if (identifier && response.ok) await signInLimit.recordSuccess(identifier, request.ip);
 
       reply.status(response.status);
       response.headers.forEach((value, name) => {

@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { bearer, username } from 'better-auth/plugins';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Config } from '../../config';
@@ -10,7 +10,10 @@ import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
 import { createOriginPolicy, LOCAL_PORT_HEADER } from '../../plugins/origins';
 import type { Mailer } from '../deliveries/outbox/mailer';
+import { usersRepo } from '../users/users.repo';
 import { passwordResetEmail, verificationEmail } from './emails';
+import { passwordProblem } from './password-policy';
+import { forgetSignInFailures } from './sign-in-limit';
 
 export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
 /** Message better-auth answers when a locked user tries to sign in. */
@@ -21,6 +24,11 @@ export const VERIFICATION_LINK_HOURS = 24;
 
 /** The SPA's screen a verification link opens (portals spec §2: the email verification screens). */
 export const VERIFY_EMAIL_PATH = '/auth/verify-email';
+
+export const USERNAME_FIXED_MESSAGE = 'Username cannot be changed';
+
+/** better-auth's routes that set a password from `newPassword` (reset and welcome links, change). */
+const NEW_PASSWORD_PATHS = new Set(['/reset-password', '/change-password', '/set-password']);
 
 export const UNVERIFIED_MESSAGE = 'Verify your email address first: follow the link in the email we sent you.';
 
@@ -69,17 +77,25 @@ export function createAuth({ config, db, mailer, onSignupVerified, logger }: Aut
       maxPasswordLength: 99,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword({ user: u, url }) {
+      async sendResetPassword({ user: u, url, token }) {
+        // The newest link is the only one that works (issue 29 item 5).
+        await usersRepo.deleteResetTokens(db, u.id, token);
         // Not awaited: a mail server's delay would tell a known address from an unknown one by the time
         // the request takes (issue 29 item 11); the answer has its floor (auth-answers.ts).
         void mailer
           .send(passwordResetEmail(u.email, u.name, url))
           .catch((error: unknown) => logger?.error({ err: error }, 'auth: a password-reset mail could not be kept'));
-        return Promise.resolve();
       },
       async onPasswordReset({ user: u }) {
-        // Following a link sent to the address proves it is the user's.
-        await db.update(user).set({ emailVerified: true }).where(eq(user.id, u.id));
+        await usersRepo.deleteResetTokens(db, u.id);
+        await forgetSignInFailures(db, u.id);
+        // Following a link sent to the address proves it is the user's: for a user an admin made (a
+        // welcome link). A self-signed-up user (no role yet) becomes its source's user only through
+        // its verification link (afterEmailVerification), which must still work after a reset.
+        await db
+          .update(user)
+          .set({ emailVerified: true })
+          .where(and(eq(user.id, u.id), isNotNull(user.role)));
       },
     },
     emailVerification: {
@@ -110,6 +126,20 @@ export function createAuth({ config, db, mailer, onSignupVerified, logger }: Aut
       },
     },
     session: { expiresIn: SESSION_EXPIRES_IN_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        // The username plugin lets /update-user change it; a username is fixed once given (users sign in with it).
+        if (ctx.path === '/update-user' && (body.username !== undefined || body.displayUsername !== undefined)) {
+          throw new APIError('BAD_REQUEST', { message: USERNAME_FIXED_MESSAGE, code: 'USERNAME_IS_FIXED' });
+        }
+        // The sign-up's rule and the breached-password list on every other way of setting a password.
+        if (NEW_PASSWORD_PATHS.has(ctx.path) && typeof body.newPassword === 'string') {
+          const problem = passwordProblem(body.newPassword);
+          if (problem) throw new APIError('BAD_REQUEST', { message: problem, code: 'PASSWORD_NOT_ALLOWED' });
+        }
+      }),
+    },
     databaseHooks: {
       session: {
         create: {

@@ -4,18 +4,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { created } from '../../lib/http';
 
-/** How many availability checks a client may make for each sign-up it may send (they run as it types). */
-const CHECKS_PER_SIGN_UP = 6;
-
 /**
- * The public sign-up (portals spec §7): POST /api/signup and the availability checks, limited per
- * client address by AUTH_SIGN_UP_PER_MINUTE (0 turns the limit off, as tests do).
+ * The public sign-up (portals spec §7): POST /api/signup, limited per client address by
+ * AUTH_SIGN_UP_PER_MINUTE, and the availability checks, which tell whether a username or an email
+ * has an account: one bucket per client address for both, as many a minute as sign-ins
+ * (AUTH_SIGN_IN_PER_MINUTE), so they guess accounts no faster than sign-in does (issue 29 item 12).
+ * 0 turns a limit off, as tests do.
  */
 export const signupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, services }) => {
   const signup = services.signup;
   const tags = ['signup'];
-  const perMinute = config.AUTH_SIGN_UP_PER_MINUTE;
-  if (perMinute > 0) {
+  const signUpsPerMinute = config.AUTH_SIGN_UP_PER_MINUTE;
+  const checksPerMinute = config.AUTH_SIGN_IN_PER_MINUTE;
+  if (signUpsPerMinute > 0 || checksPerMinute > 0) {
     await app.register(rateLimit, {
       global: false,
       errorResponseBuilder: (_request, context) => ({
@@ -25,21 +26,25 @@ export const signupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config
       }),
     });
   }
-  const limit = (max: number) => (perMinute > 0 ? { config: { rateLimit: { max, timeWindow: 60_000 } } } : {});
+  const signUpLimit =
+    signUpsPerMinute > 0 ? { config: { rateLimit: { max: signUpsPerMinute, timeWindow: 60_000 } } } : {};
+  // One limiter (one store) shared by both checks: a name check and an email check draw on the same allowance.
+  const checkLimit =
+    checksPerMinute > 0 ? { onRequest: app.rateLimit({ max: checksPerMinute, timeWindow: 60_000 }) } : {};
 
-  app.post('/signup', { ...limit(perMinute), schema: { tags, body: signupSchema } }, (request, reply) =>
+  app.post('/signup', { ...signUpLimit, schema: { tags, body: signupSchema } }, (request, reply) =>
     created(reply, signup.signUp(request.body)),
   );
 
   app.get(
     '/signup/isuseravail/name/:name',
-    { ...limit(perMinute * CHECKS_PER_SIGN_UP), schema: { tags, params: availabilityParams.name } },
+    { ...checkLimit, schema: { tags, params: availabilityParams.name } },
     async (request) => ({ ok: await signup.usernameAvailable(request.params.name) }),
   );
 
   app.get(
     '/signup/isuseravail/email/:email',
-    { ...limit(perMinute * CHECKS_PER_SIGN_UP), schema: { tags, params: availabilityParams.email } },
+    { ...checkLimit, schema: { tags, params: availabilityParams.email } },
     async (request) => ({ ok: await signup.emailAvailable(request.params.email) }),
   );
 };

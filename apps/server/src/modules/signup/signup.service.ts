@@ -6,6 +6,7 @@ import { createApiKeyVault } from '../../lib/api-keys';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { passwordProblem } from '../auth/password-policy';
 import { messagesRepo } from '../messages/messages.repo';
 import { sourcesRepo } from '../sources/sources.repo';
 import { usersRepo } from '../users/users.repo';
@@ -54,6 +55,8 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
       // A bot filled the hidden field: nothing is created, and it is answered as a person would be.
       if (input[SIGNUP_HONEYPOT]) return { ok: true, email };
       await refuseTaken(input);
+      const weak = passwordProblem(input.password);
+      if (weak) throw AppError.field('password', weak);
       const passwordHash = await hashPassword(input.password);
       const now = clock.now();
       const sourceId = newId('src');

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, like, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { recordsById } from '../../db/records';
 import { account, session, user, verification } from '../../db/schema';
@@ -41,6 +41,22 @@ export const usersRepo = {
 
   async deleteSessions(db: Db | Tx, userId: string): Promise<void> {
     await db.delete(session).where(eq(session.userId, userId));
+  },
+
+  /**
+   * Deletes the user's reset and welcome links (better-auth's `reset-password:<token>` rows, whose
+   * value is the user id), all or all but `keep`'s token.
+   */
+  async deleteResetTokens(db: Db | Tx, userId: string, keep?: string): Promise<void> {
+    await db
+      .delete(verification)
+      .where(
+        and(
+          like(verification.identifier, 'reset-password:%'),
+          eq(verification.value, userId),
+          keep ? ne(verification.identifier, `reset-password:${keep}`) : undefined,
+        ),
+      );
   },
 
   async insertVerification(db: Db | Tx, row: typeof verification.$inferInsert): Promise<void> {

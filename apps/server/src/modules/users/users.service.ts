@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { welcomeEmail } from '../auth/emails';
+import { passwordProblem } from '../auth/password-policy';
 import type { Mailer } from '../deliveries/outbox/mailer';
 import { type UserRow, usersRepo } from './users.repo';
 
@@ -60,6 +61,8 @@ export function createUsersService({ db, clock, mailer, config }: UsersServiceDe
       if (!found) throw AppError.notFound('User');
       const token = randomBytes(24).toString('base64url');
       const now = clock.now();
+      // A new link replaces every earlier welcome or reset link (issue 29 item 5).
+      await usersRepo.deleteResetTokens(db, found.id);
       // better-auth's reset-password token record, with a longer life than a reset link's hour.
       await usersRepo.insertVerification(db, {
         id: newId('usr'),
@@ -93,10 +96,21 @@ export function createUsersService({ db, clock, mailer, config }: UsersServiceDe
       return unlocked;
     },
 
-    /** Creates the admin of ADMIN_EMAIL / ADMIN_PASSWORD if no user has that email. */
+    /**
+     * Creates the admin of ADMIN_EMAIL / ADMIN_PASSWORD if no user has that email. Without
+     * ADMIN_PASSWORD (production: config.ts has no default there) an admin must already exist, so a
+     * production start never makes an admin with a password anyone could read in the README.
+     */
     async ensureAdmin(): Promise<UserRow> {
       const existing = await usersRepo.findByEmail(db, config.ADMIN_EMAIL);
       if (existing) return existing;
+      if (!config.ADMIN_PASSWORD) {
+        throw new Error(
+          `Invalid configuration:\n  ADMIN_PASSWORD: is required in production to create the admin ${config.ADMIN_EMAIL} (no user has that email yet)`,
+        );
+      }
+      const weak = passwordProblem(config.ADMIN_PASSWORD);
+      if (weak) throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${weak}`);
       const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
       return db.transaction(async (tx) => {
         const taken = await usersRepo.findByUsername(tx, 'admin');
@@ -131,11 +145,15 @@ export function createUsersService({ db, clock, mailer, config }: UsersServiceDe
           const holder = await usersRepo.findByEmail(db, input.email);
           if (holder && holder.id !== current.id) throw AppError.field('email', 'This email already exists.');
           const emailChanged = input.email.toLowerCase() !== current.email;
-          const updated = await usersRepo.update(db, userId, {
-            name: input.name,
-            email: input.email.toLowerCase(),
-            ...(emailChanged ? { emailVerified: false } : {}),
-            updatedAt: clock.now(),
+          const updated = await db.transaction(async (tx) => {
+            // Links mailed to the old address must not set a password for the new one's account.
+            if (emailChanged) await usersRepo.deleteResetTokens(tx, userId);
+            return usersRepo.update(tx, userId, {
+              name: input.name,
+              email: input.email.toLowerCase(),
+              ...(emailChanged ? { emailVerified: false } : {}),
+              updatedAt: clock.now(),
+            });
           });
           return present(updated ?? current);
         },
