@@ -1,7 +1,8 @@
 /**
  * `npm run soak` (issue 28 item 6): steady ping + post on PostgreSQL in production mode for an hour, at
- * a fixed rate, to show the server's memory levels off (the server with its job workers, as production runs it). Each sale is a ping over a bought
- * (service, ZIP) pair and the post of its ping_id, from the source that pinged. The server runs with
+ * a fixed rate, to show the server's memory levels off (the server runs its job workers too, as
+ * production does). Each sale is a ping over a bought (service, ZIP) pair and the post of its
+ * ping_id, from the source that pinged. The server runs with
  * --expose-gc; its heap used after a forced full collection is sampled every SOAK_SAMPLE_SECONDS,
  * and the verdict compares the last sample with the one after SOAK_BASELINE_MINUTES (the first
  * minutes fill the engine's caches, the pools and the JIT). Passes when the final heap is within 10 %
