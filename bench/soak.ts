@@ -221,11 +221,7 @@ async function main() {
     const samples: Sample[] = [];
     const started = Date.now();
     let lastAt = 0;
-    const sample = async () => {
-      // The baseline falls on a periodic sample's minute: one measurement serves both.
-      const last = samples.at(-1);
-      if (last && Date.now() - lastAt < 2000) return last;
-      lastAt = Date.now();
+    const measure = async (): Promise<Sample> => {
       const { heap } = await ask(serverChild, { type: 'heap' });
       const s = {
         minute: Math.round((Date.now() - started) / 6000) / 10,
@@ -234,11 +230,23 @@ async function main() {
         load: os.loadavg()[0] ?? 0,
       };
       samples.push(s);
+      lastAt = Date.now();
       log(
         `minute ${s.minute}: heap used ${mb(heap.heapUsed)} MB, rss ${mb(heap.rss)} MB, ${s.sales} posts, ` +
           `not 2xx ${JSON.stringify(tally.non2xx)}`,
       );
       return s;
+    };
+    // Two asks at once (the baseline or the end on a periodic sample's minute) share one measurement.
+    let pending: Promise<Sample> | null = null;
+    const sample = (): Promise<Sample> => {
+      if (pending) return pending;
+      const last = samples.at(-1);
+      if (last && Date.now() - lastAt < 2000) return Promise.resolve(last);
+      pending = measure().finally(() => {
+        pending = null;
+      });
+      return pending;
     };
     await sample();
     let baseline: Sample | null = null;
