@@ -21,6 +21,8 @@ declare module 'autocannon' {
       duration?: number;
       amount?: number;
       timeout?: number;
+      /** Requests a second over all connections. */
+      overallRate?: number;
       pipelining?: number;
       method?: string;
       headers?: Record<string, string>;

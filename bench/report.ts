@@ -367,6 +367,23 @@ export function earlierRunsOf(path: string): string {
   return at >= 0 ? `\n${doc.slice(at + 1).trimEnd()}\n` : '';
 }
 
+/** The soak's section (bench/soak.ts): an hour's run, kept when `npm run bench` rewrites the report. */
+export const SOAK_SECTION = '## Soak: an hour of steady ping + post (issue 28)';
+
+/** One section of the report (from its title to the next section), or '' if it has none. */
+export function sectionOf(path: string, title: string): string {
+  let doc = '';
+  try {
+    doc = readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+  const at = doc.indexOf(title);
+  if (at < 0) return '';
+  const next = doc.indexOf('\n## ', at + title.length);
+  return doc.slice(at, next >= 0 ? next + 1 : undefined).trimEnd();
+}
+
 /**
  * Writes one scenario's section into the report (before the earlier runs), replacing its earlier one
  * up to the next section: a part run alone (BENCH_ONLY) keeps the sections of the others.

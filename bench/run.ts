@@ -28,7 +28,16 @@ import { runLeadsBench } from './leads';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
 import { cpuWindow, processCpuMs, sampleActivity } from './machine';
 import { runPingPostBench } from './pingpost';
-import { type Check, earlierRunsOf, renderMarkdown, renderTable, type Scenario } from './report';
+import {
+  type Check,
+  earlierRunsOf,
+  renderMarkdown,
+  renderTable,
+  type Scenario,
+  SOAK_SECTION,
+  sectionOf,
+  writeSection,
+} from './report';
 import { type BenchExchange, prng, seedExchange } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
 
@@ -184,10 +193,13 @@ async function main() {
     };
     console.log(`\n${renderTable(result.scenarios, result.checks)}`);
     const earlier = earlierRunsOf(OUTPUT);
+    // The hour's soak is not re-run by the bench: its section stays.
+    const soak = sectionOf(OUTPUT, SOAK_SECTION);
     writeFileSync(
       OUTPUT,
       `${renderMarkdown({ machine, exchange: exchange.summary, ...result }).trimEnd()}\n${earlier}`,
     );
+    if (soak) writeSection(OUTPUT, SOAK_SECTION, soak);
     log(`wrote ${OUTPUT}`);
     if (result.checks.some((c) => !c.ok)) process.exitCode = 1;
   } finally {

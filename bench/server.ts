@@ -5,6 +5,7 @@
  */
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
@@ -36,8 +37,19 @@ export interface LoopDelay {
   max: number;
 }
 
+/** The server's memory after a forced full collection (bytes), for the soak (bench/soak.ts). */
+export interface HeapSample {
+  heapUsed: number;
+  heapTotal: number;
+  rss: number;
+  external: number;
+  arrayBuffers: number;
+}
+
 export type ServerMessage =
   | { type: 'ready'; port: number; poolSize: number }
+  | { type: 'heap'; heap: HeapSample }
+  | { type: 'snapshot'; file: string }
   | { type: 'loop'; delay: LoopDelay }
   | { type: 'profile'; profile: ReturnType<ReturnType<typeof createProfiler>['take']> };
 export type ParentMessage =
@@ -45,7 +57,23 @@ export type ParentMessage =
   | { type: 'profile-start' }
   | { type: 'profile' }
   | { type: 'loop-start' }
-  | { type: 'loop' };
+  | { type: 'loop' }
+  | { type: 'heap' }
+  | { type: 'snapshot'; file: string };
+
+/**
+ * The heap after a forced full collection (the server runs with --expose-gc for the soak): what is
+ * still reachable, not what the collector has yet to free. Twice, so objects with finalizers and weak
+ * references cleared by the first pass are gone too.
+ */
+function collectedHeap(): HeapSample {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('the bench server needs --expose-gc to measure its heap');
+  gc();
+  gc();
+  const { heapUsed, heapTotal, rss, external, arrayBuffers } = process.memoryUsage();
+  return { heapUsed, heapTotal, rss, external, arrayBuffers };
+}
 
 async function main() {
   const url = process.env.BENCH_DB_URL;
@@ -76,6 +104,9 @@ async function main() {
   });
 
   await app.listen({ host: '127.0.0.1', port: 0 });
+  // The job workers too, as a production process runs them beside the server (the soak: all its state).
+  const jobs = process.env.BENCH_JOBS === 'true';
+  if (jobs) await database.withStartupLock(() => deps.jobs.start());
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 
@@ -88,13 +119,18 @@ async function main() {
     } else if (message.type === 'loop') {
       const delay = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
       process.send?.({ type: 'loop', delay } satisfies ServerMessage);
+    } else if (message.type === 'heap') {
+      process.send?.({ type: 'heap', heap: collectedHeap() } satisfies ServerMessage);
+    } else if (message.type === 'snapshot') {
+      // Blocks the event loop for seconds on a big heap: a diagnostic run's tool, not the soak's verdict.
+      process.send?.({ type: 'snapshot', file: writeHeapSnapshot(message.file) } satisfies ServerMessage);
     } else if (message.type === 'profile-start') {
       profiler.enable();
     } else if (message.type === 'profile') {
       process.send?.({ type: 'profile', profile: profiler.take() } satisfies ServerMessage);
     } else if (message.type === 'stop') {
-      void app
-        .close()
+      void (jobs ? deps.jobs.stop() : Promise.resolve())
+        .then(() => app.close())
         .then(() => database.close())
         .finally(() => process.exit(0));
     }

@@ -55,6 +55,7 @@ type Counted = Partial<Record<CapPeriod, { start: number; n: number }>>;
  * not at the next refresh.
  */
 export class MemoryCapCounts implements CapCounts {
+  /** One entry per capped campaign, each with at most its four periods; the engine reads a new one every second. */
   private readonly counts = new Map<string, { zone: string; periods: Counted }>();
 
   constructor(private readonly now: () => Date) {}

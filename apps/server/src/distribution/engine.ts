@@ -43,6 +43,9 @@ const DAY_MS = 86_400_000;
  * is seen here within 2 s.
  */
 export function createEngine({ db, clock, config, onError }: EngineDeps) {
+  // What this process holds (issue 28: every map has a limit or an expiry): the snapshot and the cap
+  // counts are replaced whole at each refresh; the ZIPs are a fixed table; the recent sales and the
+  // recorder's batches carry their own bounds (duplicates.ts, recorder.ts).
   let snapshot: EngineSnapshot | null = null;
   let zipStates = new Map<string, string>();
   let capCounts = new MemoryCapCounts(() => clock.now());

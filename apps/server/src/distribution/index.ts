@@ -62,6 +62,8 @@ interface ServiceIndex {
  * location, sources and API keys. Replaced whole when the database changes (see EngineIndex).
  */
 export class EngineSnapshot {
+  // Bounded by what the database holds (live campaigns x their services x their states or ZIPs), built
+  // once per snapshot and dropped with it: nothing is added per ping or sale.
   private readonly byService = new Map<string, ServiceIndex>();
   private readonly ofService = new Map<string, IndexedCampaign[]>();
 

@@ -98,6 +98,18 @@ function updateLastSold(sold: Map<string, Date>) {
     where c.id = r.id`;
 }
 
+/** A batch is written as soon as this many records wait (besides the engine's tick every second). */
+const BATCH_ROWS = 1000;
+
+/**
+ * At most this many ping records (and as many Ping/Post buyers' pings) wait for a write: about
+ * 15 MB. Reached only when the database cannot keep up or is away (a write under way holds the next
+ * batch back); records beyond it are dropped and said so once, as records of a failed write are,
+ * rather than held until the process runs out of memory (issue 28). The pings themselves were
+ * answered; only their statistics miss them.
+ */
+export const MAX_QUEUED_RECORDS = 20_000;
+
 /**
  * Writes what the hot paths only note in memory (ping records, Ping/Post buyers' pings,
  * unmatched-ping counts, the sources' "last sent" marks, campaigns' last sale for rotation) in
@@ -105,12 +117,17 @@ function updateLastSold(sold: Map<string, Date>) {
  * write path).
  */
 export class Recorder {
+  // Every batch below is emptied by each write (the engine's tick every second, or BATCH_ROWS):
+  // the lists hold at most MAX_QUEUED_RECORDS; the maps one entry per source, campaign, or
+  // (day, ZIP, service) seen since the last write.
   private pingRows: PingRow[] = [];
   private pingCallRows: PingCallRecord[] = [];
   private marks = new Map<string, Partial<Record<SourceMark, Date>>>();
   private sold = new Map<string, Date>();
   /** Buyer Gaps (DESIGN.md §8b) by New York day, ZIP and service: what nobody bought. */
   private gaps = new Map<string, { day: string; zip: string; service: string; n: number }>();
+  /** Records dropped at the limit since the last write (reported once, when the first is dropped). */
+  private dropped = 0;
   private flushing: Promise<void> | null = null;
 
   constructor(
@@ -118,19 +135,38 @@ export class Recorder {
     private readonly onError: (error: unknown) => void,
   ) {}
 
+  /** How many ping records and Ping/Post buyers' pings wait for a write. */
+  get queued(): number {
+    return this.pingRows.length + this.pingCallRows.length;
+  }
+
   ping(row: PingRow): void {
-    this.pingRows.push(row);
+    if (this.keep(this.pingRows, 1)) this.pingRows.push(row);
     this.mark(row.sourceId, row.test ? 'lastTestPingSentAt' : 'lastPingSentAt', row.createdAt);
     // A ping no campaign priced is a Buyer Gap; a test ping never counts.
     if ((row.priceCents === null || row.priceCents === undefined) && !row.test)
       this.gap(row.zip, row.service, row.createdAt);
-    if (this.pingRows.length >= 1000) void this.flush();
+    this.flushIfFull(this.pingRows);
   }
 
   /** The pings of Ping/Post buyers for one ping or lead (DESIGN.md §6: every outbound call is logged). */
   pingCalls(rows: PingCallRecord[]): void {
-    this.pingCallRows.push(...rows);
-    if (this.pingCallRows.length >= 1000) void this.flush();
+    if (this.keep(this.pingCallRows, rows.length)) this.pingCallRows.push(...rows);
+    this.flushIfFull(this.pingCallRows);
+  }
+
+  /** Whether `n` more records fit the limit; the first refused since the last write is reported. */
+  private keep(list: unknown[], n: number): boolean {
+    if (list.length + n <= MAX_QUEUED_RECORDS) return true;
+    if (this.dropped === 0)
+      this.onError(new Error(`ping records: ${MAX_QUEUED_RECORDS} wait for the database; dropping the next ones`));
+    this.dropped += n;
+    return false;
+  }
+
+  /** A batch is full: written now, unless a write is under way (it holds this batch back: one queued write, not one a ping). */
+  private flushIfFull(list: unknown[]): void {
+    if (list.length >= BATCH_ROWS && !this.flushing) void this.flush();
   }
 
   /** A real ping or direct lead that no campaign would buy. */
@@ -178,6 +214,7 @@ export class Recorder {
     this.marks = new Map();
     this.sold = new Map();
     this.gaps = new Map();
+    this.dropped = 0;
     try {
       if (rows.length > 0) await this.db.execute(insertPings(rows));
       if (calls.length > 0) await this.db.execute(insertPingCalls(calls));

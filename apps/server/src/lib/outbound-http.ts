@@ -190,7 +190,9 @@ export function messageOf(error: unknown): string {
  * The kept-alive connections of `reuseConnection` requests, one pool per way of reaching addresses (the
  * resolver, the dialer and whether private targets are allowed). A pooled socket was made through the
  * guarded lookup like any other, so it is connected to an address that was checked when it connected;
- * reusing it reaches nothing else, whatever the name resolves to since.
+ * reusing it reaches nothing else, whatever the name resolves to since. Bounded: at most four agents
+ * (http or https, private targets allowed or not) per resolver and dialer, which are the app's own
+ * (weak keys: a test's go with it); an agent's idle sockets close after POOLED_IDLE_MS.
  */
 const pools = new WeakMap<Resolver, WeakMap<Dialer, Map<string, http.Agent>>>();
 

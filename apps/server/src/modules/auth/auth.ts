@@ -160,7 +160,8 @@ export function createAuth({ config, db, mailer, onSignupVerified, logger }: Aut
     },
     rateLimit: {
       // Per client address, in this process; the per-account limit on failed sign-ins is ours
-      // (auth.routes.ts) and lives in the database. A limit of 0 is off.
+      // (auth.routes.ts) and lives in the database. A limit of 0 is off. better-auth's memory store
+      // drops each entry when its window ends and holds at most 100,000 (issue 28: bounded).
       enabled: true,
       window: 60,
       max: 300,

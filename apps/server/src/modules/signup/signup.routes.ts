@@ -19,6 +19,8 @@ export const signupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config
   if (signUpsPerMinute > 0 || checksPerMinute > 0) {
     await app.register(rateLimit, {
       global: false,
+      // In memory, per client address: at most this many addresses (an LRU), each count for its window.
+      cache: 10_000,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         ok: false,

@@ -11,6 +11,8 @@ import { sha256Hex } from '../../lib/secrets';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { Answer, RequestMeta } from './source-api.service';
 
+/** The public API's rate limiter keeps counts for at most this many API keys (or addresses) at once. */
+const RATE_LIMIT_KEYS = 10_000;
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
 
 declare module 'fastify' {
@@ -87,6 +89,9 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { ser
       timeWindow: 1000,
       hook: 'preHandler',
       keyGenerator: (request) => api.limitBucket(apiKeyOf(request), request.ip),
+      // The plugin's in-memory store: at most this many keys or addresses, least recently seen dropped
+      // first (its LRU), each count for one window: a flood of invented keys cannot grow the heap.
+      cache: RATE_LIMIT_KEYS,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         ok: false,
