@@ -2,7 +2,7 @@ import { SIGNUP_MESSAGES } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { toast } from './screen';
-import { apiCall, USERS, unique } from './support';
+import { addUserWithPassword, apiCall, navigation, submitSignIn, USERS, unique } from './support';
 
 const e2e = useBrowser();
 
@@ -61,6 +61,63 @@ describe('a new user sets a first password through the welcome link', () => {
     await setPassword(`mesa-rosa-${suffix}-7`);
     await toast(page, 'Your password is set. Sign in to continue.').waitFor();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/auth');
+    await context.close();
+  });
+});
+
+/**
+ * Issue 29 item 2: failed sign-ins slow the (account, address) pair down, with the wait in words on the
+ * sign-in screen, instead of locking the account; once the wait is over the right password signs in.
+ */
+describe('a user who mistypes the password again and again', () => {
+  it('is told how long to wait, then signs in with the right password', async () => {
+    const admin = await e2e.signedIn(USERS.admin);
+    const suffix = unique();
+    const source = await apiCall<{ _id: string }>(admin.page.request, 'post', '/api/source', {
+      name: `Dune Leads ${suffix}`,
+      email: `ops-${suffix}@dune.example`,
+      phone: '6025550177',
+      address: '9 Palm Rd',
+      city: 'Yuma',
+      state: 'AZ',
+      zip: '85364',
+      channels: [{ name: 'facebook', max_cost: 9 }],
+    });
+    const email = `lee-${suffix}@dune.example`;
+    const password = `dune-lee-${suffix}-4`;
+    await addUserWithPassword(
+      admin.page.request,
+      { kind: 'source', id: source._id },
+      { name: 'Lee Park', email, password },
+    );
+    await admin.context.close();
+
+    const { context, page } = await e2e.newPage();
+    const failure = page.getByRole('alert');
+    // The first failures answer at once; past them each further one waits longer (1 s, 2 s, 4 s, …), so
+    // some attempt soon lands inside its wait, however slowly this machine types.
+    let slowed = '';
+    for (let attempt = 1; attempt <= 12 && !slowed; attempt++) {
+      await submitSignIn(page, email, 'not-the-password-1');
+      await failure.waitFor();
+      const text = (await failure.textContent()) ?? '';
+      if (/Too many failed sign-in attempts from here\. Try again in \d+ seconds?/.test(text)) slowed = text;
+      else expect(text).toContain('Incorrect email and password combination');
+    }
+    expect(slowed).not.toBe('');
+
+    // After the wait the right password signs in: the account was never locked.
+    const seconds = Number(/Try again in (\d+) second/.exec(slowed)?.[1]);
+    await expect
+      .poll(
+        async () => {
+          await submitSignIn(page, email, password);
+          await Promise.race([navigation(page).waitFor(), failure.waitFor()]);
+          return navigation(page).isVisible();
+        },
+        { timeout: (seconds + 20) * 1000, interval: 1000 },
+      )
+      .toBe(true);
     await context.close();
   });
 });
