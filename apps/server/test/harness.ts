@@ -61,6 +61,10 @@ export async function createTestApp(
       AUTH_SIGN_IN_PER_MINUTE: '0',
       AUTH_SIGN_UP_PER_MINUTE: '0',
       AUTH_PASSWORD_RESET_PER_MINUTE: '0',
+      // A file's tests share one user for many Tests and messages; the per-user limits are tested on in
+      // plugins/user-rate-limit.test.ts.
+      DELIVERY_TEST_PER_MINUTE: '0',
+      BUYER_MESSAGES_PER_HOUR: '0',
     }),
     ...overrides,
   };
