@@ -121,6 +121,8 @@ const configSchema = z
     JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
     /** How often an idle worker looks for jobs (pg-boss allows 0.5 at least). */
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
+    /** Notify workers per process, each delivering a batch of 10 jobs side by side. */
+    DELIVERY_WORKERS: z.coerce.number().int().min(1).max(32).default(4),
     /** How often the dispatcher looks for sold matches without jobs, besides the sale's own kick. */
     DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
     /** A match queued this long ago with no outcome has its jobs sent again (a crash between claim and send). */

@@ -54,7 +54,8 @@ export function createBoss(db: Db, timing: BossTiming, logger?: Pick<Logger, 'wa
       } catch (error) {
         if (!isDatabaseUnavailable(error) || running.stopping) {
           logger?.warn({ err: error }, 'jobs: a job outcome was not recorded; the job runs again after its expiry');
-          return { rows: [] };
+          // The shape of the statements' own answer (pg-boss reads rows[0].count, un-awaited).
+          return { rows: [{ count: '0' }] };
         }
         await running.pause(wait);
       }

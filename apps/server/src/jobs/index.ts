@@ -23,6 +23,8 @@ import { idempotencyPurgeJob } from './purge-idempotency-keys';
 
 /** Matches claimed by one dispatcher round. */
 const DISPATCH_BATCH = 100;
+/** Jobs a notify worker fetches at once; their deliveries run side by side. */
+const NOTIFY_BATCH = 10;
 
 /** The channels' needs (database, clock, config, mailer, whitelist, network), and the workers' own. */
 export interface JobsDeps extends ChannelDeps {
@@ -47,6 +49,8 @@ export function createJobs({
   const channels = createChannels(channelDeps);
   const notify = createNotifyHandler({ db, clock, config, channels });
   let boss: PgBoss | null = null;
+  /** The notify workers' ids, to wake them when there is work (pg-boss otherwise waits a poll interval). */
+  let notifyWorkers: string[] = [];
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;
@@ -99,9 +103,15 @@ export function createJobs({
         if (jobs.length > 0) await b.insert(jobs, { db: bossDbOf(tx) });
         return matches.length;
       });
+      // Committed: the workers start on these jobs now rather than at their next poll.
+      if (claimed > 0) wakeNotifyWorkers(b);
       total += claimed;
       if (claimed < DISPATCH_BATCH) return total;
     }
+  }
+
+  function wakeNotifyWorkers(b: PgBoss) {
+    for (const id of notifyWorkers) b.notifyWorker(id);
   }
 
   /** Runs a round now, or once more after the running one (kicks never overlap). */
@@ -142,18 +152,28 @@ export function createJobs({
         retryDelay: 1,
         expireInSeconds: config.JOB_EXPIRE_SECONDS,
       });
-      await work<unknown>(
-        b,
-        NOTIFY_QUEUE,
-        { batchSize: 10, pollingIntervalSeconds: config.JOB_POLL_SECONDS },
-        async (jobs) => {
-          const results = await Promise.allSettled(
-            jobs.map((job) => notify.handle(b, notifyJobSchema.parse(job.data))),
-          );
-          const failed = results.find((r) => r.status === 'rejected');
-          if (failed) throw (failed as PromiseRejectedResult).reason;
-        },
-      );
+      // pg-boss 10 waits a whole poll interval after every fetch, full or not: one worker would deliver
+      // at most NOTIFY_BATCH jobs per JOB_POLL_SECONDS (5 a second by default), far behind the sales
+      // after an outage. A worker whose batch came full fetches again at once, and DELIVERY_WORKERS
+      // of them run side by side, so one slow buyer's batch does not hold up everyone's deliveries.
+      notifyWorkers = [];
+      for (let i = 0; i < config.DELIVERY_WORKERS; i++) {
+        let id = '';
+        id = await work<unknown>(
+          b,
+          NOTIFY_QUEUE,
+          { batchSize: NOTIFY_BATCH, pollingIntervalSeconds: config.JOB_POLL_SECONDS },
+          async (jobs) => {
+            if (jobs.length === NOTIFY_BATCH) b.notifyWorker(id);
+            const results = await Promise.allSettled(
+              jobs.map((job) => notify.handle(b, notifyJobSchema.parse(job.data))),
+            );
+            const failed = results.find((r) => r.status === 'rejected');
+            if (failed) throw (failed as PromiseRejectedResult).reason;
+          },
+        );
+        notifyWorkers.push(id);
+      }
       const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
       for (const job of [
         idempotencyPurgeJob({ db, clock }),
@@ -174,6 +194,7 @@ export function createJobs({
       timer = null;
       const b = boss;
       boss = null;
+      notifyWorkers = [];
       if (running) await running;
       if (b) await stopBoss(b, 5000);
     },
