@@ -30,9 +30,10 @@ export function splitCents(totalCents: number, weights: readonly number[]): numb
   const exact = weights.map((w) => amount * BigInt(w));
   const parts = exact.map((e) => e / whole);
   let left = amount - parts.reduce((a, p) => a + p, 0n);
+  // Largest remainder first; sort() is stable, so equal remainders keep the parts' order.
   const byRemainder = exact
     .map((e, index) => ({ index, remainder: e % whole }))
-    .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+    .sort((a, b) => (b.remainder > a.remainder ? 1 : b.remainder < a.remainder ? -1 : 0));
   for (const { index } of byRemainder) {
     if (left === 0n) break;
     parts[index] = (parts[index] as bigint) + 1n;
