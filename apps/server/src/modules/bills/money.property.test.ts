@@ -5,6 +5,7 @@ import { expectBillsConsistent } from '../../../test/bill-checks';
 import { createBuyer, createCampaign, createSourceWithKey, postReturn, uniquePhone } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { createDelivery, fieldRows, useAnsweringServer } from '../../../test/receivers';
+import { rowsOf } from '../../db/client';
 import { buyers as buyersTable, leadMatches, leads } from '../../db/schema';
 import type { Viewer } from '../../plugins/auth';
 
@@ -179,7 +180,7 @@ async function saveTerms(buyerId: string, payload: object) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-const rows = async <T>(query: ReturnType<typeof sql>) => (await t.database.db.execute(query)).rows as unknown as T[];
+const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await t.database.db.execute(query));
 
 /** What each limited buyer may still spend, cents (absent: no limit). */
 async function allowances(): Promise<Map<string, number>> {
@@ -207,7 +208,12 @@ async function expectMoneyHolds(afterRun: boolean) {
       (select coalesce(sum(a.amount_cents), 0)::int from bill_adjustments a where a.bill_id = b.id and a.kind = 'debit') as debits
     from bills b where b.status = 'closed'`);
   for (const b of closed) {
-    const [charges, returns, credits, debits] = [b.charges, b.returns, b.credits, b.debits].map(Number) as number[];
+    const [charges, returns, credits, debits] = [b.charges, b.returns, b.credits, b.debits].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     expect(
       [b.charges_cents, b.returns_cents, b.credits_cents, b.debits_cents, b.net_cents].map(Number),
       `closed bill ${b.id}`,
@@ -232,7 +238,12 @@ async function expectMoneyHolds(afterRun: boolean) {
       (select coalesce(sum(c.amount_cents), 0)::int from source_chargebacks c where c.lead_id = l.id) as back
     from leads l where l.price_cents > 0`);
   for (const l of byLead) {
-    const [cost, sales, returned, back] = [l.cost, l.sales, l.returned, l.back].map(Number) as number[];
+    const [cost, sales, returned, back] = [l.cost, l.sales, l.returned, l.back].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     if (returned === 0) expect(back, `lead ${l.id}: nothing returned, nothing back`).toBe(0);
     else if (returned === sales) expect(back, `lead ${l.id}: fully returned, its whole payout back`).toBe(cost);
     else expect(back, `lead ${l.id}: part returned`).toBeLessThanOrEqual(cost);
