@@ -19,6 +19,7 @@ export default defineConfig({
             'src/distribution/normalize.test.ts',
             'src/distribution/ping-token.test.ts',
             'src/distribution/time.test.ts',
+            'src/modules/bills/money.test.ts',
           ],
         },
       },

@@ -9,7 +9,6 @@ import {
   type ReturnStatus,
 } from '@leadex/domain';
 import type { Db, Tx } from '../../db/client';
-import { periodStart } from '../../distribution/time';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
@@ -19,21 +18,14 @@ import type { Viewer } from '../../plugins/auth';
 import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
 import type { BillPayments } from './bill-payments';
 import { type BillAdjustmentRow, type BillRow, type BillTotals, billsRepo } from './bills.repo';
+import { billingPeriodIn, netCents } from './money';
 
-/** Bill periods run in the exchange's zone (America/New_York by default), weeks from Monday (DESIGN.md §7). */
 const DAY_MS = 86_400_000;
 
-/** The billing period containing `now`: its first instant and the first instant of the next one. */
+/** The billing period containing `now`, in the exchange's zone (America/New_York by default; DESIGN.md §7). */
 export function billingPeriod(period: BillPeriod, now: Date): { start: Date; next: Date } {
-  const unit = period === 'weekly' ? 'weekly' : 'monthly';
-  const start = periodStart(unit, exchangeZone(), now);
-  // A day past the longest period lands inside the next one, whatever DST did in between.
-  const inNext = new Date(start.getTime() + (period === 'weekly' ? 8 : 32) * DAY_MS);
-  return { start, next: periodStart(unit, exchangeZone(), inNext) };
+  return billingPeriodIn(period, exchangeZone(), now);
 }
-
-/** Net = charges - approved returns - credits + debits, in cents (DESIGN.md §7). */
-export const netCents = (t: BillTotals): number => t.chargesCents - t.returnsCents - t.creditsCents + t.debitsCents;
 
 /** When a bill's grace period runs out: the billing run closes it then. */
 const graceEnd = (bill: BillRow, graceDays: number) => new Date(bill.endAt.getTime() + graceDays * DAY_MS);

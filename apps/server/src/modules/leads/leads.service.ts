@@ -24,8 +24,9 @@ import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
+import { withinReturnWindow } from '../bills/money';
 import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
-import { returnWindowDays, withinReturnWindow } from '../returns/returns.service';
+import { returnWindowDays } from '../returns/returns.service';
 import { unpackExplanation } from '../source-api/explanation';
 import { leadDateSpan, leadsToday } from './date-range';
 import {

@@ -1,8 +1,18 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { pageWithTotal } from '../../db/records';
-import { billAdjustments, bills, buyers, leadMatches, leads, messages, settings } from '../../db/schema';
+import {
+  billAdjustments,
+  bills,
+  buyers,
+  leadMatches,
+  leads,
+  messages,
+  settings,
+  sourceChargebacks,
+} from '../../db/schema';
 import { billedMatches } from '../bills/bills.repo';
+import { splitCents } from '../bills/money';
 
 export type ReturnMatch = typeof leadMatches.$inferSelect;
 
@@ -84,22 +94,33 @@ export const returnsRepo = {
   },
 
   /**
-   * Charges an approved return back to the source (source_chargebacks): the returned sale's share of
-   * the lead's payout, split over the lead's sales by price. Once per sale; a source paid nothing
-   * (internal, or a lead cost of 0) is charged nothing.
+   * Charges an approved return back to the source (source_chargebacks): the returned sale's part of
+   * the lead's payout, split over the lead's sales by price with the largest remainder (splitCents), in
+   * the order the sales were made, so the parts of a fully returned lead add up to its payout. Once per
+   * sale; a source paid nothing (internal, or a lead cost of 0) is charged nothing.
    */
   async chargeBack(tx: Tx, id: string, matchId: string, at: Date): Promise<void> {
-    await tx.execute(sql`
-      insert into source_chargebacks (id, source_id, lead_id, match_id, amount_cents, created_at)
-      select ${id}, l.source_id, l.id, m.id,
-        round(l.cost_cents::numeric * m.price_cents / sold.revenue)::int, ${at.toISOString()}::timestamptz
-      from lead_matches m
-      join leads l on l.id = m.lead_id
-      cross join lateral (
-        select sum(x.price_cents) as revenue from lead_matches x where x.lead_id = m.lead_id and not x.rejected
-      ) sold
-      where m.id = ${matchId} and l.cost_cents > 0 and sold.revenue > 0
-      on conflict (match_id) do nothing`);
+    const [lead] = await tx
+      .select({ id: leads.id, sourceId: leads.sourceId, costCents: leads.costCents })
+      .from(leadMatches)
+      .innerJoin(leads, eq(leads.id, leadMatches.leadId))
+      .where(eq(leadMatches.id, matchId));
+    if (!lead || lead.costCents <= 0) return;
+    const sales = await tx
+      .select({ id: leadMatches.id, priceCents: leadMatches.priceCents })
+      .from(leadMatches)
+      .where(and(eq(leadMatches.leadId, lead.id), eq(leadMatches.rejected, false)))
+      .orderBy(asc(leadMatches.createdAt), asc(leadMatches.id));
+    const index = sales.findIndex((s) => s.id === matchId);
+    if (index < 0 || !sales.some((s) => s.priceCents > 0)) return;
+    const part = splitCents(
+      lead.costCents,
+      sales.map((s) => s.priceCents),
+    )[index] as number;
+    await tx
+      .insert(sourceChargebacks)
+      .values({ id, sourceId: lead.sourceId, leadId: lead.id, matchId, amountCents: part, createdAt: at })
+      .onConflictDoNothing({ target: sourceChargebacks.matchId });
   },
 
   /**

@@ -17,19 +17,13 @@ import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { billsRepo } from '../bills/bills.repo';
 import { billingPeriod, ensureAccruingBill } from '../bills/bills.service';
+import { autoApproveAllows, withinReturnWindow } from '../bills/money';
 import { statsRollup } from '../stats/stats-rollup';
 import { type ReturnMatch, returnsRepo } from './returns.repo';
-
-const DAY_MS = 86_400_000;
 
 /** The return window in days: the `return_window_days` setting, else the default. */
 export async function returnWindowDays(db: Db): Promise<number> {
   return (await returnsRepo.numberSetting(db, 'return_window_days')) ?? DEFAULT_RETURN_WINDOW_DAYS;
-}
-
-/** Whether a sale made at `soldAt` may still be returned at `now`: up to `days` after it, to the millisecond. */
-export function withinReturnWindow(soldAt: Date, now: Date, days: number): boolean {
-  return now.getTime() <= soldAt.getTime() + days * DAY_MS;
 }
 
 /** The match's return as the lead detail shows it (admin §3 Lead: return reason, comment, approve, deny). */
@@ -134,7 +128,7 @@ export function createReturnsService({ db, clock }: { db: Db; clock: Clock }) {
       await refuseOnClosedBill(tx, match.id);
       const { start, next } = billingPeriod(buyer.period as BillPeriod, match.createdAt);
       const share = await returnsRepo.billShare(tx, match.buyerId, start, next);
-      const automatic = buyer.autoApproveReturns > 0 && share.approved + 1 <= buyer.autoApproveReturns * share.leads;
+      const automatic = autoApproveAllows(buyer.autoApproveReturns, share.approved, share.leads);
       const updated = await returnsRepo.setReturn(tx, match.id, null, {
         returnStatus: automatic ? 'approved' : 'requested',
         returnReason: body.reason,
