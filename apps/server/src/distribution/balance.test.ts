@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey, leadInput, saveBillTerms } from '../../test/factories';
 import { useAdminTestApp } from '../../test/harness';
+import { untilWaitingOnLocks } from '../../test/locks';
 import { createDelivery, fieldRows, useAnsweringServer } from '../../test/receivers';
 import { bills, buyerSpend, campaigns, leadMatches, leads } from '../db/schema';
 import { newId } from '../lib/ids';
@@ -307,20 +308,6 @@ describe('rule 7: a winner that does not buy gives its reservation back', () => 
 describe.skipIf(testDatabaseKind !== 'postgres')(
   'rule 7: the spend recompute raced against a sale (PostgreSQL)',
   () => {
-    /** Waits until `n` connections of this database wait on a lock. */
-    async function untilWaitingOnLocks(n: number): Promise<void> {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const rows = await t.database.db.execute<{ n: number }>(
-          sql`select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and state = 'active'`,
-        );
-        if (((rows as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0) >= n) return;
-        if (Date.now() > deadline) throw new Error(`never saw ${n} connection(s) waiting on a lock`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    }
-
     it('a recompute that starts while a sale holds its reservation uncommitted counts that sale', async () => {
       const zip = '43215';
       const { limited, next } = await limitedAndNext(zip, 'prepay');
@@ -345,7 +332,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       const sale = soldTo(zip);
       await arrived;
       const recompute = t.database.db.transaction((tx) => billsRepo.recomputeSpendOf(tx, limited));
-      await untilWaitingOnLocks(1);
+      await untilWaitingOnLocks(t, 1);
       held?.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       expect(await sale).toBe(limited);
       await recompute;
@@ -377,7 +364,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         ]);
         await billsRepo.recomputeSpendOf(tx, limited);
         sale = soldTo(zip);
-        await untilWaitingOnLocks(1);
+        await untilWaitingOnLocks(t, 1);
       });
       expect(await sale).toBe(next);
       expect(await spendOf(limited)).toMatchObject({ spentCents: 5001, limitCents: 10000 });

@@ -79,7 +79,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   {
-    weight: 1,
+    weight: 3,
     arbitrary: fc.record({ kind: fc.constant('delivery' as const), buyer: fc.nat(1), accepts: fc.boolean() }),
   },
 );
