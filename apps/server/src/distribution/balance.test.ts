@@ -204,7 +204,8 @@ describe('rule 7 at the limit, to the cent', () => {
     'a %s buyer through %s: a price landing exactly on the limit sells, one cent over goes to the next buyer',
     async (pay, path, zip) => {
       const { limited, next, campaignId } = await limitedAndNext(zip, pay);
-      const headers = () => (path === 'the careful sale' ? { 'idempotency-key': newId('key') } : {});
+      const headers = (): Record<string, string> =>
+        path === 'the careful sale' ? { 'idempotency-key': newId('key') } : {};
       const sold: (string | null)[] = [];
       // $50 + $50 lands exactly on $100: sold; a third $50 is over: the next buyer.
       for (let i = 0; i < 3; i += 1) sold.push(await soldTo(zip, headers()));
