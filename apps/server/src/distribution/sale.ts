@@ -528,14 +528,17 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
         // In the one-statement sale's lock order (campaign, then period): concurrent sales never deadlock.
         const byCampaign = [...result.winners].sort((a, b) => (a.campaignId < b.campaignId ? -1 : 1));
         for (const w of byCampaign) {
-          if (held.has(w.campaignId)) continue;
-          const slots = lockOrder(slotsOf(w.campaignId, lead.createdAt));
-          if (!(await takeCampaignCaps(tx, slots))) {
-            full.add(w.campaignId);
-            capFull = true;
-            continue;
+          if (!held.has(w.campaignId)) {
+            const slots = lockOrder(slotsOf(w.campaignId, lead.createdAt));
+            if (!(await takeCampaignCaps(tx, slots))) {
+              full.add(w.campaignId);
+              capFull = true;
+              continue;
+            }
+            held.set(w.campaignId, slots);
           }
-          held.set(w.campaignId, slots);
+          // A winner whose price changed (shared, then alone) had its reservation released: it takes the new one.
+          if (spending.has(w.campaignId)) continue;
           // Rule 7: a prepay or credit buyer buys only what its balance or credit still covers.
           if (await takeBuyerSpend(tx, w.buyerId, w.priceCents)) spending.set(w.campaignId, w);
           else {

@@ -1,20 +1,27 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectBillsConsistent, startCaseInItsOwnYear } from '../../../test/bill-checks';
 import { createBuyer, createCampaign, createSourceWithKey, postReturn, uniquePhone } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
+import { createDelivery, fieldRows, useAnsweringServer } from '../../../test/receivers';
 import { buyerSpend, leadMatches, prepayEntries } from '../../db/schema';
 import { billsRepo } from './bills.repo';
 
 /**
  * Issue 13, rule 7 under random sequences: a prepay buyer and a credit buyer buy through the engine
- * while deposits are topped up, sales are returned and billing runs close and draw bills. After every
- * step no prepay balance is below zero, no buyer has spent past its limit, and what the sales reserved
- * equals what the facts say (the recompute of every other path changes nothing). At the end every bill
- * adds up. Each case sells in two states of its own, so earlier cases' campaigns never compete.
+ * while deposits are topped up, sales are returned, an admin credits and debits their bills (issue 30),
+ * their live custom deliveries accept or refuse leads (issue 30), and billing runs close and draw bills.
+ * After every step no prepay balance is below zero, no buyer has spent past its limit, and what the sales
+ * reserved equals what the facts say (the recompute of every other path changes nothing). Every post is
+ * sold to its buyer exactly when the buyer can pay and its delivery accepts (issue 30: a buyer who can pay
+ * is sold to). At the end every bill adds up. Each case sells in two states of its own, so earlier
+ * cases' campaigns never compete.
  */
-const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+/** The buyers' systems: a live delivery posts to `/crm/{buyer}`, which refuses while its buyer is in `refusing`. */
+const crm = useAnsweringServer('{"ok":true}');
+const refusing = new Set<string>();
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: true });
 const DAY_MS = 86_400_000;
 const RUNS = 10;
 /** Two ZIPs of distinct states a case. */
@@ -46,7 +53,9 @@ type Step =
   | { kind: 'topUp'; dollars: number }
   | { kind: 'return'; pick: number }
   | { kind: 'run' }
-  | { kind: 'wait'; hours: number };
+  | { kind: 'wait'; hours: number }
+  | { kind: 'adjust'; buyer: number; adjustment: 'credit' | 'debit'; cents: number }
+  | { kind: 'delivery'; buyer: number; accepts: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('post' as const), buyer: fc.nat(1) }) },
@@ -60,11 +69,31 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('wait' as const), hours: fc.integer({ min: 1, max: 24 * 10 }) }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('adjust' as const),
+      buyer: fc.nat(1),
+      adjustment: fc.constantFrom<'credit' | 'debit'>('credit', 'debit'),
+      cents: fc.integer({ min: 1, max: 2000 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('delivery' as const), buyer: fc.nat(1), accepts: fc.boolean() }),
+  },
 );
 
 let apiKey = '';
 beforeAll(async () => {
   ({ apiKey } = await createSourceWithKey(t, { maxCost: 1 }));
+});
+// After the answering server's own beforeEach, which sets its default answer.
+beforeEach(() => {
+  crm.answer = (res, req) => {
+    const buyerId = req.url?.split('/').at(-1) ?? '';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(`{"ok":${!refusing.has(buyerId)}}`);
+  };
 });
 
 const spendOf = async (buyerId: string) =>
@@ -89,8 +118,8 @@ async function expectWithinLimits(buyerIds: string[], prepayId: string) {
   }
 }
 
-describe('rule 7 under random sales, top-ups, returns and billing runs', () => {
-  it('keeps every prepay balance at or above zero and every buyer within its limit', async () => {
+describe('rule 7 under random sales, top-ups, returns, credits, debits, live deliveries and billing runs', () => {
+  it('keeps every prepay balance at or above zero and every buyer within its limit, and sells to a buyer who can pay', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 5, maxLength: 30 }),
@@ -121,6 +150,9 @@ describe('rule 7 under random sales, top-ups, returns and billing runs', () => {
           const [prepayId] = buyerIds as [string, string];
           let deposited = deposit;
           const sales: Array<{ leadId: string; matchId: string; buyer: number }> = [];
+          /** Each bill's credits and debits in cents, as the admin last sent them. */
+          const adjustments = new Map<string, { buyer: number; credit: number[]; debit: number[] }>();
+          const withDelivery = new Set<number>();
 
           for (const s of steps) {
             if (s.kind === 'wait') t.clock.advance(s.hours * 3_600_000);
@@ -142,7 +174,50 @@ describe('rule 7 under random sales, top-ups, returns and billing runs', () => {
               });
               expect(res.statusCode).toBe(200);
             }
+            if (s.kind === 'delivery') {
+              const buyerId = buyerIds[s.buyer] as string;
+              if (s.accepts) refusing.delete(buyerId);
+              else refusing.add(buyerId);
+              if (!withDelivery.has(s.buyer)) {
+                withDelivery.add(s.buyer);
+                await createDelivery(t, admin.cookie, {
+                  buyer: buyerId,
+                  name: 'CRM',
+                  url: `${crm.base}/crm/${buyerId}`,
+                  accept: fieldRows({ ok: 'true' }),
+                  status: 'live',
+                });
+                await t.deps.engine.reload();
+              }
+            }
+            if (s.kind === 'adjust') {
+              const buyerId = buyerIds[s.buyer] as string;
+              const current = await t.request({
+                method: 'GET',
+                url: `/api/bill/buyer/${buyerId}/current`,
+                as: admin.cookie,
+              });
+              // A buyer with no sale on an open bill has no bill to adjust yet.
+              if (current.statusCode === 200) {
+                const billId = current.json()._id as string;
+                const lists = adjustments.get(billId) ?? { buyer: s.buyer, credit: [], debit: [] };
+                lists[s.adjustment].push(s.cents);
+                adjustments.set(billId, lists);
+                const line = (cents: number) => ({ amount: cents / 100, description: 'random adjustment' });
+                const res = await t.request({
+                  method: 'PUT',
+                  url: `/api/bill/${billId}`,
+                  as: admin.cookie,
+                  payload: { credits: lists.credit.map(line), debits: lists.debit.map(line) },
+                });
+                expect(res.statusCode, res.body).toBe(200);
+              } else expect(current.statusCode, current.body).toBe(404);
+            }
             if (s.kind === 'post') {
+              const buyerId = buyerIds[s.buyer] as string;
+              const spend = await spendOf(buyerId);
+              const canPay = (spend?.spentCents ?? 0) + (terms[s.buyer]?.price ?? 0) * 100 <= (spend?.limitCents ?? 0);
+              const accepts = !(withDelivery.has(s.buyer) && refusing.has(buyerId));
               const res = await t.sourceApi('/api/lead', apiKey, {
                 service: 'roofing',
                 zip: zips[s.buyer],
@@ -158,6 +233,9 @@ describe('rule 7 under random sales, top-ups, returns and billing runs', () => {
                   .where(eq(leadMatches.leadId, body.lead_id));
                 sales.push({ leadId: body.lead_id, matchId: match?.id as string, buyer: s.buyer });
               }
+              expect(body.status === 'sold', `sold: it can pay (${canPay}) and its delivery accepts (${accepts})`).toBe(
+                canPay && accepts,
+              );
             }
             if (s.kind === 'return' && sales.length > 0) {
               const sold = sales[s.pick % sales.length] as (typeof sales)[number];
@@ -167,9 +245,13 @@ describe('rule 7 under random sales, top-ups, returns and billing runs', () => {
             await expectWithinLimits(buyerIds, prepayId);
           }
 
-          // The prepay buyer bought no more than its deposits cover.
+          // The prepay buyer bought no more than its deposits cover, with its debits and less its credits.
           const prepaySold = sales.filter((s) => s.buyer === 0).length;
-          expect(prepaySold * 700).toBeLessThanOrEqual(deposited * 100 + 700 * (await approvedCount(prepayId)));
+          const prepayLists = [...adjustments.values()].filter((a) => a.buyer === 0);
+          const net = (kind: 'credit' | 'debit') => prepayLists.flatMap((a) => a[kind]).reduce((n, c) => n + c, 0);
+          expect(prepaySold * 700 + net('debit') - net('credit')).toBeLessThanOrEqual(
+            deposited * 100 + 700 * (await approvedCount(prepayId)),
+          );
           t.clock.advance(70 * DAY_MS);
           await t.request({ method: 'POST', url: '/api/sim/billing?doPayments=true', as: admin.cookie });
           await expectWithinLimits(buyerIds, prepayId);
