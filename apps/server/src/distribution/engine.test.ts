@@ -200,7 +200,7 @@ describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rul
         states: [state],
       });
       // A source per lead: no post below is a source re-posting its own lead (the 5-minute rule).
-      const sources = [];
+      const sources: Awaited<ReturnType<typeof createSourceWithKey>>[] = [];
       for (let i = 0; i < 5; i++) sources.push(await createSourceWithKey(t, { maxCost: 10 }));
       const email = `${state.toLowerCase()}.${Math.random().toString(36).slice(2)}@example.com`;
       const person = () => ({ ...contact(), email: email.toUpperCase() });

@@ -464,7 +464,7 @@ describe('a Ping/Post buyer with two live Ping/Post deliveries', () => {
         [a, b].map((x) => ('error' in x ? ['error', undefined] : ['bid', x.bid])),
       );
       expect(detail.match[0].custom).toEqual([
-        expect.objectContaining({ target: buyer.deliveries[winner]._id, accept: true, status_code: 200 }),
+        expect.objectContaining({ target: buyer.deliveries[winner]?._id, accept: true, status_code: 200 }),
       ]);
       expect(detail.explanation).toEqual(
         expect.arrayContaining([

@@ -41,7 +41,10 @@ describe('the Returns list counts (GET /api/lead/returns)', () => {
     const requested = await list('status=requested');
     expect([requested.total, requested.data.length]).toEqual([17, 15]);
     const requestedSecond = await list('status=requested&page=2');
-    expect([requestedSecond.total, requestedSecond.data.map((r) => r.status)]).toEqual([17, ['requested', 'requested']]);
+    expect([requestedSecond.total, requestedSecond.data.map((r) => r.status)]).toEqual([
+      17,
+      ['requested', 'requested'],
+    ]);
 
     for (const status of ['approved', 'denied'] as const) {
       const page = await list(`status=${status}`);
