@@ -202,18 +202,21 @@ export function expectFieldRefused(res: LightMyRequestResponse, field: string, m
 
 /**
  * Expects a list searched by name (`path`, a GET with its `name=` query) to page and sort by name:
- * its second page holds `secondPage`, and sorted by name descending, one a page, it starts with `last`.
+ * its second page holds `secondPage`, sorted by name descending, one a page, it starts with `last`,
+ * and every page says `total`.
  */
 export async function expectPagedByName(
   t: TestApp,
   as: string,
   path: string,
-  { secondPage, last }: { secondPage: string[]; last: string },
+  { secondPage, last, total }: { secondPage: string[]; last: string; total: number },
 ) {
   const second = await t.request({ method: 'GET', url: `${path}&page=2`, as });
   expect(second.json().data.map((row: { name: string }) => row.name)).toEqual(secondPage);
   const descending = await t.request({ method: 'GET', url: `${path}&sort=name&order=desc&pageSize=1`, as });
   expect(descending.json().data[0].name).toBe(last);
+  // Every page counts the whole filtered list, not its own rows (issue 30 area 6).
+  expect([second.json().total, descending.json().total]).toEqual([total, total]);
 }
 
 /**

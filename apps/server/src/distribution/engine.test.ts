@@ -168,6 +168,101 @@ describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
   );
 });
 
+/**
+ * Issue 30 area 4: rule 9's key is the phone OR the email (distribution/duplicates.ts, the sale's SQL
+ * `leads where phone = … union … where email = …`); no campaign or buyer setting narrows it. Here the
+ * person comes back with the same email (spelled in another case) and a new phone every time, so only
+ * the email can find the earlier sale: at the ping (its `email_hash`), at a post after a ping, and at a
+ * direct post.
+ */
+describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rule 9)', () => {
+  it.each([
+    ['by this process', 'OR', '97201', false],
+    ['by another process (in the database only)', 'KS', '66101', true],
+  ])(
+    'an email sold %s, each later lead with another phone: just inside 30 days its buyer is passed over at the ping and the posts, just outside it buys again',
+    async (_, state, zip, elsewhere) => {
+      t.clock.set('2026-06-01T15:00:00Z');
+      const soldAt = t.clock.now().getTime();
+      const first = await createBuyer(t);
+      const second = await createBuyer(t);
+      const fixedId = `DUP-EMAIL-${state}`;
+      const bought = await createCampaign(t, first._id, {
+        price: 50,
+        services: ['pest_control'],
+        states: [state],
+        fixedId,
+      });
+      const next = await createCampaign(t, second._id, { price: 20, services: ['pest_control'], states: [state] });
+      const third = await createCampaign(t, (await createBuyer(t))._id, {
+        price: 15,
+        services: ['pest_control'],
+        states: [state],
+      });
+      // A source per lead: no post below is a source re-posting its own lead (the 5-minute rule).
+      const sources: Awaited<ReturnType<typeof createSourceWithKey>>[] = [];
+      for (let i = 0; i < 5; i++) sources.push(await createSourceWithKey(t, { maxCost: 10 }));
+      const email = `${state.toLowerCase()}.${Math.random().toString(36).slice(2)}@example.com`;
+      const person = () => ({ ...contact(), email: email.toUpperCase() });
+      const key = (i: number) => sources[i]?.apiKey as string;
+      const direct = (i: number) => call('/api/lead', key(i), { service: 'pest_control', zip, ...person() });
+      const pingThenPost = async (i: number) => {
+        const ping = await call('/api/ping', key(i), { service: 'pest_control', zip });
+        expect(ping).toMatchObject({ ok: true });
+        return call('/api/post', key(i), { ping_id: ping.ping_id, ...person() });
+      };
+      const email_hash = createHash('sha256').update(email).digest('hex');
+      // A ping naming the campaign, carrying only the email's hash: rule 9 from this process's memory.
+      const quoteOfBought = () =>
+        call('/api/ping', key(1), { service: 'pest_control', zip, campaign: fixedId, email_hash });
+
+      if (elsewhere) {
+        await t.database.db.insert(leads).values({
+          id: `lead_email_elsewhere_${state}`,
+          sourceId: sources[0]?.sourceId as string,
+          service: 'pest_control',
+          zip,
+          phone: uniquePhone(),
+          email,
+          createdAt: new Date(soldAt),
+        });
+        await t.database.db.insert(leadMatches).values({
+          id: `mat_email_elsewhere_${state}`,
+          leadId: `lead_email_elsewhere_${state}`,
+          campaignId: bought,
+          buyerId: first._id,
+          kind: 'exclusive',
+          priceCents: 5000,
+          createdAt: new Date(soldAt),
+        });
+      } else {
+        const sold = await direct(0);
+        expect(sold).toMatchObject({ ok: true, status: 'sold' });
+        expect(await buyersOf(sold.lead_id)).toEqual([bought]);
+      }
+
+      t.clock.set(new Date(soldAt + 30 * DAY - SECOND));
+      if (!elsewhere) expect(await quoteOfBought()).toEqual({ ok: false, reason: 'no_match' });
+      // Each inside lead goes to the best buyer that has not bought the email yet.
+      for (const [sold, winner] of [
+        [await direct(1), next],
+        [await pingThenPost(2), third],
+      ] as const) {
+        expect(sold).toMatchObject({ ok: true, status: 'sold' });
+        expect(await buyersOf(sold.lead_id)).toEqual([winner]);
+        expect(await explained(sold.lead_id, bought)).toMatchObject({ eligible: false, rule: 'duplicate' });
+      }
+
+      t.clock.set(new Date(soldAt + 30 * DAY + SECOND));
+      if (!elsewhere) expect(await quoteOfBought()).toMatchObject({ ok: true, price: 10 });
+      // The first sale has left the window: its buyer, the best bid, buys the email again.
+      const outside = await pingThenPost(3);
+      expect(outside).toMatchObject({ ok: true, status: 'sold' });
+      expect(await buyersOf(outside.lead_id)).toEqual([bought]);
+    },
+  );
+});
+
 describe('the source re-post window (DESIGN.md §5 rule 9: 5 minutes)', () => {
   it('refuses a lead its source posted just under 5 minutes ago, and takes one posted just over 5 minutes ago', async () => {
     t.clock.set('2026-05-04T15:00:00Z');

@@ -389,6 +389,93 @@ describe('a Ping/Post buyer bids at the ping', () => {
   });
 });
 
+/**
+ * Issue 30 area 5: a buyer with two live Ping/Post deliveries. The rule (bidding.ts `roundOf`, sale.ts
+ * `deliveriesOf`): both are pinged; the buyer's bid is the best of its deliveries' bids (a tie goes to
+ * the first delivery made); the lead is posted only to the delivery whose ping made that bid, with its
+ * bid id and price; the other delivery's post is never called. Each delivery's ping is logged.
+ */
+describe('a Ping/Post buyer with two live Ping/Post deliveries', () => {
+  /** Zips of states no other test of this file buys in. */
+  const ZIPS: Record<string, string> = { NC: '27601', VA: '23219', TN: '37201', UT: '84101' };
+
+  async function twoDeliveries(state: string) {
+    const first = await pingPostBuyer(state, `/two-${state}-a`);
+    const second = await createDelivery(t, admin.cookie, {
+      buyer: first.buyer._id,
+      name: `Bids /two-${state}-b`,
+      url: buyerUrl(`/two-${state}-b/post`),
+      status: 'live',
+      ping_id: 'ping_post',
+      accept: fieldRows({ ok: 'true' }),
+      map: fieldRows({ phone: 'Phone', buyer_ping_id: 'PingId', price: 'Price' }),
+      ping: {
+        url: buyerUrl(`/two-${state}-b/ping`),
+        map: fieldRows({ service: 'Service', zip: 'Zip' }),
+        accept: fieldRows({ ok: 'true' }),
+        price_field: 'bid',
+        ping_id_field: 'id',
+      },
+    });
+    return { ...first, deliveries: [first.delivery, second] as const };
+  }
+
+  it.each([
+    ['the second', 'NC', { ok: true, bid: 35, id: 'A-35' }, { ok: true, bid: 48, id: 'B-48' }, 1, 4800],
+    ['the first', 'VA', { ok: true, bid: 48, id: 'A-48' }, { ok: true, bid: 35, id: 'B-35' }, 0, 4800],
+    ['the first (a tie)', 'TN', { ok: true, bid: 40, id: 'A-40' }, { ok: true, bid: 40, id: 'B-40' }, 0, 4000],
+    ['the second (the first fails)', 'UT', { error: 'down' }, { ok: true, bid: 31, id: 'B-31' }, 1, 3100],
+  ])(
+    'pings both; the best bid, from %s delivery, is the price and only its delivery is posted to',
+    async (_, state, a, b, winner, cents) => {
+      const fixed = await fixedBuyer(state, 30);
+      const buyer = await twoDeliveries(state);
+      const paths = ['a', 'b'].map((x) => `/two-${state}-${x}`);
+      routes.set(`${paths[0]}/ping`, json(a, 'error' in a ? 503 : 200));
+      routes.set(`${paths[1]}/ping`, json(b));
+
+      const res = await t.sourceApi('/api/ping', source.apiKey, { service: 'roofing', zip: ZIPS[state] });
+      const quote = res.json();
+      expect(quote).toMatchObject({ ok: true, price: 10 });
+      const sold = await post(quote.ping_id);
+      expect(sold).toMatchObject({ ok: true, status: 'sold', price: 10 });
+
+      // Each delivery was pinged once, at the ping only.
+      expect(paths.map((p) => hitsOn(`${p}/ping`).length)).toEqual([1, 1]);
+      // Only the winning delivery had the post, with its own bid id and the bid as the price.
+      const won = winner === 0 ? a : b;
+      expect(paths.map((p) => hitsOn(`${p}/post`).length)).toEqual(winner === 0 ? [1, 0] : [0, 1]);
+      expect(JSON.parse(hitsOn(`${paths[winner]}/post`)[0]?.body ?? '{}')).toMatchObject({
+        PingId: (won as { id: string }).id,
+        Price: cents / 100,
+      });
+      expect((await matchesOf(sold.lead_id)).map((m) => [m.campaignId, m.priceCents, m.rejected])).toEqual([
+        [buyer.campaignId, cents, false],
+      ]);
+      const detail = await leadDetail(sold.lead_id);
+      // Both pings are on the lead, each with its own outcome.
+      const pinged = new Map(
+        (detail.pings as { delivery: { _id: string }; outcome: string; bid?: number }[]).map((p) => [
+          p.delivery._id,
+          [p.outcome, p.bid],
+        ]),
+      );
+      expect(buyer.deliveries.map((d) => pinged.get(d._id))).toEqual(
+        [a, b].map((x) => ('error' in x ? ['error', undefined] : ['bid', x.bid])),
+      );
+      expect(detail.match[0].custom).toEqual([
+        expect.objectContaining({ target: buyer.deliveries[winner]?._id, accept: true, status_code: 200 }),
+      ]);
+      expect(detail.explanation).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ campaign: buyer.campaignId, won: true, price: cents / 100, bid_outcome: 'bid' }),
+          expect.objectContaining({ campaign: fixed.campaignId, won: false }),
+        ]),
+      );
+    },
+  );
+});
+
 describe('a Ping/Post delivery (the API)', () => {
   it('answers its ping and type; a ping mapping naming a contact field is refused on that row', async () => {
     const { buyer, delivery } = await pingPostBuyer('WA', '/api-shape', { timeout_ms: 250 });

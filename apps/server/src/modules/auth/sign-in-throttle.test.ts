@@ -102,3 +102,34 @@ describe('sign-in throttle per (account, client address)', () => {
     }
   });
 });
+
+describe("the failure window: a pair's failures count for 24 hours (sign-in-limit.ts WINDOW_MS)", () => {
+  const HOUR = 3_600_000;
+
+  it('still counts failures 24 h − 1 ms old: one more failure then waits 2 s', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    const from = '203.0.113.40';
+    const started = t.clock.now().getTime();
+    for (let i = 0; i < FREE; i++)
+      expect((await signIn(from, { email: buyer.email }, `wrong-${i}`)).statusCode).toBe(401);
+    t.clock.set(new Date(started + 24 * HOUR - 1));
+    // The first delay (1 s after the last failure) has long passed: the guess is tried and fails.
+    expect((await signIn(from, { email: buyer.email }, 'wrong-late')).statusCode).toBe(401);
+    // Six failures in the window: the next attempt waits 2 s, the wait of the sixth.
+    const slowed = await signIn(from, { email: buyer.email }, 'wrong-again');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.headers['retry-after']).toBe('2');
+  });
+
+  it('forgets failures exactly 24 h old: the pair has its free failures again', async () => {
+    const { buyer, password } = await createBuyerWithLogin(t);
+    const from = '203.0.113.41';
+    const started = t.clock.now().getTime();
+    for (let i = 0; i < FREE; i++)
+      expect((await signIn(from, { email: buyer.email }, `wrong-${i}`)).statusCode).toBe(401);
+    t.clock.set(new Date(started + 24 * HOUR));
+    // Only this failure counts: the right password right after it is taken, not slowed.
+    expect((await signIn(from, { email: buyer.email }, 'wrong-after')).statusCode).toBe(401);
+    expect((await signIn(from, { email: buyer.email }, password)).statusCode).toBe(200);
+  });
+});

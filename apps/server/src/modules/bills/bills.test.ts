@@ -499,3 +499,80 @@ describe('the auto-pay threshold (DESIGN.md §7)', () => {
     expect((await billsOf(none.buyer._id)).map((b: { accruing: boolean }) => b.accruing)).toEqual([true]);
   });
 });
+
+/**
+ * Issue 30 area 3: the weeks that hold a daylight-saving change are 167 hours long in spring (the
+ * second Sunday of March) and 169 in the autumn (the first Sunday of November), so a week is never
+ * "start + 7 days". Each edge is tested on both sides, and the hour the change adds or removes.
+ */
+describe('weekly bills across both daylight-saving changes (America/New_York)', () => {
+  const weeks = [
+    {
+      change: 'spring (2026-03-08, 167 hours)',
+      previous: '2026-02-23T05:00:00Z',
+      start: '2026-03-02T05:00:00Z', // Monday 00:00 EST
+      end: '2026-03-09T04:00:00Z', // Monday 00:00 EDT
+      following: '2026-03-16T04:00:00Z',
+      // Monday 00:30 EDT: "start + 7 days" (05:00Z) would keep it in the week of the change.
+      hourAfter: '2026-03-09T04:30:00Z',
+    },
+    {
+      change: 'autumn (2026-11-01, 169 hours)',
+      previous: '2026-10-19T04:00:00Z',
+      start: '2026-10-26T04:00:00Z', // Monday 00:00 EDT
+      end: '2026-11-02T05:00:00Z', // Monday 00:00 EST
+      following: '2026-11-09T05:00:00Z',
+      // Sunday 23:30 EST: "start + 7 days" (04:00Z) would put it on the next week's bill.
+      hourBefore: '2026-11-02T04:30:00Z',
+    },
+  ];
+  const ms = (iso: string) => new Date(iso).getTime();
+  const iso = (at: number) => new Date(at).toISOString();
+
+  it.each(weeks)('billingPeriod: the week of the $change change, both sides of each edge', (w) => {
+    const period = (at: number) => {
+      const { start, next } = billingPeriod('weekly', new Date(at));
+      return [start.toISOString(), next.toISOString()];
+    };
+    expect(period(ms(w.start) - 1)).toEqual([iso(ms(w.previous)), iso(ms(w.start))]);
+    expect(period(ms(w.start))).toEqual([iso(ms(w.start)), iso(ms(w.end))]);
+    expect(period(ms(w.end) - 1)).toEqual([iso(ms(w.start)), iso(ms(w.end))]);
+    if (w.hourBefore) expect(period(ms(w.hourBefore))).toEqual([iso(ms(w.start)), iso(ms(w.end))]);
+    expect(period(ms(w.end))).toEqual([iso(ms(w.end)), iso(ms(w.following))]);
+    if (w.hourAfter) expect(period(ms(w.hourAfter))).toEqual([iso(ms(w.end)), iso(ms(w.following))]);
+  });
+
+  it.each(weeks)('the billing run: each sale at an edge of the $change week lands on its own bill', async (w) => {
+    type Row = { start: number; end: number; total: { charges: number }; status: { complete: boolean } };
+    const seconds = (at: number) => Math.floor(at / 1000);
+    const { buyer, sell } = await buyerWithSales({ period: 'weekly', grace: 0 });
+    // Prices in powers of two: each bill's charges say which sales it holds.
+    t.clock.set(new Date(ms(w.end) - 1000));
+    await sell(iso(ms(w.start) - 1000), 1); // the previous week's last second
+    await sell(iso(ms(w.start)), 2); // the week's first second
+    if (w.hourBefore) await sell(w.hourBefore, 4); // the hour the autumn change adds
+    await sell(iso(ms(w.end) - 1000), 8); // the week's last second
+    const bills = async () =>
+      ((await billsOf(buyer._id)) as Row[]).map((b) => [b.start, b.end + 1, b.total.charges, b.status.complete]);
+
+    // One second before the week ends, the run rolls and closes only the week before.
+    expect((await run()).statusCode).toBe(200);
+    const week = [seconds(ms(w.start)), seconds(ms(w.end))];
+    const inWeek = 2 + (w.hourBefore ? 4 : 0) + 8;
+    expect(await bills()).toEqual([
+      [...week, inWeek, false],
+      [seconds(ms(w.previous)), seconds(ms(w.start)), 1, true],
+    ]);
+
+    // At its end (Monday 00:00 New York time), the week rolls and closes; the next one takes the sales from then.
+    t.clock.set(new Date(ms(w.end)));
+    await sell(iso(ms(w.end)), 16); // the next week's first second
+    if (w.hourAfter) await sell(w.hourAfter, 32); // the hour the spring change removes
+    expect((await run()).statusCode).toBe(200);
+    expect(await bills()).toEqual([
+      [seconds(ms(w.end)), seconds(ms(w.following)), 16 + (w.hourAfter ? 32 : 0), false],
+      [...week, inWeek, true],
+      [seconds(ms(w.previous)), seconds(ms(w.start)), 1, true],
+    ]);
+  });
+});

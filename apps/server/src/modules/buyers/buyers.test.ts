@@ -102,6 +102,7 @@ describe('GET /api/buyer', () => {
     await expectPagedByName(t, admin.cookie, '/api/buyer?name=paged%20plumbing', {
       secondPage: ['Paged Plumbing 15', 'Paged Plumbing 16'],
       last: 'Paged Plumbing 16',
+      total: 17,
     });
   });
 

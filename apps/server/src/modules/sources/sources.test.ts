@@ -193,6 +193,7 @@ describe('GET /api/source', () => {
     await expectPagedByName(t, admin.cookie, '/api/source?name=paged%20partner', {
       secondPage: ['Paged Partner 25', 'Paged Partner 26'],
       last: 'Paged Partner 26',
+      total: 27,
     });
   });
 

@@ -23,7 +23,15 @@ import {
   scriptedNetwork,
   useReceivers,
 } from '../../../../test/receivers';
-import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../../db/schema';
+import {
+  campaigns,
+  deliveryAttempts,
+  leadMatches,
+  leads,
+  type NotifyConfig,
+  sourceChargebacks,
+  webhooks,
+} from '../../../db/schema';
 import { unpackExplanation } from '../../source-api/explanation';
 
 /**
@@ -36,7 +44,14 @@ import { unpackExplanation } from '../../source-api/explanation';
 const { http, smtp } = useReceivers();
 const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.40'], 'crm.internal.test': ['10.20.30.40'] });
 const { t, admin } = useAdminTestApp(
-  () => ({ PUBLIC_API_RATE_LIMIT: 0, SMTP_URL: smtp.url, ALLOW_PRIVATE_DELIVERY_TARGETS: false, ...QUICK_DELIVERIES }),
+  // Two different retry delays, so a retry chain's waits show which step took which (QUICK_DELIVERIES has 50, 50).
+  () => ({
+    PUBLIC_API_RATE_LIMIT: 0,
+    SMTP_URL: smtp.url,
+    ALLOW_PRIVATE_DELIVERY_TARGETS: false,
+    ...QUICK_DELIVERIES,
+    DELIVERY_RETRY_DELAYS_MS: [50, 120],
+  }),
   { network: net.network, startJobs: true },
 );
 const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
@@ -333,6 +348,57 @@ describe('a live custom delivery that does not answer in time', () => {
     expect(http.on('/late-no')).toHaveLength(2);
     expect(await attemptsOf(id)).toHaveLength(2);
     expect(await matchesOf(answer.lead_id)).toHaveLength(1);
+  });
+
+  // Issue 30 area 5: a timeout and 5xx answers are not a no. Only a final answer (Not Accepted, a 4xx)
+  // becomes a return (the test above); these end the chain undelivered, which bills nothing until a
+  // resend delivers it (DESIGN.md §6), and never a return, a chargeback or a re-sale.
+  it('retries a timeout and 503s per the backoff, never as a return or a chargeback: undelivered, then billed after a resend', async () => {
+    const { buyer, campaignId } = await buyerWithCampaign('NV');
+    http.script('/down-crm', ['hang', 503], 503);
+    await liveDelivery(buyer._id, '/down-crm');
+
+    const answer = await post('NV');
+    expect(answer).toMatchObject({ ok: true, status: 'sold' });
+    const [match] = await matchesOf(answer.lead_id);
+    expect(match).toMatchObject({ campaignId, rejected: false, priceCents: 4000 });
+    const id = match?.id as string;
+
+    await eventually(async () => (await statusOf(id)) === 'undelivered', 15_000, 'undelivered');
+    await eventually(() => notifyJobsSettled(t.database.db, id), 10_000, 'the retry jobs to finish');
+    // The sale's attempt timed out; each retry waited its step of the backoff; only the last ends the chain.
+    expect((await attemptsOf(id)).map((a) => [a.channel, a.attempt, a.accepted, a.statusCode, a.last])).toEqual([
+      ['custom', 1, false, null, false],
+      ['custom', 2, false, 503, false],
+      ['custom', 3, false, 503, true],
+    ]);
+    expect((await attemptsOf(id))[0]?.error).toBe('No answer within 3 s');
+    expect((await notifyJobsOf(t.database.db, id)).map((j) => [j.step, j.delayMs, j.state])).toEqual([
+      [1, 50, 'completed'],
+      [2, 120, 'completed'],
+    ]);
+    expect(http.on('/down-crm')).toHaveLength(3);
+
+    // No return, no chargeback, no other match: the sale stands, unbilled while undelivered.
+    const noReturn = async () => {
+      const matches = await matchesOf(answer.lead_id);
+      expect(matches.map((m) => [m.id, m.rejected, m.returnStatus, m.returnReason])).toEqual([[id, false, null, null]]);
+      expect(await t.database.db.select().from(sourceChargebacks).where(eq(sourceChargebacks.matchId, id))).toEqual([]);
+    };
+    await noReturn();
+    expect(await billedCents(t, admin.cookie, buyer._id)).toBe(0);
+
+    // The buyer's system is back: a resend delivers the lead, and the sale is billed in full.
+    http.script('/down-crm', [], { status: 200, body: '{"ok":true,"id":"B-503"}' });
+    const resend = await t.request({
+      method: 'POST',
+      url: `/api/lead/${answer.lead_id}/match/${id}/resend`,
+      as: admin.cookie,
+    });
+    expect(resend.statusCode, resend.body).toBe(200);
+    await eventually(async () => (await statusOf(id)) === 'delivered', 10_000, 'delivered after the resend');
+    await noReturn();
+    expect(await billedCents(t, admin.cookie, buyer._id)).toBe(4000);
   });
 
   it('runs only live deliveries: a paused one is never called', async () => {
