@@ -68,9 +68,12 @@ export const STRIPE_ELEMENTS_SOURCES = {
   'connect-src': ["'self'", 'https://api.stripe.com'],
 };
 
-/** Builds the HTTP app; it never listens (main.ts does, tests use `inject`). */
+/**
+ * Builds the HTTP app; it never listens (main.ts does, tests use `inject`). Each route plugin is given
+ * only the services it uses (docs/architecture.md).
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config } = deps;
+  const { config, services } = deps;
   const app = Fastify({
     // One logger for requests and services (pino); typed as Fastify's so route plugins keep their types.
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -120,45 +123,61 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(systemRoutes, deps);
+      await api.register(systemRoutes, { system: services.system });
       api.get('/openapi.json', { onRequest: api.requireRole('admin'), schema: { hide: true } }, async () =>
         app.swagger(),
       );
       api.get('/openapi/public.json', { schema: { hide: true } }, async () =>
         publicOpenApi(
           app.swagger() as { paths?: Record<string, unknown>; info?: object },
-          await deps.services.reference.serviceNames(),
+          await services.reference.serviceNames(),
         ),
       );
-      await api.register(authRoutes, deps);
-      await api.register(signupRoutes, deps);
-      await api.register(outboxRoutes, deps);
-      await api.register(referenceRoutes, deps);
-      await api.register(zipRoutes, deps);
-      await api.register(buyerRoutes, deps);
-      await api.register(billRoutes, deps);
-      await api.register(stripeWebhookRoutes, deps);
-      await api.register(cardRoutes, deps);
-      await api.register(campaignRoutes, deps);
-      await api.register(webhookRoutes, deps);
-      await api.register(sourceApiRoutes, deps);
-      await api.register(sourceRoutes, deps);
-      await api.register(leadRoutes, deps);
-      await api.register(returnRoutes, deps);
-      await api.register(notifyRoutes, deps);
-      await api.register(messageRoutes, deps);
-      await api.register(statsRoutes, deps);
-      await api.register(integrationRoutes, deps);
-      await api.register(settingsRoutes, deps);
+      await api.register(authRoutes, {
+        auth: deps.auth,
+        signInLimit: services.signInLimit,
+        sessions: services.sessions,
+        config,
+      });
+      await api.register(signupRoutes, { signup: services.signup, config });
+      await api.register(outboxRoutes, { outbox: services.outbox });
+      await api.register(referenceRoutes, { engine: deps.engine, reference: services.reference });
+      await api.register(zipRoutes, { zips: services.zips });
+      await api.register(buyerRoutes, { buyers: services.buyers });
+      await api.register(billRoutes, { bills: services.bills });
+      await api.register(stripeWebhookRoutes, { payments: deps.payments, config });
+      await api.register(cardRoutes, { cards: services.cards });
+      await api.register(campaignRoutes, { campaigns: services.campaigns });
+      await api.register(webhookRoutes, { webhooks: services.webhooks, config });
+      await api.register(sourceApiRoutes, { sourceApi: services.sourceApi, config });
+      await api.register(sourceRoutes, { sources: services.sources });
+      await api.register(leadRoutes, { leads: services.leads });
+      await api.register(returnRoutes, { returns: services.returns });
+      await api.register(notifyRoutes, { jobs: deps.jobs, config });
+      await api.register(messageRoutes, { messages: services.messages, config });
+      await api.register(statsRoutes, { stats: services.stats });
+      await api.register(integrationRoutes, {
+        integrations: services.integrations,
+        adSpend: services.adSpend,
+        config,
+      });
+      await api.register(settingsRoutes, { settings: services.settings });
       // The simulator exists only outside production (DESIGN.md §8).
-      if (config.NODE_ENV !== 'production') await api.register(simRoutes, deps);
+      if (config.NODE_ENV !== 'production' && deps.sim)
+        await api.register(simRoutes, {
+          sim: deps.sim,
+          bills: services.bills,
+          mockDate: deps.mockDate,
+          clock: deps.clock,
+          config,
+        });
     },
     { prefix: '/api' },
   );
 
   // The engine's index lives as long as the app: loaded before the first request, flushed at close.
   // The exchange's zone too: every rule that counts days reads it (docs/decisions.md "One clock").
-  app.addHook('onReady', () => deps.services.settings.refreshZone());
+  app.addHook('onReady', () => services.settings.refreshZone());
   app.addHook('onReady', () => deps.engine.start());
   app.addHook('onClose', () => deps.engine.stop());
   app.addHook('onClose', () => deps.jobs.stop());

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCircular, parseDependencyTree } from 'dpdm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -45,5 +45,74 @@ describe('the server import graph', () => {
       /\.repo\.ts$|-> db\//.test(edge),
     );
     expect(direct).toEqual([]);
+  });
+});
+
+/** A source file's text, comments kept (a call in a comment is no call: see `callsOf`). */
+const textOf = (file: string) => readFileSync(`${SRC}${file}`, 'utf8');
+/** Tests are not in `sources`; these are the non-test files under src/ as the tree names them. */
+const sourceFiles = () => Object.keys(tree).filter((file) => inSrc(file) && file.endsWith('.ts'));
+
+describe('the layers below the modules (issue 31c)', () => {
+  it('keeps lib/ at the bottom: it imports only lib/ and config.ts', () => {
+    const upward = edgesFrom(sourceFiles().filter((file) => file.startsWith('lib/'))).filter(
+      (edge) => !/-> (lib\/|config\.ts$)/.test(edge),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('gives no route file the whole of deps.ts: a route plugin is given the services it uses', () => {
+    const whole = edgesFrom(sourceFiles().filter((file) => file.endsWith('.routes.ts'))).filter((edge) =>
+      edge.endsWith('-> deps.ts'),
+    );
+    expect(whole).toEqual([]);
+  });
+});
+
+/**
+ * A service (a module's service, the engine, the sale, the pinger, the jobs…) is made by a factory:
+ * a function `create<Name>` exported from modules/, distribution/ or jobs/ (none is a class). Building
+ * one is calling such a factory; only the composition root (deps.ts), main.ts, the demo (its own engine
+ * on a clock it moves) and tests may, so each service exists once per process.
+ */
+const FACTORY_HOMES = /^(modules|distribution|jobs)\//;
+const MAY_BUILD = (file: string) => file === 'deps.ts' || file === 'main.ts' || file.startsWith('demo/');
+
+/** The factories a file declares (`export function createX` or `export const createX =`). */
+function factoriesOf(file: string): string[] {
+  if (!FACTORY_HOMES.test(file)) return [];
+  return [...textOf(file).matchAll(/^export (?:async )?(?:function\*? |const )(create[A-Z]\w*)/gm)].map(
+    (m) => m[1] as string,
+  );
+}
+
+/** The names of `names` a file calls (comments stripped; the declaration itself is no call). */
+function callsOf(file: string, names: string[]): string[] {
+  const code = textOf(file)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|\s)\/\/.*$/gm, '$1');
+  return names.filter((name) => new RegExp(`(?<!function\\*? )\\b${name}\\s*(<[^>]*>)?\\(`).test(code));
+}
+
+describe('one composition root (issue 31c)', () => {
+  it('finds the factories: every service deps.ts builds is made by one', () => {
+    const factories = sourceFiles().flatMap(factoriesOf);
+    expect(factories).toEqual(
+      expect.arrayContaining(['createBillsService', 'createBillPayments', 'createEngine', 'createJobs']),
+    );
+    expect(callsOf('deps.ts', factories)).toEqual(
+      expect.arrayContaining(['createBillsService', 'createBillPayments', 'createEngine', 'createJobs']),
+    );
+  });
+
+  it('lets nothing but deps.ts, main.ts, the demo and tests build a service', () => {
+    const builders = sourceFiles()
+      .filter((file) => !MAY_BUILD(file))
+      .flatMap((file) => {
+        // A file can call only the factories of the files it imports, and its own.
+        const reachable = [file, ...importsOf(file)].flatMap(factoriesOf);
+        return callsOf(file, reachable).map((name) => `${file} calls ${name}`);
+      });
+    expect(builders).toEqual([]);
   });
 });

@@ -1,8 +1,12 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { logBackgroundError } from './db/unavailable';
+import { seedDemo, seedReferenceData } from './demo/seed';
 import { createEngine, type Engine } from './distribution/engine';
+import { createSale } from './distribution/sale';
 import { createJobs, type Jobs } from './jobs';
+import { billingRunJob } from './jobs/billing-run';
+import { idempotencyPurgeJob } from './jobs/purge-idempotency-keys';
 import { type Clock, isMockable } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
 import type { OutboundNetwork } from './lib/outbound-http';
@@ -19,6 +23,8 @@ import { type CampaignsService, createCampaignsService } from './modules/campaig
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
+import { createChannels } from './modules/deliveries/notify/channels';
+import { createNotifyHandler } from './modules/deliveries/notify/notify';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
 import { type AdSpendService, createAdSpendService } from './modules/integrations/ad-spend.service';
@@ -31,10 +37,12 @@ import { createReturnsService, type ReturnsService } from './modules/returns/ret
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service';
 import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
+import { createSimService, type SimService } from './modules/sim/sim.service';
 import { createWhitelist } from './modules/sim/whitelist';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
+import { statsRollupJob } from './modules/stats/stats-rollup';
 import { createSystemService, type SystemService } from './modules/system/system.service';
 import { createUsersService, type UsersService } from './modules/users/users.service';
 import { createZipsService, type ZipsService } from './modules/zips/zips.service';
@@ -57,6 +65,8 @@ export interface AppDeps {
   payments: BillPayments;
   /** The simulator's mock date, where the clock may be moved (never in production). */
   mockDate: MockDate | null;
+  /** The simulator's tools (never in production, where its routes do not exist). */
+  sim: SimService | null;
   services: {
     users: UsersService;
     buyers: BuyersService;
@@ -86,7 +96,9 @@ export interface AppDeps {
 }
 
 /**
- * Wires the services onto one database and clock. `network` is how outbound deliveries resolve and
+ * The composition root: every service, the sale and the jobs' definitions are built here, once, on
+ * one database and clock (docs/architecture.md); nothing else builds a service but main.ts, the demo
+ * and tests (architecture.test.ts). `network` is how outbound deliveries resolve and
  * reach their targets: the system's in production; tests script it to reach local peers under
  * public names, with the private-address guard on as in production.
  */
@@ -125,18 +137,29 @@ export function createDeps(
   });
   const buyers = createBuyersService({ db, clock, users, engine });
   const campaigns = createCampaignsService({ db, clock, engine });
+  const stripe = createStripe(config);
+  const payments = createBillPayments({ db, clock, stripe, logger });
+  const bills = createBillsService({ db, clock, payments });
   const jobs = createJobs({
     db,
-    clock,
     config,
-    mailer,
-    whitelist,
-    network,
+    notify: createNotifyHandler({
+      db,
+      clock,
+      config,
+      channels: createChannels({ db, clock, config, mailer, whitelist, network }),
+    }),
     logger,
-    scheduled: [integrationsRefreshJob(integrations), adSpendImportJob(adSpend)],
+    scheduled: [
+      idempotencyPurgeJob({ db, clock }),
+      billingRunJob(bills),
+      statsRollupJob({ db, clock }),
+      integrationsRefreshJob(integrations),
+      adSpendImportJob(adSpend),
+    ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
-  const sourceApi = createSourceApiService({
+  const sale = createSale({
     db,
     clock,
     engine,
@@ -146,6 +169,7 @@ export function createDeps(
     inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
     pinger: createPinger({ clock, secret: config.LEADEX_SECRET, deliverOptions: () => webhooks.deliverOptions() }),
   });
+  const sourceApi = createSourceApiService({ clock, engine, secret: config.LEADEX_SECRET, sale });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
   const signup = createSignupService({
@@ -157,8 +181,49 @@ export function createDeps(
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const stripe = createStripe(config);
-  const payments = createBillPayments({ db, clock, stripe, logger });
+  const leads = createLeadsService({ db, clock });
+  const services: AppDeps['services'] = {
+    users,
+    buyers,
+    sourceApi,
+    campaigns,
+    sources,
+    zips,
+    webhooks,
+    bills,
+    cards: createCardsService({ db, stripe, config }),
+    leads,
+    returns: createReturnsService({ db, clock }),
+    messages: createMessagesService({ db, clock }),
+    outbox: createOutboxService({ db }),
+    reference: createReferenceService({ db }),
+    sessions: createSessionService(db, clock),
+    signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY),
+    stats: createStatsService(db, clock),
+    integrations,
+    adSpend,
+    settings: createSettingsService({ db, clock }),
+    signup,
+    system: createSystemService({ db, clock }),
+  };
+  const production = config.NODE_ENV === 'production';
+  const mockDate = !production && isMockable(clock) ? createMockDate({ db, clock }) : null;
+  const sim = production
+    ? null
+    : createSimService({
+        db,
+        clock,
+        engine,
+        leads,
+        sourceApi,
+        mockDate,
+        // The reset seeds again as a start does (main.ts): reference data, the admin, the demo when on.
+        reseed: async () => {
+          await seedReferenceData({ db });
+          await users.ensureAdmin();
+          if (config.SEED_DEMO) await seedDemo({ db, clock, config, logger, services });
+        },
+      });
   return {
     config,
     db,
@@ -170,30 +235,8 @@ export function createDeps(
     logger,
     jobs,
     payments,
-    mockDate: config.NODE_ENV !== 'production' && isMockable(clock) ? createMockDate({ db, clock }) : null,
-    services: {
-      users,
-      buyers,
-      sourceApi,
-      campaigns,
-      sources,
-      zips,
-      webhooks,
-      bills: createBillsService({ db, clock, payments }),
-      cards: createCardsService({ db, stripe, config }),
-      leads: createLeadsService({ db, clock }),
-      returns: createReturnsService({ db, clock }),
-      messages: createMessagesService({ db, clock }),
-      outbox: createOutboxService({ db }),
-      reference: createReferenceService({ db }),
-      sessions: createSessionService(db, clock),
-      signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY),
-      stats: createStatsService(db, clock),
-      integrations,
-      adSpend,
-      settings: createSettingsService({ db, clock }),
-      signup,
-      system: createSystemService({ db, clock }),
-    },
+    mockDate,
+    sim,
+    services,
   };
 }

@@ -1,6 +1,7 @@
 import type { BuyerCreate } from '@leadex/domain';
 import { hashPassword } from 'better-auth/crypto';
-import type { Tx } from '../db/client';
+import type { Config } from '../config';
+import type { Db, Tx } from '../db/client';
 import {
   apiKeys,
   buyers,
@@ -14,14 +15,18 @@ import {
   webhooks,
   zipsets,
 } from '../db/schema';
-import type { AppDeps } from '../deps';
 import { createEngine } from '../distribution/engine';
+import { createSale } from '../distribution/sale';
 import { createApiKeyVault } from '../lib/api-keys';
-import { FixedClock } from '../lib/clock';
+import { type Clock, FixedClock } from '../lib/clock';
 import { newId } from '../lib/ids';
+import type { Logger } from '../lib/logger';
+import type { BillsService } from '../modules/bills/bills.service';
+import type { BuyersService } from '../modules/buyers/buyers.service';
 import { leadSchema, pingSchema, postSchema } from '../modules/source-api/source-api.schema';
 import { createSourceApiService } from '../modules/source-api/source-api.service';
 import { usersRepo } from '../modules/users/users.repo';
+import type { UsersService } from '../modules/users/users.service';
 
 /** The services leads are sold for, offered when the exchange starts empty. */
 export const DEFAULT_SERVICES: { name: string; label: string }[] = [
@@ -38,7 +43,7 @@ export const DEFAULT_SERVICES: { name: string; label: string }[] = [
 ];
 
 /** Reference data every exchange needs; idempotent, so it runs on every start. */
-export async function seedReferenceData({ db }: Pick<AppDeps, 'db'>): Promise<void> {
+export async function seedReferenceData({ db }: { db: Db }): Promise<void> {
   await db.insert(services).values(DEFAULT_SERVICES).onConflictDoNothing();
 }
 
@@ -279,11 +284,27 @@ export function demoSignIns(): string[] {
 }
 
 /**
+ * What the demo is seeded with: the app's services (deps.ts builds them) and its database and clock.
+ * Its leads are sold at their own past times, by an engine and a sale of its own on a clock it moves.
+ */
+export interface DemoDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  logger: Pick<Logger, 'error'>;
+  services: {
+    buyers: Pick<BuyersService, 'create'>;
+    users: Pick<UsersService, 'create'>;
+    bills: Pick<BillsService, 'run'>;
+  };
+}
+
+/**
  * A realistic demo exchange for `npm start` on an empty database: three buyers with users and
  * campaigns (state, ZIP and region locations), two sources with channels and API keys.
  * Leads are not written here: they come through the engine.
  */
-export async function seedDemo(deps: AppDeps): Promise<boolean> {
+export async function seedDemo(deps: DemoDeps): Promise<boolean> {
   const { db, clock, config, services: svc } = deps;
   const [anyBuyer] = await db.select({ id: buyers.id }).from(buyers).limit(1);
   if (anyBuyer) return false;
@@ -447,7 +468,7 @@ const DEMO_NAMES = [
  * Demo leads over the last 60 days, posted through the real engine with a clock moved to each
  * lead's time, so the demo has sold and unsold leads, cap counts and Buyer Gaps like a live exchange.
  */
-async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: string; direct: boolean }[], count = 300) {
+async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: string; direct: boolean }[], count = 300) {
   const clock = new FixedClock(deps.clock.now());
   const engine = createEngine({
     db: deps.db,
@@ -455,7 +476,9 @@ async function seedDemoLeads(deps: AppDeps, keys: { sourceId: string; key: strin
     config: deps.config,
     onError: (error) => deps.logger.error({ err: error }, 'seed: the demo engine failed'),
   });
-  const api = createSourceApiService({ db: deps.db, clock, engine, secret: deps.config.LEADEX_SECRET });
+  const secret = deps.config.LEADEX_SECRET;
+  const sale = createSale({ db: deps.db, clock, engine, secret });
+  const api = createSourceApiService({ clock, engine, secret, sale });
   await engine.start();
   try {
     const end = deps.clock.now().getTime();

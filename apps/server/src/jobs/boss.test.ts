@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase, testDatabaseKind } from '../../test/database';
 import { eventually } from '../../test/receivers';
-import { createBoss, stopBoss, work } from './boss';
+import { openBoss, stopBoss, work } from './boss';
 
 /**
  * The CI once went red on "Cannot use a pool after calling end on the pool", thrown by pg-boss after
@@ -22,7 +22,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')('pg-boss stopping mid-fetch (Po
 
   it('returns only after the job that fetch brings has run and is marked completed', async () => {
     const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-    const boss = createBoss(database.db, { maintenanceSeconds: 60 });
+    const boss = openBoss(database.db, { maintenanceSeconds: 60 });
     await boss.start();
     const queue = 'boss-test-late-fetch';
     await boss.createQueue(queue, { name: queue });

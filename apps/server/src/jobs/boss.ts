@@ -31,7 +31,7 @@ const OUTCOME_RETRY_MS = { first: 250, max: 2000 };
  * or PGlite through `executeSql` (its `query()` takes one statement with parameters, `exec()` the
  * multi-statement scripts pg-boss migrates with).
  */
-export function createBoss(db: Db, timing: BossTiming, logger?: Pick<Logger, 'warn'>): PgBoss {
+export function openBoss(db: Db, timing: BossTiming, logger?: Pick<Logger, 'warn'>): PgBoss {
   const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
   const isPool = typeof (client as pg.Pool).connect === 'function' && 'totalCount' in (client as object);
   const running = new InFlight();
@@ -159,7 +159,7 @@ export function work<T>(
 }
 
 /**
- * Stops a pg-boss made by `createBoss` (its database stays open: it is the app's) and returns once
+ * Stops a pg-boss made by `openBoss` (its database stays open: it is the app's) and returns once
  * none of its SQL or handlers runs any more, or after `timeoutMs`, so the database can then close.
  */
 export async function stopBoss(boss: PgBoss, timeoutMs: number): Promise<void> {

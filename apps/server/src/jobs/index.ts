@@ -1,36 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import type { Tx } from '../db/client';
+import type { Config } from '../config';
+import type { Db, Tx } from '../db/client';
 import { logBackgroundError } from '../db/unavailable';
 import { AppError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/logger';
-import { createStripe } from '../lib/stripe';
-import { createBillPayments } from '../modules/bills/bill-payments';
-import { type ChannelDeps, createChannels } from '../modules/deliveries/notify/channels';
 import {
-  createNotifyHandler,
   jobId,
   NOTIFY_QUEUE,
+  type NotifyHandler,
   type NotifyJob,
   notifyJobSchema,
   targetsOf,
 } from '../modules/deliveries/notify/notify';
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
-import { statsRollupJob } from '../modules/stats/stats-rollup';
-import { billingRunJob } from './billing-run';
-import { bossDbOf, createBoss, type ScheduledJob, startScheduledJob, stopBoss, work } from './boss';
-import { idempotencyPurgeJob } from './purge-idempotency-keys';
+import { bossDbOf, openBoss, type ScheduledJob, startScheduledJob, stopBoss, work } from './boss';
 
 /** Matches claimed by one dispatcher round. */
 const DISPATCH_BATCH = 100;
 /** Jobs a notify worker fetches at once; their deliveries run side by side. */
 const NOTIFY_BATCH = 10;
 
-/** The channels' needs (database, clock, config, mailer, whitelist, network), and the workers' own. */
-export interface JobsDeps extends ChannelDeps {
+/** What the workers run, built by deps.ts: the notify handler (its channels) and the scheduled jobs. */
+export interface JobsDeps {
+  db: Db;
+  config: Config;
+  /** Runs one notify job (deliveries/notify/notify.ts). */
+  notify: NotifyHandler;
   /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
   logger?: Pick<Logger, 'error' | 'warn'>;
-  /** More scheduled jobs of the app's services (integrations' refresh, ad spend import). */
+  /** The scheduled jobs (billing run, purge, rollup, integrations' refresh, ad spend import). */
   scheduled?: ScheduledJob[];
 }
 
@@ -41,13 +40,12 @@ export interface JobsDeps extends ChannelDeps {
  * worker, or a test that wants them).
  */
 export function createJobs({
+  db,
+  config,
+  notify,
   logger = createLogger({ LOG_LEVEL: 'error' }),
   scheduled = [],
-  ...channelDeps
 }: JobsDeps) {
-  const { db, clock, config } = channelDeps;
-  const channels = createChannels(channelDeps);
-  const notify = createNotifyHandler({ db, clock, config, channels });
   let boss: PgBoss | null = null;
   /** The notify workers' ids, to wake them when there is work (pg-boss otherwise waits a poll interval). */
   let notifyWorkers: string[] = [];
@@ -141,7 +139,7 @@ export function createJobs({
       if (boss) return;
       // Expired jobs are found by pg-boss's maintenance: run it twice per expiry, at most each minute.
       const maintenanceSeconds = Math.min(60, Math.max(1, Math.floor(config.JOB_EXPIRE_SECONDS / 2)));
-      const b = createBoss(db, { maintenanceSeconds }, logger);
+      const b = openBoss(db, { maintenanceSeconds }, logger);
       // pg-boss's loops (fetch, maintenance, cron) carry on after an error; unheard, it would end the process.
       b.on('error', (error) => logBackgroundError(logger, error, 'jobs: pg-boss reported an error'));
       await b.start();
@@ -174,14 +172,7 @@ export function createJobs({
         );
         notifyWorkers.push(id);
       }
-      const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
-      for (const job of [
-        idempotencyPurgeJob({ db, clock }),
-        billingRunJob({ db, clock, payments }),
-        statsRollupJob({ db, clock }),
-        ...scheduled,
-      ])
-        await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
+      for (const job of scheduled) await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);
       timer.unref();

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/harness';
 import { eventually } from '../../test/receivers';
 import { idempotencyKeys } from '../db/schema';
-import { createBoss } from './boss';
+import { openBoss } from './boss';
 import { PURGE_IDEMPOTENCY_CRON, PURGE_IDEMPOTENCY_QUEUE } from './purge-idempotency-keys';
 
 /** DESIGN.md §4: an Idempotency-Key is replayed for 24 hours; a pg-boss job deletes the keys past them. */
@@ -47,7 +47,7 @@ describe('the purge of Idempotency-Keys past 24 hours', () => {
       ]);
 
     // The job as the schedule sends it: through the queue, run by the app's own worker.
-    const sender = createBoss(t.database.db, { maintenanceSeconds: 60 });
+    const sender = openBoss(t.database.db, { maintenanceSeconds: 60 });
     const jobId = await sender.send(PURGE_IDEMPOTENCY_QUEUE, {});
     if (!jobId) throw new Error('the purge job was not queued');
     const job = await eventually(

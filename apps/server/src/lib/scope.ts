@@ -1,4 +1,11 @@
-import type { Viewer } from '../plugins/auth';
+import type { Role } from '@leadex/domain';
+
+/** Whose data a request may see: the role and the buyer or source it belongs to. */
+export interface Viewer {
+  userId: string;
+  role: Role | null;
+  roleId: string | null;
+}
 
 /**
  * The buyer whose records (campaigns, deliveries) a viewer may see: undefined for an admin (every

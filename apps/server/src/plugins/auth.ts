@@ -1,16 +1,12 @@
 import type { Role } from '@leadex/domain';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../lib/errors';
+import type { Viewer } from '../lib/scope';
 import type { AuthContext, SessionReader } from '../modules/auth/session-reader';
 
+/** Whose data a request may see (defined with the scope rules in lib/, which sits below the plugins). */
+export type { Viewer } from '../lib/scope';
 export type { AuthContext } from '../modules/auth/session-reader';
-
-/** Whose data a request may see: the role and the buyer or source it belongs to. */
-export interface Viewer {
-  userId: string;
-  role: Role | null;
-  roleId: string | null;
-}
 
 /** An onRequest hook admitting only signed-in users of some roles; it carries them for the route table. */
 export type RoleGuard = onRequestAsyncHookHandler & { roles: readonly Role[] };

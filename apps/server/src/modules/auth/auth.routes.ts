@@ -1,12 +1,14 @@
 import { claimsUpdateSchema } from '@leadex/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { LOCAL_PORT_HEADER, SIGN_OUT_PATH } from '../../plugins/origins';
-import { CLIENT_IP_HEADER } from './auth';
+import { type Auth, CLIENT_IP_HEADER } from './auth';
 import { registerAuthAnswerRules } from './auth-answers';
+import type { SessionService } from './session.service';
 import type { AuthContext } from './session-reader';
+import type { SignInLimit } from './sign-in-limit';
 
 const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-in/username']);
 
@@ -15,8 +17,12 @@ const waitFor = (seconds: number) =>
   seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
 
 /** better-auth's routes under /api/auth/*, the sign-in throttle per (account, address), and the session claims. */
-export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { auth, services, config }) => {
-  const { signInLimit, sessions } = services;
+export const authRoutes: FastifyPluginAsyncZod<{
+  auth: Pick<Auth, 'handler'>;
+  signInLimit: SignInLimit;
+  sessions: SessionService;
+  config: Pick<Config, 'PUBLIC_URL'>;
+}> = async (app, { auth, signInLimit, sessions, config }) => {
   registerAuthAnswerRules(app);
 
   app.route({

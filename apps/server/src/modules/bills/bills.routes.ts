@@ -1,14 +1,13 @@
 import { billListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { BillsService } from './bills.service';
 
 const buyerParams = z.object({ buyerId: z.string() });
 const billParams = z.object({ id: z.string() });
 
 /** /api/bill: bills, for the admin and for their buyer only (another buyer's answer 404). */
-export const billRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const { bills } = services;
+export const billRoutes: FastifyPluginAsyncZod<{ bills: BillsService }> = async (app, { bills }) => {
   const admin = app.requireRole('admin');
   const adminOrBuyer = app.requireRole('admin', 'buyer');
 

@@ -1,14 +1,13 @@
 import { paymentMethodBodySchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
+import type { CardsService } from './cards.service';
 
 const params = z.object({ id: z.string() });
 
 /** /api/buyer/{id}/stripe/…: a buyer's saved cards, for the admin and for that buyer only (another's: 404). */
-export const cardRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const { cards } = services;
+export const cardRoutes: FastifyPluginAsyncZod<{ cards: CardsService }> = async (app, { cards }) => {
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const card = (body: unknown) => {
     const parsed = paymentMethodBodySchema.safeParse(body);

@@ -1,14 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Stripe from 'stripe';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
+import type { BillPayments } from './bill-payments';
 
 /**
  * POST /api/stripe/webhook (DESIGN.md §11 Payments): Stripe's events, verified with
  * STRIPE_WEBHOOK_SECRET against the body exactly as sent, so this route reads JSON as raw bytes
  * (a parser of its own, in this plugin only).
  */
-export const stripeWebhookRoutes: FastifyPluginAsync<AppDeps> = async (app, { config, payments }) => {
+export const stripeWebhookRoutes: FastifyPluginAsync<{
+  payments: Pick<BillPayments, 'onEvent'>;
+  config: Pick<Config, 'STRIPE_WEBHOOK_SECRET'>;
+}> = async (app, { payments, config }) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 

@@ -7,12 +7,11 @@ import {
   buyerUserSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
 import { created, idParams, userParams } from '../../lib/http';
+import type { BuyersService } from './buyers.service';
 
 /** /api/buyer: the reference module (routes -> service -> repo) that later modules copy. */
-export const buyerRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const buyers = services.buyers;
+export const buyerRoutes: FastifyPluginAsyncZod<{ buyers: BuyersService }> = async (app, { buyers }) => {
   const admin = app.requireRole('admin');
 
   app.get('/buyer', { onRequest: admin, schema: { tags: ['buyers'], querystring: buyerListQuery } }, (request) =>

@@ -1,14 +1,13 @@
 import { campaignCreateSchema, campaignListQuery, campaignUpdateSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
 import { created, idParams } from '../../lib/http';
+import type { CampaignsService } from './campaigns.service';
 
 /**
  * /api/match: campaigns (admin §7, portals §7). Admins see and change every campaign; a buyer only
  * its own, without source restrictions. Another buyer's campaign answers 404.
  */
-export const campaignRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const campaigns = services.campaigns;
+export const campaignRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService }> = async (app, { campaigns }) => {
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['campaigns'];
 

@@ -11,8 +11,10 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
+import type { AdSpendService } from './ad-spend.service';
+import type { IntegrationsService } from './integrations.service';
 
 /** The sealed pending authorization between the redirect and the callback (10 minutes). */
 const STATE_COOKIE = 'leadex_oauth';
@@ -31,7 +33,11 @@ const callbackQuery = z.object({
  * redirects to the providers (/facebook/ads-auth, /google/ads-auth, /google/gmail-auth) and their
  * callbacks; the ad spend of internal sources (DESIGN.md §11 Integrations).
  */
-export const integrationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
+export const integrationRoutes: FastifyPluginAsyncZod<{
+  integrations: IntegrationsService;
+  adSpend: AdSpendService;
+  config: Pick<Config, 'PUBLIC_URL'>;
+}> = async (app, { integrations, adSpend, config }) => {
   await app.register(cookie);
   const secure = config.PUBLIC_URL.startsWith('https:');
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
@@ -55,7 +61,7 @@ export const integrationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { s
   };
 
   app.get('/setting/allForCat/integration', { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, () =>
-    services.integrations.list(),
+    integrations.list(),
   );
 
   app.put(
@@ -68,21 +74,21 @@ export const integrationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { s
       const { name } = request.params;
       if (!isAdIntegration(name))
         throw AppError.field('sourceId', `${INTEGRATION_INFO[name].label} imports no ad spend.`);
-      return services.adSpend.chooseSource(name, request.body.sourceId);
+      return adSpend.chooseSource(name, request.body.sourceId);
     },
   );
 
   app.delete(
     '/setting/integration/:name',
     { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], params: nameParams } },
-    (request) => services.integrations.disconnect(request.params.name),
+    (request) => integrations.disconnect(request.params.name),
   );
 
   for (const name of INTEGRATION_NAMES) {
     const path = INTEGRATION_INFO[name].authPath.replace(/^\/api/, '');
     app.get(path, { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, (request, reply) => {
       try {
-        const { url, sealed } = services.integrations.authorize(name, request.viewer().userId);
+        const { url, sealed } = integrations.authorize(name, request.viewer().userId);
         reply.setCookie(STATE_COOKIE, sealed, {
           path: '/api/',
           httpOnly: true,
@@ -103,7 +109,7 @@ export const integrationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { s
         const sealed = request.cookies[STATE_COOKIE];
         reply.clearCookie(STATE_COOKIE, { path: '/api/' });
         try {
-          await services.integrations.callback(name, request.query, sealed, request.viewer().userId);
+          await integrations.callback(name, request.query, sealed, request.viewer().userId);
           return backToSettings(reply, name);
         } catch (error) {
           if (!(error instanceof AppError)) request.log.error({ err: error }, 'integrations: a callback failed');
@@ -114,24 +120,24 @@ export const integrationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { s
   }
 
   app.get('/ad-spend/sources', { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, () =>
-    services.adSpend.sources(),
+    adSpend.sources(),
   );
 
   app.get(
     '/ad-spend',
     { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: adSpendListQuery } },
-    (request) => services.adSpend.list(request.query.days),
+    (request) => adSpend.list(request.query.days),
   );
 
   app.put(
     '/ad-spend',
     { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], body: adSpendEntrySchema } },
-    (request) => services.adSpend.save(request.body),
+    (request) => adSpend.save(request.body),
   );
 
   app.post(
     '/ad-spend/csv',
     { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], body: z.string().max(1_000_000) } },
-    (request) => services.adSpend.upload(request.body),
+    (request) => adSpend.upload(request.body),
   );
 };

@@ -1,7 +1,7 @@
 import { LEAD_DATE_RANGES, leadListQuery, leadUpdateSchema, leadValuesQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { LeadsService } from './leads.service';
 
 const flag = z
   .enum(['true', 'false'])
@@ -12,8 +12,7 @@ const dateq = z.enum(LEAD_DATE_RANGES, { error: 'Date range must be today, last3
 const idParams = z.object({ id: z.string() });
 
 /** /api/lead: the leads lists, their values and export, and one lead, scoped to the caller's role. */
-export const leadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const { leads } = services;
+export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async (app, { leads }) => {
   const anyRole = app.requireRole('admin', 'buyer', 'source');
 
   app.get(

@@ -1,15 +1,19 @@
 import { buyerMessageSchema, messageHideManySchema, messageHideSchema, messageListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
 import { created, idParams } from '../../lib/http';
 import { perUser, registerPerUserLimits } from '../../plugins/user-rate-limit';
+import type { MessagesService } from './messages.service';
 
 /**
  * GET /api/message/admin?days=5 and PUT /api/message/admin/{id} (spec: admin messages); POST
  * /api/buyer/{id}/message, the buyer home's Message Us, which becomes an admin message.
  */
-export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
+export const messageRoutes: FastifyPluginAsyncZod<{
+  messages: MessagesService;
+  config: Pick<Config, 'BUYER_MESSAGES_PER_HOUR'>;
+}> = async (app, { messages, config }) => {
   await registerPerUserLimits(app);
   app.get(
     '/message/admin',
@@ -20,7 +24,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
         querystring: messageListQuery,
       },
     },
-    (request) => services.messages.list(request.query),
+    (request) => messages.list(request.query),
   );
 
   app.put(
@@ -29,7 +33,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       onRequest: app.requireRole('admin'),
       schema: { tags: ['admin'], body: messageHideManySchema },
     },
-    (request) => services.messages.hideMany(request.body.ids, request.body.hide),
+    (request) => messages.hideMany(request.body.ids, request.body.hide),
   );
 
   app.put(
@@ -38,7 +42,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       onRequest: app.requireRole('admin'),
       schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: messageHideSchema },
     },
-    (request) => services.messages.hide(request.params.id, request.body.hide),
+    (request) => messages.hide(request.params.id, request.body.hide),
   );
 
   app.post(
@@ -49,7 +53,6 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       ...perUser(config.BUYER_MESSAGES_PER_HOUR, 3_600_000, 'messages'),
       schema: { tags: ['buyers'], params: idParams, body: buyerMessageSchema },
     },
-    (request, reply) =>
-      created(reply, services.messages.fromBuyer(request.viewer(), request.params.id, request.body.message)),
+    (request, reply) => created(reply, messages.fromBuyer(request.viewer(), request.params.id, request.body.message)),
   );
 };

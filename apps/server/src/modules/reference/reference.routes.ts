@@ -2,12 +2,16 @@ import { serviceLabelsSchema, TAG_KINDS } from '@leadex/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { Engine } from '../../distribution/engine';
 import { API_KEY_PREFIX } from '../../lib/api-keys';
 import type { RoleGuard } from '../../plugins/auth';
+import type { ReferenceService } from './reference.service';
 
 /** Reference data for forms: services and tag choices (short lists, answered as bare arrays). */
-export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { engine, services }) => {
+export const referenceRoutes: FastifyPluginAsyncZod<{
+  engine: Pick<Engine, 'authenticate'>;
+  reference: ReferenceService;
+}> = async (app, { engine, reference }) => {
   const portalUser = app.requireRole('admin', 'buyer', 'source');
   /** A source's server asks with its API key (DESIGN.md §4), a portal user with the session. */
   const apiKeyOrPortalUser: RoleGuard = Object.assign(
@@ -30,7 +34,7 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { eng
         security: [{ bearer: [] }],
       },
     },
-    () => services.reference.serviceNames(),
+    () => reference.serviceNames(),
   );
 
   app.get(
@@ -43,7 +47,7 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { eng
         response: { 200: serviceLabelsSchema },
       },
     },
-    () => services.reference.serviceLabels(),
+    () => reference.serviceLabels(),
   );
 
   app.get(
@@ -52,6 +56,6 @@ export const referenceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { eng
       onRequest: app.requireRole('admin', 'buyer'),
       schema: { tags: ['reference'], params: z.object({ kind: z.enum(TAG_KINDS, { error: 'Unknown tag kind' }) }) },
     },
-    (request) => services.reference.tags(request.viewer(), request.params.kind),
+    (request) => reference.tags(request.viewer(), request.params.kind),
   );
 };

@@ -1,14 +1,12 @@
 import { returnListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { ReturnsService } from './returns.service';
 
 const matchParams = z.object({ id: z.string(), matchId: z.string() });
 
 /** Lead returns: a buyer asks, an admin decides (DESIGN.md §7). */
-export const returnRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const { returns } = services;
-
+export const returnRoutes: FastifyPluginAsyncZod<{ returns: ReturnsService }> = async (app, { returns }) => {
   app.get(
     '/lead/returns',
     { onRequest: app.requireRole('admin'), schema: { tags: ['returns'], querystring: returnListQuery } },

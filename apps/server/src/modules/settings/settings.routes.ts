@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
+import type { SettingsService } from './settings.service';
 
 /**
  * /api/setting/zone: the exchange's time zone (docs/decisions.md "One clock"). Every signed-in user
  * learns it with the session claims; only the admin reads and changes it here.
  */
-export const settingsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const { settings } = services;
+export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (app, { settings }) => {
   const admin = app.requireRole('admin');
 
   app.get('/setting/zone', { onRequest: admin, schema: { tags: ['admin'] } }, () => settings.zone());

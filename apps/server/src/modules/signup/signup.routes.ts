@@ -1,8 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import { availabilityParams, signupSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
 import { created } from '../../lib/http';
+import type { SignupService } from './signup.service';
 
 /**
  * The public sign-up (portals spec §7): POST /api/signup, limited per client address by
@@ -11,8 +12,10 @@ import { created } from '../../lib/http';
  * (AUTH_SIGN_IN_PER_MINUTE), so they guess accounts no faster than sign-in does (issue 29 item 12).
  * 0 turns a limit off, as tests do.
  */
-export const signupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, services }) => {
-  const signup = services.signup;
+export const signupRoutes: FastifyPluginAsyncZod<{
+  signup: SignupService;
+  config: Pick<Config, 'AUTH_SIGN_IN_PER_MINUTE' | 'AUTH_SIGN_UP_PER_MINUTE'>;
+}> = async (app, { signup, config }) => {
   const tags = ['signup'];
   const signUpsPerMinute = config.AUTH_SIGN_UP_PER_MINUTE;
   const checksPerMinute = config.AUTH_SIGN_IN_PER_MINUTE;

@@ -8,18 +8,24 @@ import {
   simWhitelistSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
-import { toEpochSeconds } from '../../lib/clock';
+import type { Config } from '../../config';
+import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { createSimService } from './sim.service';
+import type { BillsService } from '../bills/bills.service';
+import type { MockDate } from './mock-date';
+import type { SimService } from './sim.service';
 
 /**
  * The simulator's calls (admin spec §7): a ping-post or a direct lead through the real engine, as a
  * chosen source, answered with every campaign considered. Only outside production.
  */
-export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { services, config, clock, mockDate } = deps;
-  const sim = createSimService(deps);
+export const simRoutes: FastifyPluginAsyncZod<{
+  sim: SimService;
+  bills: Pick<BillsService, 'run'>;
+  mockDate: MockDate | null;
+  clock: Clock;
+  config: Pick<Config, 'NODE_ENV' | 'DATABASE_URL'>;
+}> = async (app, { sim, bills, mockDate, clock, config }) => {
   const admin = app.requireRole('admin');
 
   app.post('/sim/pingpost', { onRequest: admin, schema: { tags: ['sim'], body: simPingPostSchema } }, async (request) =>
@@ -35,7 +41,7 @@ export const simRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/sim/billing',
     { onRequest: admin, schema: { tags: ['sim'], querystring: simBillingQuery } },
-    async (request) => ({ ok: true, ...(await services.bills.run({ doPayments: request.query.doPayments })) }),
+    async (request) => ({ ok: true, ...(await bills.run({ doPayments: request.query.doPayments })) }),
   );
 
   // The mock date (admin spec §7: POST /sim/mockDate, a date or reset), shared by every process.

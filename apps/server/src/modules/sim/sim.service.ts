@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
 import type { SimLead, SimLeadResult, SimLeads, SimPingPost, SimWhitelist } from '@leadex/domain';
-import { seedDemo, seedReferenceData } from '../../demo/seed';
-import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/client';
 import { bumpEngineVersion, type EngineInput } from '../../distribution';
+import type { Engine } from '../../distribution/engine';
+import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
+import type { LeadsService } from '../leads/leads.service';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
+import type { SourceApiService } from '../source-api/source-api.service';
+import type { MockDate } from './mock-date';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
 import { WHITELIST_KEY } from './whitelist';
@@ -41,15 +45,25 @@ function shuffle<T>(list: T[]): T[] {
   return list;
 }
 
+/** What the simulator works with, given by deps.ts. */
+export interface SimServiceDeps {
+  db: Db;
+  clock: Clock;
+  engine: Engine;
+  leads: Pick<LeadsService, 'explanationOf' | 'named'>;
+  sourceApi: Pick<SourceApiService, 'pingAs' | 'postAs' | 'leadAs'>;
+  /** The shared mock date, set back to the real time by the reset; null where the clock cannot move. */
+  mockDate: MockDate | null;
+  /** Seeds the emptied exchange again, as a start does: reference data, the admin, the demo when on. */
+  reseed: () => Promise<void>;
+}
+
 /**
  * The simulator's tools that change the exchange (admin spec §2 Simulator; DESIGN.md §11): multiple
  * leads through the real engine, the whitelist, and the database reset. Only outside production.
  */
-export function createSimService(deps: AppDeps) {
-  const { db, clock, engine, services, mockDate } = deps;
-
-  const explanationOf = async (leadId: unknown) =>
-    typeof leadId === 'string' ? services.leads.explanationOf(leadId) : [];
+export function createSimService({ db, clock, engine, leads, sourceApi, mockDate, reseed }: SimServiceDeps) {
+  const explanationOf = async (leadId: unknown) => (typeof leadId === 'string' ? leads.explanationOf(leadId) : []);
 
   return {
     /**
@@ -58,7 +72,7 @@ export function createSimService(deps: AppDeps) {
      */
     async pingPost({ Project, Source, Zip, minprice }: SimPingPost) {
       const caller = engine.callerFor(Source);
-      const ping = await services.sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
+      const ping = await sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
       if (!ping.body.ok) {
         const payout = engine.payoutCents(caller.source, null);
         const belowMin = minprice !== undefined && payout < Math.round(minprice * 100);
@@ -68,10 +82,10 @@ export function createSimService(deps: AppDeps) {
           outcome: belowMin
             ? `The ping was answered ${ping.body.reason}: the source's payout ($${centsToDollars(payout).toFixed(2)}) is below its minimum price ($${minprice?.toFixed(2)}), so no campaign won.`
             : `The ping was answered ${ping.body.reason}: no campaign would buy it.`,
-          explanation: await services.leads.named(ping.explanation),
+          explanation: await leads.named(ping.explanation),
         };
       }
-      const post = await services.sourceApi.postAs(
+      const post = await sourceApi.postAs(
         caller,
         postSchema.parse({ ping_id: ping.body.ping_id, ...simulatedContact() }),
         META,
@@ -87,7 +101,7 @@ export function createSimService(deps: AppDeps) {
 
     /** POST /sim/lead: a direct lead as the chosen source, under /api/lead's rule (it must be allowed to post direct). */
     async directLead({ Project, Source, Zip }: SimLead) {
-      const lead = await services.sourceApi.leadAs(
+      const lead = await sourceApi.leadAs(
         engine.callerFor(Source, { direct: true }),
         leadSchema.parse({ service: Project, zip: Zip, ...simulatedContact() }),
         META,
@@ -121,7 +135,7 @@ export function createSimService(deps: AppDeps) {
         const base = { index: index + 1, count: targets.length, ...target };
         try {
           const input = leadSchema.parse({ service: target.service, zip: target.zip, ...simulatedContact() });
-          const answer = await services.sourceApi.leadAs(engine.callerFor(pick(sourceIds)), input, META);
+          const answer = await sourceApi.leadAs(engine.callerFor(pick(sourceIds)), input, META);
           const body = answer.body as {
             ok: boolean;
             status?: string;
@@ -163,9 +177,7 @@ export function createSimService(deps: AppDeps) {
         for (const input of EVERY_ENGINE_INPUT) await bumpEngineVersion(tx, input);
       });
       await mockDate?.set(null);
-      await seedReferenceData(deps);
-      await services.users.ensureAdmin();
-      if (deps.config.SEED_DEMO) await seedDemo(deps);
+      await reseed();
       await engine.reload();
     },
   };

@@ -6,10 +6,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { stringify } from 'safe-stable-stringify';
 import type { z } from 'zod';
-import type { AppDeps } from '../../deps';
+import type { Config } from '../../config';
 import { sha256Hex } from '../../lib/secrets';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
-import type { Answer, RequestMeta } from './source-api.service';
+import type { Answer, RequestMeta, SourceApiService } from './source-api.service';
 
 /** The public API's rate limiter keeps counts for at most this many API keys (or addresses) at once. */
 const RATE_LIMIT_KEYS = 10_000;
@@ -60,8 +60,10 @@ function metaOf(request: FastifyRequest): RequestMeta {
  * The public source API: POST /api/ping, /api/post, /api/lead with JSON, form or XML bodies.
  * Answers are JSON: `{ ok: true, … }` or `{ ok: false, reason, message?, errors? }`.
  */
-export const sourceApiRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
-  const api = services.sourceApi;
+export const sourceApiRoutes: FastifyPluginAsyncZod<{
+  sourceApi: SourceApiService;
+  config: Pick<Config, 'PUBLIC_API_RATE_LIMIT'>;
+}> = async (app, { sourceApi: api, config }) => {
   // Every failure of these routes carries a `reason` for machines (the app's one error handler).
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, sourceApi: true };

@@ -1,21 +1,28 @@
 import { unpackRound } from '../../distribution/bidding';
-import type { SourceCaller } from '../../distribution/engine';
+import type { Engine, SourceCaller } from '../../distribution/engine';
 import { openPingToken } from '../../distribution/ping-token';
-import { type Answer, createSale, type QuoteAnswer, type RequestMeta, type SaleDeps } from '../../distribution/sale';
+import type { Answer, QuoteAnswer, RequestMeta, Sale } from '../../distribution/sale';
+import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/secrets';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 
 export type { Answer, RequestMeta } from '../../distribution/sale';
 
+/** What the source API works with; the sale is built once, by deps.ts. */
+export interface SourceApiDeps {
+  clock: Clock;
+  engine: Engine;
+  /** Verifies ping_ids (the sale signs them with the same secret). */
+  secret: string;
+  sale: Sale;
+}
+
 /**
  * The public source API: ping, post and direct lead (DESIGN.md §4, §5). It maps requests and checks
  * what the source may do; the sale itself is the engine's (distribution/sale.ts).
  */
-export function createSourceApiService(deps: SaleDeps) {
-  const { clock, engine, secret } = deps;
-  const sale = createSale(deps);
-
+export function createSourceApiService({ clock, engine, secret, sale }: SourceApiDeps) {
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
       throw AppError.field('service', `service '${service}' is not one the exchange buys`);

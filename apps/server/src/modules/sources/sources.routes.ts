@@ -10,14 +10,13 @@ import {
   sourceUserSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../deps';
 import { created, idParams, userParams } from '../../lib/http';
+import type { SourcesService } from './sources.service';
 
 const tags = ['sources'];
 
 /** /api/source: sources, their channels, API keys and users (admin spec §7 Sources). */
-export const sourceRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const sources = services.sources;
+export const sourceRoutes: FastifyPluginAsyncZod<{ sources: SourcesService }> = async (app, { sources }) => {
   const admin = app.requireRole('admin');
 
   app.get('/source', { onRequest: admin, schema: { tags, querystring: sourceListQuery } }, (request) =>

@@ -1,37 +1,34 @@
 import { buyerStatsSchema, reportQuery, statsSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { idParams } from '../../lib/http';
+import type { StatsService } from './stats.service';
 
 /**
  * GET /api/stats/ (the admin dashboard's figures), the month per day, and the reports per source and buyer;
  * GET /api/buyer/{id}/stats, the buyer home's figures (the signed-in buyer's own only).
  */
-export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
+export const statsRoutes: FastifyPluginAsyncZod<{ stats: StatsService }> = async (app, { stats }) => {
   const admin = app.requireRole('admin');
-  const handler = () => services.stats.get();
+  const handler = () => stats.get();
   const options = { onRequest: admin, schema: { tags: ['stats'], response: { 200: statsSchema } } };
   app.get('/stats', options, handler);
   app.get('/stats/', options, handler);
 
-  app.get('/stats/daily', { onRequest: admin, schema: { tags: ['stats'] } }, () => services.stats.daily());
+  app.get('/stats/daily', { onRequest: admin, schema: { tags: ['stats'] } }, () => stats.daily());
 
   const report = z.enum(['sources', 'buyers']);
   app.get(
     '/stats/:report',
     { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
-    (request) =>
-      request.params.report === 'sources'
-        ? services.stats.sources(request.query)
-        : services.stats.buyers(request.query),
+    (request) => (request.params.report === 'sources' ? stats.sources(request.query) : stats.buyers(request.query)),
   );
 
   app.get(
     '/stats/:report/export.csv',
     { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
     async (request, reply) => {
-      const { fileName, body } = await services.stats.csv(request.params.report, request.query);
+      const { fileName, body } = await stats.csv(request.params.report, request.query);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -46,6 +43,6 @@ export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
       onRequest: app.requireRole('buyer'),
       schema: { tags: ['buyers'], params: idParams, response: { 200: buyerStatsSchema } },
     },
-    (request) => services.stats.buyer(request.viewer(), request.params.id),
+    (request) => stats.buyer(request.viewer(), request.params.id),
   );
 };

@@ -1,14 +1,13 @@
 import { zipSearchQuery, zipSuggestionsQuery, zipsetCreateSchema, zipsetListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { created } from '../../lib/http';
+import type { ZipsService } from './zips.service';
 
 const tags = ['reference'];
 
 /** ZIP reference data and regions (admin §7 Reference data): the campaign Location's region builder. */
-export const zipRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
-  const zips = services.zips;
+export const zipRoutes: FastifyPluginAsyncZod<{ zips: ZipsService }> = async (app, { zips }) => {
   const adminOrBuyer = app.requireRole('admin', 'buyer');
 
   app.get(

@@ -1,9 +1,10 @@
 import { webhookCreateSchema, webhookListQuery, webhookTestSchema, webhookUpdateSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../../deps';
+import type { Config } from '../../../config';
 import { created, idParams } from '../../../lib/http';
 import { perUser, registerPerUserLimits } from '../../../plugins/user-rate-limit';
+import type { WebhooksService } from './webhooks.service';
 
 const actionParams = z.object({ id: z.string(), action: z.string() });
 
@@ -11,8 +12,10 @@ const actionParams = z.object({ id: z.string(), action: z.string() });
  * /api/webhook: custom deliveries (admin §7 Deliveries, portals §7). Admins see and change every
  * buyer's; a buyer only its own, and another buyer's delivery answers 404 on every route.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services, config }) => {
-  const webhooks = services.webhooks;
+export const webhookRoutes: FastifyPluginAsyncZod<{
+  webhooks: WebhooksService;
+  config: Pick<Config, 'DELIVERY_TEST_PER_MINUTE'>;
+}> = async (app, { webhooks, config }) => {
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['deliveries'];
   await registerPerUserLimits(app);

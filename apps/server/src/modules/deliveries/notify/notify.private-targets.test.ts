@@ -16,6 +16,8 @@ import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig, webhooks }
 import { createJobs } from '../../../jobs/index';
 import { newId } from '../../../lib/ids';
 import { blockedRange } from '../../../lib/outbound-http';
+import { createChannels } from './channels';
+import { createNotifyHandler } from './notify';
 
 /**
  * DESIGN.md §6 with ALLOW_PRIVATE_DELIVERY_TARGETS off, as in production: every notify channel
@@ -49,13 +51,9 @@ const { t, admin } = useAdminTestApp({
 // The app's own workers are not started here; these run the same code on the scripted network.
 const jobs = useFixture(
   async () => {
-    const jobs = createJobs({
-      db: t.database.db,
-      clock: t.clock,
-      config: t.deps.config,
-      mailer: t.deps.mailer,
-      network: net.network,
-    });
+    const [db, clock, config] = [t.database.db, t.clock, t.deps.config];
+    const channels = createChannels({ db, clock, config, mailer: t.deps.mailer, network: net.network });
+    const jobs = createJobs({ db, config, notify: createNotifyHandler({ db, clock, config, channels }) });
     await jobs.start();
     return jobs;
   },

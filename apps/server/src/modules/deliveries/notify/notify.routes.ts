@@ -2,11 +2,15 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { z } from 'zod';
-import type { AppDeps } from '../../../deps';
+import type { Config } from '../../../config';
+import type { Jobs } from '../../../jobs';
 import { AppError } from '../../../lib/errors';
 
 /** Resending a match's failed notify channels (admin) and Twilio's SMS status callback. */
-export const notifyRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { jobs, config }) => {
+export const notifyRoutes: FastifyPluginAsyncZod<{
+  jobs: Pick<Jobs, 'resend' | 'smsStatus'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN'>;
+}> = async (app, { jobs, config }) => {
   await app.register(formBody);
 
   app.post(

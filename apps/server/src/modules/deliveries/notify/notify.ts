@@ -138,3 +138,5 @@ export function createNotifyHandler({ db, clock, config, channels }: NotifyDeps)
 
   return { handle, undelivered };
 }
+
+export type NotifyHandler = ReturnType<typeof createNotifyHandler>;
