@@ -1,7 +1,7 @@
 import type { NamedStatement, SqlRunner } from '../db/raw';
 import { sqlError } from '../db/raw';
-import { CUSTOM_CHANNEL, type InlineAttempt } from '../modules/deliveries/custom/inline';
 import type { CapSlot } from './caps';
+import { CUSTOM_CHANNEL, type InlineAttempt } from './ports';
 
 /** A lead as stored, with the answer its source got (replayed on a repeated post). */
 export interface LeadRecord {

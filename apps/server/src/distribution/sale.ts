@@ -8,18 +8,15 @@ import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import type { Logger } from '../lib/logger';
 import { centsToDollars } from '../lib/money';
-import type { InlineAttempt, InlineDeliveries, LiveDelivery } from '../modules/deliveries/custom/inline';
-import type { Pinger, PingFacts } from '../modules/deliveries/custom/ping';
-import { leadForDelivery } from '../modules/deliveries/custom/render';
-import { type ExplanationRecord, packExplanation } from '../modules/source-api/explanation';
-import type { ContactInput } from '../modules/source-api/source-api.schema';
 import { runAuction } from './auction';
 import { applyBids, type BidRound, buyersToPing, NO_ROUND, packRound, roundOf } from './bidding';
 import { type CapSlot, capSlots, lockOrder } from './caps';
 import { bidsFor } from './eligibility';
 import type { Engine, SourceCaller } from './engine';
+import { type ExplanationRecord, packExplanation } from './explanation';
 import { emailHash, phoneHash } from './normalize';
 import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from './ping-token';
+import type { InlineAttempt, InlineDeliveries, LiveDelivery, Pinger, PingFacts } from './ports';
 import {
   answerIdempotencyKey,
   claimIdempotencyKey,
@@ -66,6 +63,28 @@ export interface RequestMeta {
   requestHash?: string;
 }
 
+/** The contact and consent fields of a lead to sell (the source API's post and direct lead carry them). */
+export interface SaleContact {
+  name?: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  email?: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  homeowner?: boolean;
+  tcpa_consent?: boolean;
+  tcpa_language?: string;
+  trusted_form?: string;
+  jornaya?: string;
+  ip?: string;
+  user_agent?: string;
+  sub_id?: string;
+  pub_id?: string;
+  metadata?: Record<string, unknown>;
+}
+
 /** A lead to sell, as the source API or the simulator maps it from a request. */
 export interface SaleRequest {
   caller: SourceCaller;
@@ -81,7 +100,7 @@ export interface SaleRequest {
   belowMinPrice?: boolean;
   /** The Ping/Post buyers' answers to the lead's ping (from the ping_id); a direct lead pings them itself. */
   bidRound?: BidRound;
-  contact: ContactInput;
+  contact: SaleContact;
   meta: RequestMeta;
 }
 
@@ -551,8 +570,9 @@ export function createSale({ db, clock, engine, secret, onSale, inline, pinger, 
               (inline as InlineDeliveries).deliver(
                 deliveriesOf(w.buyerId),
                 {
-                  ...leadForDelivery(lead, w.priceCents),
-                  buyer_ping_id: req.bidRound?.bids.get(w.buyerId)?.buyerPingId ?? null,
+                  lead,
+                  priceCents: w.priceCents,
+                  buyerPingId: req.bidRound?.bids.get(w.buyerId)?.buyerPingId ?? null,
                 },
                 matchIdOf(w),
               ),

@@ -24,7 +24,7 @@ import {
   useReceivers,
 } from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, leads, type NotifyConfig, webhooks } from '../../../db/schema';
-import { unpackExplanation } from '../../source-api/explanation';
+import { unpackExplanation } from '../../../distribution/explanation';
 
 /**
  * Live custom deliveries decide the sale (DESIGN.md §6), with real peers: a local HTTP server
