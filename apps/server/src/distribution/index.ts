@@ -1,4 +1,4 @@
-import { isPingPost, type Webhook, type WebhookPing } from '@leadex/domain';
+import { isPingPost, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -14,7 +14,7 @@ import {
   zips,
   zipsets,
 } from '../db/schema';
-import type { PingPostDelivery } from './ports';
+import { type PingPostDelivery, pingPostDelivery } from './ports';
 import type { IndexedCampaign, SourceFilter } from './types';
 
 /** A source's API key as the public API checks it on every call, from memory. */
@@ -235,37 +235,6 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     new Set(liveRows.map((r) => r.buyerId)),
     pingPostOf(liveRows),
   );
-}
-
-/** The engine's form of a live Ping/Post delivery (a Webhook as the API answers it, with its ping). */
-export function pingPostDelivery(
-  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname'>,
-  ping: WebhookPing,
-): PingPostDelivery {
-  return {
-    _id: delivery._id,
-    name: delivery.name,
-    buyerId: delivery.buyer,
-    target: {
-      url: ping.url,
-      method: ping.method,
-      headers: ping.headers,
-      accept: ping.accept,
-      key: delivery.key,
-      keyname: delivery.keyname,
-      secret: delivery.secret,
-      secretname: delivery.secretname,
-      // The buyer's id of its bid is read like a post's `return_id`.
-      return_id: ping.ping_id_field,
-      send_content_type: ping.send_content_type,
-      return_content_type: ping.return_content_type,
-      wrap_key: ping.wrap_key,
-      map: ping.map,
-      static: ping.static,
-    },
-    priceField: ping.price_field,
-    timeoutMs: ping.timeout_ms,
-  };
 }
 
 /** The live Ping/Post deliveries (with their ping) by buyer. */

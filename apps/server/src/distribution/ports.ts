@@ -1,4 +1,4 @@
-import type { BidOutcome, Webhook } from '@leadex/domain';
+import type { BidOutcome, Webhook, WebhookPing } from '@leadex/domain';
 import type { leads } from '../db/schema';
 
 /**
@@ -130,6 +130,37 @@ export interface PingPostDelivery {
   target: DeliveryTarget;
   priceField: string;
   timeoutMs: number;
+}
+
+/** The engine's form of a live Ping/Post delivery (a Webhook as the API answers it, with its ping). */
+export function pingPostDelivery(
+  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname'>,
+  ping: WebhookPing,
+): PingPostDelivery {
+  return {
+    _id: delivery._id,
+    name: delivery.name,
+    buyerId: delivery.buyer,
+    target: {
+      url: ping.url,
+      method: ping.method,
+      headers: ping.headers,
+      accept: ping.accept,
+      key: delivery.key,
+      keyname: delivery.keyname,
+      secret: delivery.secret,
+      secretname: delivery.secretname,
+      // The buyer's id of its bid is read like a post's `return_id`.
+      return_id: ping.ping_id_field,
+      send_content_type: ping.send_content_type,
+      return_content_type: ping.return_content_type,
+      wrap_key: ping.wrap_key,
+      map: ping.map,
+      static: ping.static,
+    },
+    priceField: ping.price_field,
+    timeoutMs: ping.timeout_ms,
+  };
 }
 
 /** What the exchange knows of a lead before it is sold: the only fields a ping can send (PING_FIELD_NAMES). */

@@ -21,9 +21,8 @@ import {
 import type { Config } from '../../../config';
 import type { Db, Tx } from '../../../db/client';
 import type { Engine } from '../../../distribution/engine';
-import { pingPostDelivery } from '../../../distribution/index';
 import { newPingId } from '../../../distribution/ping-token';
-import type { LiveDelivery } from '../../../distribution/ports';
+import { type LiveDelivery, pingPostDelivery } from '../../../distribution/ports';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
