@@ -21,7 +21,7 @@ export default {
     'apps/server/src/distribution/eligibility.ts',
     'apps/server/src/distribution/normalize.ts',
     'apps/server/src/distribution/ping-token.ts',
-    'apps/server/src/distribution/time.ts',
+    'apps/server/src/lib/time.ts',
     'apps/server/src/modules/bills/money.ts',
     'packages/domain/src/campaign.ts',
     'packages/domain/src/zip.ts',

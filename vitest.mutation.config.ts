@@ -18,7 +18,7 @@ export default defineConfig({
             'src/distribution/eligibility.test.ts',
             'src/distribution/normalize.test.ts',
             'src/distribution/ping-token.test.ts',
-            'src/distribution/time.test.ts',
+            'src/lib/time.test.ts',
             'src/modules/bills/money.test.ts',
           ],
         },

@@ -40,6 +40,13 @@ describe('the server import graph', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps the engine on the ground: distribution/ imports no module, job, plugin or demo', () => {
+    const upward = edgesFrom(Object.keys(tree).filter((file) => file.startsWith('distribution/'))).filter((edge) =>
+      /-> (modules|jobs|plugins|demo)\//.test(edge),
+    );
+    expect(upward).toEqual([]);
+  });
+
   it('lets no route file read the database itself: routes call services', () => {
     const direct = edgesFrom(Object.keys(tree).filter((file) => file.endsWith('.routes.ts'))).filter((edge) =>
       /\.repo\.ts$|-> db\//.test(edge),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PingCall, PingPostDelivery } from '../modules/deliveries/custom/ping';
 import { applyBids, buyersToPing, NO_ROUND, packRound, roundOf, unpackRound } from './bidding';
+import type { PingCall, PingPostDelivery } from './ports';
 import type { Bid, ExplanationEntry } from './types';
 
 const call = (buyerId: string, deliveryId: string, outcome: PingCall['outcome'], bidCents: number | null = null) =>

@@ -1,5 +1,5 @@
 import { BID_OUTCOME_LABELS } from '@leadex/domain';
-import type { PingCall, PingOutcome, PingPostDelivery } from '../modules/deliveries/custom/ping';
+import type { PingCall, PingOutcome, PingPostDelivery } from './ports';
 import type { Bid, ExplanationEntry } from './types';
 
 /** A Ping/Post buyer's bid: it stands in for the price of each of the buyer's eligible campaigns. */

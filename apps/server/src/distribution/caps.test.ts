@@ -3,8 +3,8 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
+import { currentPeriods } from '../lib/time';
 import { type CapSlot, capSlots, lockOrder, MemoryCapCounts, setCaps } from './caps';
-import { currentPeriods } from './time';
 import type { IndexedCampaign } from './types';
 
 // Pure unit tests (no database): the counters' SQL is exercised by the PGlite tests of the sale.

@@ -2,7 +2,7 @@ import { and, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { capCounters } from '../db/schema';
 import { exchangeZone } from '../lib/exchange-zone';
-import { currentPeriods } from './time';
+import { currentPeriods } from '../lib/time';
 import { CAP_PERIODS, type CapCounts, type CapPeriod, type IndexedCampaign } from './types';
 
 /** Caps of a campaign without hours are counted in the exchange's zone (docs/decisions.md "One clock"). */

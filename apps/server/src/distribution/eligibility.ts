@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from './time';
+import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
 import {
   type Bid,
   CAP_PERIODS,

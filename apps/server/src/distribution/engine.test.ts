@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../test/factories';
 import { useTestApp } from '../../test/harness';
 import { campaigns, leadMatches, leads } from '../db/schema';
-import { unpackExplanation } from '../modules/source-api/explanation';
 import { createEngine } from './engine';
+import { unpackExplanation } from './explanation';
 import { bumpEngineVersion } from './index';
 
 /**

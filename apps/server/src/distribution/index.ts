@@ -14,7 +14,7 @@ import {
   zips,
   zipsets,
 } from '../db/schema';
-import { type PingPostDelivery, pingPostDelivery } from '../modules/deliveries/custom/ping';
+import { type PingPostDelivery, pingPostDelivery } from './ports';
 import type { IndexedCampaign, SourceFilter } from './types';
 
 /** A source's API key as the public API checks it on every call, from memory. */

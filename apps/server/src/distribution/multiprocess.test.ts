@@ -6,8 +6,8 @@ import { createBuyer, createCampaign, createSourceWithKey } from '../../test/fac
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
 import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
 import { buyerSpend, campaigns, capCounters, leadMatches, leads } from '../db/schema';
+import { currentPeriods } from '../lib/time';
 import { bumpEngineVersion } from './index';
-import { currentPeriods } from './time';
 import type { CapPeriod } from './types';
 
 /**

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { campaigns, pingCalls, pings, sources, unmatchedPings } from '../db/schema';
 import { exchangeZone } from '../lib/exchange-zone';
-import type { PingCall } from '../modules/deliveries/custom/ping';
-import { dayInZone } from './time';
+import { dayInZone } from '../lib/time';
+import type { PingCall } from './ports';
 
 type PingRow = typeof pings.$inferInsert;
 type SourceMark = 'lastPingSentAt' | 'lastTestPingSentAt' | 'lastLeadSentAt' | 'lastTestLeadSentAt';

@@ -2,8 +2,9 @@ import type { BidOutcome } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
-export const CAP_PERIODS = ['hourly', 'daily', 'weekly', 'monthly'] as const;
-export type CapPeriod = (typeof CAP_PERIODS)[number];
+import type { CapPeriod } from '../lib/time';
+
+export { CAP_PERIODS, type CapPeriod } from '../lib/time';
 
 /** A source restriction row of a campaign (DESIGN.md §5 rule 6). */
 export interface SourceFilter {

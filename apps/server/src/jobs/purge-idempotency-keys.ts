@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { rawDb } from '../db/raw';
-import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../distribution/sale.repo';
+import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../distribution/sale/sale.repo';
 import type { Clock } from '../lib/clock';
 import type { ScheduledJob } from './boss';
 

@@ -1,16 +1,12 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
+import type { CampaignTime } from '../../lib/time';
 import type { NotifyConfig } from './buyers';
 import { buyers } from './buyers';
 import { parentId, primaryId, requiredRef, timestamps, timestamptz } from './columns';
 import { sources } from './sources';
 import { zipsets } from './zips';
 
-/** Hours a campaign takes leads, in its own time zone (DESIGN.md §5 rule 4). */
-export interface CampaignTime {
-  zone: string;
-  weekday: { start: number; end: number };
-  weekend: { start: number; end: number };
-}
+export type { CampaignTime } from '../../lib/time';
 
 export const campaigns = pgTable(
   'campaigns',

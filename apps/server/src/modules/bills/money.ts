@@ -1,5 +1,5 @@
 import type { BillPeriod } from '@leadex/domain';
-import { periodStart } from '../../distribution/time';
+import { periodStart } from '../../lib/time';
 import type { BillTotals } from './bills.repo';
 
 /**

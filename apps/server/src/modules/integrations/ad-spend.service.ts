@@ -9,12 +9,12 @@ import {
 import { parse } from 'csv-parse/sync';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { dayInZone } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
 import type { Logger } from '../../lib/logger';
 import { centsToDollars, dollarsToCents } from '../../lib/money';
+import { dayInZone } from '../../lib/time';
 import { type AdSpendDay, adSpendRepo } from './ad-spend.repo';
 import { fetchSpend, ImportError } from './ad-spend-import';
 import type { IntegrationsService } from './integrations.service';

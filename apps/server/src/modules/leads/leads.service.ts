@@ -18,6 +18,7 @@ import {
 } from '@leadex/domain';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
+import { unpackExplanation } from '../../distribution/explanation';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { orUndefined } from '../../lib/dto';
 import { AppError } from '../../lib/errors';
@@ -27,7 +28,6 @@ import type { Viewer } from '../../plugins/auth';
 import { withinReturnWindow } from '../bills/money';
 import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
 import { returnWindowDays } from '../returns/returns.service';
-import { unpackExplanation } from '../source-api/explanation';
 import { leadDateSpan, leadsToday } from './date-range';
 import {
   type LeadCursor,

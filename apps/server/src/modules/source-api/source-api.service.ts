@@ -1,13 +1,57 @@
 import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
+import type { ExplanationRecord } from '../../distribution/explanation';
 import { openPingToken } from '../../distribution/ping-token';
-import type { Answer, QuoteAnswer, RequestMeta, Sale } from '../../distribution/sale';
+import type { QuoteOutcome, RequestMeta, Sale, SaleOutcome } from '../../distribution/sale';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
 import type { LeadInput, PingInput, PostInput } from './source-api.schema';
 
-export type { Answer, RequestMeta } from '../../distribution/sale';
+export type { RequestMeta } from '../../distribution/sale';
+
+/** An answer of the public API: its HTTP status and JSON body. */
+export type Answer = { status: number; body: Record<string, unknown> };
+
+/** A ping's answer, with how each campaign decided (the simulator shows it). */
+export type QuoteAnswer = Answer & { explanation: ExplanationRecord[] };
+
+/** A ping's outcome as the source is answered: a price and its ping_id, or no_match. */
+function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
+  if (outcome.kind === 'no_match')
+    return { status: 200, body: { ok: false, reason: 'no_match' }, explanation: outcome.explanation };
+  return {
+    explanation: outcome.explanation,
+    status: 200,
+    body: {
+      ok: true,
+      ping_id: outcome.pingId,
+      price: centsToDollars(outcome.priceCents),
+      expires: outcome.expires,
+      ...(outcome.test ? { test: true } : {}),
+    },
+  };
+}
+
+/** A sale's outcome as the source is answered: the lead's answer, a replayed one, or a refused Idempotency-Key. */
+function saleAnswer(outcome: SaleOutcome): Answer {
+  switch (outcome.kind) {
+    case 'sold':
+    case 'not_sold':
+      return { status: 200, body: outcome.answer };
+    case 'replayed':
+      return { status: outcome.status, body: outcome.answer };
+    case 'key_reused':
+      throw new AppError(
+        'unprocessable',
+        `Idempotency-Key '${outcome.key}' was used in the last 24 hours for a different request, so this one was not stored. Send each new lead with a new key (a UUID, say); reuse a key only to retry the very same request.`,
+        { reason: 'idempotency_key_reused' },
+      );
+    case 'key_in_progress':
+      throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress');
+  }
+}
 
 /** What the source API works with; the sale is built once, by deps.ts. */
 export interface SourceApiDeps {
@@ -20,7 +64,8 @@ export interface SourceApiDeps {
 
 /**
  * The public source API: ping, post and direct lead (DESIGN.md §4, §5). It maps requests and checks
- * what the source may do; the sale itself is the engine's (distribution/sale.ts).
+ * what the source may do, and answers the sale's outcomes over HTTP; the sale itself is the
+ * engine's (distribution/sale/).
  */
 export function createSourceApiService({ clock, engine, secret, sale }: SourceApiDeps) {
   function checkService(service: string) {
@@ -82,7 +127,8 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       checkService(input.service);
       checkApproved(caller, input.test ?? false);
       checkPayout(caller, input.test ?? false, input.channel ?? null);
-      return sale.quote(caller, input);
+      const outcome = sale.quote(caller, input);
+      return outcome instanceof Promise ? outcome.then(quoteAnswer) : quoteAnswer(outcome);
     },
 
     /** POST /api/post: the lead for a ping; the auction runs again and sells once (DESIGN.md §4). */
@@ -100,7 +146,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
       checkPayout(caller, ping.test, ping.channel);
-      return sale.sell({
+      const outcome = await sale.sell({
         caller,
         pingId: ping.id,
         service: ping.service,
@@ -115,6 +161,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
         contact: { ...input, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
         meta,
       });
+      return saleAnswer(outcome);
     },
 
     /** POST /api/lead: ping and post in one call, for sources approved to post directly. */
@@ -130,7 +177,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       checkPayout(caller, test, channel);
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
-      return sale.sell({
+      const outcome = await sale.sell({
         caller,
         pingId: null,
         service: input.service,
@@ -143,6 +190,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
         contact: input,
         meta,
       });
+      return saleAnswer(outcome);
     },
   };
 }

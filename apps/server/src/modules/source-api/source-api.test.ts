@@ -5,7 +5,7 @@ import { testDatabaseKind } from '../../../test/database';
 import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { ADMIN, createTestApp, useTestApp } from '../../../test/harness';
 import { apiKeys, capCounters, idempotencyKeys, leadMatches, leads, pings, sources } from '../../db/schema';
-import { unpackExplanation } from './explanation';
+import { unpackExplanation } from '../../distribution/explanation';
 
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 

@@ -3,10 +3,10 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { settings, statsDays } from '../../db/schema';
-import { dayInZone } from '../../distribution/time';
 import type { ScheduledJob } from '../../jobs/boss';
 import type { Clock } from '../../lib/clock';
 import { exchangeZone } from '../../lib/exchange-zone';
+import { dayInZone } from '../../lib/time';
 import { dayStart, type TimeSpan } from '../leads/date-range';
 
 /** The settings row naming the last rolled day: every day up to it (included) is in stats_days. */

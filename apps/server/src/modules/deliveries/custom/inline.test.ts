@@ -32,7 +32,7 @@ import {
   sourceChargebacks,
   webhooks,
 } from '../../../db/schema';
-import { unpackExplanation } from '../../source-api/explanation';
+import { unpackExplanation } from '../../../distribution/explanation';
 
 /**
  * Live custom deliveries decide the sale (DESIGN.md §6), with real peers: a local HTTP server

@@ -1,48 +1,17 @@
+import type {
+  InlineAttempt,
+  InlineDeliveries,
+  InlineLead,
+  InlineOutcome,
+  LiveDelivery,
+} from '../../../distribution/ports';
 import type { Clock } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
-import { type DeliveryLead, type DeliveryResult, type DeliveryTarget, deliverCustom, isRetryable } from './render';
+import { type DeliveryResult, deliverCustom, isRetryable, leadForDelivery } from './render';
 import type { WebhooksService } from './webhooks.service';
 
 /** How long a live delivery may hold up the sale (DESIGN.md §6). */
 export const INLINE_TIMEOUT_MS = 3000;
-
-/** The channel name of custom deliveries in the delivery logs; the target is the delivery's id. */
-export const CUSTOM_CHANNEL = 'custom';
-
-/** A live delivery as a sale runs it; `ping_id` tells a Ping/Post delivery (posted to only when its bid won). */
-export type LiveDelivery = DeliveryTarget & { _id: string; name: string; ping_id: string };
-
-/**
- * What a buyer's live deliveries said of one lead: accepted (the buyer has it), rejected (a Not
- * Accepted answer, a 4xx, a refused target, or a delivery that could not be rendered or sent, such as
- * a header Node refuses: the buyer does not take it, the lead goes on) or retry (no answer or a 5xx:
- * the sale stands and a job delivers it again). `deliverCustom` never throws, so one buyer's settings
- * never fail the sale (DESIGN.md §12).
- */
-export interface InlineOutcome {
-  verdict: 'accepted' | 'rejected' | 'retry';
-  /** The delivery that refused the lead, for the explanation. */
-  refusedBy?: string;
-  /** The buyer's id of the lead (`return_id`), stored on the match. */
-  buyerLeadId?: string;
-  attempts: InlineAttempt[];
-}
-
-export interface InlineAttempt {
-  id: string;
-  matchId: string;
-  target: string;
-  accepted: boolean;
-  statusCode: number | null;
-  request: string;
-  response: string | null;
-  error: string | null;
-  providerId: string | null;
-  /** The chain ended here: accepted, or a no that a retry will not change. */
-  last: boolean;
-  durationMs: number;
-  at: Date;
-}
 
 const EXCERPT = 2000;
 
@@ -77,8 +46,8 @@ export function attemptOf(matchId: string, deliveryId: string, result: DeliveryR
 }
 
 /**
- * The sale's side of custom deliveries (DESIGN.md §6): a buyer's live deliveries run inline, 3 s
- * each, and their answers decide whether the buyer takes the lead.
+ * The sale's side of custom deliveries (DESIGN.md §6), the engine's InlineDeliveries port: a buyer's
+ * live deliveries run inline, 3 s each, and their answers decide whether the buyer takes the lead.
  */
 export function createInlineDeliveries({
   webhooks,
@@ -89,7 +58,7 @@ export function createInlineDeliveries({
   clock: Clock;
   /** The buyers with a live delivery, from the engine's snapshot (no database read on the hot path). */
   liveBuyers: () => ReadonlySet<string>;
-}) {
+}): InlineDeliveries {
   return {
     /** Whether a sale to this buyer runs deliveries inline. */
     runsFor: (buyerId: string) => liveBuyers().has(buyerId),
@@ -103,7 +72,8 @@ export function createInlineDeliveries({
     },
 
     /** Sends the lead to each of the buyer's live deliveries at once and sums up their answers. */
-    async deliver(deliveries: LiveDelivery[], lead: DeliveryLead, matchId: string): Promise<InlineOutcome> {
+    async deliver(deliveries: LiveDelivery[], sold: InlineLead, matchId: string): Promise<InlineOutcome> {
+      const lead = { ...leadForDelivery(sold.lead, sold.priceCents), buyer_ping_id: sold.buyerPingId };
       const results = await Promise.all(
         deliveries.map((d) =>
           deliverCustom(
@@ -131,5 +101,3 @@ export function createInlineDeliveries({
     },
   };
 }
-
-export type InlineDeliveries = ReturnType<typeof createInlineDeliveries>;

@@ -1,4 +1,5 @@
-import { type BidOutcome, MAX_CAMPAIGN_PRICE, type Webhook, type WebhookPing } from '@leadex/domain';
+import { MAX_CAMPAIGN_PRICE } from '@leadex/domain';
+import type { PingCall, Pinger, PingFacts, PingOutcome, PingPostDelivery } from '../../../distribution/ports';
 import { type Clock, toEpochSeconds } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
 import { centsToDollars } from '../../../lib/money';
@@ -7,68 +8,10 @@ import {
   type DeliverOptions,
   type DeliveryLead,
   type DeliveryResult,
-  type DeliveryTarget,
   deliverCustom,
   responseField,
   unanswered,
 } from './render';
-
-/** What a ping's outcome can be (a refused post is the sale's, not the ping's). */
-export type PingOutcome = Exclude<BidOutcome, 'refused_post'>;
-
-/** A live Ping/Post delivery as the engine holds it in memory: whom to ping, and how. */
-export interface PingPostDelivery {
-  _id: string;
-  name: string;
-  buyerId: string;
-  /** The ping rendered and sent like a post: the ping's own URL, mapping and answer rules, the delivery's key and secret. */
-  target: DeliveryTarget;
-  priceField: string;
-  timeoutMs: number;
-}
-
-/** The engine's form of a live Ping/Post delivery (a Webhook as the API answers it, with its ping). */
-export function pingPostDelivery(
-  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname'>,
-  ping: WebhookPing,
-): PingPostDelivery {
-  return {
-    _id: delivery._id,
-    name: delivery.name,
-    buyerId: delivery.buyer,
-    target: {
-      url: ping.url,
-      method: ping.method,
-      headers: ping.headers,
-      accept: ping.accept,
-      key: delivery.key,
-      keyname: delivery.keyname,
-      secret: delivery.secret,
-      secretname: delivery.secretname,
-      // The buyer's id of its bid is read like a post's `return_id`.
-      return_id: ping.ping_id_field,
-      send_content_type: ping.send_content_type,
-      return_content_type: ping.return_content_type,
-      wrap_key: ping.wrap_key,
-      map: ping.map,
-      static: ping.static,
-    },
-    priceField: ping.price_field,
-    timeoutMs: ping.timeout_ms,
-  };
-}
-
-/** What the exchange knows of a lead before it is sold: the only fields a ping can send (PING_FIELD_NAMES). */
-export interface PingFacts {
-  service: string;
-  zip: string;
-  state: string | null;
-  channel: string | null;
-  pubId: string | null;
-  subId: string | null;
-  at: Date;
-  test: boolean;
-}
 
 /** The lead as a ping's mapping reads it: PING_FIELD_NAMES and nothing else, whatever a mapping row names. */
 export function pingLead(facts: PingFacts): DeliveryLead {
@@ -115,23 +58,6 @@ export function readBid(
   if (cents > MAX_BID_CENTS)
     return none('no_bid', `a bid of ${centsToDollars(cents).toFixed(2)} is above the most a campaign may pay`);
   return { outcome: 'bid', bidCents: cents, reason: null };
-}
-
-/** One ping of one Ping/Post delivery, as the lead detail's logs keep it. */
-export interface PingCall {
-  id: string;
-  buyerId: string;
-  deliveryId: string;
-  outcome: PingOutcome;
-  bidCents: number | null;
-  buyerPingId: string | null;
-  statusCode: number | null;
-  request: string;
-  response: string | null;
-  /** Why it is no bid, in words. */
-  error: string | null;
-  durationMs: number;
-  at: Date;
 }
 
 const EXCERPT = 2000;
@@ -193,8 +119,8 @@ export async function sendPing(
 }
 
 /**
- * The sale's side of Ping/Post (DESIGN.md §6): every delivery pinged at once, each under its own
- * timeout, so the whole round is answered within the slowest delivery's timeout.
+ * The sale's side of Ping/Post (DESIGN.md §6), the engine's Pinger port: every delivery pinged at
+ * once, each under its own timeout, so the whole round is answered within the slowest delivery's timeout.
  */
 export function createPinger({
   clock,
@@ -206,7 +132,7 @@ export function createPinger({
   secret: string;
   /** The exchange's delivery options (private targets, the test network). */
   deliverOptions: () => DeliverOptions;
-}) {
+}): Pinger {
   return {
     /** Pings every delivery at once with the lead's non-personal fields; answers every call, in order. */
     async pingAll(deliveries: readonly PingPostDelivery[], facts: PingFacts, pingKey: string): Promise<PingCall[]> {
@@ -220,5 +146,3 @@ export function createPinger({
     },
   };
 }
-
-export type Pinger = ReturnType<typeof createPinger>;

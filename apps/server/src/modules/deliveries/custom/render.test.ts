@@ -1,9 +1,9 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { fieldRows, useAnsweringServer } from '../../../../test/receivers';
+import type { DeliveryTarget } from '../../../distribution/ports';
 import {
   type DeliveryLead,
-  type DeliveryTarget,
   deliverCustom,
   isRetryable,
   parseResponse,

@@ -1,6 +1,6 @@
-import { type ContentType, DELIVERY_FIELDS, type FieldValueRow, type Webhook } from '@leadex/domain';
+import { type ContentType, DELIVERY_FIELDS, type FieldValueRow } from '@leadex/domain';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import type { leads } from '../../../db/schema';
+import type { DeliverableLead, DeliveryTarget } from '../../../distribution/ports';
 import { toEpochSeconds } from '../../../lib/clock';
 import { centsToDollars } from '../../../lib/money';
 import {
@@ -14,58 +14,10 @@ import {
 } from '../../../lib/outbound-http';
 import { signWebhook } from '../../../lib/webhook-signature';
 
-/** What rendering and sending a custom delivery reads of it (a Webhook as the API answers it). */
-export type DeliveryTarget = Pick<
-  Webhook,
-  | 'url'
-  | 'method'
-  | 'headers'
-  | 'accept'
-  | 'key'
-  | 'keyname'
-  | 'secret'
-  | 'secretname'
-  | 'return_id'
-  | 'send_content_type'
-  | 'return_content_type'
-  | 'wrap_key'
-  | 'map'
-  | 'static'
->;
-
 type Scalar = string | number | boolean | null;
 
 /** A lead as a delivery sees it: the template fields (DELIVERY_FIELDS) by name. */
 export type DeliveryLead = Record<string, Scalar | undefined>;
-
-/** The lead's fields a delivery reads: a stored lead, or the one a sale is about to store. */
-export type DeliverableLead = Pick<
-  typeof leads.$inferSelect,
-  | 'id'
-  | 'createdAt'
-  | 'service'
-  | 'name'
-  | 'firstName'
-  | 'lastName'
-  | 'phone'
-  | 'email'
-  | 'address'
-  | 'city'
-  | 'state'
-  | 'zip'
-  | 'homeowner'
-  | 'tcpaConsent'
-  | 'tcpaLanguage'
-  | 'trustedForm'
-  | 'jornaya'
-  | 'ip'
-  | 'userAgent'
-  | 'pubId'
-  | 'subId'
-  | 'channel'
-  | 'test'
-  | 'priceCents'
->;
 
 /** A lead as the mapping reads it; `priceCents` is what this buyer pays (its match's price). */
 export function leadForDelivery(row: DeliverableLead, priceCents = row.priceCents): DeliveryLead {

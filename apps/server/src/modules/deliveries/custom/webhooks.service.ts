@@ -22,6 +22,7 @@ import type { Config } from '../../../config';
 import type { Db, Tx } from '../../../db/client';
 import type { Engine } from '../../../distribution/engine';
 import { newPingId } from '../../../distribution/ping-token';
+import { type LiveDelivery, pingPostDelivery } from '../../../distribution/ports';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
@@ -30,8 +31,8 @@ import { blockedRange, headerProblem, type OutboundNetwork } from '../../../lib/
 import { pageWindow } from '../../../lib/paging';
 import { buyerScopeOf, maySeeBuyer } from '../../../lib/scope';
 import type { Viewer } from '../../../plugins/auth';
-import { pingPostDelivery, sendPing } from './ping';
-import { type DeliverOptions, type DeliveryResult, type DeliveryTarget, deliverCustom, testLead } from './render';
+import { sendPing } from './ping';
+import { type DeliverOptions, type DeliveryResult, deliverCustom, testLead } from './render';
 import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
 import { type WebhookInsert, type WebhookRow, webhooksRepo } from './webhooks.repo';
 
@@ -289,10 +290,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
      * A buyer's live custom deliveries, ready for deliverCustom: what a sale to the buyer runs
      * (DESIGN.md §6). `tx` lets the sale read them in its own transaction.
      */
-    async liveDeliveriesOf(
-      buyerId: string,
-      tx: Db | Tx = db,
-    ): Promise<(DeliveryTarget & { _id: string; name: string; ping_id: string })[]> {
+    async liveDeliveriesOf(buyerId: string, tx: Db | Tx = db): Promise<LiveDelivery[]> {
       return (await webhooksRepo.liveOfBuyer(tx, buyerId)).map(toWebhook);
     },
 

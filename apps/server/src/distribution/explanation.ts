@@ -1,7 +1,7 @@
 import type { BidOutcome, LeadExplanationEntry } from '@leadex/domain';
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { buyers, campaigns } from '../../db/schema';
+import type { Db } from '../db/client';
+import { buyers, campaigns } from '../db/schema';
 
 /** One campaign of a lead's explanation, as the API answers it (DESIGN.md §5): the domain's entry. */
 export type ExplanationRecord = LeadExplanationEntry;

@@ -1,7 +1,10 @@
-import type { NamedStatement, SqlRunner } from '../db/raw';
-import { sqlError } from '../db/raw';
-import { CUSTOM_CHANNEL, type InlineAttempt } from '../modules/deliveries/custom/inline';
-import type { CapSlot } from './caps';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { NamedStatement, SqlRunner } from '../../db/raw';
+import { sqlError } from '../../db/raw';
+import { idempotencyKeys, leads } from '../../db/schema';
+import type { CapSlot } from '../caps';
+import { CUSTOM_CHANNEL, type InlineAttempt } from '../ports';
 
 /** A lead as stored, with the answer its source got (replayed on a repeated post). */
 export interface LeadRecord {
@@ -389,6 +392,15 @@ export async function purgeIdempotencyKeys(db: SqlRunner, expiredBy: Date, batch
   }
 }
 
+/** The row of an Idempotency-Key of this API key, if any: its request's fingerprint, time and answer. */
+export async function idempotencyKeyOf(db: Db, apiKeyId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
+  return row;
+}
+
 export async function answerIdempotencyKey(
   tx: SqlRunner,
   apiKeyId: string,
@@ -396,6 +408,12 @@ export async function answerIdempotencyKey(
   answer: { status: number; body: Record<string, unknown> },
 ): Promise<void> {
   await tx.query(ANSWER_IDEMPOTENCY, [apiKeyId, key, answer.status, JSON.stringify(answer.body)]);
+}
+
+/** The lead first stored for a ping id: its answer is replayed to a repeated post. */
+export async function leadOfPing(db: Db, pingId: string) {
+  const [first] = await db.select({ id: leads.id, answer: leads.answer }).from(leads).where(eq(leads.pingId, pingId));
+  return first;
 }
 
 const INSERT_ATTEMPTS: NamedStatement = {

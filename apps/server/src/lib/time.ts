@@ -1,7 +1,16 @@
 import { TZDate } from '@date-fns/tz';
 import { format, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
-import type { CampaignTime } from '../db/schema';
-import type { CapPeriod } from './types';
+
+/** The calendar periods a count runs over: a campaign's caps (DESIGN.md §5 rule 5), the stats' and bills' periods. */
+export const CAP_PERIODS = ['hourly', 'daily', 'weekly', 'monthly'] as const;
+export type CapPeriod = (typeof CAP_PERIODS)[number];
+
+/** Hours a campaign takes leads, in its own time zone (DESIGN.md §5 rule 4). */
+export interface CampaignTime {
+  zone: string;
+  weekday: { start: number; end: number };
+  weekend: { start: number; end: number };
+}
 
 const MS_PER_MINUTE = 60_000;
 const MS_PER_SECOND = 1_000;

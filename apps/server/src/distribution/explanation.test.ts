@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign } from '../../../test/factories';
-import { useTestApp } from '../../../test/harness';
+import { createBuyer, createCampaign } from '../../test/factories';
+import { useTestApp } from '../../test/harness';
 import { type ExplanationRecord, packExplanation, unpackExplanation } from './explanation';
 
 const t = useTestApp();

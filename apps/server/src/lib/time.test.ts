@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CampaignTime } from '../db/schema';
 import {
+  type CampaignTime,
   currentPeriods,
   formatLocalClock,
   hourInRange,

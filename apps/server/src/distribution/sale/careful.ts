@@ -1,0 +1,282 @@
+import { isPingPost } from '@leadex/domain';
+import type { RawDb, SqlRunner } from '../../db/raw';
+import { newId } from '../../lib/ids';
+import { type CapSlot, lockOrder } from '../caps';
+import type { InlineAttempt, InlineDeliveries, LiveDelivery } from '../ports';
+import type { AuctionResult } from '../types';
+import { auction, type Decision, decide, type LeadAuction, type SaleContext, slotsOf } from './decide';
+import {
+  answerIdempotencyKey,
+  claimIdempotencyKey,
+  type LeadRecord,
+  type MatchRecord,
+  priorSales,
+  recordInline,
+  releaseBuyerSpend,
+  releaseCaps,
+  storeSale,
+  takeBuyerSpend,
+  takeCampaignCaps,
+  takePingTurn,
+} from './sale.repo';
+import type { LeadAnswer, SaleRequest } from './types';
+
+type Winner = AuctionResult['winners'][number];
+
+/** What a sale came to before its source is answered: a stored lead (with what it sold), or a replay. */
+export type Settled =
+  | { answer: LeadAnswer; matches: MatchRecord[]; attempts?: InlineAttempt[] }
+  | { replay: 'ping' | 'idempotency' };
+
+/** A sale met a lead already stored for its ping id: the transaction is undone and the first answer replayed. */
+export class ReplayPing extends Error {}
+
+/** What the careful path works with: the sale's context, its database and the buyers' live deliveries. */
+export interface CarefulParts extends SaleContext {
+  raw: RawDb;
+  inline?: InlineDeliveries;
+}
+
+/**
+ * One careful sale, in its transaction (see `sellCarefully`): the winners' cap slots are taken in
+ * turn (a full cap, or a buyer's spend that does not cover the price, moves the sale to the next
+ * bidders while the revenue still covers the payout); a winner whose buyer has live custom
+ * deliveries gets the lead there and then (DESIGN.md §6): Not Accepted rejects its match and the
+ * auction runs again without that buyer. A winner that took the lead stays in the sale.
+ */
+export class CarefulSale {
+  /** Campaigns whose cap filled during the sale. */
+  private readonly full = new Set<string>();
+  /** Campaigns whose buyer's prepay balance or credit does not cover their price (rule 7). */
+  private readonly broke = new Set<string>();
+  /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery. */
+  private readonly refused = new Map<string, string>();
+  /** Cap slots held by campaigns of the current winners. */
+  private readonly held = new Map<string, CapSlot[]>();
+  /** Prices reserved on buyers' spend (rule 7) by campaigns of the current winners. */
+  private readonly spending = new Map<string, Winner>();
+  /** Winners that have the lead through a live delivery: they stay in the sale whatever follows. */
+  private readonly kept = new Map<string, Winner>();
+  private readonly matchIds = new Map<string, string>();
+  private readonly buyerLeadIds: { matchId: string; buyerLeadId: string }[] = [];
+  /** The matches the buyers' live deliveries refused: stored rejected, never billed or delivered. */
+  readonly rejected: MatchRecord[] = [];
+  /** Every live delivery's attempt, for the delivery logs. */
+  readonly attempts: InlineAttempt[] = [];
+  private kind: AuctionResult['kind'];
+
+  constructor(
+    private readonly tx: SqlRunner,
+    private readonly parts: SaleContext & { inline?: InlineDeliveries },
+    private readonly req: SaleRequest,
+    private readonly lead: LeadRecord,
+    private readonly auction: LeadAuction,
+    /** The buyers' live deliveries, read before the transaction. */
+    private readonly live: ReadonlyMap<string, LiveDelivery[]> = new Map(),
+  ) {
+    this.kind = auction.result?.kind ?? 'exclusive';
+  }
+
+  /** The sale run to its end: answers the auction that stands (null: nobody buys), its slots and spend held. */
+  async settle(): Promise<AuctionResult | null> {
+    let result = this.auction.result;
+    while (result && !this.req.test) {
+      this.kind = result.kind;
+      if ((await this.takeWinners(result)) && !(await this.deliverInline(result))) break;
+      result = this.rerun();
+      await this.releaseLosers(result);
+    }
+    if (!result) await this.releaseLosers(null);
+    return result;
+  }
+
+  /**
+   * Takes each new winner's cap slots and reserves its price on its buyer's spend (rule 7), in the
+   * one-statement sale's lock order (campaign, then period), so concurrent sales never deadlock.
+   * False when a cap was full or a buyer's spend did not cover the price: the auction runs again.
+   */
+  async takeWinners(result: AuctionResult): Promise<boolean> {
+    let taken = true;
+    const byCampaign = [...result.winners].sort((a, b) => (a.campaignId < b.campaignId ? -1 : 1));
+    for (const w of byCampaign) {
+      if (!this.held.has(w.campaignId)) {
+        const slots = lockOrder(slotsOf(this.parts.engine, w.campaignId, this.lead.createdAt));
+        if (!(await takeCampaignCaps(this.tx, slots))) {
+          this.full.add(w.campaignId);
+          taken = false;
+          continue;
+        }
+        this.held.set(w.campaignId, slots);
+      }
+      // A winner whose price changed (shared, then alone) had its reservation released: it takes the new one.
+      if (this.spending.has(w.campaignId)) continue;
+      // Rule 7: a prepay or credit buyer buys only what its balance or credit still covers.
+      if (await takeBuyerSpend(this.tx, w.buyerId, w.priceCents)) this.spending.set(w.campaignId, w);
+      else {
+        this.broke.add(w.campaignId);
+        taken = false;
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * What a winner's sale runs: its live Direct deliveries, and of its Ping/Post deliveries only the
+   * one whose ping made the winning bid (its post); the others asked for no lead.
+   */
+  private deliveriesOf(buyerId: string): LiveDelivery[] {
+    const bid = this.req.bidRound?.bids.get(buyerId);
+    return (this.live.get(buyerId) ?? []).filter((d) => !isPingPost(d.ping_id) || d._id === bid?.deliveryId);
+  }
+
+  private matchIdOf(w: Winner): string {
+    const id = this.matchIds.get(w.campaignId) ?? newId('mat');
+    this.matchIds.set(w.campaignId, id);
+    return id;
+  }
+
+  /**
+   * Sends the lead to the live deliveries of the winners that do not have it yet, all at once. A
+   * buyer that says no refuses it for all its campaigns; one that takes it is kept. True when a
+   * buyer refused (the auction runs again without it).
+   */
+  async deliverInline(result: AuctionResult): Promise<boolean> {
+    const { inline } = this.parts;
+    const asked = result.winners.filter((w) => !this.kept.has(w.campaignId) && this.deliveriesOf(w.buyerId).length > 0);
+    if (asked.length === 0 || !inline) return false;
+    const outcomes = await Promise.all(
+      asked.map((w) =>
+        inline.deliver(
+          this.deliveriesOf(w.buyerId),
+          {
+            lead: this.lead,
+            priceCents: w.priceCents,
+            buyerPingId: this.req.bidRound?.bids.get(w.buyerId)?.buyerPingId ?? null,
+          },
+          this.matchIdOf(w),
+        ),
+      ),
+    );
+    let anyRefused = false;
+    outcomes.forEach((outcome, i) => {
+      const w = asked[i] as Winner;
+      this.attempts.push(...outcome.attempts);
+      if (outcome.buyerLeadId !== undefined)
+        this.buyerLeadIds.push({ matchId: this.matchIdOf(w), buyerLeadId: outcome.buyerLeadId });
+      if (outcome.verdict === 'rejected') {
+        anyRefused = true;
+        this.rejected.push({
+          id: this.matchIdOf(w),
+          campaignId: w.campaignId,
+          buyerId: w.buyerId,
+          priceCents: w.priceCents,
+        });
+        // The buyer said no to this lead: none of its campaigns buys it.
+        for (const c of this.auction.considered)
+          if (c.buyerId === w.buyerId) this.refused.set(c.campaignId, outcome.refusedBy ?? 'a custom delivery');
+      } else this.kept.set(w.campaignId, w);
+    });
+    return anyRefused;
+  }
+
+  /** The auction again without the campaigns dropped so far; a winner that has the lead is never dropped. */
+  rerun(): AuctionResult | null {
+    const next = this.auction.run(new Set([...this.full, ...this.broke, ...this.refused.keys()]));
+    const keptWinners = [...this.kept.values()];
+    if (keptWinners.length === 0 || keptWinners.every((k) => next?.winners.some((w) => w.campaignId === k.campaignId)))
+      return next;
+    // The next auction would leave out a buyer that already has the lead: the sale is what stands.
+    return { kind: this.kind, winners: keptWinners, revenueCents: keptWinners.reduce((n, w) => n + w.priceCents, 0) };
+  }
+
+  /** Gives back the cap slots and the spend of the campaigns that are no longer winners (at their price). */
+  async releaseLosers(result: AuctionResult | null): Promise<void> {
+    for (const [campaignId, slots] of this.held) {
+      if (result?.winners.some((w) => w.campaignId === campaignId)) continue;
+      await releaseCaps(this.tx, slots);
+      this.held.delete(campaignId);
+    }
+    for (const [campaignId, w] of this.spending) {
+      if (result?.winners.some((x) => x.campaignId === campaignId && x.priceCents === w.priceCents)) continue;
+      await releaseBuyerSpend(this.tx, w.buyerId, w.priceCents);
+      this.spending.delete(campaignId);
+    }
+  }
+
+  /** The lead as the sale decided it, with what dropped each campaign that fell out. */
+  decision(result: AuctionResult | null): Decision {
+    const { considered } = this.auction;
+    const by = { capFilled: this.full, overBalance: this.broke, refused: this.refused, matchIds: this.matchIds };
+    return decide(this.parts.engine, this.req, this.lead, considered, result, by);
+  }
+
+  /** Stores what the live deliveries did, in the sale's transaction, once the lead is stored. */
+  async recordInline(): Promise<void> {
+    const accepted = this.buyerLeadIds.filter((b) => !this.rejected.some((m) => m.id === b.matchId));
+    await recordInline(this.tx, this.lead.id, this.kind, this.lead.createdAt, this.attempts, this.rejected, accepted);
+  }
+}
+
+/** Stores the lead as decided (its slots already taken), and the answer under the Idempotency-Key. */
+async function store(
+  tx: SqlRunner,
+  req: SaleRequest,
+  row: LeadRecord,
+  answer: LeadAnswer,
+  sale: Decision['sale'],
+): Promise<Settled> {
+  const stopped = await storeSale(tx, row, sale && { ...sale, caps: [], spendTaken: true }, null);
+  if (stopped !== null) throw new ReplayPing();
+  if (req.meta.idempotencyKey)
+    await answerIdempotencyKey(tx, req.caller.key.id, req.meta.idempotencyKey, { status: 200, body: row.answer });
+  return { answer, matches: sale?.matches ?? [] };
+}
+
+/**
+ * The careful path (see `sell`): prior sales from the database, then one transaction: the
+ * Idempotency-Key claimed, a second post of the ping made to wait for the first, a re-post refused,
+ * and the sale run by a CarefulSale before the source is answered.
+ */
+export async function sellCarefully(
+  parts: CarefulParts,
+  req: SaleRequest,
+  lead: LeadRecord,
+  window: { repostSince: Date; boughtSince: Date },
+): Promise<Settled> {
+  const { raw, inline } = parts;
+  const prior = await priorSales(raw, {
+    sourceId: req.caller.source.id,
+    phone: lead.phone,
+    email: lead.email,
+    ...window,
+  });
+  const leadAuction = auction(parts, req, lead, prior.buyerIds);
+  // Read before the transaction: on PGlite a read outside it would wait for it to end.
+  const live: Map<string, LiveDelivery[]> =
+    inline && !req.test ? await inline.of(leadAuction.considered.map((c) => c.buyerId)) : new Map();
+  try {
+    return await raw.transaction(async (tx): Promise<Settled> => {
+      const idempotencyKey = req.meta.idempotencyKey;
+      if (
+        idempotencyKey &&
+        !(await claimIdempotencyKey(tx, req.caller.key.id, idempotencyKey, req.meta.requestHash ?? '', lead.createdAt))
+      )
+        return { replay: 'idempotency' };
+      // A second post of the ping must not reach the buyers' systems: it waits for the first, then replays it.
+      if (req.pingId && live.size > 0 && (await takePingTurn(tx, req.pingId)) === 'sold') throw new ReplayPing();
+      if (prior.repostOf) {
+        const answer: LeadAnswer = { ok: false, lead_id: lead.id, reason: 'duplicate', duplicate_of: prior.repostOf };
+        return store(tx, req, { ...lead, answer }, answer, null);
+      }
+      const sale = new CarefulSale(tx, parts, req, lead, leadAuction, live);
+      const { row, answer, sale: sold } = sale.decision(await sale.settle());
+      const settled = await store(tx, req, row, answer, sold);
+      await sale.recordInline();
+      return { ...settled, attempts: sale.attempts };
+    });
+  } catch (error) {
+    // A repeated ping id rolls the transaction back (its cap slots too) and replays the first answer.
+    if (error instanceof ReplayPing) return { replay: 'ping' };
+    throw error;
+  }
+}

@@ -1,0 +1,137 @@
+import { toEpochSeconds } from '../../lib/clock';
+import { type BidRound, buyersToPing, packRound, roundOf } from '../bidding';
+import type { SourceCaller } from '../engine';
+import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token';
+import type { Pinger, PingFacts } from '../ports';
+import type { Bid } from '../types';
+import { explanationOf, factsOf, priced, type SaleContext } from './decide';
+import type { QuoteOutcome, QuoteRequest } from './types';
+
+/**
+ * Pings the Ping/Post buyers among these bids (DESIGN.md §6), all at once, each under its own
+ * timeout, and logs every call (batched, like the ping records); null when none is to be pinged,
+ * so a lead without Ping/Post buyers waits on nothing.
+ */
+export function pingBuyers(
+  { engine }: SaleContext,
+  pinger: Pinger | undefined,
+  bids: readonly Bid[],
+  facts: PingFacts,
+  on: { pingId: string } | { leadId: string },
+): Promise<BidRound> | null {
+  const pingPost = engine.snapshot().pingPostDeliveries;
+  const asked = buyersToPing(bids, pingPost);
+  if (asked.length === 0 || !pinger) return null;
+  const deliveries = asked.flatMap((buyerId) => pingPost.get(buyerId) ?? []);
+  const key = 'pingId' in on ? on.pingId : on.leadId;
+  return pinger.pingAll(deliveries, facts, key).then((calls) => {
+    engine.recorder.pingCalls(
+      calls.map((c) => ({
+        ...c,
+        pingId: 'pingId' in on ? on.pingId : null,
+        leadId: 'leadId' in on ? on.leadId : null,
+      })),
+    );
+    return roundOf(calls);
+  });
+}
+
+/**
+ * A price for a ping (DESIGN.md §4): from memory only, answered at once, unless Ping/Post buyers
+ * are among the eligible ones: then they are pinged first, all at once, and the answer comes once
+ * the last has answered or timed out (never later than the slowest ping's timeout).
+ */
+export function quote(
+  ctx: SaleContext & { secret: string; pinger?: Pinger },
+  caller: SourceCaller,
+  input: QuoteRequest,
+): QuoteOutcome | Promise<QuoteOutcome> {
+  const { engine, clock, secret } = ctx;
+  const test = input.test ?? false;
+  const now = clock.now();
+  const pingId = newPingId();
+  const channel = input.channel ?? null;
+  const campaign = input.campaign ?? null;
+  const payout = engine.payoutCents(caller.source, channel);
+  const duplicates = engine.recentSales.buyersOf(
+    [input.phone_hash, input.email_hash],
+    engine.duplicateWindowStart(now),
+  );
+  const pingFacts = factsOf(
+    ctx,
+    pingId,
+    caller,
+    { service: input.service, zip: input.zip, channel, campaign },
+    duplicates,
+  );
+  const eligible = engine.candidateBids(pingFacts);
+  const belowMin = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
+
+  const answer = (round: BidRound | undefined): QuoteOutcome => {
+    const { bids, considered } = priced(
+      engine,
+      eligible.bids,
+      eligible.considered,
+      round,
+      test ? 'a test ping is not sent to Ping/Post buyers' : 'not pinged: the quote is below minprice',
+    );
+    const result = engine.auction(bids, payout);
+    const reason = !result ? 'no_match' : belowMin ? 'no_match' : null;
+    engine.recorder.ping({
+      id: pingId,
+      sourceId: caller.source.id,
+      apiKeyId: caller.key.id,
+      channel,
+      service: input.service,
+      zip: input.zip,
+      priceCents: reason ? null : payout,
+      reason,
+      test,
+      createdAt: now,
+    });
+    // A test ping always gets a quote, so a source can try its post before any campaign fits.
+    // The explanation tells what was answered: below minprice nobody won (issue 27).
+    const explanation = explanationOf(considered, belowMin && !test ? null : result);
+    if (reason && !test) return { kind: 'no_match', explanation };
+    const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
+    const token = sealPingToken(secret, {
+      id: pingId,
+      sourceId: caller.source.id,
+      apiKeyId: caller.key.id,
+      service: input.service,
+      zip: input.zip,
+      priceCents: reason ? 0 : payout,
+      channel,
+      // The post keeps every field the ping carried: its tracking ids ride in the token too.
+      ...(input.sub_id ? { subId: input.sub_id } : {}),
+      ...(input.pub_id ? { pubId: input.pub_id } : {}),
+      campaign,
+      test,
+      exp,
+      ...(round ? { round: packRound(round) } : {}),
+    });
+    return { kind: 'priced', pingId: token, priceCents: reason ? 0 : payout, expires: exp, test, explanation };
+  };
+
+  // Buyers are asked only for a quote that can stand: not for a test, nor below the source's minprice.
+  const round =
+    test || belowMin
+      ? null
+      : pingBuyers(
+          ctx,
+          ctx.pinger,
+          eligible.bids,
+          {
+            service: input.service,
+            zip: input.zip,
+            state: pingFacts.state,
+            channel,
+            pubId: input.pub_id ?? null,
+            subId: input.sub_id ?? null,
+            at: now,
+            test,
+          },
+          { pingId },
+        );
+  return round ? round.then(answer) : answer(undefined);
+}

@@ -1,0 +1,124 @@
+import type { Db } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import type { BidRound } from '../bidding';
+import type { Engine, SourceCaller } from '../engine';
+import type { ExplanationRecord } from '../explanation';
+import type { InlineDeliveries, Pinger } from '../ports';
+
+/** Where a request came from: kept with the lead as consent evidence. */
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string;
+  idempotencyKey?: string;
+  /**
+   * The request's fingerprint (its route and normalized body), kept with the Idempotency-Key: the
+   * same key with another request is refused, not answered with the first one's lead (issue 28).
+   */
+  requestHash?: string;
+}
+
+/** The contact and consent fields of a lead to sell (the source API's post and direct lead carry them). */
+export interface SaleContact {
+  name?: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  email?: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  homeowner?: boolean;
+  tcpa_consent?: boolean;
+  tcpa_language?: string;
+  trusted_form?: string;
+  jornaya?: string;
+  ip?: string;
+  user_agent?: string;
+  sub_id?: string;
+  pub_id?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** A lead to sell, as the source API or the simulator maps it from a request. */
+export interface SaleRequest {
+  caller: SourceCaller;
+  pingId: string | null;
+  service: string;
+  zip: string;
+  channel: string | null;
+  campaign: string | null;
+  test: boolean;
+  /** What the source is paid if the lead sells; the sale needs revenue at least this. */
+  payoutCents: number;
+  /** The payout is below the source's `minprice`: stored, never sold. */
+  belowMinPrice?: boolean;
+  /** The Ping/Post buyers' answers to the lead's ping (from the ping_id); a direct lead pings them itself. */
+  bidRound?: BidRound;
+  contact: SaleContact;
+  meta: RequestMeta;
+}
+
+/** What a ping asks a price for (the lead's non-personal fields). */
+export interface QuoteRequest {
+  service: string;
+  zip: string;
+  channel?: string | null;
+  campaign?: string | null;
+  test?: boolean;
+  minprice?: number;
+  phone_hash?: string;
+  email_hash?: string;
+  pub_id?: string;
+  sub_id?: string;
+}
+
+/** The answer a lead is stored with: what its source is told, and told again on a repeated post. */
+export type LeadAnswer =
+  | { ok: true; lead_id: string; price: number; status: 'sold'; test?: true }
+  | { ok: false; lead_id: string; reason: 'no_match' }
+  | { ok: false; lead_id: string; reason: 'duplicate'; duplicate_of: string };
+
+/**
+ * What a sale ended in (the source API answers it, see source-api.service.ts): the lead was stored
+ * sold or not, with its answer; or the request repeats an earlier one (same ping id, same
+ * Idempotency-Key), whose stored answer is replayed; or its Idempotency-Key is held by another
+ * request, or by this one still in progress.
+ */
+export type SaleOutcome =
+  | { kind: 'sold'; answer: Extract<LeadAnswer, { ok: true }> }
+  | { kind: 'not_sold'; answer: Extract<LeadAnswer, { ok: false }> }
+  | { kind: 'replayed'; status: number; answer: Record<string, unknown> }
+  | { kind: 'key_reused'; key: string }
+  | { kind: 'key_in_progress' };
+
+/** What a ping was answered: a price sealed in a ping_id, or none; with how each campaign decided. */
+export type QuoteOutcome =
+  | {
+      kind: 'priced';
+      /** The sealed ping_id the post sends back. */
+      pingId: string;
+      priceCents: number;
+      /** When the ping_id expires, in epoch seconds. */
+      expires: number;
+      test: boolean;
+      explanation: ExplanationRecord[];
+    }
+  | { kind: 'no_match'; explanation: ExplanationRecord[] };
+
+/** What a sale works with (and the public source API, which sells through it). */
+export interface SaleDeps {
+  db: Db;
+  clock: Clock;
+  engine: Engine;
+  /** Signs the ping_id, so a post sells at the quoted price without a lookup. */
+  secret: string;
+  /** Called after a sale is stored: the job dispatcher starts delivering it at once. */
+  onSale?: () => void;
+  /** Buyers' live custom deliveries, run during the sale (DESIGN.md §6). */
+  inline?: InlineDeliveries;
+  /** Pings the Ping/Post buyers' systems for their bids (DESIGN.md §6). */
+  pinger?: Pinger;
+  /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
+  logger?: Pick<Logger, 'error'>;
+}
