@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type CampaignTime,
   currentPeriods,
+  dayInZone,
   formatLocalClock,
   hourInRange,
   isValidTimeZone,
@@ -380,5 +381,18 @@ describe('time edges (mutation testing)', () => {
     expect(() => currentPeriods('Nowhere/Town', now)).toThrow("unknown time zone 'Nowhere/Town'");
     expect(() => periodStart('daily', 'Nowhere/Town', now)).toThrow("unknown time zone 'Nowhere/Town'");
     expect(isValidTimeZone('')).toBe(false);
+  });
+});
+
+describe('dayInZone', () => {
+  it("is the calendar day in the zone, not UTC's, on both sides of its midnight", () => {
+    expect(dayInZone('America/New_York', at('2026-11-01T03:59:59Z'))).toBe('2026-10-31');
+    expect(dayInZone('America/New_York', at('2026-11-01T04:00:00Z'))).toBe('2026-11-01');
+  });
+});
+
+describe('currentPeriods of an unknown zone', () => {
+  it('refuses it, naming the zone', () => {
+    expect(() => currentPeriods('Mars/Olympus', at('2026-11-01T04:00:00Z'))).toThrow(/Mars\/Olympus/);
   });
 });
