@@ -89,6 +89,35 @@ describe('rotation (DESIGN.md §5: equal bids rotate, least recently sold first)
   });
 });
 
+/** A $50 exclusive pest-control sale made by another process: in the database only, not in this one's memory. */
+async function soldElsewhere(
+  name: string,
+  sale: {
+    sourceId: string;
+    zip: string;
+    phone: string;
+    email?: string;
+    campaignId: string;
+    buyerId: string;
+    at: number;
+  },
+) {
+  const createdAt = new Date(sale.at);
+  const { sourceId, zip, phone, email, campaignId, buyerId } = sale;
+  await t.database.db
+    .insert(leads)
+    .values({ id: `lead_${name}`, sourceId, service: 'pest_control', zip, phone, email, createdAt });
+  await t.database.db.insert(leadMatches).values({
+    id: `mat_${name}`,
+    leadId: `lead_${name}`,
+    campaignId,
+    buyerId,
+    kind: 'exclusive',
+    priceCents: 5000,
+    createdAt,
+  });
+}
+
 describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
   it.each([
     ['by this process', 'NC', '27601', false],
@@ -129,22 +158,13 @@ describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
 
       if (elsewhere) {
         // The other process's sale: in the database only, not in this process's memory of recent sales.
-        await t.database.db.insert(leads).values({
-          id: `lead_elsewhere_${state}`,
+        await soldElsewhere(`elsewhere_${state}`, {
           sourceId: sources[0]?.sourceId as string,
-          service: 'pest_control',
           zip,
           phone: person.phone,
-          createdAt: new Date(soldAt),
-        });
-        await t.database.db.insert(leadMatches).values({
-          id: `mat_elsewhere_${state}`,
-          leadId: `lead_elsewhere_${state}`,
           campaignId: bought,
           buyerId: first._id,
-          kind: 'exclusive',
-          priceCents: 5000,
-          createdAt: new Date(soldAt),
+          at: soldAt,
         });
       } else {
         const sold = await lead(0);
@@ -217,23 +237,14 @@ describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rul
         call('/api/ping', key(1), { service: 'pest_control', zip, campaign: fixedId, email_hash });
 
       if (elsewhere) {
-        await t.database.db.insert(leads).values({
-          id: `lead_email_elsewhere_${state}`,
+        await soldElsewhere(`email_elsewhere_${state}`, {
           sourceId: sources[0]?.sourceId as string,
-          service: 'pest_control',
           zip,
           phone: uniquePhone(),
           email,
-          createdAt: new Date(soldAt),
-        });
-        await t.database.db.insert(leadMatches).values({
-          id: `mat_email_elsewhere_${state}`,
-          leadId: `lead_email_elsewhere_${state}`,
           campaignId: bought,
           buyerId: first._id,
-          kind: 'exclusive',
-          priceCents: 5000,
-          createdAt: new Date(soldAt),
+          at: soldAt,
         });
       } else {
         const sold = await direct(0);
