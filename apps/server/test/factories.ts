@@ -327,3 +327,23 @@ export async function insertSale(
   });
   return { leadId, matchId };
 }
+
+/**
+ * Another buyer (with a login) shares a sold lead at `priceCents`: a delivered shared match on a draft
+ * campaign of its own, written directly (the returns tests split a lead's payout over its sales).
+ */
+export async function shareSoldLead(t: TestApp, leadId: string, priceCents: number): Promise<Sale> {
+  const other = await createBuyerWithLogin(t);
+  const matchId = newId('mat');
+  await t.deps.db.insert(leadMatches).values({
+    id: matchId,
+    leadId,
+    campaignId: await createCampaign(t, other.buyer._id, { status: 'draft' }),
+    buyerId: other.buyer._id,
+    kind: 'shared',
+    priceCents,
+    deliveryStatus: 'delivered',
+    createdAt: t.clock.now(),
+  });
+  return { leadId, matchId };
+}

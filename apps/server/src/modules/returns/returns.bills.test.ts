@@ -9,6 +9,7 @@ import {
   postSoldLead,
   type Sale,
   saveBillTerms,
+  shareSoldLead,
 } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { untilWaitingOnLocks } from '../../../test/locks';
@@ -192,27 +193,13 @@ describe.skipIf(testDatabaseKind !== 'postgres')('the same return decided twice 
 });
 
 describe('a chargeback that does not divide evenly', () => {
-  // Fails on main until the split is largest-remainder (issue 30; the fix is on branch wt-30a): three
-  // equal thirds of a 500-cent payout are rounded to 167 each, 501 cents.
+  // Three equal thirds of a 500-cent payout, rounded each, were 167 + 167 + 167 = 501 cents; the split is
+  // now by the largest remainder (modules/bills/money.ts splitCents).
   it('charges the source exactly its $5 payout for a lead returned by three buyers at equal prices', async () => {
     await buyerIn('50309');
     const sale = await sellAt('50309', new Date(Date.parse('2031-12-03T15:00:00Z')));
     const all: Sale[] = [sale];
-    for (let i = 0; i < 2; i += 1) {
-      const other = await createBuyerWithLogin(t);
-      const matchId = newId('mat');
-      await t.deps.db.insert(leadMatches).values({
-        id: matchId,
-        leadId: sale.leadId,
-        campaignId: await createCampaign(t, other.buyer._id, { status: 'draft' }),
-        buyerId: other.buyer._id,
-        kind: 'shared',
-        priceCents: 2000,
-        deliveryStatus: 'delivered',
-        createdAt: t.clock.now(),
-      });
-      all.push({ leadId: sale.leadId, matchId });
-    }
+    for (let i = 0; i < 2; i += 1) all.push(await shareSoldLead(t, sale.leadId, 2000));
     for (const s of all) expect((await postReturn(t, admin.cookie, s, { approve: true })).statusCode).toBe(200);
     const parts = (await Promise.all(all.map((s) => chargebacksOf(s.matchId)))).flat().map((c) => c.amountCents);
     expect(parts).toHaveLength(3);

@@ -9,6 +9,7 @@ import {
   createSourceWithLogin,
   insertSale,
   postSoldLead,
+  shareSoldLead,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { buyers, leadMatches, leads, messages, sourceChargebacks } from '../../db/schema';
@@ -270,18 +271,7 @@ describe('returns charged back to the source (its payout)', () => {
     await buyerIn('NE');
     const first = await sell('68508');
     // A second buyer shares the same lead at $60 (the first paid $20): $1.25 and $3.75 of the $5 payout.
-    const other = await createBuyerWithLogin(t);
-    const second = newId('mat');
-    await t.deps.db.insert(leadMatches).values({
-      id: second,
-      leadId: first.leadId,
-      campaignId: await createCampaign(t, other.buyer._id, { status: 'draft' }),
-      buyerId: other.buyer._id,
-      kind: 'shared',
-      priceCents: 6000,
-      deliveryStatus: 'delivered',
-      createdAt: t.clock.now(),
-    });
+    const { matchId: second } = await shareSoldLead(t, first.leadId, 6000);
     await returnOf(admin.cookie, first, { approve: true });
     await returnOf(admin.cookie, { leadId: first.leadId, matchId: second }, { approve: true });
     expect((await chargebacksOf(first.matchId)).map((c) => c.amountCents)).toEqual([125]);
