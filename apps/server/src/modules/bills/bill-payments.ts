@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
-import { centsToDollars } from '../../lib/money';
+import { formatMoney } from '../../lib/money';
 import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
 import { messagesRepo } from '../messages/messages.repo';
 import { type BillRow, billsRepo } from './bills.repo';
@@ -51,7 +51,7 @@ export function createBillPayments({
     await billsRepo.update(db, bill.id, { paymentError: reason });
     await messagesRepo.insert(db, {
       id: newId('msg'),
-      text: `The payment of ${buyer.name}'s bill of ${centsToDollars(bill.netCents ?? 0).toFixed(2)} dollars failed: ${reason}`,
+      text: `The payment of ${buyer.name}'s bill of ${formatMoney(bill.netCents ?? 0)} dollars failed: ${reason}`,
       data: { kind: 'payment_failed', bill_id: bill.id, buyer_id: buyer.id, reason, link: `/bill/${bill.id}` },
       createdAt: clock.now(),
     });
@@ -81,7 +81,7 @@ export function createBillPayments({
       await paymentFailed(
         bill,
         buyer,
-        `The prepay balance is ${centsToDollars(balance).toFixed(2)} dollars after this bill: a deposit is due`,
+        `The prepay balance is ${formatMoney(balance)} dollars after this bill: a deposit is due`,
       );
       return;
     }

@@ -13,7 +13,7 @@ import type { Engine } from '../../distribution/engine';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { dollarsToCents } from '../../lib/money';
+import { dollarsToCents, formatMoney } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
 import { billsRepo } from '../bills/bills.repo';
 import { usersRepo } from '../users/users.repo';
@@ -46,7 +46,7 @@ async function recordDeposit(tx: Tx, buyerId: string, beforeCents: number, after
     buyerId,
     kind: 'deposit',
     amountCents: afterCents - beforeCents,
-    description: `Prepay set to ${(afterCents / 100).toFixed(2)} dollars`,
+    description: `Prepay set to ${formatMoney(afterCents)} dollars`,
     createdAt: at,
   });
 }

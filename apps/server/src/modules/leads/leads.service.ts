@@ -22,7 +22,7 @@ import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { orUndefined } from '../../lib/dto';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
-import { centsToDollars } from '../../lib/money';
+import { centsToDollars, formatMoney } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { withinReturnWindow } from '../bills/money';
 import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
@@ -424,7 +424,6 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
 }
 
 const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
-const money = (cents: number) => (cents / 100).toFixed(2);
 /** Date and time in ISO 8601 with the exchange zone's offset: 2026-11-27T03:31:00-05:00 (docs/decisions.md "One clock"). */
 const csvDate = (at: Date) => isoInZone(at, exchangeZone());
 
@@ -448,8 +447,8 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
       row.service,
       csvText(row.state),
       row.zip,
-      money(row.costCents),
-      money(row.priceCents),
+      formatMoney(row.costCents),
+      formatMoney(row.priceCents),
       csvText(row.sourceName),
       csvText(row.channel),
       csvText(row.subId),
@@ -466,11 +465,11 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
   if (role === 'buyer')
     return [
       ...opening,
-      money(row.matchPriceCents ?? 0),
+      formatMoney(row.matchPriceCents ?? 0),
       csvText(row.phone),
       csvText(row.email),
       row.pingId === 'no_ping' ? 'Direct' : 'Ping/Post',
       row.returnStatus ? RETURN_STATUS_LABELS[row.returnStatus as ReturnStatus] : '',
     ];
-  return [...opening, csvText(row.channel), money(row.costCents), yesNo(row.costCents > 0 || row.priceCents > 0)];
+  return [...opening, csvText(row.channel), formatMoney(row.costCents), yesNo(row.costCents > 0 || row.priceCents > 0)];
 }

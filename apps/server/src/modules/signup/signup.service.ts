@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
 import { createApiKeyVault } from '../../lib/api-keys';
 import type { Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+import { AppError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { passwordProblem } from '../auth/password-policy';
 import { messagesRepo } from '../messages/messages.repo';
@@ -138,12 +138,3 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
 }
 
 export type SignupService = ReturnType<typeof createSignupService>;
-
-/** PostgreSQL's unique_violation, wherever the driver put it in the error's cause chain. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}

@@ -4,7 +4,7 @@ import { seedDemo, seedReferenceData } from '../../demo/seed';
 import type { AppDeps } from '../../deps';
 import { bumpEngineVersion, type EngineInput } from '../../distribution';
 import { AppError } from '../../lib/errors';
-import { centsToDollars } from '../../lib/money';
+import { formatMoney } from '../../lib/money';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
@@ -66,7 +66,7 @@ export function createSimService(deps: AppDeps) {
           ok: true,
           ping: ping.body,
           outcome: belowMin
-            ? `The ping was answered ${ping.body.reason}: the source's payout ($${centsToDollars(payout).toFixed(2)}) is below its minimum price ($${minprice?.toFixed(2)}), so no campaign won.`
+            ? `The ping was answered ${ping.body.reason}: the source's payout ($${formatMoney(payout)}) is below its minimum price ($${minprice?.toFixed(2)}), so no campaign won.`
             : `The ping was answered ${ping.body.reason}: no campaign would buy it.`,
           explanation: await services.leads.named(ping.explanation),
         };

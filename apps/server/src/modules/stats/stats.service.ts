@@ -14,7 +14,7 @@ import { dayInZone, periodStart } from '../../distribution/time';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
-import { centsToDollars } from '../../lib/money';
+import { centsToDollars, dollarsToCents, formatMoney } from '../../lib/money';
 import { buyersRepo } from '../buyers/buyers.repo';
 import type { Viewer } from '../buyers/buyers.service';
 import { leadDateSpan } from '../leads/date-range';
@@ -153,7 +153,7 @@ const sourceRow = (f: SourceFigures): SourceReportRow => ({
 const buyerRow = (f: BuyerFigures): BuyerReportRow => ({ ...figuresOf(f, f.leads, f.leads), leads: f.leads });
 
 const percent = (value: number | null) => (value === null ? '' : (value * 100).toFixed(1));
-const money = (value: number | null) => (value === null ? '' : value.toFixed(2));
+const money = (dollars: number | null) => (dollars === null ? '' : formatMoney(dollarsToCents(dollars)));
 
 type CsvColumn<T> = [string, (r: T) => string | number];
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../lib/clock';
+import { excerpt } from '../../../lib/excerpt';
 import { newId } from '../../../lib/ids';
 import { type DeliveryLead, type DeliveryResult, type DeliveryTarget, deliverCustom, isRetryable } from './render';
 import type { WebhooksService } from './webhooks.service';
@@ -44,8 +45,6 @@ export interface InlineAttempt {
   at: Date;
 }
 
-const EXCERPT = 2000;
-
 /** The `webhook-id` of one lead to one custom delivery: the same on every retry, so the buyer can drop duplicates. */
 export const customMessageId = (matchId: string, deliveryId: string) => `${matchId}.${deliveryId}`;
 
@@ -66,8 +65,8 @@ export function attemptOf(matchId: string, deliveryId: string, result: DeliveryR
     target: deliveryId,
     accepted: result.accepted,
     statusCode: result.status === 0 ? null : result.status,
-    request: `${result.url}\n\n${result.reqBody}`.slice(0, EXCERPT),
-    response: result.responseBody ? result.responseBody.slice(0, EXCERPT) : null,
+    request: excerpt(`${result.url}\n\n${result.reqBody}`),
+    response: result.responseBody ? excerpt(result.responseBody) : null,
     error: result.accepted ? null : failureText(result),
     providerId: result.returnId ?? null,
     last: result.accepted || !isRetryable(result),
