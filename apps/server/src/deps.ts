@@ -21,6 +21,7 @@ import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
+import { createWhitelist } from './modules/deliveries/outbox/whitelist';
 import { type AdSpendService, createAdSpendService } from './modules/integrations/ad-spend.service';
 import { adSpendImportJob, integrationsRefreshJob } from './modules/integrations/integrations.jobs';
 import { createIntegrationsService, type IntegrationsService } from './modules/integrations/integrations.service';
@@ -31,7 +32,6 @@ import { createReturnsService, type ReturnsService } from './modules/returns/ret
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service';
 import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
-import { createWhitelist } from './modules/sim/whitelist';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
@@ -184,7 +184,7 @@ export function createDeps(
       leads: createLeadsService({ db, clock }),
       returns: createReturnsService({ db, clock }),
       messages: createMessagesService({ db, clock }),
-      outbox: createOutboxService({ db }),
+      outbox: createOutboxService({ db, clock }),
       reference: createReferenceService({ db }),
       sessions: createSessionService(db, clock),
       signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY),

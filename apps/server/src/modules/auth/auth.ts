@@ -9,9 +9,9 @@ import { account, session, user, verification } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
 import { createOriginPolicy, LOCAL_PORT_HEADER } from '../../plugins/origins';
+import { passwordResetEmail, verificationEmail } from '../deliveries/outbox/emails';
 import type { Mailer } from '../deliveries/outbox/mailer';
 import { usersRepo } from '../users/users.repo';
-import { passwordResetEmail, verificationEmail } from './emails';
 import { passwordProblem } from './password-policy';
 import { forgetSignInFailures } from './sign-in-limit';
 

@@ -8,7 +8,6 @@ import { formatMoney } from '../../lib/money';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
-import { WHITELIST_KEY } from './whitelist';
 
 const EVERY_ENGINE_INPUT: EngineInput[] = [
   'campaigns',
@@ -46,7 +45,7 @@ function shuffle<T>(list: T[]): T[] {
  * leads through the real engine, the whitelist, and the database reset. Only outside production.
  */
 export function createSimService(deps: AppDeps) {
-  const { db, clock, engine, services, mockDate } = deps;
+  const { db, engine, services, mockDate } = deps;
 
   const explanationOf = async (leadId: unknown) =>
     typeof leadId === 'string' ? services.leads.explanationOf(leadId) : [];
@@ -142,15 +141,10 @@ export function createSimService(deps: AppDeps) {
       }
     },
 
-    async whitelist(): Promise<SimWhitelist & { _id: string }> {
-      const saved = await simRepo.setting<SimWhitelist>(db, WHITELIST_KEY);
-      return { _id: WHITELIST_KEY, email: saved?.email ?? [], phone: saved?.phone ?? [] };
-    },
+    /** The whitelist the outbox keeps mail and texts to (DESIGN.md §11): the simulator shows and edits it. */
+    whitelist: () => services.outbox.whitelist(),
 
-    async saveWhitelist(list: SimWhitelist): Promise<SimWhitelist & { _id: string }> {
-      await simRepo.saveSetting(db, WHITELIST_KEY, 'sim', list, clock.now());
-      return { _id: WHITELIST_KEY, ...list };
-    },
+    saveWhitelist: (list: SimWhitelist) => services.outbox.saveWhitelist(list),
 
     /**
      * Empties the exchange and seeds it again (the demo data when SEED_DEMO is on): the admins stay,

@@ -6,8 +6,8 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { welcomeEmail } from '../auth/emails';
 import { passwordProblem } from '../auth/password-policy';
+import { welcomeEmail } from '../deliveries/outbox/emails';
 import type { Mailer } from '../deliveries/outbox/mailer';
 import { type UserRow, usersRepo } from './users.repo';
 

@@ -8,13 +8,13 @@ import { newId } from '../../../lib/ids';
 import { centsToDollars, formatMoney } from '../../../lib/money';
 import { OutboundError, type OutboundNetwork, outboundRequest } from '../../../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
-import { NOT_WHITELISTED, type Whitelist } from '../../sim/whitelist';
 import { attemptOf, customMessageId } from '../custom/inline';
 import { deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
 import { toWebhook } from '../custom/webhooks.dto';
 import { webhooksRepo } from '../custom/webhooks.repo';
 import type { Mailer } from '../outbox/mailer';
 import { outboxRepo } from '../outbox/outbox.repo';
+import { NOT_WHITELISTED, type Whitelist } from '../outbox/whitelist';
 import { type NotifyLead, notifyRepo } from './notify.repo';
 
 /** The notify channels of DESIGN.md §6, and `custom`: a buyer's live custom delivery, retried as a job. */
