@@ -3,6 +3,7 @@ import type { Db } from './db/client';
 import { logBackgroundError } from './db/unavailable';
 import { createEngine, type Engine } from './distribution/engine';
 import { createJobs, type Jobs } from './jobs';
+import { billingRunJob } from './jobs/billing-run';
 import { type Clock, isMockable } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
 import type { OutboundNetwork } from './lib/outbound-http';
@@ -13,12 +14,14 @@ import { createSessionReader, type SessionReader } from './modules/auth/session-
 import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limit';
 import { type BillPayments, createBillPayments } from './modules/bills/bill-payments';
 import { type BillsService, createBillsService } from './modules/bills/bills.service';
+import { buyerSpend } from './modules/bills/buyer-spend';
 import { type CardsService, createCardsService } from './modules/bills/cards.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
+import { createDeliveryLog } from './modules/deliveries/notify/delivery-log';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
 import { createWhitelist } from './modules/deliveries/outbox/whitelist';
@@ -97,34 +100,40 @@ export function createDeps(
   { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
 ): AppDeps {
   const whitelist = createWhitelist(db, config.NODE_ENV === 'production');
-  const integrations = createIntegrationsService({ db, clock, config, logger });
-  const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
   const mailer = createMailer({
     db,
     clock,
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
     whitelist,
-    // A connected Gmail account sends the exchange's mail instead of SMTP_URL (DESIGN.md §11).
+    // A connected Gmail account sends the exchange's mail instead of SMTP_URL (DESIGN.md §11); the
+    // integrations service is built below, the credentials are asked for when a mail goes.
     gmail: { smtpUrl: config.GMAIL_SMTP_URL, credentials: () => integrations.accessToken('gmail') },
   });
+  const users = createUsersService({ db, clock, mailer, config });
   // The sign-up service is built below; the hook runs long after (when a link is followed).
   const auth = createAuth({
     config,
     db,
     mailer,
+    users,
     logger,
     onSignupVerified: (email) => signup.announceVerified(email),
   });
-  const users = createUsersService({ db, clock, mailer, config });
   const engine = createEngine({
     db,
     clock,
     config,
     onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
   });
-  const buyers = createBuyersService({ db, clock, users, engine });
+  const buyers = createBuyersService({ db, clock, users, engine, billing: buyerSpend });
+  const messages = createMessagesService({ db, clock, buyers, users });
+  const integrations = createIntegrationsService({ db, clock, config, logger, messages });
+  const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
   const campaigns = createCampaignsService({ db, clock, engine });
+  const stripe = createStripe(config);
+  const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
+  const bills = createBillsService({ db, clock, payments, buyers });
   const jobs = createJobs({
     db,
     clock,
@@ -133,7 +142,7 @@ export function createDeps(
     whitelist,
     network,
     logger,
-    scheduled: [integrationsRefreshJob(integrations), adSpendImportJob(adSpend)],
+    scheduled: [billingRunJob(bills), integrationsRefreshJob(integrations), adSpendImportJob(adSpend)],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
   const sourceApi = createSourceApiService({
@@ -149,16 +158,15 @@ export function createDeps(
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
   const signup = createSignupService({
-    db,
     clock,
     engine,
-    secret: config.LEADEX_SECRET,
+    users,
+    sources,
+    messages,
     sendVerification: async (email) => {
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const stripe = createStripe(config);
-  const payments = createBillPayments({ db, clock, stripe, logger });
   return {
     config,
     db,
@@ -179,16 +187,16 @@ export function createDeps(
       sources,
       zips,
       webhooks,
-      bills: createBillsService({ db, clock, payments }),
-      cards: createCardsService({ db, stripe, config }),
-      leads: createLeadsService({ db, clock }),
+      bills,
+      cards: createCardsService({ db, stripe, config, buyers }),
+      leads: createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }) }),
       returns: createReturnsService({ db, clock }),
-      messages: createMessagesService({ db, clock }),
+      messages,
       outbox: createOutboxService({ db, clock }),
       reference: createReferenceService({ db }),
-      sessions: createSessionService(db, clock),
-      signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY),
-      stats: createStatsService(db, clock),
+      sessions: createSessionService(db, users),
+      signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),
+      stats: createStatsService(db, clock, buyers),
       integrations,
       adSpend,
       settings: createSettingsService({ db, clock }),

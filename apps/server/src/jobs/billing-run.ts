@@ -1,7 +1,4 @@
-import type { Db } from '../db/client';
-import type { Clock } from '../lib/clock';
-import type { BillPayments } from '../modules/bills/bill-payments';
-import { createBillsService } from '../modules/bills/bills.service';
+import type { BillsService } from '../modules/bills/bills.service';
 import type { ScheduledJob } from './boss';
 
 /** The queue of the billing run (DESIGN.md §7). */
@@ -13,11 +10,10 @@ export const BILLING_RUN_QUEUE = 'billing-run';
 export const BILLING_RUN_CRON = '7 * * * *';
 
 /**
- * The billing run as a scheduled job (jobs/index.ts starts it). pg-boss sends each tick once, and the
+ * The billing run of the bills service deps.ts built, as a scheduled job (jobs/index.ts starts it). pg-boss sends each tick once, and the
  * run locks each buyer while it works on it, so processes never bill a buyer twice.
  */
-export function billingRunJob(deps: { db: Db; clock: Clock; payments: BillPayments }): ScheduledJob {
-  const bills = createBillsService(deps);
+export function billingRunJob(bills: Pick<BillsService, 'run'>): ScheduledJob {
   return {
     queue: BILLING_RUN_QUEUE,
     cron: BILLING_RUN_CRON,

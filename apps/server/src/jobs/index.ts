@@ -4,8 +4,6 @@ import type { Tx } from '../db/client';
 import { logBackgroundError } from '../db/unavailable';
 import { AppError } from '../lib/errors';
 import { createLogger, type Logger } from '../lib/logger';
-import { createStripe } from '../lib/stripe';
-import { createBillPayments } from '../modules/bills/bill-payments';
 import { type ChannelDeps, createChannels } from '../modules/deliveries/notify/channels';
 import {
   createNotifyHandler,
@@ -17,7 +15,6 @@ import {
 } from '../modules/deliveries/notify/notify';
 import { notifyRepo } from '../modules/deliveries/notify/notify.repo';
 import { statsRollupJob } from '../modules/stats/stats-rollup';
-import { billingRunJob } from './billing-run';
 import { bossDbOf, createBoss, type ScheduledJob, startScheduledJob, stopBoss, work } from './boss';
 import { idempotencyPurgeJob } from './purge-idempotency-keys';
 
@@ -30,7 +27,7 @@ const NOTIFY_BATCH = 10;
 export interface JobsDeps extends ChannelDeps {
   /** Where a failed dispatch round or a pg-boss error is reported; errors only by default. */
   logger?: Pick<Logger, 'error' | 'warn'>;
-  /** More scheduled jobs of the app's services (integrations' refresh, ad spend import). */
+  /** More scheduled jobs of the app's services (the billing run, integrations' refresh, ad spend import). */
   scheduled?: ScheduledJob[];
 }
 
@@ -174,13 +171,7 @@ export function createJobs({
         );
         notifyWorkers.push(id);
       }
-      const payments = createBillPayments({ db, clock, stripe: createStripe(config), logger });
-      for (const job of [
-        idempotencyPurgeJob({ db, clock }),
-        billingRunJob({ db, clock, payments }),
-        statsRollupJob({ db, clock }),
-        ...scheduled,
-      ])
+      for (const job of [idempotencyPurgeJob({ db, clock }), statsRollupJob({ db, clock }), ...scheduled])
         await startScheduledJob(b, job, config.JOB_POLL_SECONDS);
       boss = b;
       timer = setInterval(() => void dispatch(), config.DISPATCH_INTERVAL_MS);

@@ -25,7 +25,7 @@ import { exchangeZone } from '../../lib/exchange-zone';
 import { centsToDollars, formatMoney } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { withinReturnWindow } from '../bills/money';
-import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
+import type { AttemptRow, DeliveryLog } from '../deliveries/notify/delivery-log';
 import { returnWindowDays } from '../returns/returns.service';
 import { unpackExplanation } from '../source-api/explanation';
 import { leadDateSpan, leadsToday } from './date-range';
@@ -142,9 +142,12 @@ export function createLeadsService({
   db,
   clock,
   exportBatch = EXPORT_BATCH,
+  deliveryLog,
 }: {
   db: Db;
   clock: Clock;
+  /** Each match's delivery logs (the deliveries module's). */
+  deliveryLog: DeliveryLog;
   /** Rows an export reads per round trip (tests make it small to cross batches). */
   exportBatch?: number;
 }) {
@@ -176,10 +179,7 @@ export function createLeadsService({
   }
 
   async function notifyLogsOf<M extends { _id: string }>(matches: M[]) {
-    const attempts = await notifyRepo.attemptsOf(
-      db,
-      matches.map((m) => m._id),
-    );
+    const attempts = await deliveryLog.attemptsOf(matches.map((m) => m._id));
     const deliveryIds = [...new Set(attempts.filter((a) => a.channel === 'custom').map((a) => a.target))];
     return withNotifyLogs(matches, attempts, await leadsRepo.deliveryNames(db, deliveryIds));
   }
