@@ -53,6 +53,18 @@ describe('the server import graph', () => {
     );
     expect(direct).toEqual([]);
   });
+
+  it("lets no module import another module's repository: it goes through that module's service (deps.ts)", () => {
+    const moduleOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1];
+    const intoRepos = Object.keys(tree)
+      .filter((file) => moduleOf(file))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((id) => id.endsWith('.repo.ts') && moduleOf(id) && moduleOf(id) !== moduleOf(file))
+          .map((id) => `${file} -> ${id}`),
+      );
+    expect(intoRepos).toEqual([]);
+  });
 });
 
 /** A source file's text, comments kept (a call in a comment is no call: see `callsOf`). */

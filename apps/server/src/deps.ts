@@ -17,6 +17,7 @@ import { createSessionReader, type SessionReader } from './modules/auth/session-
 import { createSignInLimit, type SignInLimit } from './modules/auth/sign-in-limit';
 import { type BillPayments, createBillPayments } from './modules/bills/bill-payments';
 import { type BillsService, createBillsService } from './modules/bills/bills.service';
+import { buyerSpend } from './modules/bills/buyer-spend';
 import { type CardsService, createCardsService } from './modules/bills/cards.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
@@ -24,9 +25,11 @@ import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
 import { createChannels } from './modules/deliveries/notify/channels';
+import { createDeliveryLog } from './modules/deliveries/notify/delivery-log';
 import { createNotifyHandler } from './modules/deliveries/notify/notify';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
+import { createWhitelist } from './modules/deliveries/outbox/whitelist';
 import { type AdSpendService, createAdSpendService } from './modules/integrations/ad-spend.service';
 import { adSpendImportJob, integrationsRefreshJob } from './modules/integrations/integrations.jobs';
 import { createIntegrationsService, type IntegrationsService } from './modules/integrations/integrations.service';
@@ -38,7 +41,6 @@ import { createSettingsService, type SettingsService } from './modules/settings/
 import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
 import { createSimService, type SimService } from './modules/sim/sim.service';
-import { createWhitelist } from './modules/sim/whitelist';
 import { createSourceApiService, type SourceApiService } from './modules/source-api/source-api.service';
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
@@ -109,37 +111,40 @@ export function createDeps(
   { network = {}, logger = createLogger(config) }: { network?: OutboundNetwork; logger?: Logger } = {},
 ): AppDeps {
   const whitelist = createWhitelist(db, config.NODE_ENV === 'production');
-  const integrations = createIntegrationsService({ db, clock, config, logger });
-  const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
   const mailer = createMailer({
     db,
     clock,
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
     whitelist,
-    // A connected Gmail account sends the exchange's mail instead of SMTP_URL (DESIGN.md §11).
+    // A connected Gmail account sends the exchange's mail instead of SMTP_URL (DESIGN.md §11); the
+    // integrations service is built below, the credentials are asked for when a mail goes.
     gmail: { smtpUrl: config.GMAIL_SMTP_URL, credentials: () => integrations.accessToken('gmail') },
   });
+  const users = createUsersService({ db, clock, mailer, config });
   // The sign-up service is built below; the hook runs long after (when a link is followed).
   const auth = createAuth({
     config,
     db,
     mailer,
+    users,
     logger,
     onSignupVerified: (email) => signup.announceVerified(email),
   });
-  const users = createUsersService({ db, clock, mailer, config });
   const engine = createEngine({
     db,
     clock,
     config,
     onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
   });
-  const buyers = createBuyersService({ db, clock, users, engine });
+  const buyers = createBuyersService({ db, clock, users, engine, billing: buyerSpend });
+  const messages = createMessagesService({ db, clock, buyers, users });
+  const integrations = createIntegrationsService({ db, clock, config, logger, messages });
+  const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
   const campaigns = createCampaignsService({ db, clock, engine });
   const stripe = createStripe(config);
-  const payments = createBillPayments({ db, clock, stripe, logger });
-  const bills = createBillsService({ db, clock, payments });
+  const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
+  const bills = createBillsService({ db, clock, payments, buyers });
   const jobs = createJobs({
     db,
     config,
@@ -173,15 +178,17 @@ export function createDeps(
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
   const signup = createSignupService({
-    db,
     clock,
     engine,
-    secret: config.LEADEX_SECRET,
+    users,
+    sources,
+    messages,
     sendVerification: async (email) => {
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const leads = createLeadsService({ db, clock });
+  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }) });
+  const outbox = createOutboxService({ db, clock });
   const services: AppDeps['services'] = {
     users,
     buyers,
@@ -191,15 +198,15 @@ export function createDeps(
     zips,
     webhooks,
     bills,
-    cards: createCardsService({ db, stripe, config }),
+    cards: createCardsService({ db, stripe, config, buyers }),
     leads,
     returns: createReturnsService({ db, clock }),
-    messages: createMessagesService({ db, clock }),
-    outbox: createOutboxService({ db }),
+    messages,
+    outbox,
     reference: createReferenceService({ db }),
-    sessions: createSessionService(db, clock),
-    signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY),
-    stats: createStatsService(db, clock),
+    sessions: createSessionService(db, users),
+    signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),
+    stats: createStatsService(db, clock, buyers),
     integrations,
     adSpend,
     settings: createSettingsService({ db, clock }),
@@ -212,9 +219,9 @@ export function createDeps(
     ? null
     : createSimService({
         db,
-        clock,
         engine,
         leads,
+        outbox,
         sourceApi,
         mockDate,
         // The reset seeds again as a start does (main.ts): reference data, the admin, the demo when on.

@@ -19,12 +19,6 @@ export const LEAD_DATE_RANGE_LABELS = {
 export const LEAD_DATE_RANGES = valuesOf(LEAD_DATE_RANGE_LABELS);
 export type LeadDateRange = (typeof LEAD_DATE_RANGES)[number];
 
-/**
- * The default zone the date ranges are counted in (DESIGN.md §11: "inclusive, in America/New_York"); the
- * exchange's zone setting (time-zone.ts) replaces it, so read the zone from there, not from this.
- */
-export const LEADS_TIME_ZONE = 'America/New_York';
-
 /** A list counts its rows exactly up to this; beyond, it says "10,000+" (DESIGN.md §11). */
 export const LEADS_COUNT_LIMIT = 10_000;
 

@@ -10,7 +10,7 @@ export const BILLING_RUN_QUEUE = 'billing-run';
 export const BILLING_RUN_CRON = '7 * * * *';
 
 /**
- * The billing run as a scheduled job (deps.ts defines it with the app's bills service; jobs/index.ts starts it). pg-boss sends each tick once, and the
+ * The billing run of the bills service deps.ts built, as a scheduled job (jobs/index.ts starts it). pg-boss sends each tick once, and the
  * run locks each buyer while it works on it, so processes never bill a buyer twice.
  */
 export function billingRunJob(bills: Pick<BillsService, 'run'>): ScheduledJob {

@@ -89,3 +89,12 @@ export class AppError extends Error {
     return new AppError('not_found', `${what} not found`);
   }
 }
+
+/** PostgreSQL's unique_violation, wherever the driver put it in the error's cause chain. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === '23505') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}

@@ -9,9 +9,9 @@ import { account, session, user, verification } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
 import { createOriginPolicy, LOCAL_PORT_HEADER } from '../../plugins/origins';
+import { passwordResetEmail, verificationEmail } from '../deliveries/outbox/emails';
 import type { Mailer } from '../deliveries/outbox/mailer';
-import { usersRepo } from '../users/users.repo';
-import { passwordResetEmail, verificationEmail } from './emails';
+import type { UsersService } from '../users/users.service';
 import { passwordProblem } from './password-policy';
 import { forgetSignInFailures } from './sign-in-limit';
 
@@ -42,6 +42,7 @@ export interface AuthOptions {
   config: Config;
   db: Db;
   mailer: Mailer;
+  users: Pick<UsersService, 'deleteResetTokens'>;
   /**
    * Called once when a self-signed-up user verifies its email and becomes its source's user: the
    * sign-up's admin message is posted then, so unverified sign-ups never fill Messages.
@@ -56,7 +57,7 @@ export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 7;
 export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** better-auth: email+password, username sign-in, Bearer tokens, password reset through our mailer. */
-export function createAuth({ config, db, mailer, onSignupVerified, logger }: AuthOptions) {
+export function createAuth({ config, db, mailer, users, onSignupVerified, logger }: AuthOptions) {
   const origins = createOriginPolicy(config);
   return betterAuth({
     appName: 'Leadex',
@@ -79,7 +80,7 @@ export function createAuth({ config, db, mailer, onSignupVerified, logger }: Aut
       revokeSessionsOnPasswordReset: true,
       async sendResetPassword({ user: u, url, token }) {
         // The newest link is the only one that works (issue 29 item 5).
-        await usersRepo.deleteResetTokens(db, u.id, token);
+        await users.deleteResetTokens(u.id, token);
         // Not awaited: a mail server's delay would tell a known address from an unknown one by the time
         // the request takes (issue 29 item 11); the answer has its floor (auth-answers.ts).
         void mailer
@@ -87,7 +88,7 @@ export function createAuth({ config, db, mailer, onSignupVerified, logger }: Aut
           .catch((error: unknown) => logger?.error({ err: error }, 'auth: a password-reset mail could not be kept'));
       },
       async onPasswordReset({ user: u }) {
-        await usersRepo.deleteResetTokens(db, u.id);
+        await users.deleteResetTokens(u.id);
         await forgetSignInFailures(db, u.id);
         // Following a link sent to the address proves it is the user's: for a user an admin made (a
         // welcome link). A self-signed-up user (no role yet) becomes its source's user only through

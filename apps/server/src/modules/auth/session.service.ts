@@ -2,14 +2,13 @@ import type { SessionClaims } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sources } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
-import { usersRepo } from '../users/users.repo';
+import type { UsersService } from '../users/users.service';
 import type { AuthContext } from './session-reader';
 
 /** The session claims of DESIGN.md §4, read fresh so a change (approval, lock) shows at once. */
-export function createSessionService(db: Db, clock: Clock) {
+export function createSessionService(db: Db, users: Pick<UsersService, 'findById' | 'closeWelcome'>) {
   async function claims(ctx: AuthContext): Promise<SessionClaims> {
     let canPostLead = false;
     if (ctx.role === 'source' && ctx.roleId) {
@@ -19,7 +18,7 @@ export function createSessionService(db: Db, clock: Clock) {
         .where(eq(sources.id, ctx.roleId));
       canPostLead = source?.canPostLead ?? false;
     }
-    const user = await usersRepo.findById(db, ctx.userId);
+    const user = await users.findById(ctx.userId);
     return {
       user_id: ctx.userId,
       role: ctx.role,
@@ -37,7 +36,7 @@ export function createSessionService(db: Db, clock: Clock) {
     claims,
     /** PUT /api/session/claims: closing the onboarding page sets welcome to false. */
     async closeWelcome(ctx: AuthContext): Promise<SessionClaims> {
-      const updated = await usersRepo.update(db, ctx.userId, { welcome: false, updatedAt: clock.now() });
+      const updated = await users.closeWelcome(ctx.userId);
       if (!updated) throw new AppError('unauthenticated', 'Sign in to continue');
       return claims({ ...ctx, welcome: false });
     },

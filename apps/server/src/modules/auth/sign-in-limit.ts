@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { signInFailures } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
-import { usersRepo } from '../users/users.repo';
+import type { UsersService } from '../users/users.service';
 
 /** Failures older than this no longer count: a pair's delay has worn off a day after its last try. */
 const WINDOW_MS = 24 * 3_600_000;
@@ -20,10 +20,15 @@ const LONGEST_DELAY_MS = 3_600_000;
  * on all sign-ins (auth.ts rateLimit) still bounds how many accounts one address tries.
  * An account is named by email or username alike; an unknown login is counted under the text typed.
  */
-export function createSignInLimit(db: Db, clock: Clock, freeFailures: number) {
+export function createSignInLimit(
+  db: Db,
+  clock: Clock,
+  freeFailures: number,
+  users: Pick<UsersService, 'findByEmail' | 'findByUsername'>,
+) {
   async function accountKey(login: string): Promise<string> {
     const text = login.trim().toLowerCase();
-    const found = text.includes('@') ? await usersRepo.findByEmail(db, text) : await usersRepo.findByUsername(db, text);
+    const found = text.includes('@') ? await users.findByEmail(text) : await users.findByUsername(text);
     return found ? `user:${found.id}` : `login:${text}`;
   }
 

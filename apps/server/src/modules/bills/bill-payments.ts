@@ -3,10 +3,11 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
-import { centsToDollars } from '../../lib/money';
-import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
-import { messagesRepo } from '../messages/messages.repo';
+import { formatMoney } from '../../lib/money';
+import type { BuyerRow, BuyersService } from '../buyers/buyers.service';
+import type { MessagesService } from '../messages/messages.service';
 import { type BillRow, billsRepo } from './bills.repo';
+import { buyerSpend } from './buyer-spend';
 import { ensureStripeCustomer } from './stripe-customer';
 
 /** How long a run holds a bill it invoices: longer than the Stripe calls of one bill can take. */
@@ -39,19 +40,24 @@ export function createBillPayments({
   clock,
   stripe,
   logger,
+  buyers,
+  messages,
 }: {
   db: Db;
   clock: Clock;
   stripe: Stripe | null;
   logger: Pick<Logger, 'error'>;
+  buyers: Pick<BuyersService, 'findRow'>;
+  /** Where a failed payment or a prepay shortfall is told to the admins. */
+  messages: Pick<MessagesService, 'raise'>;
 }) {
   const keyOf = (bill: BillRow, step: string) => `leadex-bill-${bill.id}-${step}`;
 
   async function paymentFailed(bill: BillRow, buyer: BuyerRow, reason: string) {
     await billsRepo.update(db, bill.id, { paymentError: reason });
-    await messagesRepo.insert(db, {
+    await messages.raise({
       id: newId('msg'),
-      text: `The payment of ${buyer.name}'s bill of ${centsToDollars(bill.netCents ?? 0).toFixed(2)} dollars failed: ${reason}`,
+      text: `The payment of ${buyer.name}'s bill of ${formatMoney(bill.netCents ?? 0)} dollars failed: ${reason}`,
       data: { kind: 'payment_failed', bill_id: bill.id, buyer_id: buyer.id, reason, link: `/bill/${bill.id}` },
       createdAt: clock.now(),
     });
@@ -62,7 +68,7 @@ export function createBillPayments({
    * balance that does not cover it is recorded on the bill, and an admin is told.
    */
   async function drawPrepay(bill: BillRow): Promise<void> {
-    const buyer = await buyersRepo.findById(db, bill.buyerId);
+    const buyer = await buyers.findRow(bill.buyerId);
     if (!buyer) return;
     const now = clock.now();
     const net = bill.netCents ?? 0;
@@ -81,7 +87,7 @@ export function createBillPayments({
       await paymentFailed(
         bill,
         buyer,
-        `The prepay balance is ${centsToDollars(balance).toFixed(2)} dollars after this bill: a deposit is due`,
+        `The prepay balance is ${formatMoney(balance)} dollars after this bill: a deposit is due`,
       );
       return;
     }
@@ -90,7 +96,7 @@ export function createBillPayments({
 
   /** Invoices one closed bill, continuing from the step a previous run reached. */
   async function invoice(client: Stripe, bill: BillRow): Promise<void> {
-    const buyer = await buyersRepo.findById(db, bill.buyerId);
+    const buyer = await buyers.findRow(bill.buyerId);
     if (!buyer) return;
     const customer = await ensureStripeCustomer(db, client, buyer);
     const auto = bill.payMethod === 'auto';
@@ -154,7 +160,7 @@ export function createBillPayments({
 
   /** A paid bill no longer counts against a credit buyer's threshold (rule 7). */
   async function freeCredit(buyerId: string): Promise<void> {
-    await db.transaction((tx) => billsRepo.recomputeSpendOf(tx, buyerId));
+    await db.transaction((tx) => buyerSpend.recomputeOf(tx, buyerId));
   }
 
   return {
@@ -196,7 +202,7 @@ export function createBillPayments({
         await freeCredit(bill.buyerId);
         return true;
       }
-      const buyer = await buyersRepo.findById(db, bill.buyerId);
+      const buyer = await buyers.findRow(bill.buyerId);
       if (buyer) await paymentFailed(bill, buyer, 'Stripe could not collect the invoice');
       return true;
     },

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { billable } from '../../db/billable';
 import type { Db, Tx } from '../../db/client';
 import { likeContains, pageWithTotal } from '../../db/records';
 import {
@@ -21,21 +22,6 @@ export interface BillTotals {
   returnsCents: number;
   creditsCents: number;
   debitsCents: number;
-}
-
-/** A sale its buyer pays for: not rejected by its delivery, and not undelivered (billed once a resend delivers it, DESIGN.md §6). */
-const billable = and(eq(leadMatches.rejected, false), ne(leadMatches.deliveryStatus, 'undelivered'));
-
-/**
- * The buyer's billed sales made in [start, end): the auto-approve share of returns counts them.
- */
-export function billedMatches(buyerId: string, start: Date, end: Date) {
-  return and(
-    eq(leadMatches.buyerId, buyerId),
-    billable,
-    gte(leadMatches.createdAt, start),
-    lt(leadMatches.createdAt, end),
-  );
 }
 
 /**

@@ -15,9 +15,10 @@ import { exchangeZone } from '../../lib/exchange-zone';
 import { newId } from '../../lib/ids';
 import { centsToDollars, dollarsToCents } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
-import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
+import type { BuyerRow, BuyersService } from '../buyers/buyers.service';
 import type { BillPayments } from './bill-payments';
 import { type BillAdjustmentRow, type BillRow, type BillTotals, billsRepo } from './bills.repo';
+import { buyerSpend } from './buyer-spend';
 import { billingPeriodIn, netCents } from './money';
 
 const DAY_MS = 86_400_000;
@@ -47,6 +48,8 @@ export interface BillsServiceDeps {
   clock: Clock;
   /** Pays closed bills (Stripe); without it the run only rolls and closes. */
   payments?: BillPayments;
+  /** The buyer of a bill, as stored (its terms). */
+  buyers: Pick<BuyersService, 'findRow'>;
 }
 
 /**
@@ -93,11 +96,11 @@ export async function ensureAccruingBill(
  * opens) and closes it after the grace days, when its totals become final. Until then its totals are
  * computed from its sales, returns and adjustments.
  */
-export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
+export function createBillsService({ db, clock, payments, buyers }: BillsServiceDeps) {
   /** The buyer a viewer may see bills of: an admin any, a buyer only its own; anyone else's is not found. */
   async function visibleBuyer(viewer: Viewer, buyerId: string): Promise<BuyerRow> {
     const visible = viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === buyerId);
-    const buyer = visible ? await buyersRepo.findById(db, buyerId) : null;
+    const buyer = visible ? await buyers.findRow(buyerId) : null;
     if (!buyer) throw AppError.notFound('Buyer');
     return buyer;
   }
@@ -210,7 +213,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
   async function visibleBill(viewer: Viewer, id: string): Promise<{ bill: BillRow; buyer: BuyerRow }> {
     const bill = await billsRepo.findById(db, id);
     const visible = bill && (viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === bill.buyerId));
-    const buyer = visible ? await buyersRepo.findById(db, bill.buyerId) : null;
+    const buyer = visible ? await buyers.findRow(bill.buyerId) : null;
     if (!bill || !buyer) throw AppError.notFound('Bill');
     return { bill, buyer };
   }
@@ -278,7 +281,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
         result.closed += 1;
       }
       // Each run also sets the buyer's spend afresh from its sales (rule 7), whatever happened in between.
-      await billsRepo.recomputeSpend(tx, buyer);
+      await buyerSpend.recompute(tx, buyer);
     });
   }
 
@@ -344,7 +347,7 @@ export function createBillsService({ db, clock, payments }: BillsServiceDeps) {
           ...lines('debit', parsed.data.debits),
         ]);
         // A prepay buyer's credits and debits move what it may still buy (rule 7).
-        await billsRepo.recomputeSpendOf(tx, bill.buyerId);
+        await buyerSpend.recomputeOf(tx, bill.buyerId);
       });
       const { bill, buyer } = await visibleBill({ role: 'admin' } as Viewer, id);
       return detailOf(bill, buyer, { role: 'admin' });

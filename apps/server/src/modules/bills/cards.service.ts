@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
-import { type BuyerRow, buyersRepo } from '../buyers/buyers.repo';
+import type { BuyerRow, BuyersService } from '../buyers/buyers.service';
 import { billsRepo } from './bills.repo';
 import { ensureStripeCustomer } from './stripe-customer';
 
@@ -18,14 +18,16 @@ export function createCardsService({
   db,
   stripe,
   config,
+  buyers,
 }: {
   db: Db;
   stripe: Stripe | null;
   config: Pick<Config, 'STRIPE_PUBLISHABLE_KEY'>;
+  buyers: Pick<BuyersService, 'findRow'>;
 }) {
   async function visibleBuyer(viewer: Viewer, buyerId: string): Promise<BuyerRow> {
     const visible = viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === buyerId);
-    const buyer = visible ? await buyersRepo.findById(db, buyerId) : null;
+    const buyer = visible ? await buyers.findRow(buyerId) : null;
     if (!buyer) throw AppError.notFound('Buyer');
     return buyer;
   }

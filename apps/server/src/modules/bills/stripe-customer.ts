@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../db/client';
-import type { BuyerRow } from '../buyers/buyers.repo';
+import type { BuyerRow } from '../buyers/buyers.service';
 import { billsRepo } from './bills.repo';
 
 /**

@@ -4,7 +4,7 @@ import { toEpochSeconds } from '../../lib/clock';
 import { contactOf, orUndefined } from '../../lib/dto';
 import { centsToDollars } from '../../lib/money';
 import { toDeliveryFailure } from '../campaigns/campaigns.dto';
-import type { UserRow } from '../users/users.repo';
+import type { UserRow } from '../users/users.service';
 import type { BuyerCampaignRow, BuyerLeadRow, BuyerRow } from './buyers.repo';
 
 /** A buyer as the API answers it: `_id`, `ts` in epoch seconds, money in dollars. */

@@ -1,14 +1,14 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { listByName, type NameListFilter, recordsById } from '../../db/records';
-import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
-import { newId } from '../../lib/ids';
 import {
   type DeliveryFailureColumns,
   deliveryFailureFields,
   lastDeliveryFailure,
   liveCampaignOnly,
-} from '../deliveries/custom/failures.repo';
+} from '../../db/delivery-failure';
+import { listByName, type NameListFilter, recordsById } from '../../db/records';
+import { buyers, campaignStatusEvents, campaigns, leadMatches, leads, zipsets } from '../../db/schema';
+import { newId } from '../../lib/ids';
 
 export type BuyerRow = typeof buyers.$inferSelect;
 export type BuyerInsert = typeof buyers.$inferInsert;

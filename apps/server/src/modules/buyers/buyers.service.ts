@@ -15,11 +15,11 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { dollarsToCents } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
-import { billsRepo } from '../bills/bills.repo';
-import { usersRepo } from '../users/users.repo';
 import type { UsersService } from '../users/users.service';
 import { toBuyer, toBuyerCampaign, toBuyerLead, toBuyerListItem, toBuyerUser } from './buyers.dto';
-import { type BuyerInsert, buyersRepo } from './buyers.repo';
+import { type BuyerInsert, type BuyerRow, buyersRepo } from './buyers.repo';
+
+export type { BuyerRow };
 
 /** Who is asking: admins see every buyer, a buyer user only its own (DESIGN.md §8). */
 export interface Viewer {
@@ -33,25 +33,22 @@ export interface BuyersServiceDeps {
   users: UsersService;
   /** Reloaded at once after a change the distribution engine depends on (pausing campaigns). */
   engine: Pick<Engine, 'change'>;
+  /** The bills' part of a buyer's terms (bills/buyer-spend.ts): its prepay ledger and what it may spend. */
+  billing: BillingPort;
 }
 
-/**
- * The buyer form's prepay amount is what the buyer has deposited (issue 13): saving a new amount records
- * the difference in its prepay ledger, so the balance is deposits less what its bills drew.
- */
-async function recordDeposit(tx: Tx, buyerId: string, beforeCents: number, afterCents: number, at: Date) {
-  if (afterCents === beforeCents) return;
-  await billsRepo.addPrepayEntry(tx, {
-    id: newId('ppe'),
-    buyerId,
-    kind: 'deposit',
-    amountCents: afterCents - beforeCents,
-    description: `Prepay set to ${(afterCents / 100).toFixed(2)} dollars`,
-    createdAt: at,
-  });
+/** What the buyers module asks of the bills, which own a buyer's spend (rule 7) and prepay ledger. */
+export interface BillingPort {
+  /** The buyer was created or its form saved, in `tx`: record a new prepay amount and set its spend afresh. */
+  termsChanged(
+    tx: Tx,
+    buyer: { id: string; payMethod: string; thresholdCents: number; prepayCents: number },
+    previousPrepayCents: number,
+    at: Date,
+  ): Promise<void>;
 }
 
-export function createBuyersService({ db, clock, users, engine }: BuyersServiceDeps) {
+export function createBuyersService({ db, clock, users, engine, billing }: BuyersServiceDeps) {
   /** A buyer the viewer may see, or 404: another buyer's record is answered as if it did not exist. */
   async function findVisible(viewer: Viewer, id: string) {
     const visible = viewer.role === 'admin' || (viewer.role === 'buyer' && viewer.roleId === id);
@@ -61,6 +58,9 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
   }
 
   return {
+    /** The buyer's record as stored (its terms, its Stripe customer), or null: for the bills, stats and messages. */
+    findRow: (id: string): Promise<BuyerRow | null> => buyersRepo.findById(db, id),
+
     async list(query: BuyerListQuery): Promise<Page<BuyerListItem>> {
       const { rows, total } = await buyersRepo.list(db, { name: query.name, ...pageWindow(query) });
       return { data: rows.map(toBuyerListItem), total };
@@ -70,7 +70,7 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
     async get(viewer: Viewer, id: string, include: string[] = []): Promise<Buyer> {
       const row = await findVisible(viewer, id);
       const [buyerUsers, matches, leads] = await Promise.all([
-        include.includes('users') ? usersRepo.listForRole(db, 'buyer', row.id) : undefined,
+        include.includes('users') ? users.listOf('buyer', row.id) : undefined,
         include.includes('matches') ? buyersRepo.campaignsOf(db, row.id) : undefined,
         include.includes('leads') ? buyersRepo.latestLeads(db, row.id, BUYER_DETAIL_LEADS) : undefined,
       ]);
@@ -118,8 +118,7 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
           createdAt: now,
           updatedAt: now,
         });
-        await recordDeposit(tx, id, 0, row.prepayCents, now);
-        await billsRepo.recomputeSpend(tx, row);
+        await billing.termsChanged(tx, row, 0, now);
         return toBuyer(row, [primary]);
       });
     },
@@ -129,21 +128,9 @@ export function createBuyersService({ db, clock, users, engine }: BuyersServiceD
       return db.transaction(async (tx) => {
         const current = await buyersRepo.findById(tx, id);
         if (!current) throw AppError.notFound('Buyer');
-        const primary = await usersRepo.findByUsername(tx, current.username);
-        if (changes.email && primary && changes.email.toLowerCase() !== primary.email) {
-          const holder = await usersRepo.findByEmail(tx, changes.email);
-          if (holder && holder.id !== primary.id) throw AppError.field('email', 'This email already exists.');
-          await usersRepo.update(tx, primary.id, {
-            email: changes.email.toLowerCase(),
-            emailVerified: false,
-            updatedAt: clock.now(),
-          });
-        }
+        await users.changePrimaryEmail(tx, current.username, changes.email);
         const row = await buyersRepo.update(tx, id, { ...toColumns(changes), updatedAt: clock.now() });
-        if (row) {
-          await recordDeposit(tx, id, current.prepayCents, row.prepayCents, clock.now());
-          await billsRepo.recomputeSpend(tx, row);
-        }
+        if (row) await billing.termsChanged(tx, row, current.prepayCents, clock.now());
         return toBuyer(row ?? current);
       });
     },

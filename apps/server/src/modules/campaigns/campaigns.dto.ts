@@ -8,9 +8,9 @@ import type {
   LocationType,
 } from '@leadex/domain';
 import { statusFlags } from '@leadex/domain';
+import type { DeliveryFailureColumns } from '../../db/delivery-failure';
 import { toEpochSeconds } from '../../lib/clock';
 import { centsToDollars } from '../../lib/money';
-import type { DeliveryFailureColumns } from '../deliveries/custom/failures.repo';
 import type { CampaignRow, SourceFilterRow, StatusEventRow } from './campaigns.repo';
 
 const EMPTY_NOTIFY = { email: [], sms: [], broadcast_webhooks: [] };

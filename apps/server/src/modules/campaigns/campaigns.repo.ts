@@ -1,5 +1,11 @@
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import {
+  type DeliveryFailureColumns,
+  deliveryFailureFields,
+  lastDeliveryFailure,
+  liveCampaignOnly,
+} from '../../db/delivery-failure';
 import { likeContains, pageWithTotal, sortedBy } from '../../db/records';
 import {
   buyers,
@@ -11,12 +17,6 @@ import {
   user,
   zipsets,
 } from '../../db/schema';
-import {
-  type DeliveryFailureColumns,
-  deliveryFailureFields,
-  lastDeliveryFailure,
-  liveCampaignOnly,
-} from '../deliveries/custom/failures.repo';
 
 export type CampaignInsert = typeof campaigns.$inferInsert;
 /** A campaign with the names the API shows beside its ids and its buyer's last delivery failure. */

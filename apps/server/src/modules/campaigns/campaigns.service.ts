@@ -18,7 +18,7 @@ import type { Db, Tx } from '../../db/client';
 import type { NotifyConfig } from '../../db/schema';
 import type { Engine } from '../../distribution/engine';
 import type { Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+import { AppError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { centsOrNull, dollarsToCents } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
@@ -43,15 +43,6 @@ function fieldErrors(issues: FieldIssue[]): AppError {
   const errors: Record<string, string> = {};
   for (const issue of issues) errors[issue.path] ??= issue.message;
   return new AppError('bad_request', issues[0]?.message ?? 'Invalid campaign', { errors });
-}
-
-/** PostgreSQL's unique_violation, wherever the driver put it in the error's cause chain. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
 }
 
 /** The location columns: only the chosen location type's values are kept (admin §7). */

@@ -24,7 +24,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Logger } from '../../lib/logger';
 import { decrypt, deriveKey, encrypt } from '../../lib/secrets';
-import { messagesRepo } from '../messages/messages.repo';
+import type { MessagesService } from '../messages/messages.service';
 import { DISCONNECTED, integrationsRepo, type StoredIntegration } from './integrations.repo';
 import { callbackUrl, missingVariables, type OAuthProvider, providersOf } from './providers';
 
@@ -61,11 +61,14 @@ export function createIntegrationsService({
   clock,
   config,
   logger,
+  messages,
 }: {
   db: Db;
   clock: Clock;
   config: Config;
   logger: Pick<Logger, 'error' | 'warn'>;
+  /** Where an expired integration is told to the admins. */
+  messages: Pick<MessagesService, 'raise'>;
 }) {
   const providers = providersOf(config);
   const tokenKey = deriveKey(config.LEADEX_SECRET, 'integration-tokens');
@@ -186,7 +189,7 @@ export function createIntegrationsService({
     if (integrationStatus(now.getTime(), tokensOf(stored)) !== 'Expired' || stored.expiredNotifiedAt !== null)
       return false;
     await integrationsRepo.update(db, name, { expiredNotifiedAt: now.getTime() }, now);
-    await messagesRepo.insert(db, {
+    await messages.raise({
       id: newId('msg'),
       text: `The ${providerLabel(name)} integration has expired. Reconnect it in Settings.`,
       data: { kind: 'integration_expired', integration: name, link: '/settings' },

@@ -10,6 +10,7 @@ import {
   uniquePhone,
 } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
+import { createDeliveryLog } from '../deliveries/notify/delivery-log';
 import { createLeadsService, csvText } from './leads.service';
 
 // DESIGN.md §11 "Leads lists": GET /api/lead/date/{dateq}, its values and its CSV export, for each
@@ -328,7 +329,12 @@ describe('CSV export', () => {
     // Leads posted in the same millisecond share a date: the id breaks the tie between batches.
     for (let i = 0; i < 5; i++) await post(otherSource.apiKey, '2026-03-14T17:00:00Z', { name: `Same Time ${i}` });
     t.clock.set(NOON);
-    const service = createLeadsService({ db: t.database.db, clock: t.clock, exportBatch: 2 });
+    const service = createLeadsService({
+      db: t.database.db,
+      clock: t.clock,
+      exportBatch: 2,
+      deliveryLog: createDeliveryLog({ db: t.database.db }),
+    });
     const viewer = { userId: 'u', role: 'admin' as const, roleId: null };
     const read = async (query: Record<string, string>) => {
       const { body } = service.exportCsv(viewer, 'today', {

@@ -23,10 +23,10 @@ import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { orUndefined } from '../../lib/dto';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
-import { centsToDollars } from '../../lib/money';
+import { centsToDollars, formatMoney } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { withinReturnWindow } from '../bills/money';
-import { type AttemptRow, notifyRepo } from '../deliveries/notify/notify.repo';
+import type { AttemptRow, DeliveryLog } from '../deliveries/notify/delivery-log';
 import { returnWindowDays } from '../returns/returns.service';
 import { leadDateSpan, leadsToday } from './date-range';
 import {
@@ -142,9 +142,12 @@ export function createLeadsService({
   db,
   clock,
   exportBatch = EXPORT_BATCH,
+  deliveryLog,
 }: {
   db: Db;
   clock: Clock;
+  /** Each match's delivery logs (the deliveries module's). */
+  deliveryLog: DeliveryLog;
   /** Rows an export reads per round trip (tests make it small to cross batches). */
   exportBatch?: number;
 }) {
@@ -176,10 +179,7 @@ export function createLeadsService({
   }
 
   async function notifyLogsOf<M extends { _id: string }>(matches: M[]) {
-    const attempts = await notifyRepo.attemptsOf(
-      db,
-      matches.map((m) => m._id),
-    );
+    const attempts = await deliveryLog.attemptsOf(matches.map((m) => m._id));
     const deliveryIds = [...new Set(attempts.filter((a) => a.channel === 'custom').map((a) => a.target))];
     return withNotifyLogs(matches, attempts, await leadsRepo.deliveryNames(db, deliveryIds));
   }
@@ -424,7 +424,6 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
 }
 
 const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
-const money = (cents: number) => (cents / 100).toFixed(2);
 /** Date and time in ISO 8601 with the exchange zone's offset: 2026-11-27T03:31:00-05:00 (docs/decisions.md "One clock"). */
 const csvDate = (at: Date) => isoInZone(at, exchangeZone());
 
@@ -448,8 +447,8 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
       row.service,
       csvText(row.state),
       row.zip,
-      money(row.costCents),
-      money(row.priceCents),
+      formatMoney(row.costCents),
+      formatMoney(row.priceCents),
       csvText(row.sourceName),
       csvText(row.channel),
       csvText(row.subId),
@@ -466,11 +465,11 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
   if (role === 'buyer')
     return [
       ...opening,
-      money(row.matchPriceCents ?? 0),
+      formatMoney(row.matchPriceCents ?? 0),
       csvText(row.phone),
       csvText(row.email),
       row.pingId === 'no_ping' ? 'Direct' : 'Ping/Post',
       row.returnStatus ? RETURN_STATUS_LABELS[row.returnStatus as ReturnStatus] : '',
     ];
-  return [...opening, csvText(row.channel), money(row.costCents), yesNo(row.costCents > 0 || row.priceCents > 0)];
+  return [...opening, csvText(row.channel), formatMoney(row.costCents), yesNo(row.costCents > 0 || row.priceCents > 0)];
 }

@@ -4,6 +4,7 @@ import { pageWithTotal } from '../../db/records';
 import { messages } from '../../db/schema';
 
 export type MessageRow = typeof messages.$inferSelect;
+export type MessageInsert = typeof messages.$inferInsert;
 
 export const messagesRepo = {
   /** Visible messages since `since`, newest first. */
@@ -22,7 +23,7 @@ export const messagesRepo = {
   },
 
   /** Raises an admin message (DESIGN.md §11: the system's, never lost). */
-  async insert(db: Db | Tx, row: typeof messages.$inferInsert): Promise<void> {
+  async insert(db: Db | Tx, row: MessageInsert): Promise<void> {
     await db.insert(messages).values(row);
   },
 

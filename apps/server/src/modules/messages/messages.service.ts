@@ -2,10 +2,9 @@ import type { Db } from '../../db/client';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { buyersRepo } from '../buyers/buyers.repo';
-import type { Viewer } from '../buyers/buyers.service';
-import { usersRepo } from '../users/users.repo';
-import { type MessageRow, messagesRepo } from './messages.repo';
+import type { BuyersService, Viewer } from '../buyers/buyers.service';
+import type { UsersService } from '../users/users.service';
+import { type MessageInsert, type MessageRow, messagesRepo } from './messages.repo';
 
 const DAY_MS = 86_400_000;
 
@@ -29,8 +28,22 @@ export interface SentBuyerMessage {
  * The admin's messages (admin spec §2 Messages): the last days' events, each hidden by hand; buyers'
  * Message Us notes join them.
  */
-export function createMessagesService({ db, clock }: { db: Db; clock: Clock }) {
+export function createMessagesService({
+  db,
+  clock,
+  buyers,
+  users,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Who wrote a buyer's Message Us: its buyer and its user. */
+  buyers: Pick<BuyersService, 'findRow'>;
+  users: Pick<UsersService, 'findById'>;
+}) {
   return {
+    /** Raises an admin message (DESIGN.md §11: the system's, never lost): a failed payment, a sign-up, an expired integration. */
+    raise: (row: MessageInsert): Promise<void> => messagesRepo.insert(db, row),
+
     async list({ page, pageSize, days }: { page: number; pageSize: number; days: number }) {
       const since = new Date(clock.now().getTime() - days * DAY_MS);
       const { rows, total } = await messagesRepo.page(db, since, (page - 1) * pageSize, pageSize);
@@ -43,9 +56,9 @@ export function createMessagesService({ db, clock }: { db: Db; clock: Clock }) {
      */
     async fromBuyer(viewer: Viewer & { userId: string }, buyerId: string, message: string): Promise<SentBuyerMessage> {
       const own = viewer.role === 'buyer' && viewer.roleId === buyerId;
-      const buyer = own ? await buyersRepo.findById(db, buyerId) : null;
+      const buyer = own ? await buyers.findRow(buyerId) : null;
       if (!buyer) throw AppError.notFound('Buyer');
-      const author = await usersRepo.findById(db, viewer.userId);
+      const author = await users.findById(viewer.userId);
       const id = newId('msg');
       const at = clock.now();
       await messagesRepo.insert(db, {

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { billedMatches } from '../../db/billable';
 import type { Db, Tx } from '../../db/client';
 import { pageWithTotal } from '../../db/records';
 import {
@@ -11,7 +12,6 @@ import {
   settings,
   sourceChargebacks,
 } from '../../db/schema';
-import { billedMatches } from '../bills/bills.repo';
 import { splitCents } from '../bills/money';
 
 export type ReturnMatch = typeof leadMatches.$inferSelect;

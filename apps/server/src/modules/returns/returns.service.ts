@@ -15,8 +15,8 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
-import { billsRepo } from '../bills/bills.repo';
 import { billingPeriod, ensureAccruingBill } from '../bills/bills.service';
+import { buyerSpend } from '../bills/buyer-spend';
 import { autoApproveAllows, withinReturnWindow } from '../bills/money';
 import { statsRollup } from '../stats/stats-rollup';
 import { type ReturnMatch, returnsRepo } from './returns.repo';
@@ -51,7 +51,7 @@ async function refuseOnClosedBill(tx: Tx, matchId: string): Promise<void> {
  * spend (rule 7), and the source gives back its share of the lead's payout.
  */
 async function onApproved(tx: Tx, match: Pick<ReturnMatch, 'id' | 'buyerId'>, now: Date): Promise<void> {
-  await billsRepo.recomputeSpendOf(tx, match.buyerId);
+  await buyerSpend.recomputeOf(tx, match.buyerId);
   await returnsRepo.chargeBack(tx, newId('chb'), match.id, now);
   // A sale of a closed day: its day's figures in the reports' rollup are rewritten with the return.
   await statsRollup.refreshSale(tx, match.id);

@@ -1,22 +1,22 @@
 import { SIGNUP_HONEYPOT, SIGNUP_MESSAGES, type SignupAnswer, type SignupInput } from '@leadex/domain';
 import { hashPassword } from 'better-auth/crypto';
-import type { Db } from '../../db/client';
 import type { Engine } from '../../distribution/engine';
-import { createApiKeyVault } from '../../lib/api-keys';
 import type { Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+import { AppError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { passwordProblem } from '../auth/password-policy';
-import { messagesRepo } from '../messages/messages.repo';
-import { sourcesRepo } from '../sources/sources.repo';
-import { usersRepo } from '../users/users.repo';
+import type { MessagesService } from '../messages/messages.service';
+import type { SourcesService } from '../sources/sources.service';
+import type { UsersService } from '../users/users.service';
 
 export interface SignupServiceDeps {
-  db: Db;
   clock: Clock;
   engine: Engine;
-  /** LEADEX_SECRET: the source's first API key is stored encrypted with it. */
-  secret: string;
+  users: Pick<UsersService, 'findByEmail' | 'findByUsername' | 'insertWithPassword'>;
+  /** Writes the source and its first API key; reads it back when its user verifies its email. */
+  sources: Pick<SourcesService, 'insertSelfSignedUp' | 'findRow'>;
+  /** Where a verified sign-up asks the admins for approval. */
+  messages: Pick<MessagesService, 'raise'>;
   /** Emails the address its verification link (better-auth's, through the app's mailer). */
   sendVerification: (email: string) => Promise<void>;
 }
@@ -27,13 +27,10 @@ export interface SignupServiceDeps {
  * hence without a session, until it follows the emailed link (auth.ts afterEmailVerification); the
  * source may send test leads at once and sells real ones once an admin approves it.
  */
-export function createSignupService({ db, clock, engine, secret, sendVerification }: SignupServiceDeps) {
-  const vault = createApiKeyVault(secret);
-
+export function createSignupService({ clock, engine, users, sources, messages, sendVerification }: SignupServiceDeps) {
   async function refuseTaken(input: Pick<SignupInput, 'username' | 'email'>) {
-    if (await usersRepo.findByUsername(db, input.username))
-      throw AppError.field('username', SIGNUP_MESSAGES.usernameTaken);
-    if (await usersRepo.findByEmail(db, input.email))
+    if (await users.findByUsername(input.username)) throw AppError.field('username', SIGNUP_MESSAGES.usernameTaken);
+    if (await users.findByEmail(input.email))
       throw new AppError('bad_request', SIGNUP_MESSAGES.emailTakenSignIn, {
         errors: { email: SIGNUP_MESSAGES.emailTaken },
       });
@@ -42,12 +39,12 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
   return {
     /** Whether nobody has this username (GET /api/signup/isuseravail/name/{name}). */
     async usernameAvailable(name: string): Promise<boolean> {
-      return !(await usersRepo.findByUsername(db, name.trim()));
+      return !(await users.findByUsername(name.trim()));
     },
 
     /** Whether no user has this email (GET /api/signup/isuseravail/email/{email}). */
     async emailAvailable(email: string): Promise<boolean> {
-      return !(await usersRepo.findByEmail(db, email.trim()));
+      return !(await users.findByEmail(email.trim()));
     },
 
     async signUp(input: SignupInput): Promise<SignupAnswer> {
@@ -62,52 +59,48 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
       const sourceId = newId('src');
       try {
         await engine.change('sources', async (tx) => {
-          await sourcesRepo.insert(tx, {
-            id: sourceId,
-            name: input.company,
-            contactName: input.name,
-            email,
-            phone: input.phone,
-            address: input.address,
-            city: input.city,
-            state: input.state,
-            zip: input.zip,
-            website: input.website ?? null,
-            notes: input.promo ? `Promo code: ${input.promo}` : null,
-            // Not approved: test leads only until an admin approves it.
-            approvedAt: null,
-            selfSignedUp: true,
-            createdAt: now,
-            updatedAt: now,
-          });
-          const issued = vault.issue();
-          await sourcesRepo.insertApiKey(tx, {
-            id: newId('key'),
-            sourceId,
-            name: 'API Key 1',
-            prefix: issued.prefix,
-            keyHash: issued.keyHash,
-            keyEncrypted: issued.keyEncrypted,
-            canPostLead: false,
-            expiresAt: null,
-            createdAt: now,
-          });
+          await sources.insertSelfSignedUp(
+            tx,
+            {
+              id: sourceId,
+              name: input.company,
+              contactName: input.name,
+              email,
+              phone: input.phone,
+              address: input.address,
+              city: input.city,
+              state: input.state,
+              zip: input.zip,
+              website: input.website ?? null,
+              notes: input.promo ? `Promo code: ${input.promo}` : null,
+              // Not approved: test leads only until an admin approves it.
+              approvedAt: null,
+              selfSignedUp: true,
+              createdAt: now,
+              updatedAt: now,
+            },
+            now,
+          );
           const userId = newId('usr');
-          await usersRepo.insert(tx, {
-            id: userId,
-            name: input.name,
-            email,
-            username: input.username.toLowerCase(),
-            displayUsername: input.username,
-            // No role until the email is verified: no session before that (auth.ts).
-            role: null,
-            roleId: sourceId,
-            welcome: true,
-            emailVerified: false,
-            createdAt: now,
-            updatedAt: now,
-          });
-          await usersRepo.insertPassword(tx, userId, passwordHash, now);
+          await users.insertWithPassword(
+            tx,
+            {
+              id: userId,
+              name: input.name,
+              email,
+              username: input.username.toLowerCase(),
+              displayUsername: input.username,
+              // No role until the email is verified: no session before that (auth.ts).
+              role: null,
+              roleId: sourceId,
+              welcome: true,
+              emailVerified: false,
+              createdAt: now,
+              updatedAt: now,
+            },
+            passwordHash,
+            now,
+          );
         });
       } catch (error) {
         // Another sign-up took the username or the email between the check and the insert.
@@ -123,11 +116,11 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
      * unverified sign-ups never fill Messages. A source an admin approved meanwhile needs no message.
      */
     async announceVerified(email: string): Promise<void> {
-      const person = await usersRepo.findByEmail(db, email);
-      const source = person?.roleId ? await sourcesRepo.findById(db, person.roleId) : null;
+      const person = await users.findByEmail(email);
+      const source = person?.roleId ? await sources.findRow(person.roleId) : null;
       if (!person || !source || source.approvedAt) return;
       const promo = /^Promo code: (.+)$/m.exec(source.notes ?? '')?.[1];
-      await messagesRepo.insert(db, {
+      await messages.raise({
         id: newId('msg'),
         text: `${source.name} signed up as a source (${person.name}, ${person.email}${promo ? `, promo code ${promo}` : ''}). Approve it to let it sell real leads.`,
         data: { kind: 'source_signup', source_id: source.id, link: `/source/${source.id}` },
@@ -138,12 +131,3 @@ export function createSignupService({ db, clock, engine, secret, sendVerificatio
 }
 
 export type SignupService = ReturnType<typeof createSignupService>;
-
-/** PostgreSQL's unique_violation, wherever the driver put it in the error's cause chain. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === '23505') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}

@@ -3,16 +3,15 @@ import type { SimLead, SimLeadResult, SimLeads, SimPingPost, SimWhitelist } from
 import type { Db } from '../../db/client';
 import { bumpEngineVersion, type EngineInput } from '../../distribution';
 import type { Engine } from '../../distribution/engine';
-import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { centsToDollars } from '../../lib/money';
+import { formatMoney } from '../../lib/money';
+import type { OutboxService } from '../deliveries/outbox/outbox.service';
 import type { LeadsService } from '../leads/leads.service';
 import { leadSchema, pingSchema, postSchema } from '../source-api/source-api.schema';
 import type { SourceApiService } from '../source-api/source-api.service';
 import type { MockDate } from './mock-date';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
-import { WHITELIST_KEY } from './whitelist';
 
 const EVERY_ENGINE_INPUT: EngineInput[] = [
   'campaigns',
@@ -48,9 +47,10 @@ function shuffle<T>(list: T[]): T[] {
 /** What the simulator works with, given by deps.ts. */
 export interface SimServiceDeps {
   db: Db;
-  clock: Clock;
   engine: Engine;
   leads: Pick<LeadsService, 'explanationOf' | 'named'>;
+  /** Keeps the whitelist the simulator shows and edits. */
+  outbox: Pick<OutboxService, 'whitelist' | 'saveWhitelist'>;
   sourceApi: Pick<SourceApiService, 'pingAs' | 'postAs' | 'leadAs'>;
   /** The shared mock date, set back to the real time by the reset; null where the clock cannot move. */
   mockDate: MockDate | null;
@@ -62,7 +62,7 @@ export interface SimServiceDeps {
  * The simulator's tools that change the exchange (admin spec §2 Simulator; DESIGN.md §11): multiple
  * leads through the real engine, the whitelist, and the database reset. Only outside production.
  */
-export function createSimService({ db, clock, engine, leads, sourceApi, mockDate, reseed }: SimServiceDeps) {
+export function createSimService({ db, engine, leads, outbox, sourceApi, mockDate, reseed }: SimServiceDeps) {
   const explanationOf = async (leadId: unknown) => (typeof leadId === 'string' ? leads.explanationOf(leadId) : []);
 
   return {
@@ -80,7 +80,7 @@ export function createSimService({ db, clock, engine, leads, sourceApi, mockDate
           ok: true,
           ping: ping.body,
           outcome: belowMin
-            ? `The ping was answered ${ping.body.reason}: the source's payout ($${centsToDollars(payout).toFixed(2)}) is below its minimum price ($${minprice?.toFixed(2)}), so no campaign won.`
+            ? `The ping was answered ${ping.body.reason}: the source's payout ($${formatMoney(payout)}) is below its minimum price ($${minprice?.toFixed(2)}), so no campaign won.`
             : `The ping was answered ${ping.body.reason}: no campaign would buy it.`,
           explanation: await leads.named(ping.explanation),
         };
@@ -156,15 +156,10 @@ export function createSimService({ db, clock, engine, leads, sourceApi, mockDate
       }
     },
 
-    async whitelist(): Promise<SimWhitelist & { _id: string }> {
-      const saved = await simRepo.setting<SimWhitelist>(db, WHITELIST_KEY);
-      return { _id: WHITELIST_KEY, email: saved?.email ?? [], phone: saved?.phone ?? [] };
-    },
+    /** The whitelist the outbox keeps mail and texts to (DESIGN.md §11): the simulator shows and edits it. */
+    whitelist: () => outbox.whitelist(),
 
-    async saveWhitelist(list: SimWhitelist): Promise<SimWhitelist & { _id: string }> {
-      await simRepo.saveSetting(db, WHITELIST_KEY, 'sim', list, clock.now());
-      return { _id: WHITELIST_KEY, ...list };
-    },
+    saveWhitelist: (list: SimWhitelist) => outbox.saveWhitelist(list),
 
     /**
      * Empties the exchange and seeds it again (the demo data when SEED_DEMO is on): the admins stay,

@@ -12,7 +12,7 @@ import {
 import { toEpochSeconds } from '../../lib/clock';
 import { contactOf, orUndefined } from '../../lib/dto';
 import { centsToDollars } from '../../lib/money';
-import type { UserRow } from '../users/users.repo';
+import type { UserRow } from '../users/users.service';
 import type { ApiKeyRow, ChannelRow, SourceLeadRow, SourceRow } from './sources.repo';
 
 const seconds = (date: Date | null): number | undefined => (date ? toEpochSeconds(date) : undefined);

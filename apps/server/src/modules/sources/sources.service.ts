@@ -23,7 +23,6 @@ import { newId } from '../../lib/ids';
 import { centsOrNull } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
 import type { Viewer } from '../../plugins/auth';
-import { usersRepo } from '../users/users.repo';
 import type { UsersService } from '../users/users.service';
 import { toApiKey, toSource, toSourceLead, toSourceListItem, toSourceUser } from './sources.dto';
 import { type ApiKeyRow, type SourceInsert, type SourceRow, sourcesRepo } from './sources.repo';
@@ -61,7 +60,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
     const [channels, keys, sourceUsers, leads] = await Promise.all([
       sourcesRepo.channelsOf(db, [row.id]),
       sourcesRepo.apiKeysOf(db, row.id),
-      include.includes('users') ? usersRepo.listForRole(db, 'source', row.id) : undefined,
+      include.includes('users') ? users.listOf('source', row.id) : undefined,
       include.includes('leads') ? sourcesRepo.latestLeads(db, row.id, SOURCE_DETAIL_LEADS) : undefined,
     ]);
     return toSource(row, {
@@ -74,6 +73,29 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
   }
 
   return {
+    /** The source's record as stored, or null. */
+    findRow: (id: string): Promise<SourceRow | null> => sourcesRepo.findById(db, id),
+
+    /**
+     * A self-signed-up source (the sign-up's, in its transaction with the source's user) and its first
+     * API key, "API Key 1", which posts no direct leads.
+     */
+    async insertSelfSignedUp(tx: Tx, row: SourceInsert, at: Date): Promise<void> {
+      await sourcesRepo.insert(tx, row);
+      const issued = vault.issue();
+      await sourcesRepo.insertApiKey(tx, {
+        id: newId('key'),
+        sourceId: row.id,
+        name: 'API Key 1',
+        prefix: issued.prefix,
+        keyHash: issued.keyHash,
+        keyEncrypted: issued.keyEncrypted,
+        canPostLead: false,
+        expiresAt: null,
+        createdAt: at,
+      });
+    },
+
     async list(query: SourceListQuery): Promise<Page<SourceListItem>> {
       const { rows, total } = await sourcesRepo.list(db, { name: query.name, ...pageWindow(query) });
       const channels = await sourcesRepo.channelsOf(
@@ -228,7 +250,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
       await mustExist(db, id);
       const added = await db.transaction(async (tx) => {
         const created = await users.create(tx, { ...input, role: 'source', roleId: id });
-        return (await usersRepo.update(tx, created.id, { welcome: true })) ?? created;
+        return (await users.showWelcome(tx, created.id)) ?? created;
       });
       return toSourceUser(added);
     },

@@ -13,16 +13,15 @@ import { campaigns, unmatchedPings } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
-import { centsToDollars } from '../../lib/money';
+import { centsToDollars, dollarsToCents, formatMoney } from '../../lib/money';
 import { dayInZone, periodStart } from '../../lib/time';
-import { buyersRepo } from '../buyers/buyers.repo';
-import type { Viewer } from '../buyers/buyers.service';
+import type { BuyersService, Viewer } from '../buyers/buyers.service';
 import { leadDateSpan } from '../leads/date-range';
 import { csvText } from '../leads/leads.service';
 import { type BuyerFigures, type SourceFigures, statsRepo } from './stats.repo';
 
 /** The dashboard's figures for this month (DESIGN.md §8b). */
-export function createStatsService(db: Db, clock: Clock) {
+export function createStatsService(db: Db, clock: Clock, buyers: Pick<BuyersService, 'findRow'>) {
   const spanOf = (query: ReportQuery) => leadDateSpan(query.dateq, clock.now(), query);
   /** This New York month, whole: it ends where the next begins, so with a mock date in the past later sales are not counted. */
   const thisMonth = () => {
@@ -88,7 +87,7 @@ export function createStatsService(db: Db, clock: Clock) {
      */
     async buyer(viewer: Viewer, buyerId: string): Promise<BuyerStats> {
       const own = viewer.role === 'buyer' && viewer.roleId === buyerId;
-      if (!own || !(await buyersRepo.findById(db, buyerId))) throw AppError.notFound('Buyer');
+      if (!own || !(await buyers.findRow(buyerId))) throw AppError.notFound('Buyer');
       const { monthStart, monthEnd } = thisMonth();
       const [month, last30] = await Promise.all([
         statsRepo.buyerByDay(db, { from: monthStart, to: monthEnd }, buyerId, exchangeZone()),
@@ -153,7 +152,7 @@ const sourceRow = (f: SourceFigures): SourceReportRow => ({
 const buyerRow = (f: BuyerFigures): BuyerReportRow => ({ ...figuresOf(f, f.leads, f.leads), leads: f.leads });
 
 const percent = (value: number | null) => (value === null ? '' : (value * 100).toFixed(1));
-const money = (value: number | null) => (value === null ? '' : value.toFixed(2));
+const money = (dollars: number | null) => (dollars === null ? '' : formatMoney(dollarsToCents(dollars)));
 
 type CsvColumn<T> = [string, (r: T) => string | number];
 

@@ -4,6 +4,7 @@ import { recordsById } from '../../db/records';
 import { account, session, user, verification } from '../../db/schema';
 
 export type UserRow = typeof user.$inferSelect;
+export type UserInsert = typeof user.$inferInsert;
 
 export const usersRepo = {
   ...recordsById(user),

@@ -6,10 +6,12 @@ import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { welcomeEmail } from '../auth/emails';
 import { passwordProblem } from '../auth/password-policy';
+import { welcomeEmail } from '../deliveries/outbox/emails';
 import type { Mailer } from '../deliveries/outbox/mailer';
-import { type UserRow, usersRepo } from './users.repo';
+import { type UserInsert, type UserRow, usersRepo } from './users.repo';
+
+export type { UserRow };
 
 /** How long a welcome email's set-password link works. */
 export const WELCOME_LINK_DAYS = 7;
@@ -32,6 +34,51 @@ export interface UsersServiceDeps {
 /** Users of the exchange: creation for buyers and sources, welcome emails, lock and unlock. */
 export function createUsersService({ db, clock, mailer, config }: UsersServiceDeps) {
   const service = {
+    findById: (id: string): Promise<UserRow | null> => usersRepo.findById(db, id),
+
+    /** The user with this email (any case), or null; in the caller's transaction when given one. */
+    findByEmail: (email: string, tx: Db | Tx = db): Promise<UserRow | null> => usersRepo.findByEmail(tx, email),
+
+    findByUsername: (username: string, tx: Db | Tx = db): Promise<UserRow | null> =>
+      usersRepo.findByUsername(tx, username),
+
+    /** The users of one buyer or source, oldest (the primary user) first. */
+    listOf: (role: 'buyer' | 'source', roleId: string): Promise<UserRow[]> => usersRepo.listForRole(db, role, roleId),
+
+    /** Ends the user's reset and welcome links, all or all but `keep`'s token. */
+    deleteResetTokens: (userId: string, keep?: string): Promise<void> => usersRepo.deleteResetTokens(db, userId, keep),
+
+    /** Adds a user with its password inside the caller's transaction (the source sign-up's user). */
+    async insertWithPassword(tx: Tx, row: UserInsert, passwordHash: string, at: Date): Promise<void> {
+      await usersRepo.insert(tx, row);
+      await usersRepo.insertPassword(tx, row.id, passwordHash, at);
+    },
+
+    /** The user sees the welcome (onboarding) page at its next sign-in: a source's new user. */
+    showWelcome: async (tx: Tx, userId: string): Promise<UserRow | null> =>
+      usersRepo.update(tx, userId, { welcome: true }),
+
+    /** PUT /api/session/claims: the user closed its welcome page (null: no such user). */
+    closeWelcome: (userId: string): Promise<UserRow | null> =>
+      usersRepo.update(db, userId, { welcome: false, updatedAt: clock.now() }),
+
+    /**
+     * A buyer's email is its primary user's (found by the buyer's username) sign-in: a new one replaces it,
+     * unverified; an email another user has is refused.
+     */
+    async changePrimaryEmail(tx: Tx, username: string, email: string | undefined): Promise<void> {
+      const primary = await usersRepo.findByUsername(tx, username);
+      if (email && primary && email.toLowerCase() !== primary.email) {
+        const holder = await usersRepo.findByEmail(tx, email);
+        if (holder && holder.id !== primary.id) throw AppError.field('email', 'This email already exists.');
+        await usersRepo.update(tx, primary.id, {
+          email: email.toLowerCase(),
+          emailVerified: false,
+          updatedAt: clock.now(),
+        });
+      }
+    },
+
     /**
      * Adds a user inside the caller's transaction, so a buyer and its user are written together.
      * The user has no password until they follow a welcome email's link.

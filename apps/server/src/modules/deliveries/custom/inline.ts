@@ -6,14 +6,13 @@ import type {
   LiveDelivery,
 } from '../../../distribution/ports';
 import type { Clock } from '../../../lib/clock';
+import { excerpt } from '../../../lib/excerpt';
 import { newId } from '../../../lib/ids';
 import { type DeliveryResult, deliverCustom, isRetryable, leadForDelivery } from './render';
 import type { WebhooksService } from './webhooks.service';
 
 /** How long a live delivery may hold up the sale (DESIGN.md §6). */
 export const INLINE_TIMEOUT_MS = 3000;
-
-const EXCERPT = 2000;
 
 /** The `webhook-id` of one lead to one custom delivery: the same on every retry, so the buyer can drop duplicates. */
 export const customMessageId = (matchId: string, deliveryId: string) => `${matchId}.${deliveryId}`;
@@ -35,8 +34,8 @@ export function attemptOf(matchId: string, deliveryId: string, result: DeliveryR
     target: deliveryId,
     accepted: result.accepted,
     statusCode: result.status === 0 ? null : result.status,
-    request: `${result.url}\n\n${result.reqBody}`.slice(0, EXCERPT),
-    response: result.responseBody ? result.responseBody.slice(0, EXCERPT) : null,
+    request: excerpt(`${result.url}\n\n${result.reqBody}`),
+    response: result.responseBody ? excerpt(result.responseBody) : null,
     error: result.accepted ? null : failureText(result),
     providerId: result.returnId ?? null,
     last: result.accepted || !isRetryable(result),

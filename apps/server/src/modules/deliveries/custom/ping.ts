@@ -1,8 +1,9 @@
 import { MAX_CAMPAIGN_PRICE } from '@leadex/domain';
 import type { PingCall, Pinger, PingFacts, PingOutcome, PingPostDelivery } from '../../../distribution/ports';
 import { type Clock, toEpochSeconds } from '../../../lib/clock';
+import { excerpt } from '../../../lib/excerpt';
 import { newId } from '../../../lib/ids';
-import { centsToDollars } from '../../../lib/money';
+import { formatMoney } from '../../../lib/money';
 import { deriveSigningSecret } from '../../../lib/webhook-signature';
 import {
   type DeliverOptions,
@@ -54,13 +55,11 @@ export function readBid(
   if (!result.accepted) return none('no_bid', 'Not Accepted by the answer rules');
   const cents = priceCentsOf(responseField(result.data, priceField));
   if (cents === null) return none('no_bid', `no price in '${priceField}'`);
-  if (cents <= 0) return none('no_bid', `a price of ${centsToDollars(cents).toFixed(2)} is no bid`);
+  if (cents <= 0) return none('no_bid', `a price of ${formatMoney(cents)} is no bid`);
   if (cents > MAX_BID_CENTS)
-    return none('no_bid', `a bid of ${centsToDollars(cents).toFixed(2)} is above the most a campaign may pay`);
+    return none('no_bid', `a bid of ${formatMoney(cents)} is above the most a campaign may pay`);
   return { outcome: 'bid', bidCents: cents, reason: null };
 }
-
-const EXCERPT = 2000;
 
 /** The `webhook-id` of one ping to one delivery: the exchange's ping (or lead) id and the delivery's. */
 export const pingMessageId = (pingKey: string, deliveryId: string) => `${pingKey}.${deliveryId}`;
@@ -109,8 +108,8 @@ export async function sendPing(
       bidCents: bid.bidCents,
       buyerPingId: bid.outcome === 'bid' ? (result.returnId ?? null) : null,
       statusCode: result.status === 0 ? null : result.status,
-      request: `${result.url}\n\n${result.reqBody}`.slice(0, EXCERPT),
-      response: result.responseBody ? result.responseBody.slice(0, EXCERPT) : null,
+      request: excerpt(`${result.url}\n\n${result.reqBody}`),
+      response: result.responseBody ? excerpt(result.responseBody) : null,
       error: bid.reason,
       durationMs: result.durationMs,
       at: options.at,

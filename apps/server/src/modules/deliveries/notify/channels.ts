@@ -3,16 +3,18 @@ import twilio from 'twilio';
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
+import { excerpt } from '../../../lib/excerpt';
 import { newId } from '../../../lib/ids';
+import { centsToDollars, formatMoney } from '../../../lib/money';
 import { OutboundError, type OutboundNetwork, outboundRequest } from '../../../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
-import { NOT_WHITELISTED, type Whitelist } from '../../sim/whitelist';
 import { attemptOf, customMessageId } from '../custom/inline';
 import { deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
 import { toWebhook } from '../custom/webhooks.dto';
 import { webhooksRepo } from '../custom/webhooks.repo';
 import type { Mailer } from '../outbox/mailer';
 import { outboxRepo } from '../outbox/outbox.repo';
+import { NOT_WHITELISTED, type Whitelist } from '../outbox/whitelist';
 import { type NotifyLead, notifyRepo } from './notify.repo';
 
 /** The notify channels of DESIGN.md §6, and `custom`: a buyer's live custom delivery, retried as a job. */
@@ -31,9 +33,6 @@ export interface AttemptResult {
   final?: boolean;
 }
 
-const EXCERPT = 2000;
-const excerpt = (text: string | null | undefined) => (text == null ? null : text.slice(0, EXCERPT));
-
 /** The lead's fields a buyer receives, in a fixed order. */
 export function leadFields(lead: NotifyLead): [string, string][] {
   const fields: [string, string | number | boolean | null | undefined][] = [
@@ -49,7 +48,7 @@ export function leadFields(lead: NotifyLead): [string, string][] {
     ['Homeowner', lead.homeowner == null ? null : lead.homeowner ? 'Yes' : 'No'],
     ['TCPA consent', lead.tcpaConsent == null ? null : lead.tcpaConsent ? 'Yes' : 'No'],
     ['Campaign', lead.campaignName],
-    ['Price', `$${(lead.priceCents / 100).toFixed(2)}`],
+    ['Price', `$${formatMoney(lead.priceCents)}`],
   ];
   return fields
     .filter((f): f is [string, string | number | boolean] => f[1] != null && f[1] !== '')
@@ -68,7 +67,7 @@ export function webhookPayload(lead: NotifyLead, at: Date) {
       lead_id: lead.id,
       match_id: lead.matchId,
       campaign: { _id: lead.campaignId, name: lead.campaignName },
-      price: Number((lead.priceCents / 100).toFixed(2)),
+      price: centsToDollars(lead.priceCents),
       kind: lead.kind,
       service: lead.service,
       name: lead.name,

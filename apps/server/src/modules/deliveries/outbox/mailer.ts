@@ -2,8 +2,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
-import { NOT_WHITELISTED, type Whitelist } from '../../sim/whitelist';
 import { type OutboxRow, outboxRepo } from './outbox.repo';
+import { NOT_WHITELISTED, type Whitelist } from './whitelist';
 
 export interface Email {
   to: string;

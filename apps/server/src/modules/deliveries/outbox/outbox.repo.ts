@@ -2,6 +2,7 @@ import { count, desc } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { pageWithTotal } from '../../../db/records';
 import { outbox } from '../../../db/schema';
+import { readSetting, writeSetting } from '../../../db/settings';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
@@ -17,4 +18,8 @@ export const outboxRepo = {
       db.select({ n: count() }).from(outbox),
     );
   },
+
+  setting: readSetting,
+
+  saveSetting: writeSetting,
 };

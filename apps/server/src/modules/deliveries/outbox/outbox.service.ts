@@ -1,10 +1,19 @@
+import type { SimWhitelist } from '@leadex/domain';
 import type { Db } from '../../../db/client';
-import { toEpochSeconds } from '../../../lib/clock';
+import { type Clock, toEpochSeconds } from '../../../lib/clock';
 import { outboxRepo } from './outbox.repo';
+import { readWhitelist, saveWhitelist } from './whitelist';
 
-/** Outgoing mail for admins: what a missing or failing SMTP server kept back. */
-export function createOutboxService({ db }: { db: Db }) {
+/**
+ * Outgoing mail for admins: what a missing or failing SMTP server kept back; and the whitelist of the
+ * addresses mail and texts may go to outside production (the simulator edits it, DESIGN.md §11).
+ */
+export function createOutboxService({ db, clock }: { db: Db; clock: Clock }) {
   return {
+    whitelist: () => readWhitelist(db),
+
+    saveWhitelist: (list: SimWhitelist) => saveWhitelist(db, list, clock.now()),
+
     async list({ page, pageSize }: { page: number; pageSize: number }) {
       const { rows, total } = await outboxRepo.page(db, (page - 1) * pageSize, pageSize);
       return {

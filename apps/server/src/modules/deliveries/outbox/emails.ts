@@ -1,4 +1,4 @@
-import type { Email } from '../deliveries/outbox/mailer';
+import type { Email } from './mailer';
 
 /** What the two mails with a link to sign in by say around the link (the link lasts a while). */
 const SIGN_IN_LINK_WORDS = {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { type AnyPgColumn, QueryBuilder } from 'drizzle-orm/pg-core';
-import { webhooks } from '../../../db/schema';
+import { webhooks } from './schema';
 
 /** The last delivery failure of a buyer as a row shows it; all null when there is none. */
 export interface DeliveryFailureColumns {

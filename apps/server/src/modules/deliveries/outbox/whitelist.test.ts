@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useFixture } from '../../../test/fixtures';
-import { useAdminTestApp } from '../../../test/harness';
-import { startSmtpReceiver } from '../../../test/receivers';
-import { createMailer } from '../deliveries/outbox/mailer';
+import { useFixture } from '../../../../test/fixtures';
+import { useAdminTestApp } from '../../../../test/harness';
+import { startSmtpReceiver } from '../../../../test/receivers';
+import { createMailer } from './mailer';
 import { createWhitelist, NOT_WHITELISTED } from './whitelist';
 
 /**
