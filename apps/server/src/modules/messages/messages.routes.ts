@@ -1,4 +1,14 @@
-import { buyerMessageSchema, messageHideManySchema, messageHideSchema, messageListQuery } from '@leadex/domain';
+import {
+  adminMessageSchema,
+  apiResponses,
+  buyerMessageSchema,
+  messageHideManyAnswerSchema,
+  messageHideManySchema,
+  messageHideSchema,
+  messageListQuery,
+  pageSchema,
+  sentBuyerMessageSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -18,6 +28,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       schema: {
         tags: ['admin'],
         querystring: messageListQuery,
+        response: apiResponses(pageSchema(adminMessageSchema)),
       },
     },
     (request) => services.messages.list(request.query),
@@ -27,7 +38,7 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
     '/message/admin',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['admin'], body: messageHideManySchema },
+      schema: { tags: ['admin'], body: messageHideManySchema, response: apiResponses(messageHideManyAnswerSchema) },
     },
     (request) => services.messages.hideMany(request.body.ids, request.body.hide),
   );
@@ -36,7 +47,12 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
     '/message/admin/:id',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: messageHideSchema },
+      schema: {
+        tags: ['admin'],
+        params: z.object({ id: z.string() }),
+        body: messageHideSchema,
+        response: apiResponses(adminMessageSchema),
+      },
     },
     (request) => services.messages.hide(request.params.id, request.body.hide),
   );
@@ -47,7 +63,12 @@ export const messageRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servi
       onRequest: app.requireRole('buyer'),
       // Every message lands in the admins' Messages: one buyer must not bury the others'.
       ...perUser(config.BUYER_MESSAGES_PER_HOUR, 3_600_000, 'messages'),
-      schema: { tags: ['buyers'], params: idParams, body: buyerMessageSchema },
+      schema: {
+        tags: ['buyers'],
+        params: idParams,
+        body: buyerMessageSchema,
+        response: apiResponses(sentBuyerMessageSchema, 201),
+      },
     },
     (request, reply) =>
       created(reply, services.messages.fromBuyer(request.viewer(), request.params.id, request.body.message)),

@@ -1,4 +1,4 @@
-import { returnListQuery } from '@leadex/domain';
+import { apiResponses, pageSchema, returnAnswerSchema, returnListItemSchema, returnListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -11,7 +11,14 @@ export const returnRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
 
   app.get(
     '/lead/returns',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['returns'], querystring: returnListQuery } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['returns'],
+        querystring: returnListQuery,
+        response: apiResponses(pageSchema(returnListItemSchema)),
+      },
+    },
     (request) => returns.list(request.query),
   );
 
@@ -25,6 +32,7 @@ export const returnRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { servic
         params: matchParams,
         // Checked by the service: what the body must hold depends on who sends it.
         body: z.record(z.string(), z.unknown()),
+        response: apiResponses(returnAnswerSchema),
       },
     },
     (request) => returns.act(request.viewer(), request.params.id, request.params.matchId, request.body),

@@ -1,5 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
-import { availabilityParams, signupSchema } from '@leadex/domain';
+import {
+  apiResponses,
+  availabilityAnswerSchema,
+  availabilityParams,
+  signupAnswerSchema,
+  signupSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { created } from '../../lib/http';
@@ -14,6 +20,7 @@ import { created } from '../../lib/http';
 export const signupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, services }) => {
   const signup = services.signup;
   const tags = ['signup'];
+  const availability = apiResponses(availabilityAnswerSchema);
   const signUpsPerMinute = config.AUTH_SIGN_UP_PER_MINUTE;
   const checksPerMinute = config.AUTH_SIGN_IN_PER_MINUTE;
   if (signUpsPerMinute > 0 || checksPerMinute > 0) {
@@ -34,19 +41,21 @@ export const signupRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config
   const checkLimit =
     checksPerMinute > 0 ? { onRequest: app.rateLimit({ max: checksPerMinute, timeWindow: 60_000 }) } : {};
 
-  app.post('/signup', { ...signUpLimit, schema: { tags, body: signupSchema } }, (request, reply) =>
-    created(reply, signup.signUp(request.body)),
+  app.post(
+    '/signup',
+    { ...signUpLimit, schema: { tags, body: signupSchema, response: apiResponses(signupAnswerSchema, 201) } },
+    (request, reply) => created(reply, signup.signUp(request.body)),
   );
 
   app.get(
     '/signup/isuseravail/name/:name',
-    { ...checkLimit, schema: { tags, params: availabilityParams.name } },
+    { ...checkLimit, schema: { tags, params: availabilityParams.name, response: availability } },
     async (request) => ({ ok: await signup.usernameAvailable(request.params.name) }),
   );
 
   app.get(
     '/signup/isuseravail/email/:email',
-    { ...checkLimit, schema: { tags, params: availabilityParams.email } },
+    { ...checkLimit, schema: { tags, params: availabilityParams.email, response: availability } },
     async (request) => ({ ok: await signup.emailAvailable(request.params.email) }),
   );
 };

@@ -1,4 +1,12 @@
-import { buyerStatsSchema, reportQuery, statsSchema } from '@leadex/domain';
+import {
+  apiResponses,
+  buyerStatsSchema,
+  csvResponse,
+  dailyFiguresSchema,
+  reportQuery,
+  reportRowsSchema,
+  statsSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -11,16 +19,28 @@ import { idParams } from '../../lib/http';
 export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
   const admin = app.requireRole('admin');
   const handler = () => services.stats.get();
-  const options = { onRequest: admin, schema: { tags: ['stats'], response: { 200: statsSchema } } };
+  const options = { onRequest: admin, schema: { tags: ['stats'], response: apiResponses(statsSchema) } };
   app.get('/stats', options, handler);
   app.get('/stats/', options, handler);
 
-  app.get('/stats/daily', { onRequest: admin, schema: { tags: ['stats'] } }, () => services.stats.daily());
+  app.get(
+    '/stats/daily',
+    { onRequest: admin, schema: { tags: ['stats'], response: apiResponses(z.array(dailyFiguresSchema)) } },
+    () => services.stats.daily(),
+  );
 
   const report = z.enum(['sources', 'buyers']);
   app.get(
     '/stats/:report',
-    { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['stats'],
+        params: z.object({ report }),
+        querystring: reportQuery,
+        response: apiResponses(reportRowsSchema),
+      },
+    },
     (request) =>
       request.params.report === 'sources'
         ? services.stats.sources(request.query)
@@ -29,7 +49,10 @@ export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
 
   app.get(
     '/stats/:report/export.csv',
-    { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
+    {
+      onRequest: admin,
+      schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery, response: csvResponse },
+    },
     async (request, reply) => {
       const { fileName, body } = await services.stats.csv(request.params.report, request.query);
       return reply
@@ -44,7 +67,7 @@ export const statsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { service
     '/buyer/:id/stats',
     {
       onRequest: app.requireRole('buyer'),
-      schema: { tags: ['buyers'], params: idParams, response: { 200: buyerStatsSchema } },
+      schema: { tags: ['buyers'], params: idParams, response: apiResponses(buyerStatsSchema) },
     },
     (request) => services.stats.buyer(request.viewer(), request.params.id),
   );

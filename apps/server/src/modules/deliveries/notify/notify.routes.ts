@@ -1,4 +1,5 @@
 import formBody from '@fastify/formbody';
+import { apiResponses, resendAnswerSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { z } from 'zod';
@@ -13,7 +14,11 @@ export const notifyRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { jobs, 
     '/lead/:id/match/:matchId/resend',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['leads'], params: z.object({ id: z.string(), matchId: z.string() }) },
+      schema: {
+        tags: ['leads'],
+        params: z.object({ id: z.string(), matchId: z.string() }),
+        response: apiResponses(resendAnswerSchema),
+      },
     },
     (request) => jobs.resend(request.params.id, request.params.matchId),
   );
@@ -23,6 +28,7 @@ export const notifyRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { jobs, 
     {
       schema: {
         hide: true,
+        response: { 204: z.void().describe('No content') },
         body: z.object({ MessageSid: z.string().min(1), MessageStatus: z.string().min(1) }).passthrough(),
       },
     },

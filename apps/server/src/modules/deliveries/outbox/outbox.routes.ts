@@ -1,4 +1,4 @@
-import { pageQuery } from '@leadex/domain';
+import { apiResponses, outboxMessageSchema, pageQuery, pageSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../deps';
 
@@ -6,7 +6,10 @@ import type { AppDeps } from '../../../deps';
 export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { services }) => {
   app.get(
     '/outbox',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: pageQuery(25) } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], querystring: pageQuery(25), response: apiResponses(pageSchema(outboxMessageSchema)) },
+    },
     (request) => services.outbox.list(request.query),
   );
 };
