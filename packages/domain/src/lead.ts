@@ -93,15 +93,20 @@ export const leadPageSchema = <T extends z.ZodType>(item: T) =>
 export type LeadPage<T> = { data: T[]; total: number; more?: boolean };
 
 /** A leads-list row as an admin sees it: the 18 columns of admin spec §2. */
-export const adminLeadListItemSchema = z.object({
+/** What every role's leads-list row holds (the rest depends on the role). */
+const leadRowFields = {
   _id: z.string(),
   ts: z.number(),
   name: z.string().optional(),
-  /** Names of the buyers that bought it (rejected matches left out). */
-  buyers: z.array(z.string()),
   service: z.string(),
   state: z.string().optional(),
   zip: z.string(),
+};
+
+export const adminLeadListItemSchema = z.object({
+  ...leadRowFields,
+  /** Names of the buyers that bought it (rejected matches left out). */
+  buyers: z.array(z.string()),
   /** What the source is paid, dollars. */
   cost: z.number(),
   /** What the buyers paid, dollars. */
@@ -122,12 +127,7 @@ export type AdminLeadListItem = z.infer<typeof adminLeadListItemSchema>;
 
 /** A buyer's row: its own price, never another buyer's. */
 export const buyerLeadListItemSchema = z.object({
-  _id: z.string(),
-  ts: z.number(),
-  name: z.string().optional(),
-  service: z.string(),
-  state: z.string().optional(),
-  zip: z.string(),
+  ...leadRowFields,
   /** What this buyer paid, dollars. */
   price: z.number(),
   phone: z.string().optional(),
@@ -140,12 +140,7 @@ export type BuyerLeadListItem = z.infer<typeof buyerLeadListItemSchema>;
 
 /** A source's row: no buyers, no prices. */
 export const sourceLeadListItemSchema = z.object({
-  _id: z.string(),
-  ts: z.number(),
-  name: z.string().optional(),
-  service: z.string(),
-  state: z.string().optional(),
-  zip: z.string(),
+  ...leadRowFields,
   channel: z.string().optional(),
   /** What the source is paid for it, dollars (0 while unsold). */
   cost: z.number(),
