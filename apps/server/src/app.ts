@@ -2,12 +2,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import { SOURCE_API_REASONS } from '@leadex/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
 import { newId } from './lib/ids';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -32,6 +27,7 @@ import { sourceRoutes } from './modules/sources/sources.routes';
 import { statsRoutes } from './modules/stats/stats.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { zipRoutes } from './modules/zips/zips.routes';
+import { serializerCompiler } from './plugins/answers';
 import { registerAuthGuards } from './plugins/auth';
 import { registerErrorHandler } from './plugins/errors';
 import { registerInputHygiene } from './plugins/input-hygiene';

@@ -18,6 +18,8 @@ export interface JsonSchema {
 }
 export interface Operation {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  /** The answers by status (`200`, `4XX`, …), each with its schema per content type. */
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
   parameters?: { in: string; name: string; schema?: JsonSchema }[];
 }
 type Paths = Record<string, Record<string, Operation>>;

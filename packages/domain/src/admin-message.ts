@@ -10,14 +10,16 @@ export const MESSAGE_HISTORY_DAYS = 5;
  * waiting for a decision, an undelivered match, a failed payment...). `data` holds the ids of what it
  * is about and, when there is one, the screen that shows it (`link`, a path of this app).
  */
-export interface AdminMessage {
-  _id: string;
-  text: string;
-  data?: unknown;
-  hidden: boolean;
+export const adminMessageSchema = z.object({
+  _id: z.string(),
+  text: z.string(),
+  /** The ids of what it is about and the screen that shows it: open-ended, kept whole. */
+  data: z.unknown().optional(),
+  hidden: z.boolean(),
   /** Epoch seconds. */
-  ts: number;
-}
+  ts: z.number(),
+});
+export type AdminMessage = z.infer<typeof adminMessageSchema>;
 
 /** GET /api/message/admin: 15 a page, of the last `days` days. */
 export const messageListQuery = pageQuery(PAGE_SIZE.messages).extend({
@@ -53,3 +55,30 @@ export const BUYER_MESSAGE_MAX = 2000;
 /** POST /api/buyer/{id}/message. */
 export const buyerMessageSchema = z.object({ message: requiredText(BUYER_MESSAGE_REQUIRED, BUYER_MESSAGE_MAX) });
 export type BuyerMessage = z.infer<typeof buyerMessageSchema>;
+
+/** POST /api/buyer/{id}/message: the buyer's Message Us, as it was recorded. */
+export const sentBuyerMessageSchema = z.object({
+  _id: z.string(),
+  message: z.string(),
+  /** Epoch seconds. */
+  ts: z.number(),
+});
+export type SentBuyerMessage = z.infer<typeof sentBuyerMessageSchema>;
+
+/** PUT /api/message/admin: how many messages the selection hid or showed. */
+export const messageHideManyAnswerSchema = z.object({ ok: z.literal(true), count: z.number() });
+export type MessageHideManyAnswer = z.infer<typeof messageHideManyAnswerSchema>;
+
+/** A row of GET /api/outbox: a mail or SMS the exchange kept (no provider, or not whitelisted). */
+export const outboxMessageSchema = z.object({
+  _id: z.string(),
+  channel: z.string(),
+  to: z.string(),
+  subject: z.string().nullable(),
+  text: z.string(),
+  status: z.string(),
+  error: z.string().optional(),
+  /** Epoch seconds. */
+  ts: z.number(),
+});
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;

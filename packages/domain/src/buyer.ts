@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import {
-  type CampaignDeliveryFailure,
-  type CampaignStatusValue,
+  CAMPAIGN_STATUSES,
+  campaignDeliveryFailureSchema,
+  campaignNotifyAnswerSchema,
   campaignNotifySchema,
-  type LocationType,
+  LOCATION_TYPES,
 } from './campaign';
-import { type Contact, emailAddress, optionalText, pageQuery, requiredText, tagList, usState, zipCode } from './common';
+import {
+  contactSchema,
+  emailAddress,
+  optionalText,
+  pageQuery,
+  requiredText,
+  tagList,
+  usState,
+  zipCode,
+} from './common';
 import { BILL_PERIODS, GRACE_DAYS, MAX_BILLING_DOLLARS, PAGE_SIZE, PAY_METHODS } from './constants';
 import { whenMissing } from './messages';
 
@@ -127,54 +137,74 @@ export const buyerUpdateSchema = z
 export type BuyerUpdate = z.infer<typeof buyerUpdateSchema>;
 
 /** A buyer as the API answers it (DESIGN.md §4: `ts` in epoch seconds, money in dollars). */
-export interface Buyer extends Contact {
-  _id: string;
-  username: string;
-  name: string;
-  notes?: string;
-  tags: string[];
-  notify: Notify;
-  bill: BuyerBill & { stripe?: string };
-  autoApproveReturns: number;
-  /** Whether the buyer sees each lead's source (its bills' Source column, its leads' `source`). */
-  showSource: boolean;
-  ts: number;
-  users?: BuyerUser[];
-  /** The buyer's campaigns, on `include=matches`. */
-  matches?: BuyerCampaign[];
-  /** The latest leads sold to the buyer, newest first, on `include=leads`. */
-  leads?: BuyerLead[];
-}
+export const buyerUserAnswerSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  username: z.string().optional(),
+  hold: z.object({ ts: z.number() }).optional(),
+});
+export type BuyerUser = z.infer<typeof buyerUserAnswerSchema>;
 
 /** A campaign in the buyer's Campaigns table (admin §2: services, zips, price, exclusive, status). */
-export interface BuyerCampaign {
-  _id: string;
-  name: string;
-  fixed_id: string;
-  services: string[];
-  location: LocationType;
-  state: string[];
-  zips: string[];
-  zipset?: string;
-  zipset_name?: string;
-  price: number;
+export const buyerCampaignSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  fixed_id: z.string(),
+  services: z.array(z.string()),
+  location: z.enum(LOCATION_TYPES),
+  state: z.array(z.string()),
+  zips: z.array(z.string()),
+  zipset: z.string().optional(),
+  zipset_name: z.string().optional(),
+  price: z.number(),
   /** 1 exclusive, 0 shared. */
-  exclusive: number;
-  shared_price?: number;
-  status: Record<CampaignStatusValue, boolean>;
+  exclusive: z.number(),
+  shared_price: z.number().optional(),
+  status: z.record(z.enum(CAMPAIGN_STATUSES), z.boolean()),
   /** The buyer's last custom delivery failure (the same on each of its campaigns), or null. */
-  delivery_failure: CampaignDeliveryFailure | null;
-}
+  delivery_failure: campaignDeliveryFailureSchema.nullable(),
+});
+export type BuyerCampaign = z.infer<typeof buyerCampaignSchema>;
 
 /** A lead sold to the buyer; `price` is what this buyer paid for it. */
-export interface BuyerLead {
-  _id: string;
-  ts: number;
-  name?: string;
-  service: string;
-  zip: string;
-  price: number;
-}
+export const buyerLeadSchema = z.object({
+  _id: z.string(),
+  ts: z.number(),
+  name: z.string().optional(),
+  service: z.string(),
+  zip: z.string(),
+  price: z.number(),
+});
+export type BuyerLead = z.infer<typeof buyerLeadSchema>;
+
+/** A buyer as the API answers it (DESIGN.md §4: `ts` in epoch seconds, money in dollars). */
+export const buyerSchema = contactSchema.extend({
+  _id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  notes: z.string().optional(),
+  tags: z.array(z.string()),
+  notify: campaignNotifyAnswerSchema,
+  bill: z.object({
+    pay: z.enum(PAY_METHODS),
+    prepay: z.number(),
+    period: z.enum(BILL_PERIODS),
+    grace: z.number(),
+    threshold: z.number(),
+    stripe: z.string().optional(),
+  }),
+  autoApproveReturns: z.number(),
+  /** Whether the buyer sees each lead's source (its bills' Source column, its leads' `source`). */
+  showSource: z.boolean(),
+  ts: z.number(),
+  users: z.array(buyerUserAnswerSchema).optional(),
+  /** The buyer's campaigns, on `include=matches`. */
+  matches: z.array(buyerCampaignSchema).optional(),
+  /** The latest leads sold to the buyer, newest first, on `include=leads`. */
+  leads: z.array(buyerLeadSchema).optional(),
+});
+export type Buyer = z.infer<typeof buyerSchema>;
 
 /** How many of the latest leads GET /api/buyer/{id}?include=leads answers. */
 export const BUYER_DETAIL_LEADS = 50;
@@ -190,20 +220,21 @@ export const buyerPauseSchema = z.object(
 export type BuyerPause = z.infer<typeof buyerPauseSchema>;
 
 /** The answer of PUT /api/buyer/{id}/pause: how many campaigns were live and are paused now. */
-export interface BuyerPauseResult {
-  paused: number;
-}
-
-export interface BuyerUser {
-  _id: string;
-  name: string;
-  email: string;
-  username?: string;
-  hold?: { ts: number };
-}
+export const buyerPauseResultSchema = z.object({ paused: z.number() });
+export type BuyerPauseResult = z.infer<typeof buyerPauseResultSchema>;
 
 /** The buyers list row (admin §2 Buyers list: Buyer, User, email, phone, state, zip). */
-export type BuyerListItem = Pick<Buyer, '_id' | 'name' | 'username' | 'email' | 'phone' | 'state' | 'zip' | 'ts'>;
+export const buyerListItemSchema = buyerSchema.pick({
+  _id: true,
+  name: true,
+  username: true,
+  email: true,
+  phone: true,
+  state: true,
+  zip: true,
+  ts: true,
+});
+export type BuyerListItem = z.infer<typeof buyerListItemSchema>;
 
 export const buyerListQuery = pageQuery(PAGE_SIZE.buyers).extend({
   name: z.string().trim().max(200).optional(),

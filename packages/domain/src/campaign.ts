@@ -40,11 +40,12 @@ export const MAX_MONTHLY_CAP = 1000;
 const MAX_PERIOD_CAP = 1_000_000;
 
 /** Hours a campaign takes leads, in its own time zone; start = end means all day. */
-export interface CampaignTime {
-  zone: string;
-  weekday: { start: number; end: number };
-  weekend: { start: number; end: number };
-}
+export const campaignTimeAnswerSchema = z.object({
+  zone: z.string(),
+  weekday: z.object({ start: z.number(), end: z.number() }),
+  weekend: z.object({ start: z.number(), end: z.number() }),
+});
+export type CampaignTime = z.infer<typeof campaignTimeAnswerSchema>;
 
 /** Admin §9: America/New_York, 7 to 19 on weekdays and weekends. */
 export const DEFAULT_CAMPAIGN_TIME: CampaignTime = {
@@ -126,12 +127,13 @@ export const campaignMaxSchema = z.object({
   weekly: cap('Weekly limit', 1, MAX_PERIOD_CAP),
   monthly: cap('Monthly limit', 0, MAX_MONTHLY_CAP),
 });
-export type CampaignMax = {
-  hourly: number | null;
-  daily: number | null;
-  weekly: number | null;
-  monthly: number | null;
-};
+export const campaignMaxAnswerSchema = z.object({
+  hourly: z.number().nullable(),
+  daily: z.number().nullable(),
+  weekly: z.number().nullable(),
+  monthly: z.number().nullable(),
+});
+export type CampaignMax = z.infer<typeof campaignMaxAnswerSchema>;
 
 const hour = (label: string) =>
   z.preprocess(
@@ -206,7 +208,14 @@ export const campaignNotifySchema = z.object({
       .refine((list) => list.every(isHttpUrl), 'Broadcast webhooks must be valid URLs'),
   ),
 });
-export type CampaignNotify = { email: string[]; sms: string[]; webhook?: string; broadcast_webhooks: string[] };
+/** Lead Delivery as the API answers it (a campaign's, a buyer's default). */
+export const campaignNotifyAnswerSchema = z.object({
+  email: z.array(z.string()),
+  sms: z.array(z.string()),
+  webhook: z.string().optional(),
+  broadcast_webhooks: z.array(z.string()),
+});
+export type CampaignNotify = z.infer<typeof campaignNotifyAnswerSchema>;
 
 /** One Source Restrictions row; `pctMax` is 100 in the form (percent) and 1 in the API (a share). */
 const sourceFilterRow = (pctMax: number) =>
@@ -439,104 +448,111 @@ export type CampaignListQuery = z.infer<typeof campaignListQuery>;
 // ---------------------------------------------------------------------------------------------
 // API answers
 
-export interface CampaignStatusEvent {
-  status: CampaignStatusValue;
-  reason?: string;
+export const campaignStatusEventSchema = z.object({
+  status: z.enum(CAMPAIGN_STATUSES),
+  reason: z.string().optional(),
   /** The user who changed it (user id), or `system`. */
-  operator: string;
-  operator_name?: string;
-  ts: number;
-}
+  operator: z.string(),
+  operator_name: z.string().optional(),
+  ts: z.number(),
+});
+export type CampaignStatusEvent = z.infer<typeof campaignStatusEventSchema>;
 
 /** `status` as the API shows it: the flags, the last change (who, when, why) and the history. */
-export interface CampaignStatus {
-  live: boolean;
-  draft: boolean;
-  pause: boolean;
-  operator?: string;
-  ts?: number;
-  reason?: string;
-  history: CampaignStatusEvent[];
-}
+export const campaignStatusSchema = z.object({
+  live: z.boolean(),
+  draft: z.boolean(),
+  pause: z.boolean(),
+  operator: z.string().optional(),
+  ts: z.number().optional(),
+  reason: z.string().optional(),
+  history: z.array(campaignStatusEventSchema),
+});
+export type CampaignStatus = z.infer<typeof campaignStatusSchema>;
 
-export interface CampaignSourceFilter {
-  source: string;
-  source_name?: string;
-  channel?: string;
-  price?: number;
-  shared_price?: number;
+export const campaignSourceFilterAnswerSchema = z.object({
+  source: z.string(),
+  source_name: z.string().optional(),
+  channel: z.string().optional(),
+  price: z.number().optional(),
+  shared_price: z.number().optional(),
   /** Share of the source's leads admitted, 0 to 1. */
-  pct: number;
-}
+  pct: z.number(),
+});
+export type CampaignSourceFilter = z.infer<typeof campaignSourceFilterAnswerSchema>;
 
 /**
  * The last failure of the campaign's buyer's custom deliveries (DESIGN.md §6, shown in red on its
  * campaigns): the most recent one among its live deliveries; a success of that delivery clears it.
  */
-export interface CampaignDeliveryFailure {
-  delivery_id: string;
+export const campaignDeliveryFailureSchema = z.object({
+  delivery_id: z.string(),
   /** The delivery's name. */
-  delivery: string;
+  delivery: z.string(),
   /** `HTTP 500: <excerpt>`, `timeout after 3000 ms`, `Not Accepted`, … */
-  message: string;
+  message: z.string(),
   /** When it failed, as an ISO date-time. */
-  at: string;
+  at: z.string(),
   /** `at` in epoch seconds. */
-  ts: number;
-}
+  ts: z.number(),
+});
+export type CampaignDeliveryFailure = z.infer<typeof campaignDeliveryFailureSchema>;
 
 /** A campaign (match) as the API answers it; buyers get it without `source_filter`. */
-export interface Campaign {
-  _id: string;
-  name: string;
-  buyer: string;
-  buyer_name: string;
-  fixed_id: string;
-  price: number;
+export const campaignSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  buyer: z.string(),
+  buyer_name: z.string(),
+  fixed_id: z.string(),
+  price: z.number(),
   /** 1 exclusive, 0 shared. */
-  exclusive: number;
-  shared_price?: number;
-  services: string[];
-  tags: string[];
-  notes?: string;
-  location: LocationType;
-  state: string[];
-  zips: string[];
-  zipset?: string;
-  zipset_name?: string;
-  max: CampaignMax;
-  notify: CampaignNotify;
-  time?: CampaignTime;
-  source_filter?: CampaignSourceFilter[];
-  status: CampaignStatus;
-  ts: number;
+  exclusive: z.number(),
+  shared_price: z.number().optional(),
+  services: z.array(z.string()),
+  tags: z.array(z.string()),
+  notes: z.string().optional(),
+  location: z.enum(LOCATION_TYPES),
+  state: z.array(z.string()),
+  zips: z.array(z.string()),
+  zipset: z.string().optional(),
+  zipset_name: z.string().optional(),
+  max: campaignMaxAnswerSchema,
+  notify: campaignNotifyAnswerSchema,
+  time: campaignTimeAnswerSchema.optional(),
+  source_filter: z.array(campaignSourceFilterAnswerSchema).optional(),
+  status: campaignStatusSchema,
+  ts: z.number(),
   /** `ts` as an ISO date-time. */
-  tsdate: string;
+  tsdate: z.string(),
   /** The buyer's last custom delivery failure, or null when its live deliveries have none. */
-  delivery_failure: CampaignDeliveryFailure | null;
-}
+  delivery_failure: campaignDeliveryFailureSchema.nullable(),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
 
 /** A row of GET /api/match. */
-export type CampaignListItem = Pick<
-  Campaign,
-  | '_id'
-  | 'name'
-  | 'buyer'
-  | 'buyer_name'
-  | 'fixed_id'
-  | 'price'
-  | 'exclusive'
-  | 'shared_price'
-  | 'services'
-  | 'tags'
-  | 'location'
-  | 'state'
-  | 'zips'
-  | 'zipset'
-  | 'max'
-  | 'ts'
-  | 'delivery_failure'
-> & { status: Pick<CampaignStatus, 'live' | 'draft' | 'pause'> };
+export const campaignListItemSchema = campaignSchema
+  .pick({
+    _id: true,
+    name: true,
+    buyer: true,
+    buyer_name: true,
+    fixed_id: true,
+    price: true,
+    exclusive: true,
+    shared_price: true,
+    services: true,
+    tags: true,
+    location: true,
+    state: true,
+    zips: true,
+    zipset: true,
+    max: true,
+    ts: true,
+    delivery_failure: true,
+  })
+  .extend({ status: campaignStatusSchema.pick({ live: true, draft: true, pause: true }) });
+export type CampaignListItem = z.infer<typeof campaignListItemSchema>;
 
 /** The status flags of a status value. */
 export const statusFlags = (status: CampaignStatusValue) => ({

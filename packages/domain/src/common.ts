@@ -90,14 +90,15 @@ export const pageQuery = (defaultPageSize: number) =>
   });
 
 /** The contact details a buyer and a source share, as the API answers them (admin spec §5). */
-export interface Contact {
-  email: string;
-  phone: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
-}
+export const contactSchema = z.object({
+  email: z.string(),
+  phone: z.string(),
+  address: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  zip: z.string().optional(),
+});
+export type Contact = z.infer<typeof contactSchema>;
 
 /** 2026-02-28 is a date; 2026-02-31 is not (Date would roll it over to March 3). */
 export function isCalendarDate(value: string): boolean {
@@ -133,3 +134,6 @@ export const isoDate = (label: string, missing = `${label} is required`) =>
     .refine((value) => isCalendarDate(value), `${label} must be a real date`)
     .refine((value) => value >= DATE_BOUNDS.first && value <= DATE_BOUNDS.last, dateOutOfBounds(label))
     .meta({ format: 'date' });
+
+/** A bare list of names (services, tags, values present): what the short reference lists answer. */
+export const nameListSchema = z.array(z.string());

@@ -43,7 +43,8 @@ export const INTEGRATION_INFO: Record<
 };
 
 /** Admin spec §4: Connected; Expired (the access and the refresh expiry have both passed); Disconnected. */
-export type IntegrationStatus = 'Connected' | 'Expired' | 'Disconnected';
+export const INTEGRATION_STATUSES = ['Connected', 'Expired', 'Disconnected'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 
 /**
  * The status of stored tokens at `now` (epoch ms). A token with no expiry never expires; an access
@@ -61,28 +62,31 @@ export function integrationStatus(
 }
 
 /** One integration in GET /api/setting/allForCat/integration (admin spec §3 Integration setting; never a token). */
-export interface IntegrationSetting {
-  name: IntegrationName;
-  label: string;
-  kind: string;
-  purpose: string;
-  status: IntegrationStatus;
+export const integrationSettingSchema = z.object({
+  name: z.enum(INTEGRATION_NAMES),
+  label: z.string(),
+  kind: z.string(),
+  purpose: z.string(),
+  status: z.enum(INTEGRATION_STATUSES),
   /** Where Connect sends the browser. */
-  authPath: string;
+  authPath: z.string(),
   /** False when the provider's client id or secret is not set: `missingVariables` names them. */
-  configured: boolean;
-  missingVariables: string[];
+  configured: z.boolean(),
+  missingVariables: z.array(z.string()),
   /** The connected account (the Google account's email; the Facebook user), if the provider named it. */
-  account: string | null;
+  account: z.string().nullable(),
   /** Epoch seconds. */
-  connectedAt: number | null;
-  accessToken: { expiry_date: number | null; refresh_token_expiry_date: number | null } | null;
+  connectedAt: z.number().nullable(),
+  accessToken: z
+    .object({ expiry_date: z.number().nullable(), refresh_token_expiry_date: z.number().nullable() })
+    .nullable(),
   /** Ad integrations: the internal source their spend is the cost of. */
-  sourceId: string | null;
+  sourceId: z.string().nullable(),
   /** Ad integrations: the last import (epoch seconds) and its error, if it failed. */
-  lastImportAt: number | null;
-  lastImportError: string | null;
-}
+  lastImportAt: z.number().nullable(),
+  lastImportError: z.string().nullable(),
+});
+export type IntegrationSetting = z.infer<typeof integrationSettingSchema>;
 
 /** PUT /api/setting/integration/{name}: the internal source an ad integration's spend is the cost of. */
 export const integrationSourceSchema = z.object({
@@ -104,17 +108,19 @@ export const adSpendEntrySchema = z.object({
 export type AdSpendEntry = z.infer<typeof adSpendEntrySchema>;
 
 /** Where a day's spend came from. */
-export type AdSpendOrigin = 'manual' | AdIntegrationName;
+export const adSpendOriginSchema = z.enum(['manual', ...AD_INTEGRATIONS]);
+export type AdSpendOrigin = z.infer<typeof adSpendOriginSchema>;
 
 /** One row of GET /api/ad-spend. */
-export interface AdSpendRow {
-  _id: string;
-  day: string;
-  sourceId: string;
-  sourceName: string;
-  origin: AdSpendOrigin;
-  amount: number;
-}
+export const adSpendRowSchema = z.object({
+  _id: z.string(),
+  day: z.string(),
+  sourceId: z.string(),
+  sourceName: z.string(),
+  origin: adSpendOriginSchema,
+  amount: z.number(),
+});
+export type AdSpendRow = z.infer<typeof adSpendRowSchema>;
 
 /** GET /api/ad-spend: the spend of the last `days` New York days. */
 export const adSpendListQuery = z.object({
@@ -122,6 +128,13 @@ export const adSpendListQuery = z.object({
 });
 
 /** POST /api/ad-spend/csv answers how many days it recorded. */
-export interface AdSpendUploadResult {
-  imported: number;
-}
+export const adSpendUploadResultSchema = z.object({ imported: z.number() });
+export type AdSpendUploadResult = z.infer<typeof adSpendUploadResultSchema>;
+
+/** GET /api/ad-spend: the rows of the last days. */
+export const adSpendListSchema = z.object({ data: z.array(adSpendRowSchema) });
+export type AdSpendList = z.infer<typeof adSpendListSchema>;
+
+/** GET /api/ad-spend/sources: the internal sources a day's spend may be the cost of. */
+export const adSpendSourcesSchema = z.object({ data: z.array(z.object({ _id: z.string(), name: z.string() })) });
+export type AdSpendSources = z.infer<typeof adSpendSourcesSchema>;

@@ -3,7 +3,7 @@ import { valuesOf } from './choices';
 import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
 import { whenMissing } from './messages';
-import type { BidOutcome } from './webhook';
+import { BID_OUTCOMES } from './webhook';
 
 // The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
 // Leads list and Lead detail; portals spec §2 buyer and source leads).
@@ -72,74 +72,6 @@ export const leadListQuery = z
   .superRefine(beginBeforeEnd);
 export type LeadListQuery = z.infer<typeof leadListQuery>;
 
-/** A page of leads; `more` says the total was counted up to LEADS_COUNT_LIMIT and there are more. */
-export interface LeadPage<T> {
-  data: T[];
-  total: number;
-  more?: boolean;
-}
-
-/** A leads-list row as an admin sees it: the 18 columns of admin spec §2. */
-export interface AdminLeadListItem {
-  _id: string;
-  ts: number;
-  name?: string;
-  /** Names of the buyers that bought it (rejected matches left out). */
-  buyers: string[];
-  service: string;
-  state?: string;
-  zip: string;
-  /** What the source is paid, dollars. */
-  cost: number;
-  /** What the buyers paid, dollars. */
-  price: number;
-  source: { _id: string; name: string };
-  channel?: string;
-  sub_id?: string;
-  pub_id?: string;
-  tcpa_consent: boolean;
-  trusted_form: boolean;
-  jornaya: boolean;
-  phone?: string;
-  email?: string;
-  homeowner: boolean;
-  test: boolean;
-}
-
-/** A buyer's row: its own price, never another buyer's. */
-export interface BuyerLeadListItem {
-  _id: string;
-  ts: number;
-  name?: string;
-  service: string;
-  state?: string;
-  zip: string;
-  /** What this buyer paid, dollars. */
-  price: number;
-  phone?: string;
-  email?: string;
-  /** Direct or Ping/Post (portals §3: derived from ping_id). */
-  type: 'Direct' | 'Ping/Post';
-  return_status?: ReturnStatus;
-}
-
-/** A source's row: no buyers, no prices. */
-export interface SourceLeadListItem {
-  _id: string;
-  ts: number;
-  name?: string;
-  service: string;
-  state?: string;
-  zip: string;
-  channel?: string;
-  /** What the source is paid for it, dollars (0 while unsold). */
-  cost: number;
-  sold: boolean;
-  test: boolean;
-}
-
-export type LeadListItem = AdminLeadListItem | BuyerLeadListItem | SourceLeadListItem;
-
 /** The badges of a return (portals §4; admin §2 bill leads). */
 export const RETURN_STATUS_LABELS = {
   requested: 'Return Requested',
@@ -148,6 +80,79 @@ export const RETURN_STATUS_LABELS = {
 };
 export const RETURN_STATUSES = valuesOf(RETURN_STATUS_LABELS);
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+
+/** A page of leads; `more` says the total was counted up to LEADS_COUNT_LIMIT and there are more. */
+export const leadPageSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.number(), more: z.boolean().optional() });
+export type LeadPage<T> = { data: T[]; total: number; more?: boolean };
+
+/** A leads-list row as an admin sees it: the 18 columns of admin spec §2. */
+/** What every role's leads-list row holds (the rest depends on the role). */
+const leadRowFields = {
+  _id: z.string(),
+  ts: z.number(),
+  name: z.string().optional(),
+  service: z.string(),
+  state: z.string().optional(),
+  zip: z.string(),
+};
+
+export const adminLeadListItemSchema = z.object({
+  ...leadRowFields,
+  /** Names of the buyers that bought it (rejected matches left out). */
+  buyers: z.array(z.string()),
+  /** What the source is paid, dollars. */
+  cost: z.number(),
+  /** What the buyers paid, dollars. */
+  price: z.number(),
+  source: z.object({ _id: z.string(), name: z.string() }),
+  channel: z.string().optional(),
+  sub_id: z.string().optional(),
+  pub_id: z.string().optional(),
+  tcpa_consent: z.boolean(),
+  trusted_form: z.boolean(),
+  jornaya: z.boolean(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  homeowner: z.boolean(),
+  test: z.boolean(),
+});
+export type AdminLeadListItem = z.infer<typeof adminLeadListItemSchema>;
+
+/** A buyer's row: its own price, never another buyer's. */
+export const buyerLeadListItemSchema = z.object({
+  ...leadRowFields,
+  /** What this buyer paid, dollars. */
+  price: z.number(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  /** Direct or Ping/Post (portals §3: derived from ping_id). */
+  type: z.enum(['Direct', 'Ping/Post']),
+  return_status: z.enum(RETURN_STATUSES).optional(),
+});
+export type BuyerLeadListItem = z.infer<typeof buyerLeadListItemSchema>;
+
+/** A source's row: no buyers, no prices. */
+export const sourceLeadListItemSchema = z.object({
+  ...leadRowFields,
+  channel: z.string().optional(),
+  /** What the source is paid for it, dollars (0 while unsold). */
+  cost: z.number(),
+  sold: z.boolean(),
+  test: z.boolean(),
+});
+export type SourceLeadListItem = z.infer<typeof sourceLeadListItemSchema>;
+
+/** A row of the leads list, as the viewer's role sees it (each branch holds only what that role may see). */
+export const leadListItemSchema = z.union(
+  [adminLeadListItemSchema, buyerLeadListItemSchema, sourceLeadListItemSchema],
+  {
+    error: 'A lead row must be an admin’s, a buyer’s or a source’s',
+  },
+);
+export type LeadListItem = z.infer<typeof leadListItemSchema>;
+/** GET /api/lead/date/{dateq}. */
+export const leadListAnswerSchema = leadPageSchema(leadListItemSchema);
 
 /**
  * The spec's phone display for leads (admin §2): 10 digits formatted, an 11-digit number with a
@@ -270,24 +275,25 @@ export const LEAD_CSV_COLUMNS = {
 } as const;
 
 /** One try of a delivery on a match, as the lead detail's delivery logs show it (DESIGN.md §6). */
-export interface LeadDeliveryAttempt {
-  _id: string;
+export const leadDeliveryAttemptSchema = z.object({
+  _id: z.string(),
   /** The address, number or URL. */
-  target: string;
-  attempt: number;
-  accept: boolean;
-  status_code?: number;
+  target: z.string(),
+  attempt: z.number(),
+  accept: z.boolean(),
+  status_code: z.number().optional(),
   /** Excerpts of what was sent and answered. */
-  request?: string;
-  response?: string;
-  error?: string;
-  duration_ms: number;
-  ts: number;
+  request: z.string().optional(),
+  response: z.string().optional(),
+  error: z.string().optional(),
+  duration_ms: z.number(),
+  ts: z.number(),
   /** Email: the SMTP server's events (spec: data.event delivered); SMS: delivered, sent or failed. */
-  status?: string | { data: { event: string } }[];
+  status: z.union([z.string(), z.array(z.object({ data: z.object({ event: z.string() }) }))]).optional(),
   /** A custom delivery's attempt (its target is the delivery's id): the delivery, named (admins). */
-  delivery?: { _id: string; name: string };
-}
+  delivery: z.object({ _id: z.string(), name: z.string() }).optional(),
+});
+export type LeadDeliveryAttempt = z.infer<typeof leadDeliveryAttemptSchema>;
 
 /** The delivery channels of a match, in the order the lead detail shows them. */
 export const DELIVERY_CHANNEL_LABELS = {
@@ -301,103 +307,125 @@ export const DELIVERY_CHANNELS = valuesOf(DELIVERY_CHANNEL_LABELS);
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** A return on a match (spec: reason, comment, approve.approve, deny.deny). */
-export interface LeadReturn {
-  reason?: string;
-  comment?: string;
-  approve?: { approve: true };
-  deny?: { deny: true };
-}
+export const leadReturnSchema = z.object({
+  reason: z.string().optional(),
+  comment: z.string().optional(),
+  approve: z.object({ approve: z.boolean() }).optional(),
+  deny: z.object({ deny: z.boolean() }).optional(),
+});
+export type LeadReturn = z.infer<typeof leadReturnSchema>;
 
 /** One buyer's match of a lead (admin: every match; buyer: its own only). */
-export interface LeadMatch extends Partial<Record<DeliveryChannel, LeadDeliveryAttempt[]>> {
-  _id: string;
-  buyer: { _id: string; name?: string };
-  campaign: { _id: string; name: string };
-  kind: 'exclusive' | 'shared';
-  price: number;
-  shared_price?: number;
-  reject: boolean;
-  ts: number;
-  return?: LeadReturn;
+const attempts = z.array(leadDeliveryAttemptSchema).optional();
+export const leadMatchSchema = z.object({
+  _id: z.string(),
+  buyer: z.object({ _id: z.string(), name: z.string().optional() }),
+  campaign: z.object({ _id: z.string(), name: z.string() }),
+  /** exclusive or shared. */
+  kind: z.string(),
+  price: z.number(),
+  shared_price: z.number().optional(),
+  reject: z.boolean(),
+  ts: z.number(),
+  return: leadReturnSchema.optional(),
   /** pending, queued, delivered or undelivered (admins). */
-  delivery_status?: string;
+  delivery_status: z.string().optional(),
   /** The bill it is on (buyers and admins). */
-  bill?: string;
+  bill: z.string().optional(),
   /** Buyers: whether it may still be returned (sold, no return yet, within the return window). */
-  returnable?: boolean;
-}
+  returnable: z.boolean().optional(),
+  // Each delivery channel's tries (DELIVERY_CHANNELS), in the order the lead detail shows them.
+  custom: attempts,
+  webhook: attempts,
+  broadcast_webhooks: attempts,
+  email: attempts,
+  sms: attempts,
+});
+export type LeadMatch = z.infer<typeof leadMatchSchema>;
 
 /** One campaign the engine considered for the lead, and the first rule that excluded it (DESIGN.md §5). */
-export interface LeadExplanationEntry {
-  campaign: string;
-  buyer: string;
+export const leadExplanationEntrySchema = z.object({
+  campaign: z.string(),
+  buyer: z.string(),
   /** The buyer's name, read back with the campaign's (absent in what the engine records). */
-  buyer_name?: string;
-  name: string;
-  eligible: boolean;
-  rule?: string;
-  detail?: string;
-  price?: number;
-  won?: boolean;
+  buyer_name: z.string().optional(),
+  name: z.string(),
+  eligible: z.boolean(),
+  rule: z.string().optional(),
+  detail: z.string().optional(),
+  price: z.number().optional(),
+  won: z.boolean().optional(),
   /** A Ping/Post buyer's campaign: how its system answered the ping (bid, no bid, timeout, error) or the post (refused). */
-  bid_outcome?: BidOutcome;
-}
+  bid_outcome: z.enum(BID_OUTCOMES).optional(),
+});
+export type LeadExplanationEntry = z.infer<typeof leadExplanationEntrySchema>;
 
 /**
  * One ping of a Ping/Post buyer for the lead (admins, GET /api/lead/{id}): sent at the source's
  * ping (or within POST /api/lead), before the lead existed, and found again by its ping id.
  */
-export interface LeadPingCall
-  extends Pick<LeadDeliveryAttempt, '_id' | 'status_code' | 'request' | 'response' | 'duration_ms' | 'ts'> {
-  buyer: { _id: string; name?: string };
-  delivery: { _id: string; name?: string };
-  outcome: Exclude<BidOutcome, 'refused_post'>;
-  /** The bid in dollars. */
-  bid?: number;
-  /** The buyer's id of its bid, echoed in the post. */
-  buyer_ping_id?: string;
-  /** Why it is no bid, in words. */
-  error?: string;
-}
+export const leadPingCallSchema = leadDeliveryAttemptSchema
+  .pick({ _id: true, status_code: true, request: true, response: true, duration_ms: true, ts: true })
+  .extend({
+    buyer: z.object({ _id: z.string(), name: z.string().optional() }),
+    delivery: z.object({ _id: z.string(), name: z.string().optional() }),
+    outcome: z.enum(BID_OUTCOMES).exclude(['refused_post']),
+    /** The bid in dollars. */
+    bid: z.number().optional(),
+    /** The buyer's id of its bid, echoed in the post. */
+    buyer_ping_id: z.string().optional(),
+    /** Why it is no bid, in words. */
+    error: z.string().optional(),
+  });
+export type LeadPingCall = z.infer<typeof leadPingCallSchema>;
 
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
-export interface LeadDetail {
-  _id: string;
+export const leadDetailSchema = z.object({
+  _id: z.string(),
   /** The lead's source; a buyer reads it only when an admin allows it (Show Lead Sources, issue 27). */
-  source?: { _id: string; name: string };
-  name?: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  zip: string;
-  phone?: string;
-  email?: string;
-  service: string;
-  channel?: string;
-  trusted_form?: string;
-  tcpa_consent: boolean;
-  tcpa_language?: string;
-  jornaya?: string;
-  homeowner: boolean;
-  pub_id?: string;
-  sub_id?: string;
-  tags: string[];
+  source: z.object({ _id: z.string(), name: z.string() }).optional(),
+  name: z.string().optional(),
+  address: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  zip: z.string(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  service: z.string(),
+  channel: z.string().optional(),
+  trusted_form: z.string().optional(),
+  tcpa_consent: z.boolean(),
+  tcpa_language: z.string().optional(),
+  jornaya: z.string().optional(),
+  homeowner: z.boolean(),
+  pub_id: z.string().optional(),
+  sub_id: z.string().optional(),
+  tags: z.array(z.string()),
   /** no_ping for a direct lead, else ping. */
-  ping_id: string;
-  test: boolean;
-  ts: number;
+  ping_id: z.string(),
+  test: z.boolean(),
+  ts: z.number(),
   // admins
-  ip?: string;
-  user_agent?: string;
-  quality?: { ok?: boolean } & Record<string, unknown>;
-  metadata?: unknown;
+  ip: z.string().optional(),
+  user_agent: z.string().optional(),
+  /** The quality checks' findings, open-ended: every key is kept. */
+  quality: z.looseObject({ ok: z.boolean().optional() }).optional(),
+  /** What the source sent beyond the lead's fields, open-ended: kept whole. */
+  metadata: z.unknown().optional(),
   /** Source: what it is paid; admin: the payout. */
-  cost?: number;
+  cost: z.number().optional(),
   /** Admin: the buyers' revenue; buyer: its own price. */
-  price?: number;
-  buyers?: string[];
-  match?: LeadMatch[];
-  explanation?: LeadExplanationEntry[];
+  price: z.number().optional(),
+  buyers: z.array(z.string()).optional(),
+  match: z.array(leadMatchSchema).optional(),
+  /** Admins: what the source API answered for the lead, kept whole. */
+  answer: z.unknown().optional(),
+  explanation: z.array(leadExplanationEntrySchema).optional(),
   /** Admins: every ping of a Ping/Post buyer for this lead (the posts are on the matches, under `custom`). */
-  pings?: LeadPingCall[];
-}
+  pings: z.array(leadPingCallSchema).optional(),
+});
+export type LeadDetail = z.infer<typeof leadDetailSchema>;
+
+/** POST /api/lead/{id}/match/{matchId}/resend: how many failed deliveries were queued again. */
+export const resendAnswerSchema = z.object({ queued: z.number() });
+export type ResendAnswer = z.infer<typeof resendAnswerSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalText, pageQuery } from './common';
 import { PAGE_SIZE } from './constants';
-import type { ReturnStatus } from './lead';
+import { RETURN_STATUSES } from './lead';
 import { whenMissing } from './messages';
 
 /** Why a buyer returns a lead (portals spec §5 Return dialog; DESIGN.md §7). */
@@ -36,22 +36,32 @@ export const returnListQuery = pageQuery(PAGE_SIZE.returns).extend({
 export type ReturnListQuery = z.infer<typeof returnListQuery>;
 
 /** A row of the Returns screen. */
-export interface ReturnListItem {
+export const returnListItemSchema = z.object({
   /** The match's id: what approve and deny act on. */
-  _id: string;
-  lead_id: string;
-  lead_name?: string;
-  service: string;
-  zip: string;
-  buyer: { _id: string; name: string };
+  _id: z.string(),
+  lead_id: z.string(),
+  lead_name: z.string().optional(),
+  service: z.string(),
+  zip: z.string(),
+  buyer: z.object({ _id: z.string(), name: z.string() }),
   /** The buyer's price, dollars: what an approval credits its bill. */
-  price: number;
+  price: z.number(),
   /** The sale, epoch seconds. */
-  ts: number;
-  reason?: string;
-  comment?: string;
-  status: ReturnStatus;
+  ts: z.number(),
+  reason: z.string().optional(),
+  comment: z.string().optional(),
+  status: z.enum(RETURN_STATUSES),
   /** When it was asked (epoch seconds); absent for an admin's approval without a request. */
-  requested_ts?: number;
-  decided_ts?: number;
-}
+  requested_ts: z.number().optional(),
+  decided_ts: z.number().optional(),
+});
+export type ReturnListItem = z.infer<typeof returnListItemSchema>;
+
+/** POST /api/lead/{id}/match/{matchId}/return: the match's return after a request or a decision. */
+export const returnAnswerSchema = z.object({
+  _id: z.string(),
+  status: z.enum(RETURN_STATUSES).nullable(),
+  reason: z.string().optional(),
+  comment: z.string().optional(),
+});
+export type ReturnAnswer = z.infer<typeof returnAnswerSchema>;

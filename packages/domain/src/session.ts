@@ -1,20 +1,21 @@
 import { z } from 'zod';
-import type { Role } from './constants';
+import { ROLES } from './constants';
 
 /** GET /api/session: the claims of DESIGN.md §4. */
-export interface SessionClaims {
-  user_id: string;
-  role: Role | null;
-  role_id: string | null;
-  canPostLead: boolean;
-  welcome: boolean;
-  emailVerified: boolean;
+export const sessionClaimsSchema = z.object({
+  user_id: z.string(),
+  role: z.enum(ROLES).nullable(),
+  role_id: z.string().nullable(),
+  canPostLead: z.boolean(),
+  welcome: z.boolean(),
+  emailVerified: z.boolean(),
   /** The exchange's time zone: every screen shows its times in it (docs/decisions.md "One clock"). */
-  zone: string;
+  zone: z.string(),
   /** Who is signed in, as the header shows it (issue 27 item 24): the user's name and email. */
-  name: string;
-  email: string;
-}
+  name: z.string(),
+  email: z.string(),
+});
+export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
 
 /** PUT /api/session/claims: the onboarding flag is the only claim a user may change. */
 export const claimsUpdateSchema = z.object({

@@ -103,15 +103,12 @@ export const signupFormSchema = z
 export type SignupFormValues = { [K in keyof z.input<typeof signupFormSchema>]-?: string };
 
 /** POST /api/signup's answer: where the verification link went (the same for a filled honeypot). */
-export interface SignupAnswer {
-  ok: true;
-  email: string;
-}
+export const signupAnswerSchema = z.object({ ok: z.literal(true), email: z.string() });
+export type SignupAnswer = z.infer<typeof signupAnswerSchema>;
 
 /** GET /api/signup/isuseravail/{name|email}/{value}: true when nobody has it. */
-export interface AvailabilityAnswer {
-  ok: boolean;
-}
+export const availabilityAnswerSchema = z.object({ ok: z.boolean() });
+export type AvailabilityAnswer = z.infer<typeof availabilityAnswerSchema>;
 
 export const availabilityParams = {
   name: z.object({ name: z.string().trim().min(1).max(254) }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateOutOfBounds, isWithinDateBounds } from './common';
+import { leadExplanationEntrySchema } from './lead';
 import { whenMissing } from './messages';
 
 /** The simulator's ping-post and direct lead forms (admin spec §5 Simulator forms). */
@@ -91,19 +92,20 @@ export const simLeadsSchema = z.object({
 export type SimLeads = z.infer<typeof simLeadsSchema>;
 
 /** One simulated lead's outcome, as POST /api/sim/leads streams it (one JSON object a line). */
-export interface SimLeadResult {
-  index: number;
-  count: number;
-  service: string;
-  zip: string;
+export const simLeadResultSchema = z.object({
+  index: z.number(),
+  count: z.number(),
+  service: z.string(),
+  zip: z.string(),
   /** Aimed at a pair some live campaign buys. */
-  aimed: boolean;
-  ok: boolean;
-  status?: string;
-  lead_id?: string;
-  price?: number;
-  message?: string;
-}
+  aimed: z.boolean(),
+  ok: z.boolean(),
+  status: z.string().optional(),
+  lead_id: z.string().optional(),
+  price: z.number().optional(),
+  message: z.string().optional(),
+});
+export type SimLeadResult = z.infer<typeof simLeadResultSchema>;
 
 /** A whitelist list: blank entries dropped, at least one left, every one valid (one message for the field). */
 const whitelistList = (message: string, valid: (value: string) => boolean) =>
@@ -124,3 +126,57 @@ export const simWhitelistSchema = z.object({
   phone: whitelistList('Enter at least 1 phone number.', (v) => PHONE.test(v)),
 });
 export type SimWhitelist = z.infer<typeof simWhitelistSchema>;
+
+/** GET /api/env: what the simulator's System Info shows. */
+export const systemInfoSchema = z.object({
+  ok: z.boolean(),
+  node_env: z.string(),
+  /** postgres or pglite. */
+  db: z.string(),
+  /** The exchange's clock (the mock date when one is set), epoch seconds. */
+  date: z.number(),
+});
+export type SystemInfo = z.infer<typeof systemInfoSchema>;
+
+/** POST /api/sim/mockDate: the clock after the move, epoch seconds. */
+export const simMockDateAnswerSchema = z.object({ ok: z.boolean(), date: z.number() });
+export type SimMockDateAnswer = z.infer<typeof simMockDateAnswerSchema>;
+
+/** GET and POST /api/sim/whitelist: the list as stored. */
+export const simWhitelistAnswerSchema = z.object({
+  _id: z.string(),
+  email: z.array(z.string()),
+  phone: z.array(z.string()),
+});
+export type SimWhitelistAnswer = z.infer<typeof simWhitelistAnswerSchema>;
+
+/** POST /api/sim/billing: what the billing run did. */
+export const billingRunAnswerSchema = z.object({
+  ok: z.boolean(),
+  /** Initial bills opened for buyers whose first sales had none. */
+  opened: z.number(),
+  /** Bills past their end: their sales stamped, the next bill opened. */
+  rolled: z.number(),
+  /** Bills past their grace: totals final. */
+  closed: z.number(),
+  /** Closed bills invoiced through Stripe (only when the run does payments). */
+  invoiced: z.number(),
+});
+export type BillingRunResult = z.infer<typeof billingRunAnswerSchema>;
+
+/**
+ * What the ping-post and direct lead tests answer (POST /api/sim/pingpost, /api/sim/lead): the source
+ * API's answers, what they were answered in a sentence, and the decision explained.
+ */
+const sourceApiAnswer = z.record(z.string(), z.unknown());
+export const simTestAnswerSchema = z.object({
+  ok: z.boolean(),
+  /** The source API's answers, kept whole: a ping's (pingAnswerSchema), a post's or a lead's (saleAnswerSchema). */
+  ping: sourceApiAnswer.optional(),
+  post: sourceApiAnswer.optional(),
+  lead: sourceApiAnswer.optional(),
+  /** What the ping, post or lead was answered, in a sentence. */
+  outcome: z.string(),
+  explanation: z.array(leadExplanationEntrySchema),
+});
+export type SimTestAnswer = z.infer<typeof simTestAnswerSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  type Contact,
+  contactSchema,
   dateOutOfBounds,
   emailAddress,
   isWithinDateBounds,
@@ -213,95 +213,100 @@ export function apiKeyStatus(key: { hold?: number | null; exp?: number | null },
   return 'Active';
 }
 
-export interface SourceChannel {
-  name: string;
+export const sourceChannelAnswerSchema = z.object({
+  name: z.string(),
   /** Dollars; null means the source's lead cost applies. */
-  max_cost: number | null;
-}
+  max_cost: z.number().nullable(),
+});
+export type SourceChannel = z.infer<typeof sourceChannelAnswerSchema>;
 
 /** An API key as the admin and the source's own portal see it: the key is shown so it can be copied. */
-export interface SourceApiKey {
-  _id: string;
-  name: string;
-  key: string;
+export const sourceApiKeySchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  key: z.string(),
   /** Epoch seconds when put on hold. */
-  hold?: number;
+  hold: z.number().optional(),
   /** Expiration, epoch seconds. */
-  exp?: number;
-  canPostLead: boolean;
-  status: ApiKeyStatus;
-  ts: number;
-}
+  exp: z.number().optional(),
+  canPostLead: z.boolean(),
+  status: z.enum(API_KEY_STATUSES),
+  ts: z.number(),
+});
+export type SourceApiKey = z.infer<typeof sourceApiKeySchema>;
 
-export interface SourceUser {
-  _id: string;
-  name: string;
-  email: string;
-  hold?: { ts: number };
-}
+export const sourceUserAnswerSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  hold: z.object({ ts: z.number() }).optional(),
+});
+export type SourceUser = z.infer<typeof sourceUserAnswerSchema>;
 
 /** One of the source's latest leads (include=leads); `price` (the buyers' revenue) only for admins. */
-export interface SourceLead {
-  _id: string;
-  ts: number;
-  name?: string;
-  service: string;
-  zip: string;
-  channel?: string;
+export const sourceLeadSchema = z.object({
+  _id: z.string(),
+  ts: z.number(),
+  name: z.string().optional(),
+  service: z.string(),
+  zip: z.string(),
+  channel: z.string().optional(),
   /** What the source is paid, dollars. */
-  cost: number;
-  price?: number;
-  sold: boolean;
-  test: boolean;
-}
+  cost: z.number(),
+  price: z.number().optional(),
+  sold: z.boolean(),
+  test: z.boolean(),
+});
+export type SourceLead = z.infer<typeof sourceLeadSchema>;
 
-export interface Source extends Contact {
-  _id: string;
-  name: string;
-  contactName?: string;
-  website?: string;
-  notes?: string;
-  tags: string[];
-  tier?: number;
-  canPostLead: boolean;
+export const sourceSchema = contactSchema.extend({
+  _id: z.string(),
+  name: z.string(),
+  contactName: z.string().optional(),
+  website: z.string().optional(),
+  notes: z.string().optional(),
+  tags: z.array(z.string()),
+  tier: z.number().optional(),
+  canPostLead: z.boolean(),
   /** Lead cost in dollars; absent for an internal source. */
-  max_cost?: number;
+  max_cost: z.number().optional(),
   /** False for a self-signed-up source awaiting an admin's approval: it may only test until then. */
-  approved: boolean;
+  approved: z.boolean(),
   /**
    * True for a self-signed-up source with no payout (no lead cost, no channel's max cost): it cannot
    * sell real leads until the exchange sets one (issue 27).
    */
-  needs_payout: boolean;
-  channels: SourceChannel[];
-  hold?: { ts: number; reason?: string };
-  lastLeadSent?: number;
-  lastPingSent?: number;
-  lastTestLeadSent?: number;
-  lastTestPingSent?: number;
-  status: SourceStatus;
-  ts: number;
-  apikeys: SourceApiKey[];
-  users?: SourceUser[];
-  leads?: SourceLead[];
-}
+  needs_payout: z.boolean(),
+  channels: z.array(sourceChannelAnswerSchema),
+  hold: z.object({ ts: z.number(), reason: z.string().optional() }).optional(),
+  lastLeadSent: z.number().optional(),
+  lastPingSent: z.number().optional(),
+  lastTestLeadSent: z.number().optional(),
+  lastTestPingSent: z.number().optional(),
+  status: z.enum(SOURCE_STATUSES),
+  ts: z.number(),
+  apikeys: z.array(sourceApiKeySchema),
+  users: z.array(sourceUserAnswerSchema).optional(),
+  leads: z.array(sourceLeadSchema).optional(),
+});
+export type Source = z.infer<typeof sourceSchema>;
 
 /** The sources list row (admin §2: name, email, phone, status), with channels for the campaign screens. */
-export type SourceListItem = Pick<
-  Source,
-  | '_id'
-  | 'name'
-  | 'email'
-  | 'phone'
-  | 'status'
-  | 'channels'
-  | 'hold'
-  | 'canPostLead'
-  | 'max_cost'
-  | 'approved'
-  | 'needs_payout'
-  | 'ts'
->;
+export const sourceListItemSchema = sourceSchema.pick({
+  _id: true,
+  name: true,
+  email: true,
+  phone: true,
+  status: true,
+  channels: true,
+  hold: true,
+  canPostLead: true,
+  max_cost: true,
+  approved: true,
+  needs_payout: true,
+  ts: true,
+});
+export type SourceListItem = z.infer<typeof sourceListItemSchema>;
 
 /** How many of a source's latest leads its detail page shows. */
 export const SOURCE_DETAIL_LEADS = 25;

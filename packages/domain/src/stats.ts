@@ -29,48 +29,53 @@ export const queuePercent = (stats: Pick<Stats, 'totalLeads' | 'totalQuota'>): n
   stats.totalQuota > 0 ? Math.min(100, (stats.totalLeads / stats.totalQuota) * 100) : 0;
 
 /** One New York day of the month: what the exchange earned, paid and kept (the dashboard's chart). */
-export interface DailyFigures {
+export const dailyFiguresSchema = z.object({
   /** YYYY-MM-DD in New York. */
-  day: string;
-  revenue: number;
-  cost: number;
-  profit: number;
-}
+  day: z.string(),
+  revenue: z.number(),
+  cost: z.number(),
+  profit: z.number(),
+});
+export type DailyFigures = z.infer<typeof dailyFiguresSchema>;
 
 /** GET /api/stats/sources and /buyers (and their .csv): a date range as the leads lists take it, this month by default. */
 export const reportQuery = leadRangeQuery('mtd');
 export type ReportQuery = z.infer<typeof reportQuery>;
 
 /** What both reports say of a row's sales. Ratios are 0 to 1, null where there is nothing to divide by. */
-export interface ReportFigures {
-  _id: string;
-  name: string;
+const reportFigures = z.object({
+  _id: z.string(),
+  name: z.string(),
   /** Gross sales per sold lead. */
-  average_price: number | null;
-  returns: number;
+  average_price: z.number().nullable(),
+  returns: z.number(),
   /** Approved returns per sale. */
-  return_rate: number | null;
+  return_rate: z.number().nullable(),
   /** Sales less approved returns. */
-  revenue: number;
+  revenue: z.number(),
   /** Payouts less chargebacks (a buyer: its kept sales' share of the payouts, by price). */
-  cost: number;
-  profit: number;
-}
+  cost: z.number(),
+  profit: z.number(),
+});
+export type ReportFigures = z.infer<typeof reportFigures>;
 
 /** What a source brought over a range. */
-export interface SourceReportRow extends ReportFigures {
-  pings: number;
+export const sourceReportRowSchema = reportFigures.extend({
+  pings: z.number(),
   /** Leads posted (after a ping or direct). */
-  leads: number;
+  leads: z.number(),
   /** Posts (leads sent with a ping's id) per ping. */
-  ping_to_post: number | null;
-  sold: number;
-}
+  ping_to_post: z.number().nullable(),
+  sold: z.number(),
+});
+export type SourceReportRow = z.infer<typeof sourceReportRowSchema>;
 
 /** What a buyer bought over a range. */
-export interface BuyerReportRow extends ReportFigures {
-  leads: number;
-}
+export const buyerReportRowSchema = reportFigures.extend({ leads: z.number() });
+export type BuyerReportRow = z.infer<typeof buyerReportRowSchema>;
+
+/** GET /api/stats/{sources|buyers}: one report's rows (a source row says more than a buyer row). */
+export const reportRowsSchema = z.union([z.array(sourceReportRowSchema), z.array(buyerReportRowSchema)]);
 
 /** One New York day of a buyer's purchases (the buyer home's 30-day chart). */
 export const buyerStatsDaySchema = z.object({

@@ -26,11 +26,12 @@ export const exchangeZoneSchema = z.object({
 });
 
 /** GET and PUT /api/setting/zone: the zone the exchange keeps its clock in. */
-export interface ExchangeZone {
-  zone: string;
+export const exchangeZoneAnswerSchema = z.object({
+  zone: z.string(),
   /** Its abbreviation now, as the screens show it beside a time ("ET"). */
-  abbreviation: string;
-}
+  abbreviation: z.string(),
+});
+export type ExchangeZone = z.infer<typeof exchangeZoneAnswerSchema>;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 /** One formatter per zone and style: building one costs far more than using it. */

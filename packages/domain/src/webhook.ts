@@ -395,78 +395,87 @@ export type WebhookTestInput = z.infer<typeof webhookTestSchema>;
 // ---------------------------------------------------------------------------------------------
 // API answers
 
-export type WebhookStatusFlags = Record<WebhookStatusValue, boolean>;
+/** A row as the API answers it: an accept, map or static row, a header row. */
+const fieldValueAnswer = z.object({ field: z.string(), value: z.string() });
+const headerAnswer = z.object({ header: z.string(), value: z.string() });
+
+export const webhookStatusFlagsSchema = z.record(z.enum(WEBHOOK_STATUSES), z.boolean());
+export type WebhookStatusFlags = z.infer<typeof webhookStatusFlagsSchema>;
 
 /** How a delivery calls the buyer's system and reads its answer (admin §3 Delivery). */
-export interface WebhookRequest {
-  url: string;
-  method: WebhookMethod;
-  headers: HeaderRow[];
-  accept: FieldValueRow[];
-  key?: string;
-  keyname?: string;
-  secret?: string;
-  secretname?: string;
-  return_id?: string;
-  send_content_type: ContentType;
-  return_content_type: ContentType;
-  wrap_key?: string;
-}
+export const webhookRequestSchema = z.object({
+  url: z.string(),
+  method: z.enum(WEBHOOK_METHODS),
+  headers: z.array(headerAnswer),
+  accept: z.array(fieldValueAnswer),
+  key: z.string().optional(),
+  keyname: z.string().optional(),
+  secret: z.string().optional(),
+  secretname: z.string().optional(),
+  return_id: z.string().optional(),
+  send_content_type: z.enum(CONTENT_TYPES),
+  return_content_type: z.enum(CONTENT_TYPES),
+  wrap_key: z.string().optional(),
+});
+export type WebhookRequest = z.infer<typeof webhookRequestSchema>;
 
 /**
  * The ping of a Ping/Post delivery as the API answers it (see `webhookPingSchema`): how the buyer's
  * system is asked for a bid, and where its answer holds the price (dollars) and the buyer's own id
  * of the bid (echoed in the post as the `buyer_ping_id` field).
  */
-export interface WebhookPing {
-  url: string;
-  method: WebhookMethod;
-  headers: HeaderRow[];
-  send_content_type: ContentType;
-  return_content_type: ContentType;
-  wrap_key?: string;
+export const webhookPingAnswerSchema = z.object({
+  url: z.string(),
+  method: z.enum(WEBHOOK_METHODS),
+  headers: z.array(headerAnswer),
+  send_content_type: z.enum(CONTENT_TYPES),
+  return_content_type: z.enum(CONTENT_TYPES),
+  wrap_key: z.string().optional(),
   /** Lead fields (PING_FIELD_NAMES only) under the buyer's names. */
-  map: FieldValueRow[];
-  static: FieldValueRow[];
+  map: z.array(fieldValueAnswer),
+  static: z.array(fieldValueAnswer),
   /** All must hold for the answer to be a bid; none: any 2xx answer with a price is one. */
-  accept: FieldValueRow[];
+  accept: z.array(fieldValueAnswer),
   /** The answer's field (dotted path) holding the bid in dollars, e.g. `bid` or `result.price`. */
-  price_field: string;
+  price_field: z.string(),
   /** The answer's field holding the buyer's id of the bid, if it sends one. */
-  ping_id_field?: string;
+  ping_id_field: z.string().optional(),
   /** 1 to 3,000; 1,000 unless set. */
-  timeout_ms: number;
-}
+  timeout_ms: z.number(),
+});
+export type WebhookPing = z.infer<typeof webhookPingAnswerSchema>;
 
 /** A custom delivery as the API answers it (admin §3 Delivery). */
-export interface Webhook extends WebhookRequest {
-  _id: string;
-  buyer: string;
-  buyer_name: string;
-  name: string;
-  status: WebhookStatusFlags;
-  map: FieldValueRow[];
-  static: FieldValueRow[];
-  tags: string[];
+export const webhookSchema = webhookRequestSchema.extend({
+  _id: z.string(),
+  buyer: z.string(),
+  buyer_name: z.string(),
+  name: z.string(),
+  status: webhookStatusFlagsSchema,
+  map: z.array(fieldValueAnswer),
+  static: z.array(fieldValueAnswer),
+  tags: z.array(z.string()),
   /** `no_ping`: Direct; otherwise Ping/Post (`ping_post`). */
-  ping_id: string;
+  ping_id: z.string(),
   /** Ping/Post only: the ping that asks the buyer's system for a bid. */
-  ping?: WebhookPing;
-  ts: number;
+  ping: webhookPingAnswerSchema.optional(),
+  ts: z.number(),
   /** `ts` as an ISO date-time. */
-  tsdate: string;
-}
+  tsdate: z.string(),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
 
 /** A delivery not saved yet: the template (GET /api/webhook/new) or a copy (GET /api/webhook/{id}/copy). */
-export type WebhookDraft = Omit<Webhook, '_id' | 'ts' | 'tsdate' | 'buyer' | 'buyer_name'> & {
-  buyer?: string;
-  buyer_name?: string;
-};
+export const webhookDraftSchema = webhookSchema
+  .omit({ _id: true, ts: true, tsdate: true, buyer: true, buyer_name: true })
+  .extend({ buyer: z.string().optional(), buyer_name: z.string().optional() });
+export type WebhookDraft = z.infer<typeof webhookDraftSchema>;
 
 /** GET /api/webhook/new: a blank delivery whose map lists every template field, and the field list. */
-export interface WebhookTemplate extends WebhookDraft {
-  fields: { field: string; sample: string }[];
-}
+export const webhookTemplateSchema = webhookDraftSchema.extend({
+  fields: z.array(z.object({ field: z.string(), sample: z.string() })),
+});
+export type WebhookTemplate = z.infer<typeof webhookTemplateSchema>;
 
 /** A new delivery (GET /api/webhook/new): a direct draft in JSON both ways, mapping every template field to nothing yet. */
 export function newWebhookDraft(): WebhookDraft {
@@ -487,31 +496,18 @@ export function newWebhookDraft(): WebhookDraft {
 }
 
 /** A row of GET /api/webhook. */
-export type WebhookListItem = Pick<
-  Webhook,
-  '_id' | 'buyer' | 'buyer_name' | 'name' | 'url' | 'method' | 'tags' | 'status' | 'ts'
->;
-
-/** The answer of POST /api/webhook/{id}/test (admin §7). */
-export interface WebhookTestResult {
-  /** The HTTP status the buyer's system answered; 0 when no answer came (network, timeout, refused). */
-  status: number;
-  accept: boolean;
-  url: string;
-  reqHeaders: Record<string, string>;
-  reqBody: string;
-  /** The response body: parsed (json, xml or form, as the return content type says) or as text. */
-  data: unknown;
-  /** The response body as it came (at most 256 KB). */
-  body: string;
-  /** The buyer's id of the lead, read from the `return_id` field of the response. */
-  returnId?: string;
-  /** Why no answer came. */
-  error?: string;
-  durationMs: number;
-  /** Ping/Post: the test ping, sent before the test post (which echoes its `buyer_ping_id`). */
-  ping?: WebhookPingTestResult;
-}
+export const webhookListItemSchema = webhookSchema.pick({
+  _id: true,
+  buyer: true,
+  buyer_name: true,
+  name: true,
+  url: true,
+  method: true,
+  tags: true,
+  status: true,
+  ts: true,
+});
+export type WebhookListItem = z.infer<typeof webhookListItemSchema>;
 
 /** How a buyer's system answered a ping (DESIGN.md §6), as the sale, the Test call and the lead detail name it. */
 export const BID_OUTCOME_LABELS = {
@@ -524,18 +520,44 @@ export const BID_OUTCOME_LABELS = {
 export const BID_OUTCOMES = valuesOf(BID_OUTCOME_LABELS);
 export type BidOutcome = (typeof BID_OUTCOMES)[number];
 
+const testCall = z.object({
+  /** The HTTP status the buyer's system answered; 0 when no answer came (network, timeout, refused). */
+  status: z.number(),
+  accept: z.boolean(),
+  url: z.string(),
+  reqHeaders: z.record(z.string(), z.string()),
+  reqBody: z.string(),
+  /** The response body: parsed (json, xml or form, as the return content type says) or as text; kept whole. */
+  data: z.unknown(),
+  /** The response body as it came (at most 256 KB). */
+  body: z.string(),
+  /** Why no answer came. */
+  error: z.string().optional(),
+  durationMs: z.number(),
+});
+
 /** The test ping of a Ping/Post delivery's Test call: the call as for the post, and the bid read from it. */
-export interface WebhookPingTestResult extends Omit<WebhookTestResult, 'accept' | 'returnId' | 'ping'> {
+export const webhookPingTestResultSchema = testCall.extend({
   /** Whether the answer is a bid: accepted by the rules, with a positive price. */
-  accept: boolean;
-  outcome: Exclude<BidOutcome, 'refused_post'>;
+  accept: z.boolean(),
+  outcome: z.enum(BID_OUTCOMES).exclude(['refused_post']),
   /** The bid in dollars, when there is one. */
-  bid?: number;
+  bid: z.number().optional(),
   /** The buyer's id of the bid (`ping_id_field`), sent in the test post as `buyer_ping_id`. */
-  buyer_ping_id?: string;
+  buyer_ping_id: z.string().optional(),
   /** Why the answer is not a bid, in words. */
-  reason?: string;
-}
+  reason: z.string().optional(),
+});
+export type WebhookPingTestResult = z.infer<typeof webhookPingTestResultSchema>;
+
+/** The answer of POST /api/webhook/{id}/test (admin §7). */
+export const webhookTestResultSchema = testCall.extend({
+  /** The buyer's id of the lead, read from the `return_id` field of the response. */
+  returnId: z.string().optional(),
+  /** Ping/Post: the test ping, sent before the test post (which echoes its `buyer_ping_id`). */
+  ping: webhookPingTestResultSchema.optional(),
+});
+export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
 
 /** The Test modal's badge (admin §8, portals §8): Error at status 400 or higher (or no answer). */
 export function testOutcome(result: Pick<WebhookTestResult, 'status' | 'accept' | 'error'>) {

@@ -33,33 +33,36 @@ export const ZIP_SUGGESTION_TYPES = ['Zip', 'County'] as const;
 export type ZipSuggestionType = (typeof ZIP_SUGGESTION_TYPES)[number];
 
 /** One answer of GET /api/zip/suggestions: a ZIP (name = the ZIP) or a county (name = the county). */
-export interface ZipSuggestion {
-  key: string;
+export const zipSuggestionSchema = z.object({
+  key: z.string(),
   /** "10001 - New York, NY" or "Kings County, NY". */
-  displayName: string;
-  name: string;
-  state: string;
-  type: ZipSuggestionType;
-}
+  displayName: z.string(),
+  name: z.string(),
+  state: z.string(),
+  type: z.enum(ZIP_SUGGESTION_TYPES),
+});
+export type ZipSuggestion = z.infer<typeof zipSuggestionSchema>;
 
 /** One ZIP of GET /api/zip/search; `distance` (miles from the searched ZIP) on radius searches. */
-export interface ZipSearchResult {
-  zip: string;
-  city: string;
-  state: string;
-  county?: string;
-  distance?: number;
-}
+export const zipSearchResultSchema = z.object({
+  zip: z.string(),
+  city: z.string(),
+  state: z.string(),
+  county: z.string().optional(),
+  distance: z.number().optional(),
+});
+export type ZipSearchResult = z.infer<typeof zipSearchResultSchema>;
 
 /** A named region (admin §3 Zipset); `buyer` is the buyer who made it, absent for exchange-wide ones. */
-export interface Zipset {
-  _id: string;
-  name: string;
-  description?: string;
-  zips: string[];
-  buyer?: string;
-  ts: number;
-}
+export const zipsetSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  zips: z.array(z.string()),
+  buyer: z.string().optional(),
+  ts: z.number(),
+});
+export type Zipset = z.infer<typeof zipsetSchema>;
 
 /** GET /api/zip/suggestions?q=: fewer than 2 characters answer an empty list. */
 export const zipSuggestionsQuery = z.object({

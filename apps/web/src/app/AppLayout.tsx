@@ -7,8 +7,8 @@ import { Brand } from '../components/Brand';
 import { PageLoader } from '../components/PageLoader';
 import { ScreenErrorBoundary } from '../components/ScreenError';
 import { useServiceLabel } from '../components/ServiceName';
+import { useSession } from '../lib/session';
 import { MENUS, ROLE_LABELS } from './navigation';
-import { useSession } from './session';
 
 /**
  * The signed-in frame of every role (spec §2): header 60 high with the product and the role, side

@@ -3,9 +3,9 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoader } from '../components/PageLoader';
+import { useSession } from '../lib/session';
 import { lazyPage } from './lazyPage';
 import { HOME_OF } from './navigation';
-import { useSession } from './session';
 
 // Every area and screen is its own chunk (issue 11): the entry holds only the providers, the session
 // and this table, so the sign-in page loads fast and each role downloads only its own screens.

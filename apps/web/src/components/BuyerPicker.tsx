@@ -14,7 +14,7 @@ export interface BuyerChoice {
 }
 
 /** GET /api/buyer?name=: the first 50 buyers whose name holds the text typed (admin only). */
-function useBuyerOptions(search: string) {
+export function useBuyerOptions(search: string) {
   return useQuery({
     queryKey: [...queryKeys.buyers.all, 'options', search],
     queryFn: ({ signal }) =>

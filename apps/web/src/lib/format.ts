@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 
 /**
  * The exchange's time zone (docs/decisions.md "One clock"): every screen shows its times in it, never
- * in the browser's. The session claims carry it (app/session.ts sets it before any screen renders).
+ * in the browser's. The session claims carry it (lib/session.ts sets it before any screen renders).
  */
 let exchangeZone = DEFAULT_EXCHANGE_ZONE;
 
@@ -41,3 +41,8 @@ export function formatPhone(phone: string | null | undefined): string {
 export function formatDay(day: string | null | undefined): string {
   return day ? dayjs(day).format('MM/DD/YYYY') : '';
 }
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/** Dollars as the screens show money ($1,234.50); empty when there is no amount. */
+export const formatMoney = (dollars: number | null | undefined): string =>
+  dollars === null || dollars === undefined ? '' : money.format(dollars);

@@ -1,4 +1,4 @@
-import { claimsUpdateSchema } from '@leadex/domain';
+import { apiResponses, claimsUpdateSchema, sessionClaimsSchema } from '@leadex/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
@@ -85,18 +85,19 @@ export const authRoutes: FastifyPluginAsyncZod<{
   // Any signed-in user with a role; the guard runs before the body is read.
   const signedIn = { onRequest: app.requireRole('admin', 'buyer', 'source') };
   const context = (request: FastifyRequest) => request.authContext as AuthContext;
+  const claimsAnswer = apiResponses(sessionClaimsSchema);
 
-  app.get('/session', { ...signedIn, schema: { tags: ['session'] } }, async (request) =>
+  app.get('/session', { ...signedIn, schema: { tags: ['session'], response: claimsAnswer } }, async (request) =>
     sessions.claims(context(request)),
   );
 
-  app.post('/session/claims', { ...signedIn, schema: { tags: ['session'] } }, async (request) =>
+  app.post('/session/claims', { ...signedIn, schema: { tags: ['session'], response: claimsAnswer } }, async (request) =>
     sessions.claims(context(request)),
   );
 
   app.put(
     '/session/claims',
-    { ...signedIn, schema: { tags: ['session'], body: claimsUpdateSchema } },
+    { ...signedIn, schema: { tags: ['session'], body: claimsUpdateSchema, response: claimsAnswer } },
     async (request) => sessions.closeWelcome(context(request)),
   );
 };

@@ -1,4 +1,4 @@
-import { billListQuery } from '@leadex/domain';
+import { apiResponses, billListQuery, billSchema, billSummarySchema, pageSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BillsService } from './bills.service';
@@ -11,28 +11,40 @@ export const billRoutes: FastifyPluginAsyncZod<{ bills: BillsService }> = async 
   const admin = app.requireRole('admin');
   const adminOrBuyer = app.requireRole('admin', 'buyer');
 
-  app.get('/bill/date/all', { onRequest: admin, schema: { tags: ['bills'], querystring: billListQuery } }, (request) =>
-    bills.list(request.query),
+  app.get(
+    '/bill/date/all',
+    {
+      onRequest: admin,
+      schema: { tags: ['bills'], querystring: billListQuery, response: apiResponses(pageSchema(billSummarySchema)) },
+    },
+    (request) => bills.list(request.query),
   );
 
   app.get(
     '/bill/buyer/:buyerId',
-    { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags: ['bills'], params: buyerParams, response: apiResponses(z.array(billSummarySchema)) },
+    },
     (request) => bills.listForBuyer(request.viewer(), request.params.buyerId),
   );
 
   app.get(
     '/bill/buyer/:buyerId/current',
-    { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams } },
+    { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: buyerParams, response: apiResponses(billSchema) } },
     (request) => bills.current(request.viewer(), request.params.buyerId),
   );
 
-  app.get('/bill/:id', { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: billParams } }, (request) =>
-    bills.get(request.viewer(), request.params.id),
+  app.get(
+    '/bill/:id',
+    { onRequest: adminOrBuyer, schema: { tags: ['bills'], params: billParams, response: apiResponses(billSchema) } },
+    (request) => bills.get(request.viewer(), request.params.id),
   );
 
   // The body is checked by the service, so a bad amount answers with the field's own message.
-  app.put('/bill/:id', { onRequest: admin, schema: { tags: ['bills'], params: billParams } }, (request) =>
-    bills.adjust(request.params.id, request.body),
+  app.put(
+    '/bill/:id',
+    { onRequest: admin, schema: { tags: ['bills'], params: billParams, response: apiResponses(billSchema) } },
+    (request) => bills.adjust(request.params.id, request.body),
   );
 };

@@ -1,4 +1,13 @@
-import { campaignCreateSchema, campaignListQuery, campaignUpdateSchema } from '@leadex/domain';
+import {
+  apiResponses,
+  campaignCreateSchema,
+  campaignListItemSchema,
+  campaignListQuery,
+  campaignSchema,
+  campaignUpdateSchema,
+  nameListSchema,
+  pageSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { created, idParams } from '../../lib/http';
 import type { CampaignsService } from './campaigns.service';
@@ -11,26 +20,43 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['campaigns'];
 
-  app.get('/match', { onRequest: adminOrBuyer, schema: { tags, querystring: campaignListQuery } }, (request) =>
-    campaigns.list(request.viewer(), request.query),
+  app.get(
+    '/match',
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, querystring: campaignListQuery, response: apiResponses(pageSchema(campaignListItemSchema)) },
+    },
+    (request) => campaigns.list(request.viewer(), request.query),
   );
 
   // The service filter's choices: the services the viewer's campaigns buy (a bare array).
-  app.get('/match/services', { onRequest: adminOrBuyer, schema: { tags } }, (request) =>
-    campaigns.servicesInUse(request.viewer()),
+  app.get(
+    '/match/services',
+    { onRequest: adminOrBuyer, schema: { tags, response: apiResponses(nameListSchema) } },
+    (request) => campaigns.servicesInUse(request.viewer()),
   );
 
-  app.get('/match/:id', { onRequest: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
-    campaigns.get(request.viewer(), request.params.id),
+  app.get(
+    '/match/:id',
+    { onRequest: adminOrBuyer, schema: { tags, params: idParams, response: apiResponses(campaignSchema) } },
+    (request) => campaigns.get(request.viewer(), request.params.id),
   );
 
-  app.post('/match', { onRequest: adminOrBuyer, schema: { tags, body: campaignCreateSchema } }, (request, reply) =>
-    created(reply, campaigns.create(request.viewer(), request.body)),
+  app.post(
+    '/match',
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, body: campaignCreateSchema, response: apiResponses(campaignSchema, 201) },
+    },
+    (request, reply) => created(reply, campaigns.create(request.viewer(), request.body)),
   );
 
   app.put(
     '/match/:id',
-    { onRequest: adminOrBuyer, schema: { tags, params: idParams, body: campaignUpdateSchema } },
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, params: idParams, body: campaignUpdateSchema, response: apiResponses(campaignSchema) },
+    },
     (request) => campaigns.update(request.viewer(), request.params.id, request.body),
   );
 };

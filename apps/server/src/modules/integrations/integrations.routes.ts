@@ -2,11 +2,18 @@ import cookie from '@fastify/cookie';
 import {
   adSpendEntrySchema,
   adSpendListQuery,
+  adSpendListSchema,
+  adSpendRowSchema,
+  adSpendSourcesSchema,
+  adSpendUploadResultSchema,
+  apiResponses,
   INTEGRATION_INFO,
   INTEGRATION_NAMES,
   type IntegrationName,
+  integrationSettingSchema,
   integrationSourceSchema,
   isAdIntegration,
+  redirectResponse,
 } from '@leadex/domain';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -21,6 +28,7 @@ const STATE_COOKIE = 'leadex_oauth';
 const STATE_COOKIE_SECONDS = 600;
 
 const nameParams = z.object({ name: z.enum(INTEGRATION_NAMES) });
+const settingAnswer = apiResponses(integrationSettingSchema);
 const callbackQuery = z.object({
   code: z.string().optional(),
   state: z.string().optional(),
@@ -60,15 +68,20 @@ export const integrationRoutes: FastifyPluginAsyncZod<{
     return reply.redirect(`/settings?${query}`);
   };
 
-  app.get('/setting/allForCat/integration', { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, () =>
-    integrations.list(),
+  app.get(
+    '/setting/allForCat/integration',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], response: apiResponses(z.array(integrationSettingSchema)) },
+    },
+    () => integrations.list(),
   );
 
   app.put(
     '/setting/integration/:name',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['admin'], params: nameParams, body: integrationSourceSchema },
+      schema: { tags: ['admin'], params: nameParams, body: integrationSourceSchema, response: settingAnswer },
     },
     (request) => {
       const { name } = request.params;
@@ -80,31 +93,38 @@ export const integrationRoutes: FastifyPluginAsyncZod<{
 
   app.delete(
     '/setting/integration/:name',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], params: nameParams } },
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], params: nameParams, response: settingAnswer } },
     (request) => integrations.disconnect(request.params.name),
   );
 
   for (const name of INTEGRATION_NAMES) {
     const path = INTEGRATION_INFO[name].authPath.replace(/^\/api/, '');
-    app.get(path, { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, (request, reply) => {
-      try {
-        const { url, sealed } = integrations.authorize(name, request.viewer().userId);
-        reply.setCookie(STATE_COOKIE, sealed, {
-          path: '/api/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure,
-          maxAge: STATE_COOKIE_SECONDS,
-        });
-        return reply.redirect(url);
-      } catch (error) {
-        return backToSettings(reply, name, error);
-      }
-    });
+    app.get(
+      path,
+      { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], response: redirectResponse } },
+      (request, reply) => {
+        try {
+          const { url, sealed } = integrations.authorize(name, request.viewer().userId);
+          reply.setCookie(STATE_COOKIE, sealed, {
+            path: '/api/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure,
+            maxAge: STATE_COOKIE_SECONDS,
+          });
+          return reply.redirect(url);
+        } catch (error) {
+          return backToSettings(reply, name, error);
+        }
+      },
+    );
 
     app.get(
       `${path}/callback`,
-      { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: callbackQuery } },
+      {
+        onRequest: app.requireRole('admin'),
+        schema: { tags: ['admin'], querystring: callbackQuery, response: redirectResponse },
+      },
       async (request, reply) => {
         const sealed = request.cookies[STATE_COOKIE];
         reply.clearCookie(STATE_COOKIE, { path: '/api/' });
@@ -119,25 +139,36 @@ export const integrationRoutes: FastifyPluginAsyncZod<{
     );
   }
 
-  app.get('/ad-spend/sources', { onRequest: app.requireRole('admin'), schema: { tags: ['admin'] } }, () =>
-    adSpend.sources(),
+  app.get(
+    '/ad-spend/sources',
+    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], response: apiResponses(adSpendSourcesSchema) } },
+    () => adSpend.sources(),
   );
 
   app.get(
     '/ad-spend',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: adSpendListQuery } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], querystring: adSpendListQuery, response: apiResponses(adSpendListSchema) },
+    },
     (request) => adSpend.list(request.query.days),
   );
 
   app.put(
     '/ad-spend',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], body: adSpendEntrySchema } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], body: adSpendEntrySchema, response: apiResponses(adSpendRowSchema) },
+    },
     (request) => adSpend.save(request.body),
   );
 
   app.post(
     '/ad-spend/csv',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], body: z.string().max(1_000_000) } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], body: z.string().max(1_000_000), response: apiResponses(adSpendUploadResultSchema) },
+    },
     (request) => adSpend.upload(request.body),
   );
 };

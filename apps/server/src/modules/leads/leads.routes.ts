@@ -1,4 +1,14 @@
-import { LEAD_DATE_RANGES, leadListQuery, leadUpdateSchema, leadValuesQuery } from '@leadex/domain';
+import {
+  apiResponses,
+  csvResponse,
+  LEAD_DATE_RANGES,
+  leadDetailSchema,
+  leadListAnswerSchema,
+  leadListQuery,
+  leadUpdateSchema,
+  leadValuesQuery,
+  nameListSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LeadsService } from './leads.service';
@@ -17,7 +27,15 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async 
 
   app.get(
     '/lead/date/:dateq',
-    { onRequest: anyRole, schema: { tags: ['leads'], params: z.object({ dateq }), querystring: leadListQuery } },
+    {
+      onRequest: anyRole,
+      schema: {
+        tags: ['leads'],
+        params: z.object({ dateq }),
+        querystring: leadListQuery,
+        response: apiResponses(leadListAnswerSchema),
+      },
+    },
     (request) => leads.list(request.viewer(), request.params.dateq, request.query),
   );
 
@@ -30,6 +48,7 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async 
         summary: 'The list as CSV, streamed',
         params: z.object({ dateq }),
         querystring: leadListQuery,
+        response: csvResponse,
       },
     },
     (request, reply) => {
@@ -51,6 +70,7 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async 
         summary: 'The values present (service or ZIP) over a date range, for the lists’ select filters',
         params: z.object({ field: z.enum(['service', 'zip'], { error: 'Field must be service or zip' }) }),
         querystring: leadValuesQuery,
+        response: apiResponses(nameListSchema),
       },
     },
     (request) => leads.values(request.viewer(), request.params.field, request.query.dateq, request.query),
@@ -64,6 +84,7 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async 
         tags: ['leads'],
         params: idParams,
         querystring: z.object({ includeMatchLog: flag, includeNotifyLogs: flag }),
+        response: apiResponses(leadDetailSchema),
       },
     },
     (request) =>
@@ -75,7 +96,10 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async 
 
   app.put(
     '/lead/:id',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['leads'], params: idParams, body: leadUpdateSchema } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['leads'], params: idParams, body: leadUpdateSchema, response: apiResponses(leadDetailSchema) },
+    },
     (request) => leads.update(request.params.id, request.body),
   );
 };

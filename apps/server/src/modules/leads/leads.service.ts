@@ -8,6 +8,7 @@ import {
   LEADS_NAME_COUNT_LIMIT,
   type LeadDateRange,
   type LeadExplanationEntry,
+  type LeadListItem,
   type LeadListQuery,
   type LeadPage,
   type LeadPingCall,
@@ -216,7 +217,7 @@ export function createLeadsService({
     },
 
     /** A page of the viewer's leads (GET /api/lead/date/{dateq}); the total counted up to 10,000 (1,000 for a name search). */
-    async list(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): Promise<LeadPage<unknown>> {
+    async list(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): Promise<LeadPage<LeadListItem>> {
       const scope = scopeOf(viewer);
       const filter = filterOf(dateq, query, scope, clock.now());
       const countLimit = filter.name ? LEADS_NAME_COUNT_LIMIT : LEADS_COUNT_LIMIT;

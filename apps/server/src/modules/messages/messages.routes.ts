@@ -1,4 +1,14 @@
-import { buyerMessageSchema, messageHideManySchema, messageHideSchema, messageListQuery } from '@leadex/domain';
+import {
+  adminMessageSchema,
+  apiResponses,
+  buyerMessageSchema,
+  messageHideManyAnswerSchema,
+  messageHideManySchema,
+  messageHideSchema,
+  messageListQuery,
+  pageSchema,
+  sentBuyerMessageSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -22,6 +32,7 @@ export const messageRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['admin'],
         querystring: messageListQuery,
+        response: apiResponses(pageSchema(adminMessageSchema)),
       },
     },
     (request) => messages.list(request.query),
@@ -31,7 +42,7 @@ export const messageRoutes: FastifyPluginAsyncZod<{
     '/message/admin',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['admin'], body: messageHideManySchema },
+      schema: { tags: ['admin'], body: messageHideManySchema, response: apiResponses(messageHideManyAnswerSchema) },
     },
     (request) => messages.hideMany(request.body.ids, request.body.hide),
   );
@@ -40,7 +51,12 @@ export const messageRoutes: FastifyPluginAsyncZod<{
     '/message/admin/:id',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['admin'], params: z.object({ id: z.string() }), body: messageHideSchema },
+      schema: {
+        tags: ['admin'],
+        params: z.object({ id: z.string() }),
+        body: messageHideSchema,
+        response: apiResponses(adminMessageSchema),
+      },
     },
     (request) => messages.hide(request.params.id, request.body.hide),
   );
@@ -51,7 +67,12 @@ export const messageRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireRole('buyer'),
       // Every message lands in the admins' Messages: one buyer must not bury the others'.
       ...perUser(config.BUYER_MESSAGES_PER_HOUR, 3_600_000, 'messages'),
-      schema: { tags: ['buyers'], params: idParams, body: buyerMessageSchema },
+      schema: {
+        tags: ['buyers'],
+        params: idParams,
+        body: buyerMessageSchema,
+        response: apiResponses(sentBuyerMessageSchema, 201),
+      },
     },
     (request, reply) => created(reply, messages.fromBuyer(request.viewer(), request.params.id, request.body.message)),
   );

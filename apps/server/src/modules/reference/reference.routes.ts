@@ -1,4 +1,4 @@
-import { serviceLabelsSchema, TAG_KINDS } from '@leadex/domain';
+import { apiResponses, nameListSchema, serviceLabelsSchema, TAG_KINDS } from '@leadex/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,6 +32,7 @@ export const referenceRoutes: FastifyPluginAsyncZod<{
         tags: ['reference', 'public'],
         summary: 'The exchange’s services (a source may ask with its API key)',
         security: [{ bearer: [] }],
+        response: apiResponses(nameListSchema),
       },
     },
     () => reference.serviceNames(),
@@ -44,7 +45,7 @@ export const referenceRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['reference'],
         summary: 'Each service’s key and the label the screens show for it',
-        response: { 200: serviceLabelsSchema },
+        response: apiResponses(serviceLabelsSchema),
       },
     },
     () => reference.serviceLabels(),
@@ -54,7 +55,11 @@ export const referenceRoutes: FastifyPluginAsyncZod<{
     '/tag/:kind',
     {
       onRequest: app.requireRole('admin', 'buyer'),
-      schema: { tags: ['reference'], params: z.object({ kind: z.enum(TAG_KINDS, { error: 'Unknown tag kind' }) }) },
+      schema: {
+        tags: ['reference'],
+        params: z.object({ kind: z.enum(TAG_KINDS, { error: 'Unknown tag kind' }) }),
+        response: apiResponses(nameListSchema),
+      },
     },
     (request) => reference.tags(request.viewer(), request.params.kind),
   );

@@ -1,4 +1,4 @@
-import { returnListQuery } from '@leadex/domain';
+import { apiResponses, pageSchema, returnAnswerSchema, returnListItemSchema, returnListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ReturnsService } from './returns.service';
@@ -9,7 +9,14 @@ const matchParams = z.object({ id: z.string(), matchId: z.string() });
 export const returnRoutes: FastifyPluginAsyncZod<{ returns: ReturnsService }> = async (app, { returns }) => {
   app.get(
     '/lead/returns',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['returns'], querystring: returnListQuery } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['returns'],
+        querystring: returnListQuery,
+        response: apiResponses(pageSchema(returnListItemSchema)),
+      },
+    },
     (request) => returns.list(request.query),
   );
 
@@ -23,6 +30,7 @@ export const returnRoutes: FastifyPluginAsyncZod<{ returns: ReturnsService }> = 
         params: matchParams,
         // Checked by the service: what the body must hold depends on who sends it.
         body: z.record(z.string(), z.unknown()),
+        response: apiResponses(returnAnswerSchema),
       },
     },
     (request) => returns.act(request.viewer(), request.params.id, request.params.matchId, request.body),

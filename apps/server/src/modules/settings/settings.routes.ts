@@ -1,3 +1,4 @@
+import { apiResponses, exchangeZoneAnswerSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SettingsService } from './settings.service';
 
@@ -7,11 +8,14 @@ import type { SettingsService } from './settings.service';
  */
 export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (app, { settings }) => {
   const admin = app.requireRole('admin');
+  const zoneAnswer = apiResponses(exchangeZoneAnswerSchema);
 
-  app.get('/setting/zone', { onRequest: admin, schema: { tags: ['admin'] } }, () => settings.zone());
+  app.get('/setting/zone', { onRequest: admin, schema: { tags: ['admin'], response: zoneAnswer } }, () =>
+    settings.zone(),
+  );
 
   // The body is checked by the service, so a bad zone answers with the field's own message.
-  app.put('/setting/zone', { onRequest: admin, schema: { tags: ['admin'] } }, (request) =>
+  app.put('/setting/zone', { onRequest: admin, schema: { tags: ['admin'], response: zoneAnswer } }, (request) =>
     settings.setZone(request.body),
   );
 };

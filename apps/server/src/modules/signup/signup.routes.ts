@@ -1,5 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
-import { availabilityParams, signupSchema } from '@leadex/domain';
+import {
+  apiResponses,
+  availabilityAnswerSchema,
+  availabilityParams,
+  signupAnswerSchema,
+  signupSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import { created } from '../../lib/http';
@@ -17,6 +23,7 @@ export const signupRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, 'AUTH_SIGN_IN_PER_MINUTE' | 'AUTH_SIGN_UP_PER_MINUTE'>;
 }> = async (app, { signup, config }) => {
   const tags = ['signup'];
+  const availability = apiResponses(availabilityAnswerSchema);
   const signUpsPerMinute = config.AUTH_SIGN_UP_PER_MINUTE;
   const checksPerMinute = config.AUTH_SIGN_IN_PER_MINUTE;
   if (signUpsPerMinute > 0 || checksPerMinute > 0) {
@@ -37,19 +44,21 @@ export const signupRoutes: FastifyPluginAsyncZod<{
   const checkLimit =
     checksPerMinute > 0 ? { onRequest: app.rateLimit({ max: checksPerMinute, timeWindow: 60_000 }) } : {};
 
-  app.post('/signup', { ...signUpLimit, schema: { tags, body: signupSchema } }, (request, reply) =>
-    created(reply, signup.signUp(request.body)),
+  app.post(
+    '/signup',
+    { ...signUpLimit, schema: { tags, body: signupSchema, response: apiResponses(signupAnswerSchema, 201) } },
+    (request, reply) => created(reply, signup.signUp(request.body)),
   );
 
   app.get(
     '/signup/isuseravail/name/:name',
-    { ...checkLimit, schema: { tags, params: availabilityParams.name } },
+    { ...checkLimit, schema: { tags, params: availabilityParams.name, response: availability } },
     async (request) => ({ ok: await signup.usernameAvailable(request.params.name) }),
   );
 
   app.get(
     '/signup/isuseravail/email/:email',
-    { ...checkLimit, schema: { tags, params: availabilityParams.email } },
+    { ...checkLimit, schema: { tags, params: availabilityParams.email, response: availability } },
     async (request) => ({ ok: await signup.emailAvailable(request.params.email) }),
   );
 };

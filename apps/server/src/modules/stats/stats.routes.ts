@@ -1,4 +1,12 @@
-import { buyerStatsSchema, reportQuery, statsSchema } from '@leadex/domain';
+import {
+  apiResponses,
+  buyerStatsSchema,
+  csvResponse,
+  dailyFiguresSchema,
+  reportQuery,
+  reportRowsSchema,
+  statsSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams } from '../../lib/http';
@@ -11,22 +19,37 @@ import type { StatsService } from './stats.service';
 export const statsRoutes: FastifyPluginAsyncZod<{ stats: StatsService }> = async (app, { stats }) => {
   const admin = app.requireRole('admin');
   const handler = () => stats.get();
-  const options = { onRequest: admin, schema: { tags: ['stats'], response: { 200: statsSchema } } };
+  const options = { onRequest: admin, schema: { tags: ['stats'], response: apiResponses(statsSchema) } };
   app.get('/stats', options, handler);
   app.get('/stats/', options, handler);
 
-  app.get('/stats/daily', { onRequest: admin, schema: { tags: ['stats'] } }, () => stats.daily());
+  app.get(
+    '/stats/daily',
+    { onRequest: admin, schema: { tags: ['stats'], response: apiResponses(z.array(dailyFiguresSchema)) } },
+    () => stats.daily(),
+  );
 
   const report = z.enum(['sources', 'buyers']);
   app.get(
     '/stats/:report',
-    { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['stats'],
+        params: z.object({ report }),
+        querystring: reportQuery,
+        response: apiResponses(reportRowsSchema),
+      },
+    },
     (request) => (request.params.report === 'sources' ? stats.sources(request.query) : stats.buyers(request.query)),
   );
 
   app.get(
     '/stats/:report/export.csv',
-    { onRequest: admin, schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery } },
+    {
+      onRequest: admin,
+      schema: { tags: ['stats'], params: z.object({ report }), querystring: reportQuery, response: csvResponse },
+    },
     async (request, reply) => {
       const { fileName, body } = await stats.csv(request.params.report, request.query);
       return reply
@@ -41,7 +64,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ stats: StatsService }> = async
     '/buyer/:id/stats',
     {
       onRequest: app.requireRole('buyer'),
-      schema: { tags: ['buyers'], params: idParams, response: { 200: buyerStatsSchema } },
+      schema: { tags: ['buyers'], params: idParams, response: apiResponses(buyerStatsSchema) },
     },
     (request) => stats.buyer(request.viewer(), request.params.id),
   );

@@ -1,13 +1,11 @@
-import { EMAIL_VERIFICATION_REFETCH_MS } from '@leadex/domain';
 import { Alert, Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { useSession } from '../../app/session';
 import { ApiRequestError } from '../../lib/api';
+import { useSession } from '../../lib/session';
 import { AuthLayout } from './AuthLayout';
-import { AUTH_TEXTS, verifyEmail } from './auth.api';
+import { AUTH_TEXTS, useEmailVerification } from './auth.api';
 
 /** better-auth's codes for a link that cannot verify any more (or never could). */
 const INVALID_LINK_CODES = new Set(['INVALID_TOKEN', 'TOKEN_EXPIRED', 'USER_NOT_FOUND']);
@@ -28,14 +26,7 @@ export function VerifyEmailPage() {
   const navigate = useNavigate();
   // The link was followed; verifying waits for the person (a mail scanner opening links verifies nothing).
   const [started, setStarted] = useState(false);
-  const verification = useQuery({
-    queryKey: ['email-verification', token],
-    queryFn: () => verifyEmail(token ?? ''),
-    enabled: started && Boolean(token),
-    // Portals spec §2: the verification status is fetched again after 10 seconds at the earliest.
-    staleTime: EMAIL_VERIFICATION_REFETCH_MS,
-    retry: false,
-  });
+  const verification = useEmailVerification(token, started);
 
   if (!token) return <Navigate to={session?.role ? '/' : '/auth'} replace />;
 

@@ -1,4 +1,11 @@
-import type { AvailabilityAnswer, SessionClaims, SignupAnswer, SignupInput } from '@leadex/domain';
+import {
+  type AvailabilityAnswer,
+  EMAIL_VERIFICATION_REFETCH_MS,
+  type SessionClaims,
+  type SignupAnswer,
+  type SignupInput,
+} from '@leadex/domain';
+import { useQuery } from '@tanstack/react-query';
 import { ApiRequestError, api, NETWORK_ERROR } from '../../lib/api';
 
 /** Portals spec §8: the authentication texts the forms show. */
@@ -77,4 +84,16 @@ export function resetErrorText(error: unknown): string {
   if (error.status === 0) return NETWORK_ERROR;
   if (error.code === 'INVALID_TOKEN' || /token/i.test(error.message)) return AUTH_TEXTS.invalidResetToken;
   return error.message;
+}
+
+/** The email verification of a link's token, once the person asked for it (`started`). */
+export function useEmailVerification(token: string | null, started: boolean) {
+  return useQuery({
+    queryKey: ['email-verification', token],
+    queryFn: () => verifyEmail(token ?? ''),
+    enabled: started && Boolean(token),
+    // Portals spec §2: the verification status is fetched again after 10 seconds at the earliest.
+    staleTime: EMAIL_VERIFICATION_REFETCH_MS,
+    retry: false,
+  });
 }

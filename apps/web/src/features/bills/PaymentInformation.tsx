@@ -5,8 +5,8 @@ import { lazy, Suspense, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PageLoader } from '../../components/PageLoader';
 import { TitledCard } from '../../components/TitledCard';
+import { formatMoney } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
-import { formatMoney } from '../buyers/buyerFormat';
 import { useCardAction, useCardsRefresh, usePaymentInformation } from './cards.api';
 import { SavedCardLabel } from './SavedCardLabel';
 

@@ -67,7 +67,7 @@ export default function StripeCardForm({
         // A form gone meanwhile (Cancel, or shown again) must not start a SetupIntent it will not use.
         if (!live) return;
         startCardSetup(buyerId).then(
-          (answer) => live && setStage({ step: 'ready', stripe, secret: answer.client_secret }),
+          (answer) => live && setStage({ step: 'ready', stripe, secret: answer.client_secret ?? '' }),
           // The error is raised as a toast already (lib/api).
           () => live && setStage({ step: 'failed', message: 'The card form could not start. Try again.' }),
         );

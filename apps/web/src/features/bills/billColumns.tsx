@@ -1,7 +1,8 @@
 import type { BillSummary } from '@leadex/domain';
 import { Anchor, Badge, Group, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
-import { formatBillDate, formatMoney } from '../buyers/buyerFormat';
+import { formatMoney } from '../../lib/format';
+import { formatBillDate } from '../buyers/buyerFormat';
 
 /** Date (the bill's end), with the Next Bill badge on the accruing bill. */
 export const billDateColumn: DataTableColumn<BillSummary> = {

@@ -1,4 +1,4 @@
-import type { PaymentInformation } from '@leadex/domain';
+import type { PaymentInformation, SetupIntentAnswer } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -25,8 +25,7 @@ export function useCardAction(buyerId: string, action: 'updateDefaultPaymentMeth
 }
 
 /** GET …/setupPaymentIntent: the client secret the card form confirms with Stripe. */
-export const startCardSetup = (buyerId: string) =>
-  api.get<{ client_secret: string }>(`${base(buyerId)}/setupPaymentIntent`);
+export const startCardSetup = (buyerId: string) => api.get<SetupIntentAnswer>(`${base(buyerId)}/setupPaymentIntent`);
 
 /** After the browser saved a card with Stripe: read the list again. */
 export function useCardsRefresh(buyerId: string) {

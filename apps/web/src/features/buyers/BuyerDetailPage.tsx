@@ -1,7 +1,6 @@
 import { buyerUserSchema } from '@leadex/domain';
 import { Alert, Grid, SimpleGrid } from '@mantine/core';
 import { IconInfoCircle, IconPlayerPause } from '@tabler/icons-react';
-import { useClaims } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { EditableForm } from '../../components/EditableForm';
 import { DisplayField, MoneyField, SelectField, TextField } from '../../components/FormFields';
@@ -11,6 +10,7 @@ import { Section } from '../../components/Section';
 import { UsersSection } from '../../components/UsersSection';
 import { formatPhone, formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
+import { useClaims } from '../../lib/session';
 import { PaymentCardsSection } from '../bills/PaymentCardsSection';
 import { BuyerBillsTable, BuyerCampaignsTable, BuyerLeadsTable } from './BuyerTables';
 import {

@@ -5,10 +5,10 @@ import { useNavigate } from 'react-router';
 import { RecordsTable } from '../../components/RecordsTable';
 import { ServiceName } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
-import { formatTimestamp } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { billDateColumn, billPeriodText, billReturnsColumn, billTotalColumn } from '../bills/billColumns';
 import { DeliveryFailureLine } from '../campaigns/DeliveryFailure';
-import { formatMoney, locationSummary } from './buyerFormat';
+import { locationSummary } from './buyerFormat';
 
 /** Campaigns (admin §2, Buyer detail): services, zips, price, exclusive, status; a row opens the campaign. */
 export function BuyerCampaignsTable({ campaigns }: { campaigns: BuyerCampaign[] | undefined }) {

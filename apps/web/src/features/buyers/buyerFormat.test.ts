@@ -1,8 +1,9 @@
 import type { Buyer } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
+import { formatMoney } from '../../lib/format';
 import { changedFields } from '../../lib/forms';
 import { NEW_BUYER, toFormValues, updateSchema, WHOLE_FIELDS } from './buyerForm';
-import { formatBillDate, formatMoney, locationSummary } from './buyerFormat';
+import { formatBillDate, locationSummary } from './buyerFormat';
 
 describe('the Campaigns table cells', () => {
   it('summarises the location: states, the region by name, or the first ZIPs', () => {

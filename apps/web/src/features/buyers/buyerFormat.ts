@@ -1,11 +1,6 @@
 import type { BuyerCampaign } from '@leadex/domain';
 import { formatDate } from '../../lib/format';
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-/** Dollars as the screens show money: $1,234.50. */
-export const formatMoney = (dollars: number | null | undefined) =>
-  dollars === null || dollars === undefined ? '' : money.format(dollars);
-
 /** Bill periods are days of the exchange's zone (DESIGN.md §7): show their dates there, wherever the browser is. */
 export const formatBillDate = (ts: number) => formatDate(ts);
 

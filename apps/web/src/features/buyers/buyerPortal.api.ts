@@ -1,4 +1,4 @@
-import type { BuyerMessage, BuyerStats } from '@leadex/domain';
+import type { BuyerMessage, BuyerStats, SentBuyerMessage } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -21,7 +21,7 @@ export function useBuyerStats(id: string | null | undefined) {
 export function useSendBuyerMessage(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BuyerMessage) => api.post<{ _id: string }>(`${buyerPath(id)}/message`, body),
+    mutationFn: (body: BuyerMessage) => api.post<SentBuyerMessage>(`${buyerPath(id)}/message`, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.messages.all }),
   });
 }

@@ -13,7 +13,6 @@ import {
 import { Grid, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import { useClaims } from '../../app/session';
 import { BuyerPicker } from '../../components/BuyerPicker';
 import { EditableForm, useEditing } from '../../components/EditableForm';
 import {
@@ -33,6 +32,7 @@ import { Section } from '../../components/Section';
 import { useServiceOptions } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatTimestamp } from '../../lib/format';
+import { useClaims } from '../../lib/session';
 import { useBuyer } from '../buyers/buyers.api';
 import { RegionBuilder } from '../zips/RegionBuilder';
 import { useZipsets } from '../zips/zips.api';

@@ -1,12 +1,12 @@
 import { type CampaignListItem, PAGE_SIZE } from '@leadex/domain';
 import { Badge, Group, Text } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn, NOT_ON_PHONES } from '../../components/DataTable';
 import { ListPage, UrlSearchInput, UrlServiceFilter } from '../../components/ListPage';
 import { ServiceName, useServiceOptions } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
 import { queryKeys } from '../../lib/queryKeys';
+import { useClaims } from '../../lib/session';
 import { useCampaignServices } from './campaigns.api';
 import { DeliveryFailureLine } from './DeliveryFailure';
 

@@ -1,4 +1,4 @@
-import type { Campaign, CampaignPayload, Page } from '@leadex/domain';
+import type { Campaign, CampaignPayload, Page, SourceListItem } from '@leadex/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -40,11 +40,8 @@ export function useCampaignServices() {
   });
 }
 
-export interface SourceOption {
-  _id: string;
-  name: string;
-  channels: { name: string; max_cost?: number | null }[];
-}
+/** A source as Source Restrictions offers it: its name and channels. */
+export type SourceOption = Pick<SourceListItem, '_id' | 'name' | 'channels'>;
 
 /** GET /api/source?pageSize=200: sources and their channels, for Source Restrictions (admin only). */
 export function useSourceOptions(enabled: boolean) {

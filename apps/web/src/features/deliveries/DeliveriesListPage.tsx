@@ -1,15 +1,14 @@
 import { PAGE_SIZE, type WebhookListItem } from '@leadex/domain';
 import { Button, Group, Text } from '@mantine/core';
 import { IconCopy, IconTag } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { useClaims } from '../../app/session';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ListPage, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TAG_OPTION_LIMIT } from '../../components/TagsField';
-import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
+import { useClaims } from '../../lib/session';
+import { useDeliveryTags } from './deliveries.api';
 
 /** Spec §8: an empty tag list shows N/A; otherwise the tags comma-joined (portals §2). */
 export function tagsText(tags: readonly string[]): string {
@@ -83,11 +82,7 @@ export function DeliveriesListPage() {
   const isAdmin = role === 'admin';
   const navigate = useNavigate();
   // The tag filter offers the tags in use (the viewer's own deliveries' for a buyer).
-  const tags = useQuery({
-    queryKey: queryKeys.tags('webhook'),
-    queryFn: ({ signal }) => api.get<string[]>('/api/tag/webhook', { signal }),
-    staleTime: 60_000,
-  });
+  const tags = useDeliveryTags();
 
   return (
     <ListPage

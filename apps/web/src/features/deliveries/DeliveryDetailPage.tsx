@@ -3,7 +3,6 @@ import { Badge, Button, Grid, Stack } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { useClaims } from '../../app/session';
 import { type BuyerChoice, BuyerPicker } from '../../components/BuyerPicker';
 import { EditableForm, useEditing } from '../../components/EditableForm';
 import { DisplayField, LabeledValue, RadioField, RecordStampFields, TextField } from '../../components/FormFields';
@@ -11,6 +10,7 @@ import { TagsRow } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, type RecordStatus, useRecordForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { statusKey } from '../../components/StatusBadge';
+import { useClaims } from '../../lib/session';
 import { DeliveryTestModal } from './DeliveryTestModal';
 import { useCreateWebhook, useUpdateWebhook, useWebhook, useWebhookCopy, useWebhookTemplate } from './deliveries.api';
 import {

@@ -49,3 +49,12 @@ export function useTestWebhook(id: string) {
     mutationFn: (values: Record<string, string>) => api.post<WebhookTestResult>(`${path(id)}/test`, values),
   });
 }
+
+/** GET /api/tag/webhook: the tags in use (the viewer's own deliveries' for a buyer), for the list's tag filter. */
+export function useDeliveryTags() {
+  return useQuery({
+    queryKey: queryKeys.tags('webhook'),
+    queryFn: ({ signal }) => api.get<string[]>('/api/tag/webhook', { signal }),
+    staleTime: 60_000,
+  });
+}

@@ -1,14 +1,13 @@
 import { SOURCE_API_REASONS } from '@leadex/domain';
 import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useSession } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
-import { apiRequest } from '../../lib/api';
+import { useSession } from '../../lib/session';
 import { firstApiKey, sourceEndpoints } from '../source-portal/endpoints';
 import { SellingNotice } from '../source-portal/SellingStatus';
 import { useOwnSource } from '../source-portal/sourcePortal.api';
-import { documentServices, type OpenApiDocument } from './openapi';
+import { usePublicApiDocument } from './docs.api';
+import { documentServices } from './openapi';
 
 /** The three calls in the order a source uses them, with what each answers. */
 const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) => string }[] = [
@@ -56,10 +55,7 @@ const REASONS = SOURCE_API_REASONS.map(
  * examples carrying its own API key.
  */
 export default function ApiDocPage() {
-  const doc = useQuery({
-    queryKey: ['openapi', 'public'],
-    queryFn: () => apiRequest<OpenApiDocument>('GET', '/api/openapi/public.json'),
-  });
+  const doc = usePublicApiDocument();
   const origin = window.location.origin;
   const claims = useSession().data;
   const isSource = claims?.role === 'source';

@@ -1,21 +1,11 @@
 import { profitOf, queuePercent, type Stats } from '@leadex/domain';
 import { Card, Group, Progress, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ServiceName } from '../../components/ServiceName';
-import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
-import { formatMoney } from '../leads/leadFormat';
+import { formatMoney } from '../../lib/format';
+import { useStats } from './home.api';
 import { DailyChart, RangeReports } from './Reports';
-
-/** GET /api/stats/: this month's figures (they follow the exchange's clock, mock date included). */
-function useStats() {
-  return useQuery({
-    queryKey: queryKeys.stats,
-    queryFn: ({ signal }) => api.get<Stats>('/api/stats/', { signal }),
-  });
-}
 
 function Figure({ label, value, hint, color }: { label: string; value?: number; hint: string; color?: string }) {
   return (

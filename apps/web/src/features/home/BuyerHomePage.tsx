@@ -1,8 +1,8 @@
 import { Alert, SimpleGrid, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useClaims } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoader } from '../../components/PageLoader';
+import { useClaims } from '../../lib/session';
 import { PaymentInformation } from '../bills/PaymentInformation';
 import { useBuyer } from '../buyers/buyers.api';
 import { BuyerStats } from './BuyerStats';

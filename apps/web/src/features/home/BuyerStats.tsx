@@ -2,8 +2,8 @@ import type { BuyerStats as BuyerStatsFigures } from '@leadex/domain';
 import { CompositeChart } from '@mantine/charts';
 import { Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { TitledCard } from '../../components/TitledCard';
+import { formatMoney } from '../../lib/format';
 import { useBuyerStats } from '../buyers/buyerPortal.api';
-import { formatMoney } from '../leads/leadFormat';
 
 const count = (n: number) => n.toLocaleString('en-US');
 

@@ -1,17 +1,15 @@
-import type { BuyerReportRow, DailyFigures, ReportFigures, SourceReportRow } from '@leadex/domain';
+import type { BuyerReportRow, ReportFigures, SourceReportRow } from '@leadex/domain';
 import { BarChart } from '@mantine/charts';
 import { Skeleton, Stack } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type { DataTableColumn } from '../../components/DataTable';
 import { ExportButton } from '../../components/ExportButton';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
-import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { formatMoney } from '../../lib/format';
 import { LeadDateRangeFilter } from '../leads/LeadDateRangeFilter';
-import { formatMoney } from '../leads/leadFormat';
 import { type LeadRange, leadRangeOf, queryString } from '../leads/leadRange';
+import { useDailyFigures, useReportRows } from './home.api';
 
 const percent = (ratio: number | null) => (ratio === null ? '—' : `${(ratio * 100).toFixed(1)} %`);
 const money = (dollars: number | null) => (dollars === null ? '—' : formatMoney(dollars));
@@ -19,10 +17,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /** This month's revenue, cost and profit per day (GET /api/stats/daily). */
 export function DailyChart() {
-  const daily = useQuery({
-    queryKey: [...queryKeys.stats, 'daily'],
-    queryFn: ({ signal }) => api.get<DailyFigures[]>('/api/stats/daily', { signal }),
-  });
+  const daily = useDailyFigures();
   return (
     <Section title="This Month by Day" description="Revenue, cost and profit of each day of the month, in New York.">
       {daily.data ? (
@@ -83,10 +78,7 @@ function ReportTable<T extends { _id: string }>({
   columns: DataTableColumn<T>[];
 }) {
   const query = { dateq: range.dateq, begin: range.begin, end: range.end };
-  const rows = useQuery({
-    queryKey: [...queryKeys.stats, report, query],
-    queryFn: ({ signal }) => api.get<T[]>(`/api/stats/${report}`, { query, signal }),
-  });
+  const rows = useReportRows<T>(report, query);
   const empty = rows.data?.length === 0;
   return (
     <Section

@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
-import { useClaims } from '../../app/session';
 import { RecordFrame, recordStatus } from '../../components/RecordPage';
+import { useClaims } from '../../lib/session';
 import { SourceProfile } from '../source-portal/SourceProfile';
 import { SourceWelcome } from '../source-portal/SourceWelcome';
 import { useOwnSource } from '../source-portal/sourcePortal.api';

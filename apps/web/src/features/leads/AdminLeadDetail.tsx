@@ -1,7 +1,6 @@
 import { formatLeadPhone, type LeadDetail, type LeadMatch } from '@leadex/domain';
 import { Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconThumbDown, IconThumbUp } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type DefaultValues, useForm } from 'react-hook-form';
 import { EditableForm } from '../../components/EditableForm';
@@ -11,11 +10,10 @@ import { AddressFields, TagsRow } from '../../components/ProfileFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
 import { useServiceOptions } from '../../components/ServiceName';
-import { api } from '../../lib/api';
-import { formatTimestamp } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { schemaResolver } from '../../lib/forms';
 import { showSaved } from '../../lib/notify';
-import { queryKeys } from '../../lib/queryKeys';
+import { useServices } from '../campaigns/campaigns.api';
 import { DecideReturnButtons } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { LeadDeliveryLogs, MatchDeliveryBadge } from './LeadDeliveryLogs';
@@ -23,17 +21,8 @@ import { LeadExplanation } from './LeadExplanation';
 import { BadgeRow, OpenLinkButton, recordLinkColumn } from './LeadFields';
 import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
-import { formatMoney, leadType } from './leadFormat';
+import { leadType } from './leadFormat';
 import { useUpdateLead } from './leads.api';
-
-/** GET /api/services: the services a lead may be moved to. */
-function useServiceNames() {
-  return useQuery({
-    queryKey: queryKeys.services,
-    queryFn: ({ signal }) => api.get<string[]>('/api/services', { signal }),
-    staleTime: 5 * 60_000,
-  });
-}
 
 /** A lead's name as its title and its toasts read it. */
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
@@ -45,7 +34,7 @@ const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
  */
 export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
   const update = useUpdateLead(lead._id);
-  const services = useServiceNames();
+  const services = useServices();
   const values = useMemo(() => toLeadFormValues(lead), [lead]);
   const form = useForm<LeadFormValues>({
     resolver: schemaResolver(leadFormSchema),

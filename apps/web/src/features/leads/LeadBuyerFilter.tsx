@@ -1,13 +1,12 @@
-import { type Buyer, type BuyerListItem, NO_BUYER, type Page } from '@leadex/domain';
+import { NO_BUYER } from '@leadex/domain';
 import { Select, type StyleProp } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconUser } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { type CSSProperties, useMemo, useState } from 'react';
+import { useBuyerOptions } from '../../components/BuyerPicker';
 import { useUrlFilter } from '../../components/DataTable';
-import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
 import { NO_BUYER_OPTION } from './leadColumns';
+import { useFilteredBuyer } from './leads.api';
 
 /**
  * The admin's Buyer filter of the leads list (admin §2: "including No Buyer"), kept in the URL param
@@ -18,20 +17,10 @@ export function LeadBuyerFilter({ w }: { w?: StyleProp<CSSProperties['width']> }
   const [value, setValue] = useUrlFilter('buyer');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
-  const found = useQuery({
-    queryKey: [...queryKeys.buyers.all, 'options', debounced],
-    queryFn: ({ signal }) =>
-      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: debounced, pageSize: 50, sort: 'name' }, signal }),
-    staleTime: 30_000,
-  });
+  const found = useBuyerOptions(debounced);
   const chosenId = value && value !== NO_BUYER ? value : null;
   const listed = found.data?.data.some((b) => b._id === chosenId) ?? false;
-  const chosen = useQuery({
-    queryKey: queryKeys.buyers.detail(chosenId ?? ''),
-    queryFn: ({ signal }) => api.get<Buyer>(`/api/buyer/${encodeURIComponent(chosenId ?? '')}`, { signal }),
-    enabled: Boolean(chosenId) && !listed && !found.isPending,
-    staleTime: 60_000,
-  });
+  const chosen = useFilteredBuyer(chosenId, !listed && !found.isPending);
   const data = useMemo(() => {
     const options = (found.data?.data ?? []).map((b) => ({ value: b._id, label: b.name }));
     if (chosen.data && !options.some((o) => o.value === chosen.data._id))

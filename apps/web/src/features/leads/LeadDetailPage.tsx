@@ -1,5 +1,5 @@
-import { useClaims } from '../../app/session';
 import { RecordFrame, RecordRoute, recordStatus } from '../../components/RecordPage';
+import { useClaims } from '../../lib/session';
 import { AdminLeadDetail } from './AdminLeadDetail';
 import { useLead } from './leads.api';
 import { BuyerLeadDetail, SourceLeadDetail } from './PortalLeadDetail';

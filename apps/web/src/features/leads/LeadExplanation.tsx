@@ -3,8 +3,9 @@ import { Badge, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
+import { formatMoney } from '../../lib/format';
 import { RecordLink, recordLinkColumn } from './LeadFields';
-import { BID_OUTCOME_COLORS, bidOutcomeLabel, formatMoney } from './leadFormat';
+import { BID_OUTCOME_COLORS, bidOutcomeLabel } from './leadFormat';
 
 type Row = LeadExplanationEntry & { _id: string };
 

@@ -6,11 +6,11 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useServiceLabel } from '../../components/ServiceName';
-import { formatTimestamp } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { RequestReturnButton } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { BadgeRow, FlagField, LabeledField, LongValueField, UrlValueField, ValueField } from './LeadFields';
-import { formatMoney, leadType } from './leadFormat';
+import { leadType } from './leadFormat';
 
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
 const phoneOf = (phone: string | undefined) => (phone ? formatLeadPhone(phone) : '');

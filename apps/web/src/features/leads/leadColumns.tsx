@@ -7,9 +7,8 @@ import {
 } from '@leadex/domain';
 import { Group, Text } from '@mantine/core';
 import type { DataTableColumn } from '../../components/DataTable';
-import { formatTimestamp } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { ReturnStatusBadge, TestBadge, YesNoBadge } from './LeadBadges';
-import { formatMoney } from './leadFormat';
 
 /**
  * The columns of the leads lists per role (admin §2: 18; portals §2: the buyer's and the source's).

@@ -1,10 +1,5 @@
 import { BID_OUTCOME_LABELS, type BidOutcome } from '@leadex/domain';
-
-/** Dollars as the leads screens show them ($1,234.50); empty when there is no amount. */
-export function formatMoney(dollars: number | null | undefined): string {
-  if (dollars === undefined || dollars === null) return '';
-  return dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
-}
+import { formatMoney } from '../../lib/format';
 
 /**
  * A URL a source sent, as a link only when it is http or https (issue 12: what a source sent is shown,

@@ -1,4 +1,4 @@
-import type { LeadDetail, LeadUpdate } from '@leadex/domain';
+import type { Buyer, LeadDetail, LeadUpdate, ResendAnswer } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -37,8 +37,7 @@ export function useUpdateLead(id: string) {
 export function useResendDelivery(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (matchId: string) =>
-      api.post<{ queued: number }>(path(id, `/match/${encodeURIComponent(matchId)}/resend`)),
+    mutationFn: (matchId: string) => api.post<ResendAnswer>(path(id, `/match/${encodeURIComponent(matchId)}/resend`)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.leads.detail(id) }),
   });
 }
@@ -52,6 +51,16 @@ export function useLeadValues(field: 'service' | 'zip', range: LeadRange) {
         query: { dateq: range.dateq, begin: range.begin, end: range.end },
         signal,
       }),
+    staleTime: 60_000,
+  });
+}
+
+/** GET /api/buyer/{id}: the buyer a shared link filters by, read when the search did not list it (its name shows). */
+export function useFilteredBuyer(id: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.buyers.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<Buyer>(`/api/buyer/${encodeURIComponent(id ?? '')}`, { signal }),
+    enabled: Boolean(id) && enabled,
     staleTime: 60_000,
   });
 }

@@ -1,4 +1,4 @@
-import type { AdminMessage } from '@leadex/domain';
+import type { AdminMessage, MessageHideManyAnswer } from '@leadex/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -16,7 +16,7 @@ export function useHideMessage() {
 export function useHideMessages() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) => api.put<{ ok: true; count: number }>('/api/message/admin', { ids, hide: true }),
+    mutationFn: (ids: string[]) => api.put<MessageHideManyAnswer>('/api/message/admin', { ids, hide: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.messages.all }),
   });
 }

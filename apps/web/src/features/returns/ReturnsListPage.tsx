@@ -4,10 +4,9 @@ import { IconFilter } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ListPage, UrlSelectFilter } from '../../components/ListPage';
-import { formatTimestamp } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
 import { ReturnStatusBadge } from '../leads/LeadBadges';
-import { formatMoney } from '../leads/leadFormat';
 import { DecideReturnButtons } from './ReturnActions';
 
 const STATUS_OPTIONS = [

@@ -1,15 +1,7 @@
-import type { ReturnDecision, ReturnRequest } from '@leadex/domain';
+import type { ReturnAnswer, ReturnDecision, ReturnRequest } from '@leadex/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-
-/** The match's return as the server answers it after a request or a decision. */
-export interface ReturnAnswer {
-  _id: string;
-  status: 'requested' | 'approved' | 'denied';
-  reason?: string;
-  comment?: string;
-}
 
 /**
  * POST /api/lead/{id}/match/{matchId}/return: a buyer's request (reason, comment) or an admin's

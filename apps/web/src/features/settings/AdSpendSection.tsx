@@ -9,10 +9,9 @@ import { EditingFields } from '../../components/EditableForm';
 import { MoneyField, SelectField } from '../../components/FormFields';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
-import { formatDay, todayInExchangeZone } from '../../lib/format';
+import { formatDay, formatMoney, todayInExchangeZone } from '../../lib/format';
 import { applyFieldErrors, schemaResolver } from '../../lib/forms';
 import { showSuccess } from '../../lib/notify';
-import { formatMoney } from '../leads/leadFormat';
 import { AD_SPEND_DAYS, useAdSpend, useInternalSources, useSaveAdSpend, useUploadAdSpend } from './settings.api';
 
 const originLabel = (origin: AdSpendRow['origin']) => (origin === 'manual' ? 'Manual' : INTEGRATION_INFO[origin].label);

@@ -1,6 +1,8 @@
 import type {
   AdSpendEntry,
+  AdSpendList,
   AdSpendRow,
+  AdSpendSources,
   AdSpendUploadResult,
   ExchangeZone,
   IntegrationName,
@@ -56,7 +58,7 @@ export function useIntegrationSource() {
 export function useInternalSources() {
   return useQuery({
     queryKey: queryKeys.adSpend.sources,
-    queryFn: ({ signal }) => api.get<{ data: { _id: string; name: string }[] }>('/api/ad-spend/sources', { signal }),
+    queryFn: ({ signal }) => api.get<AdSpendSources>('/api/ad-spend/sources', { signal }),
     select: (answer) => answer.data.map((source) => ({ value: source._id, label: source.name })),
   });
 }
@@ -65,8 +67,7 @@ export function useInternalSources() {
 export function useAdSpend() {
   return useQuery({
     queryKey: queryKeys.adSpend.list(AD_SPEND_DAYS),
-    queryFn: ({ signal }) =>
-      api.get<{ data: AdSpendRow[] }>('/api/ad-spend', { signal, query: { days: AD_SPEND_DAYS } }),
+    queryFn: ({ signal }) => api.get<AdSpendList>('/api/ad-spend', { signal, query: { days: AD_SPEND_DAYS } }),
     select: (answer) => answer.data,
   });
 }

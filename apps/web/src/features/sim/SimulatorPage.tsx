@@ -1,8 +1,10 @@
 import {
+  type BillingRunResult,
   SIM_HIT_RATES,
   SIM_LEAD_COUNTS,
   type SimLeadResult,
   type SimPingPost,
+  type SimTestAnswer,
   type SimWhitelist,
   simLeadSchema,
   simPingPostSchema,
@@ -40,8 +42,6 @@ import { showSuccess } from '../../lib/notify';
 import { useServices, useSourceOptions } from '../campaigns/campaigns.api';
 import { DecisionExplained } from '../leads/LeadExplanation';
 import {
-  type BillingRunResult,
-  type SimTestAnswer,
   useBillingRun,
   useMockDate,
   useResetDatabase,

@@ -1,15 +1,15 @@
-import type { LeadExplanationEntry, SimLeadResult, SimLeads, SimWhitelist } from '@leadex/domain';
+import type {
+  BillingRunResult,
+  OkAnswer,
+  SimLeadResult,
+  SimLeads,
+  SimMockDateAnswer,
+  SimTestAnswer,
+  SimWhitelist,
+  SystemInfo,
+} from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, postForLines } from '../../lib/api';
-
-/** GET /api/env: what the simulator's System Info shows. */
-export interface SystemInfo {
-  ok: boolean;
-  node_env: string;
-  db: 'postgres' | 'pglite';
-  /** The exchange's clock (the mock date when one is set), epoch seconds. */
-  date: number;
-}
 
 export const simKeys = { env: ['sim', 'env'] as const, whitelist: ['sim', 'whitelist'] as const };
 
@@ -35,17 +35,9 @@ function useRefreshEverything() {
 export function useMockDate() {
   const refresh = useRefreshEverything();
   return useMutation({
-    mutationFn: (body: { date: number } | { reset: true }) =>
-      api.post<{ ok: boolean; date: number }>('/api/sim/mockDate', body),
+    mutationFn: (body: { date: number } | { reset: true }) => api.post<SimMockDateAnswer>('/api/sim/mockDate', body),
     onSuccess: refresh,
   });
-}
-
-export interface BillingRunResult {
-  opened: number;
-  rolled: number;
-  closed: number;
-  invoiced: number;
 }
 
 /** POST /api/sim/billing, with doPayments=true to pay the closed bills. */
@@ -56,16 +48,6 @@ export function useBillingRun() {
       api.post<BillingRunResult>('/api/sim/billing', {}, { query: doPayments ? { doPayments: 'true' } : undefined }),
     onSuccess: refresh,
   });
-}
-
-/** What the ping-post and direct lead tests answer: the source API's answers and the decision explained. */
-export interface SimTestAnswer {
-  ping?: Record<string, unknown>;
-  post?: Record<string, unknown>;
-  lead?: Record<string, unknown>;
-  /** What the ping, post or lead was answered, in a sentence. */
-  outcome?: string;
-  explanation: LeadExplanationEntry[];
 }
 
 export function useSimTest(kind: 'pingpost' | 'lead') {
@@ -103,5 +85,5 @@ export function useSaveWhitelist() {
 /** POST /api/sim/reset-db. */
 export function useResetDatabase() {
   const refresh = useRefreshEverything();
-  return useMutation({ mutationFn: () => api.post<{ ok: boolean }>('/api/sim/reset-db'), onSuccess: refresh });
+  return useMutation({ mutationFn: () => api.post<OkAnswer>('/api/sim/reset-db'), onSuccess: refresh });
 }

@@ -6,11 +6,6 @@ import { MoneyField, TextField } from '../../components/FormFields';
 import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
 import { NEW_CHANNEL, type SourceFormValues } from './sourceForm';
 
-const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** $1,234.50 */
-export const formatDollars = (value: number): string => dollars.format(value);
-
 /**
  * The source's channels (name, max cost), edited as rows inside the Source form and sent whole.
  * A channel's max cost replaces the source's lead cost for leads sent on it.

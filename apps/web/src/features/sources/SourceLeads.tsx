@@ -3,8 +3,7 @@ import { Badge, Group } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { RecordsTable } from '../../components/RecordsTable';
 import { Section } from '../../components/Section';
-import { formatTimestamp } from '../../lib/format';
-import { formatDollars } from './SourceChannels';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 
 /** The source's latest leads (include=leads): date, name, service, zip, cost, price, sold or not. */
 export function SourceLeads({ leads }: { leads: SourceLead[] }) {
@@ -20,12 +19,12 @@ export function SourceLeads({ leads }: { leads: SourceLead[] }) {
           { accessor: 'service', title: 'Service' },
           { accessor: 'zip', title: 'Zip' },
           { accessor: 'channel', title: 'Channel' },
-          { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (lead) => formatDollars(lead.cost) },
+          { accessor: 'cost', title: 'Cost', textAlign: 'right', render: (lead) => formatMoney(lead.cost) },
           {
             accessor: 'price',
             title: 'Price',
             textAlign: 'right',
-            render: (lead) => (lead.price === undefined ? '' : formatDollars(lead.price)),
+            render: (lead) => (lead.price === undefined ? '' : formatMoney(lead.price)),
           },
           {
             accessor: 'sold',

@@ -1,4 +1,16 @@
-import { webhookCreateSchema, webhookListQuery, webhookTestSchema, webhookUpdateSchema } from '@leadex/domain';
+import {
+  apiResponses,
+  pageSchema,
+  webhookCreateSchema,
+  webhookDraftSchema,
+  webhookListItemSchema,
+  webhookListQuery,
+  webhookSchema,
+  webhookTemplateSchema,
+  webhookTestResultSchema,
+  webhookTestSchema,
+  webhookUpdateSchema,
+} from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../../config';
@@ -20,28 +32,49 @@ export const webhookRoutes: FastifyPluginAsyncZod<{
   const tags = ['deliveries'];
   await registerPerUserLimits(app);
 
-  app.get('/webhook', { onRequest: adminOrBuyer, schema: { tags, querystring: webhookListQuery } }, (request) =>
-    webhooks.list(request.viewer(), request.query),
+  app.get(
+    '/webhook',
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, querystring: webhookListQuery, response: apiResponses(pageSchema(webhookListItemSchema)) },
+    },
+    (request) => webhooks.list(request.viewer(), request.query),
   );
 
   // The template with the mapping field names (registered before /webhook/:id, and wins over it).
-  app.get('/webhook/new', { onRequest: adminOrBuyer, schema: { tags } }, () => webhooks.template());
-
-  app.get('/webhook/:id', { onRequest: adminOrBuyer, schema: { tags, params: idParams } }, (request) =>
-    webhooks.get(request.viewer(), request.params.id),
+  app.get(
+    '/webhook/new',
+    { onRequest: adminOrBuyer, schema: { tags, response: apiResponses(webhookTemplateSchema) } },
+    () => webhooks.template(),
   );
 
-  app.get('/webhook/:id/:action', { onRequest: adminOrBuyer, schema: { tags, params: actionParams } }, (request) =>
-    webhooks.action(request.viewer(), request.params.id, request.params.action),
+  app.get(
+    '/webhook/:id',
+    { onRequest: adminOrBuyer, schema: { tags, params: idParams, response: apiResponses(webhookSchema) } },
+    (request) => webhooks.get(request.viewer(), request.params.id),
   );
 
-  app.post('/webhook', { onRequest: adminOrBuyer, schema: { tags, body: webhookCreateSchema } }, (request, reply) =>
-    created(reply, webhooks.create(request.viewer(), request.body)),
+  app.get(
+    '/webhook/:id/:action',
+    { onRequest: adminOrBuyer, schema: { tags, params: actionParams, response: apiResponses(webhookDraftSchema) } },
+    (request) => webhooks.action(request.viewer(), request.params.id, request.params.action),
+  );
+
+  app.post(
+    '/webhook',
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, body: webhookCreateSchema, response: apiResponses(webhookSchema, 201) },
+    },
+    (request, reply) => created(reply, webhooks.create(request.viewer(), request.body)),
   );
 
   app.put(
     '/webhook/:id',
-    { onRequest: adminOrBuyer, schema: { tags, params: idParams, body: webhookUpdateSchema } },
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, params: idParams, body: webhookUpdateSchema, response: apiResponses(webhookSchema) },
+    },
     (request) => webhooks.update(request.viewer(), request.params.id, request.body),
   );
 
@@ -51,7 +84,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{
       onRequest: adminOrBuyer,
       // Each Test is a call to a URL the user chose: a held-down button must not make the exchange a flood.
       ...perUser(config.DELIVERY_TEST_PER_MINUTE, 60_000, 'delivery tests'),
-      schema: { tags, params: idParams, body: webhookTestSchema },
+      schema: { tags, params: idParams, body: webhookTestSchema, response: apiResponses(webhookTestResultSchema) },
     },
     (request) => webhooks.test(request.viewer(), request.params.id, request.body),
   );

@@ -1,4 +1,5 @@
 import formBody from '@fastify/formbody';
+import { apiResponses, resendAnswerSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { z } from 'zod';
@@ -17,7 +18,11 @@ export const notifyRoutes: FastifyPluginAsyncZod<{
     '/lead/:id/match/:matchId/resend',
     {
       onRequest: app.requireRole('admin'),
-      schema: { tags: ['leads'], params: z.object({ id: z.string(), matchId: z.string() }) },
+      schema: {
+        tags: ['leads'],
+        params: z.object({ id: z.string(), matchId: z.string() }),
+        response: apiResponses(resendAnswerSchema),
+      },
     },
     (request) => jobs.resend(request.params.id, request.params.matchId),
   );
@@ -27,6 +32,7 @@ export const notifyRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         hide: true,
+        response: { 204: z.void().describe('No content') },
         body: z.object({ MessageSid: z.string().min(1), MessageStatus: z.string().min(1) }).passthrough(),
       },
     },

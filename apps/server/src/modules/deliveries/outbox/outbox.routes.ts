@@ -1,4 +1,4 @@
-import { pageQuery } from '@leadex/domain';
+import { apiResponses, outboxMessageSchema, pageQuery, pageSchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { OutboxService } from './outbox.service';
 
@@ -6,7 +6,10 @@ import type { OutboxService } from './outbox.service';
 export const outboxRoutes: FastifyPluginAsyncZod<{ outbox: OutboxService }> = async (app, { outbox }) => {
   app.get(
     '/outbox',
-    { onRequest: app.requireRole('admin'), schema: { tags: ['admin'], querystring: pageQuery(25) } },
+    {
+      onRequest: app.requireRole('admin'),
+      schema: { tags: ['admin'], querystring: pageQuery(25), response: apiResponses(pageSchema(outboxMessageSchema)) },
+    },
     (request) => outbox.list(request.query),
   );
 };

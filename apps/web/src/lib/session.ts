@@ -1,9 +1,9 @@
 import type { SessionClaims } from '@leadex/domain';
 import { useQuery } from '@tanstack/react-query';
-import { ApiRequestError, api } from '../lib/api';
-import { setExchangeZone } from '../lib/format';
-import { showError } from '../lib/notify';
-import { queryKeys } from '../lib/queryKeys';
+import { ApiRequestError, api } from './api';
+import { setExchangeZone } from './format';
+import { showError } from './notify';
+import { queryKeys } from './queryKeys';
 
 /** GET /api/session: the claims of the signed-in user, or null for a guest (the API answers 401). */
 export async function fetchSession(): Promise<SessionClaims | null> {
