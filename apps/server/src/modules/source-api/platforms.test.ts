@@ -112,9 +112,9 @@ describe('test flags (#32.6)', () => {
     const row = await leadRow(leadId);
     expect(row).toMatchObject({ test: true, sold: false, priceCents: 0, costCents: 0 });
     expect(await matchesOf(leadId)).toEqual([]);
-    expect(await unpackExplanation(t.database.db, row?.explanation ?? null)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ campaign: m.campaignId, eligible: true, won: true }),
-    ]));
+    expect(await unpackExplanation(t.database.db, row?.explanation ?? null)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ campaign: m.campaignId, eligible: true, won: true })]),
+    );
   }
 
   const spellings: [string, string | boolean][] = [
@@ -201,15 +201,23 @@ describe("the consumer's IP and user agent (#32.5)", () => {
   const poster = { 'user-agent': 'LeadConduit/1.0 (+https://activeprospect.com)' };
 
   it("stores none when the source sends none, and keeps the request's own address and client apart", async () => {
-    const direct = await send('/api/lead', { service: 'roofing', zip: '73102', ...contact() }, {
-      ...bearer(apiKey),
-      ...poster,
-    });
+    const direct = await send(
+      '/api/lead',
+      { service: 'roofing', zip: '73102', ...contact() },
+      {
+        ...bearer(apiKey),
+        ...poster,
+      },
+    );
     const ping = await send('/api/ping', { service: 'roofing', zip: '73102' }, bearer(apiKey));
-    const posted = await send('/api/post', { ping_id: ping.json().ping_id, ...contact() }, {
-      ...bearer(apiKey),
-      ...poster,
-    });
+    const posted = await send(
+      '/api/post',
+      { ping_id: ping.json().ping_id, ...contact() },
+      {
+        ...bearer(apiKey),
+        ...poster,
+      },
+    );
     for (const res of [direct, posted]) {
       expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
       const row = await leadRow(res.json().lead_id);
@@ -232,7 +240,13 @@ describe("the consumer's IP and user agent (#32.5)", () => {
   it("stores the consumer's IP and user agent as the source sent them", async () => {
     const res = await send(
       '/api/lead',
-      form({ service: 'roofing', zip: '73102', ...contact(), ip: '198.51.100.7', user_agent: 'Mozilla/5.0 (consumer)' }),
+      form({
+        service: 'roofing',
+        zip: '73102',
+        ...contact(),
+        ip: '198.51.100.7',
+        user_agent: 'Mozilla/5.0 (consumer)',
+      }),
       { ...bearer(apiKey), ...poster, ...FORM },
     );
     const row = await leadRow(res.json().lead_id);

@@ -9,8 +9,8 @@ import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { SourceCaller } from '../../distribution/engine';
 import { sha256Hex } from '../../lib/secrets';
-import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import { mapTestFlags, takeApiKey } from './source-api.request';
+import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { Answer, RequestMeta, SourceApiService } from './source-api.service';
 
 /** The public API's rate limiter keeps counts for at most this many API keys (or addresses) at once. */
@@ -121,7 +121,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
           tags: ['public'],
           summary,
           ...(description ? { description } : {}),
-          security: [{ bearer: [] }],
+          // Or a key field or query parameter (docs/api.md "Authentication"), which OpenAPI cannot name by case.
+          security: [{ bearer: [] }, { basic: [] }],
           body,
           response: sourceApiResponses(answer),
         },
