@@ -107,7 +107,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         version: '1.0.0',
         description: 'The lead exchange: back office, portals and the public source API.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The public source API also takes the key as HTTP Basic's password (issue 32).
+          basic: { type: 'http', scheme: 'basic' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -507,6 +507,9 @@ async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: stri
         trusted_form: i % 3 === 0 ? `https://cert.trustedform.com/demo${i}` : undefined,
         homeowner: i % 4 !== 0,
         sub_id: `sub-${i % 6}`,
+        // The consumer's, as a form would send them; the request's own address is the seed's (meta).
+        ip: `198.51.100.${(i % 250) + 1}`,
+        user_agent: 'Mozilla/5.0 (demo consumer)',
       };
       const meta = { ip: '203.0.113.10', userAgent: 'Leadex demo seed' };
       if (source.direct && i % 2 === 0) {

@@ -135,7 +135,7 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
       if (!apiKey)
         throw new AppError(
           'unauthenticated',
-          'An API key is required: send Authorization: Bearer <key> or an apikey field',
+          'An API key is required: send Authorization: Bearer <key> (or HTTP Basic with the key as password), or an apikey field',
         );
       const snap = current();
       const key = snap.keysByHash.get(sha256Hex(apiKey.trim()));

@@ -47,8 +47,11 @@ export const leads = pgTable(
     tcpaLanguage: text('tcpa_language'),
     trustedForm: text('trusted_form'),
     jornaya: text('jornaya'),
+    /** The consumer's IP and user agent as the source sent them; null when it sent none (never the poster's). */
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The request that brought the lead: the poster's own address and client (issue 32 item 5), kept apart from the consumer's. */
+    request: jsonb('request').$type<{ ip: string; user_agent?: string }>(),
     pubId: text('pub_id'),
     subId: text('sub_id'),
     homeowner: boolean('homeowner'),

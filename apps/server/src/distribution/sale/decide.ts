@@ -143,8 +143,10 @@ export function leadRecord(engine: Engine, req: SaleRequest, now: Date): LeadRec
     tcpaLanguage: contact.tcpa_language ?? null,
     trustedForm: contact.trusted_form ?? null,
     jornaya: contact.jornaya ?? null,
-    ip: contact.ip ?? req.meta.ip,
-    userAgent: contact.user_agent ?? req.meta.userAgent ?? null,
+    // The consumer's, as the source sent them: the request's own address and client are the poster's.
+    ip: contact.ip ?? null,
+    userAgent: contact.user_agent ?? null,
+    request: { ip: req.meta.ip, ...(req.meta.userAgent ? { user_agent: req.meta.userAgent } : {}) },
     pubId: contact.pub_id ?? null,
     subId: contact.sub_id ?? null,
     homeowner: contact.homeowner ?? null,

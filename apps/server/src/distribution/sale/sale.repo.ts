@@ -28,6 +28,8 @@ export interface LeadRecord {
   jornaya: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** The poster's own address and client (the request's), never the consumer's. */
+  request: { ip: string; user_agent?: string };
   pubId: string | null;
   subId: string | null;
   homeowner: boolean | null;
@@ -146,9 +148,10 @@ const STORE_SALE: NamedStatement = {
       insert into leads (id, source_id, api_key_id, channel, service, zip, state, city, name, first_name,
         last_name, address, phone, email, tcpa_consent, tcpa_language, trusted_form, jornaya, ip, user_agent,
         pub_id, sub_id, homeowner, metadata, ping_id, test, answer, explanation, price_cents, cost_cents, created_at,
-        sold)
+        sold, request)
       select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-        $23, $24::jsonb, $25, $26, $27::jsonb, $28::jsonb, $29, $30, $31::timestamptz, cardinality($36::text[]) > 0
+        $23, $24::jsonb, $25, $26, $27::jsonb, $28::jsonb, $29, $30, $31::timestamptz, cardinality($36::text[]) > 0,
+        $44::jsonb
       from caps_ok where ok
       on conflict (ping_id) where ping_id <> 'no_ping' do nothing
       returning id
@@ -218,6 +221,7 @@ export async function storeSale(
       check?.repostSince.toISOString() ?? null,
       check?.boughtSince.toISOString() ?? null,
       !sale?.spendTaken,
+      JSON.stringify(lead.request),
     ]);
     return null;
   } catch (error) {

@@ -6,7 +6,10 @@ import type { Engine, SourceCaller } from '../engine';
 import type { ExplanationRecord } from '../explanation';
 import type { InlineDeliveries, Pinger } from '../ports';
 
-/** Where a request came from: kept with the lead as consent evidence. */
+/**
+ * Where a request came from: the poster's address and client, kept with the lead as its `request`,
+ * never as the consumer's IP and user agent (issue 32 item 5).
+ */
 export interface RequestMeta {
   ip: string;
   userAgent?: string;

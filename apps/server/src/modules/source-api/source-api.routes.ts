@@ -7,7 +7,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { stringify } from 'safe-stable-stringify';
 import type { z } from 'zod';
 import type { Config } from '../../config';
+import type { SourceCaller } from '../../distribution/engine';
 import { sha256Hex } from '../../lib/secrets';
+import { mapTestFlags, takeApiKey } from './source-api.request';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { Answer, RequestMeta, SourceApiService } from './source-api.service';
 
@@ -17,17 +19,9 @@ const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimVa
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The public API key of the call, read before validation strips the body's `apikey`. */
+    /** The public API key of the call, taken from where the platforms put it before validation (issue 32). */
     sourceApiKey?: string;
   }
-}
-
-/** The API key: `Authorization: Bearer <key>`, else an `apikey` field of the body (DESIGN.md §4). */
-function readApiKey(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim();
-  const body = request.body as Record<string, unknown> | undefined;
-  return typeof body?.apikey === 'string' ? body.apikey : undefined;
 }
 
 const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;
@@ -82,7 +76,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
 
   app.decorateRequest('sourceApiKey', undefined);
   app.addHook('preValidation', async (request) => {
-    request.sourceApiKey = readApiKey(request);
+    request.sourceApiKey = takeApiKey(request);
+    mapTestFlags(request);
   });
 
   if (config.PUBLIC_API_RATE_LIMIT > 0) {
@@ -105,45 +100,51 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
 
   /**
    * A route of the public API: its summary, the body it takes, the answer it gives besides the
-   * failures, and the service call that answers. Each answer's shape is checked against the
-   * response schema when it is serialized.
+   * failures, and the service call that answers. The caller is authenticated before the body's
+   * validation is looked at (issue 32): no key or a wrong one answers 401, never field errors. Each
+   * answer's shape is checked against the response schema when it is serialized.
    */
   const publicRoute = <TBody extends z.ZodType>(
     path: string,
     summary: string,
     body: TBody,
     answer: z.ZodType,
-    answerOf: (body: z.infer<TBody>, request: FastifyRequest) => Answer | Promise<Answer>,
+    answerOf: (caller: SourceCaller, body: z.infer<TBody>, request: FastifyRequest) => Answer | Promise<Answer>,
     description?: string,
   ) =>
     app.post(
       path,
       {
+        // Validation errors wait in request.validationError until the caller is known (below).
+        attachValidation: true,
         schema: {
           tags: ['public'],
           summary,
           ...(description ? { description } : {}),
-          security: [{ bearer: [] }],
+          // Or a key field or query parameter (docs/api.md "Authentication"), which OpenAPI cannot name by case.
+          security: [{ bearer: [] }, { basic: [] }],
           body,
           response: sourceApiResponses(answer),
         },
       },
       async (request, reply) => {
-        const { status, body } = await answerOf(request.body as z.infer<TBody>, request);
+        const caller = api.authenticate(apiKeyOf(request), { direct: path === '/lead' });
+        if (request.validationError) throw request.validationError;
+        const { status, body } = await answerOf(caller, request.body as z.infer<TBody>, request);
         // The status is one of the response schema's, and so is the body's shape (checked as it is serialized).
         return reply.status(status as 200).send(body as never);
       },
     );
 
-  publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (body, request) =>
-    api.ping(body, apiKeyOf(request)),
+  publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (caller, body) =>
+    api.pingAs(caller, body),
   );
   publicRoute(
     '/post',
     'Send the lead of a ping; it sells once',
     postSchema,
     saleAnswerSchema,
-    (body, request) => api.post(body, apiKeyOf(request), metaOf(request)),
+    (caller, body, request) => api.postAs(caller, body, metaOf(request)),
     IDEMPOTENCY_NOTE,
   );
   publicRoute(
@@ -151,7 +152,7 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
     'Ping and post in one call (sources approved to post directly)',
     leadSchema,
     saleAnswerSchema,
-    (body, request) => api.lead(body, apiKeyOf(request), metaOf(request)),
+    (caller, body, request) => api.leadAs(caller, body, metaOf(request)),
     IDEMPOTENCY_NOTE,
   );
 };

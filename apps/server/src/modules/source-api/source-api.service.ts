@@ -114,6 +114,11 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       return hash && engine.snapshot().keysByHash.has(hash) ? `key:${hash}` : `ip:${ip}`;
     },
 
+    /** The source calling with `apiKey` (401 without a key or with an unknown one, 403 held or expired). */
+    authenticate(apiKey: string | undefined, options: { direct: boolean }): SourceCaller {
+      return engine.authenticate(apiKey, options);
+    },
+
     /**
      * POST /api/ping: a price for a lead, from memory only (DESIGN.md §4), at once; a promise only
      * when Ping/Post buyers are asked for their bids first (DESIGN.md §6).

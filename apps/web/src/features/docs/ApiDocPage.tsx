@@ -74,14 +74,18 @@ export default function ApiDocPage() {
       <Section title="Authentication and formats">
         <Stack gap="xs">
           <Text>
-            Send your API key in the <Code>Authorization: Bearer &lt;key&gt;</Code> header (or as an <Code>apikey</Code>{' '}
-            field). Bodies may be JSON, form-encoded or XML; answers are JSON. <Code>POST /api/post</Code> and{' '}
-            <Code>/api/lead</Code> honour an <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same
-            request with the same key gets the first answer, and posting the same <Code>ping_id</Code> twice returns the
-            first answer without selling twice. A key names one request: make a new key (a UUID) for every lead and
-            reuse it only to retry that lead; another lead under a used key is refused with{' '}
-            <Code>idempotency_key_reused</Code> and not stored. Send <Code>"test": true</Code> to try the calls without
-            selling (test pings use ZIP 99999).
+            Send your API key in the <Code>Authorization: Bearer &lt;key&gt;</Code> header, as the password of HTTP
+            Basic, or as an <Code>apikey</Code>, <Code>lp_key</Code>, <Code>lp_campaign_key</Code> or <Code>Key</Code>{' '}
+            field or query parameter; no key or an unknown one answers 401 before the body is read. Bodies may be JSON,
+            form-encoded or XML; answers are JSON. <Code>POST /api/post</Code> and <Code>/api/lead</Code> honour an{' '}
+            <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same request with the same key gets the
+            first answer, and posting the same <Code>ping_id</Code> twice returns the first answer without selling
+            twice. A key names one request: make a new key (a UUID) for every lead and reuse it only to retry that lead;
+            another lead under a used key is refused with <Code>idempotency_key_reused</Code> and not stored. Send{' '}
+            <Code>"test": true</Code> to try the calls without selling (test pings use ZIP 99999); the platforms' flags{' '}
+            <Code>lp_test</Code>, <Code>lp_action=test</Code>, <Code>Test_Lead</Code>, <Code>is_test</Code> and{' '}
+            <Code>xxTest</Code> work too. A test is priced and explained, never sold, billed or paid. Send the
+            consumer's <Code>ip</Code> and <Code>user_agent</Code>: your own request's are never taken for them.
           </Text>
         </Stack>
       </Section>
