@@ -24,6 +24,8 @@ const refusing = new Set<string>();
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: true });
 const DAY_MS = 86_400_000;
 const RUNS = 10;
+/** fast-check prints a failing case's seed; SPEND_PROPERTY_SEED replays it. */
+const SEED = process.env.SPEND_PROPERTY_SEED ? Number(process.env.SPEND_PROPERTY_SEED) : undefined;
 /** Two ZIPs of distinct states a case. */
 const ZIPS = [
   '75201',
@@ -107,12 +109,18 @@ const prepayBalance = async (buyerId: string) => {
   return row?.cents ?? 0;
 };
 
-/** The limits hold, and the sales' running reservation equals the recompute from the facts. */
-async function expectWithinLimits(buyerIds: string[], prepayId: string) {
-  expect(await prepayBalance(prepayId), 'prepay balance').toBeGreaterThanOrEqual(0);
-  for (const id of buyerIds) {
+/**
+ * The limits hold, and the sales' running reservation equals the recompute from the facts. An admin's
+ * debit may push a buyer past its limit (and a drawn prepay balance below zero: the draw then records
+ * "a deposit is due"); no sale may, which each post checks. So the limits are checked for the buyers
+ * no debit has touched (`debited`, by index: 0 is the prepay buyer).
+ */
+async function expectWithinLimits(buyerIds: string[], prepayId: string, debited: ReadonlySet<number>) {
+  if (!debited.has(0)) expect(await prepayBalance(prepayId), 'prepay balance').toBeGreaterThanOrEqual(0);
+  for (const [index, id] of buyerIds.entries()) {
     const before = await spendOf(id);
-    expect(before?.spentCents ?? 0, 'spent within the limit').toBeLessThanOrEqual(before?.limitCents ?? 0);
+    if (!debited.has(index))
+      expect(before?.spentCents ?? 0, 'spent within the limit').toBeLessThanOrEqual(before?.limitCents ?? 0);
     await t.database.db.transaction((tx) => billsRepo.recomputeSpendOf(tx, id));
     expect(await spendOf(id), 'the sales reserved what the facts say').toEqual(before);
   }
@@ -153,6 +161,7 @@ describe('rule 7 under random sales, top-ups, returns, credits, debits, live del
           /** Each bill's credits and debits in cents, as the admin last sent them. */
           const adjustments = new Map<string, { buyer: number; credit: number[]; debit: number[] }>();
           const withDelivery = new Set<number>();
+          const debited = new Set<number>();
 
           for (const s of steps) {
             if (s.kind === 'wait') t.clock.advance(s.hours * 3_600_000);
@@ -211,6 +220,7 @@ describe('rule 7 under random sales, top-ups, returns, credits, debits, live del
                   payload: { credits: lists.credit.map(line), debits: lists.debit.map(line) },
                 });
                 expect(res.statusCode, res.body).toBe(200);
+                if (s.adjustment === 'debit') debited.add(s.buyer);
               } else expect(current.statusCode, current.body).toBe(404);
             }
             if (s.kind === 'post') {
@@ -242,19 +252,20 @@ describe('rule 7 under random sales, top-ups, returns, credits, debits, live del
               const res = await postReturn(t, admin.cookie, sold, { approve: true });
               expect([200, 409]).toContain(res.statusCode);
             }
-            await expectWithinLimits(buyerIds, prepayId);
+            await expectWithinLimits(buyerIds, prepayId, debited);
           }
 
-          // The prepay buyer bought no more than its deposits cover, with its debits and less its credits.
+          // The prepay buyer bought no more than its deposits cover, less its credits, and with its debits
+          // when none came after its sales could see it (a later debit may leave it owing: see above).
           const prepaySold = sales.filter((s) => s.buyer === 0).length;
           const prepayLists = [...adjustments.values()].filter((a) => a.buyer === 0);
           const net = (kind: 'credit' | 'debit') => prepayLists.flatMap((a) => a[kind]).reduce((n, c) => n + c, 0);
-          expect(prepaySold * 700 + net('debit') - net('credit')).toBeLessThanOrEqual(
+          expect(prepaySold * 700 + (debited.has(0) ? 0 : net('debit')) - net('credit')).toBeLessThanOrEqual(
             deposited * 100 + 700 * (await approvedCount(prepayId)),
           );
           t.clock.advance(70 * DAY_MS);
           await t.request({ method: 'POST', url: '/api/sim/billing?doPayments=true', as: admin.cookie });
-          await expectWithinLimits(buyerIds, prepayId);
+          await expectWithinLimits(buyerIds, prepayId, debited);
           for (const [index, id] of buyerIds.entries())
             await expectBillsConsistent(
               t,
@@ -265,7 +276,7 @@ describe('rule 7 under random sales, top-ups, returns, credits, debits, live del
         },
       ),
       // A failure reports its case at once: shrinking a case of 30 HTTP steps would take minutes.
-      { numRuns: RUNS, endOnFailure: true },
+      { numRuns: RUNS, endOnFailure: true, seed: SEED },
     );
   }, 300_000);
 });
