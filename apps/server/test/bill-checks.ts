@@ -19,6 +19,31 @@ export interface CheckedBill {
 
 export const cents = (dollars: number) => Math.round(dollars * 100);
 
+/**
+ * The admin sets a buyer's open bill's credits and debits (one line each, cents; 0 for none) through
+ * PUT /api/bill/{id}, as the property tests' random adjustments do. False when the buyer has no open bill.
+ */
+export async function adjustOpenBill(
+  t: TestApp,
+  adminCookie: string,
+  buyerId: string,
+  { credit, debit }: { credit: number; debit: number },
+): Promise<boolean> {
+  const current = await t.request({ method: 'GET', url: `/api/bill/buyer/${buyerId}/current`, as: adminCookie });
+  if (current.statusCode !== 200) return false;
+  const res = await t.request({
+    method: 'PUT',
+    url: `/api/bill/${current.json()._id}`,
+    as: adminCookie,
+    payload: {
+      credits: credit > 0 ? [{ amount: credit / 100, description: 'Credit' }] : [],
+      debits: debit > 0 ? [{ amount: debit / 100, description: 'Debit' }] : [],
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return true;
+}
+
 let cases = 0;
 /**
  * Starts a property's next case in a year of its own (15:00 UTC on January 1st, after every earlier

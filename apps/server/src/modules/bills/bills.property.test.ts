@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectBillsConsistent, startCaseInItsOwnYear } from '../../../test/bill-checks';
+import { adjustOpenBill, expectBillsConsistent, startCaseInItsOwnYear } from '../../../test/bill-checks';
 import {
   createBuyer,
   createCampaign,
@@ -106,23 +106,7 @@ describe('bills under random sequences of sales, returns, adjustments, deliverie
             }
             if (s.kind === 'adjust') {
               const b = buyers[s.buyer] as (typeof buyers)[number];
-              const current = await t.request({
-                method: 'GET',
-                url: `/api/bill/buyer/${b.id}/current`,
-                as: admin.cookie,
-              });
-              if (current.statusCode === 200) {
-                const res = await t.request({
-                  method: 'PUT',
-                  url: `/api/bill/${current.json()._id}`,
-                  as: admin.cookie,
-                  payload: {
-                    credits: s.credit > 0 ? [{ amount: s.credit / 100, description: 'Credit' }] : [],
-                    debits: s.debit > 0 ? [{ amount: s.debit / 100, description: 'Debit' }] : [],
-                  },
-                });
-                expect(res.statusCode).toBe(200);
-              }
+              await adjustOpenBill(t, admin.cookie, b.id, s);
             }
           }
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectBillsConsistent } from '../../../test/bill-checks';
+import { adjustOpenBill, expectBillsConsistent } from '../../../test/bill-checks';
 import { testDatabaseKind } from '../../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey, postReturn, uniquePhone } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
@@ -371,24 +371,7 @@ describe('money under random sequences of sales, returns, adjustments, top-ups a
           }
           if (s.kind === 'adjust') {
             adjusted = true;
-            const buyerId = [cast.P, cast.K, cast.V, cast.D][s.buyer] as string;
-            const current = await t.request({
-              method: 'GET',
-              url: `/api/bill/buyer/${buyerId}/current`,
-              as: admin.cookie,
-            });
-            if (current.statusCode === 200) {
-              const res = await t.request({
-                method: 'PUT',
-                url: `/api/bill/${current.json()._id}`,
-                as: admin.cookie,
-                payload: {
-                  credits: s.credit > 0 ? [{ amount: s.credit / 100, description: 'Credit' }] : [],
-                  debits: s.debit > 0 ? [{ amount: s.debit / 100, description: 'Debit' }] : [],
-                },
-              });
-              expect(res.statusCode, res.body).toBe(200);
-            }
+            await adjustOpenBill(t, admin.cookie, [cast.P, cast.K, cast.V, cast.D][s.buyer] as string, s);
           }
           await expectMoneyHolds(s.kind === 'run', adjusted);
         }
