@@ -86,6 +86,13 @@ describe('the layers below the modules (issue 31c)', () => {
     );
     expect(whole).toEqual([]);
   });
+
+  it('gives no route file the jobs: a route plugin is typed by a port of the service side, deps.ts hands the jobs in', () => {
+    const intoJobs = edgesFrom(sourceFiles().filter((file) => file.endsWith('.routes.ts'))).filter((edge) =>
+      /-> jobs\//.test(edge),
+    );
+    expect(intoJobs).toEqual([]);
+  });
 });
 
 /**

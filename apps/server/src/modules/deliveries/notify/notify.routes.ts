@@ -4,12 +4,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { z } from 'zod';
 import type { Config } from '../../../config';
-import type { Jobs } from '../../../jobs';
 import { AppError } from '../../../lib/errors';
+import type { NotifyResends } from './notify';
 
 /** Resending a match's failed notify channels (admin) and Twilio's SMS status callback. */
 export const notifyRoutes: FastifyPluginAsyncZod<{
-  jobs: Pick<Jobs, 'resend' | 'smsStatus'>;
+  jobs: NotifyResends;
   config: Pick<Config, 'PUBLIC_URL' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN'>;
 }> = async (app, { jobs, config }) => {
   await app.register(formBody);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ResendAnswer } from '@leadex/domain';
 import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import type { Config } from '../../../config';
@@ -140,3 +141,13 @@ export function createNotifyHandler({ db, clock, config, channels }: NotifyDeps)
 }
 
 export type NotifyHandler = ReturnType<typeof createNotifyHandler>;
+
+/**
+ * What the notify routes need from the process that runs the deliveries (jobs/ implements it, deps.ts
+ * hands it in): an admin's resend of a match's failed channels and Twilio's status callback for a text.
+ */
+export interface NotifyResends {
+  resend(leadId: string, matchId: string): Promise<ResendAnswer>;
+  /** false: no attempt has this provider id. */
+  smsStatus(sid: string, status: string): Promise<boolean>;
+}
