@@ -69,6 +69,11 @@ export interface AppDeps {
   mockDate: MockDate | null;
   /** The simulator's tools (never in production, where its routes do not exist). */
   sim: SimService | null;
+  /**
+   * The engine and the source API as deps.ts builds them, on another clock and a fresh engine: the demo
+   * sells its past leads on a clock it moves. Its sales wake no delivery (the demo's history is backdated).
+   */
+  exchangeOn: (clock: Clock) => { engine: Engine; sourceApi: SourceApiService };
   services: {
     users: UsersService;
     buyers: BuyersService;
@@ -131,12 +136,14 @@ export function createDeps(
     logger,
     onSignupVerified: (email) => signup.announceVerified(email),
   });
-  const engine = createEngine({
-    db,
-    clock,
-    config,
-    onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
-  });
+  const engineOn = (on: Clock) =>
+    createEngine({
+      db,
+      clock: on,
+      config,
+      onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
+    });
+  const engine = engineOn(clock);
   const buyers = createBuyersService({ db, clock, users, engine, billing: buyerSpend });
   const messages = createMessagesService({ db, clock, buyers, users });
   const integrations = createIntegrationsService({ db, clock, config, logger, messages });
@@ -164,17 +171,33 @@ export function createDeps(
     ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
-  const sale = createSale({
-    db,
-    clock,
-    engine,
-    secret: config.LEADEX_SECRET,
-    onSale: () => jobs.kick(),
-    logger,
-    inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
-    pinger: createPinger({ clock, secret: config.LEADEX_SECRET, deliverOptions: () => webhooks.deliverOptions() }),
-  });
-  const sourceApi = createSourceApiService({ clock, engine, secret: config.LEADEX_SECRET, sale });
+  /** The sale and the source API on an engine and a clock; `onSale` wakes the deliveries. */
+  const sourceApiOn = (on: Clock, onEngine: Engine, onSale?: () => void) => {
+    const sale = createSale({
+      db,
+      clock: on,
+      engine: onEngine,
+      secret: config.LEADEX_SECRET,
+      onSale,
+      logger,
+      inline: createInlineDeliveries({
+        webhooks,
+        clock: on,
+        liveBuyers: () => onEngine.snapshot().liveDeliveryBuyers,
+      }),
+      pinger: createPinger({
+        clock: on,
+        secret: config.LEADEX_SECRET,
+        deliverOptions: () => webhooks.deliverOptions(),
+      }),
+    });
+    return createSourceApiService({ clock: on, engine: onEngine, secret: config.LEADEX_SECRET, sale });
+  };
+  const sourceApi = sourceApiOn(clock, engine, () => jobs.kick());
+  const exchangeOn = (on: Clock) => {
+    const movedEngine = engineOn(on);
+    return { engine: movedEngine, sourceApi: sourceApiOn(on, movedEngine) };
+  };
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
   const signup = createSignupService({
@@ -228,7 +251,7 @@ export function createDeps(
         reseed: async () => {
           await seedReferenceData({ db });
           await users.ensureAdmin();
-          if (config.SEED_DEMO) await seedDemo({ db, clock, config, logger, services });
+          if (config.SEED_DEMO) await seedDemo({ clock, services, exchangeOn });
         },
       });
   return {
@@ -245,5 +268,6 @@ export function createDeps(
     mockDate,
     sim,
     services,
+    exchangeOn,
   };
 }

@@ -1,32 +1,28 @@
-import type { BuyerCreate } from '@leadex/domain';
-import { hashPassword } from 'better-auth/crypto';
-import type { Config } from '../config';
-import type { Db, Tx } from '../db/client';
 import {
-  apiKeys,
-  buyers,
+  type BuyerCreate,
+  buyerListQuery,
   type CampaignTime,
-  campaignStatusEvents,
-  campaigns,
-  leadMatches,
-  services,
-  sourceChannels,
-  sources,
-  webhooks,
-  zipsets,
-} from '../db/schema';
-import { createEngine } from '../distribution/engine';
-import { createSale } from '../distribution/sale';
-import { createApiKeyVault } from '../lib/api-keys';
+  campaignCreateSchema,
+  campaignUpdateSchema,
+  sourceCreateSchema,
+  webhookCreateSchema,
+} from '@leadex/domain';
+import { hashPassword } from 'better-auth/crypto';
+import type { Db } from '../db/client';
+import { services } from '../db/schema';
+import type { Engine } from '../distribution/engine';
 import { type Clock, FixedClock } from '../lib/clock';
-import { newId } from '../lib/ids';
-import type { Logger } from '../lib/logger';
+import type { Viewer } from '../lib/scope';
 import type { BillsService } from '../modules/bills/bills.service';
 import type { BuyersService } from '../modules/buyers/buyers.service';
+import type { CampaignsService } from '../modules/campaigns/campaigns.service';
+import type { WebhooksService } from '../modules/deliveries/custom/webhooks.service';
+import type { LeadsService } from '../modules/leads/leads.service';
 import { leadSchema, pingSchema, postSchema } from '../modules/source-api/source-api.schema';
-import { createSourceApiService } from '../modules/source-api/source-api.service';
-import { usersRepo } from '../modules/users/users.repo';
+import type { SourceApiService } from '../modules/source-api/source-api.service';
+import type { SourcesService } from '../modules/sources/sources.service';
 import type { UsersService } from '../modules/users/users.service';
+import type { ZipsService } from '../modules/zips/zips.service';
 
 /** The services leads are sold for, offered when the exchange starts empty. */
 export const DEFAULT_SERVICES: { name: string; label: string }[] = [
@@ -284,152 +280,124 @@ export function demoSignIns(): string[] {
 }
 
 /**
- * What the demo is seeded with: the app's services (deps.ts builds them) and its database and clock.
- * Its leads are sold at their own past times, by an engine and a sale of its own on a clock it moves.
+ * What the demo is seeded with: the app's services and clock, as deps.ts builds them. Its leads are
+ * sold at their own past times, by the engine and source API deps.ts builds on a clock the demo moves.
  */
 export interface DemoDeps {
-  db: Db;
   clock: Clock;
-  config: Config;
-  logger: Pick<Logger, 'error'>;
+  /** deps.ts's engine and source API on another clock (AppDeps['exchangeOn']). */
+  exchangeOn: (clock: Clock) => {
+    engine: Pick<Engine, 'start' | 'stop'>;
+    sourceApi: Pick<SourceApiService, 'lead' | 'ping' | 'post'>;
+  };
   services: {
-    buyers: Pick<BuyersService, 'create'>;
-    users: Pick<UsersService, 'create'>;
+    buyers: Pick<BuyersService, 'create' | 'list'>;
+    users: Pick<UsersService, 'findByUsername' | 'givePassword'>;
     bills: Pick<BillsService, 'run'>;
+    zips: Pick<ZipsService, 'create'>;
+    campaigns: Pick<CampaignsService, 'create' | 'update'>;
+    webhooks: Pick<WebhooksService, 'create'>;
+    sources: Pick<SourcesService, 'create' | 'newApiKey' | 'addUser'>;
+    leads: Pick<LeadsService, 'markEveryMatchDelivered'>;
   };
 }
 
+/** The demo is written as the exchange's admin would write it, recorded as the system's. */
+const DEMO_WRITER: Viewer = { userId: 'system', role: 'admin', roleId: null };
+
 /**
  * A realistic demo exchange for `npm start` on an empty database: three buyers with users and
- * campaigns (state, ZIP and region locations), two sources with channels and API keys.
- * Leads are not written here: they come through the engine.
+ * campaigns (state, ZIP and region locations), two sources with channels and API keys, all through
+ * the services. Leads are not written here: they come through the engine.
  */
 export async function seedDemo(deps: DemoDeps): Promise<boolean> {
-  const { db, clock, config, services: svc } = deps;
-  const [anyBuyer] = await db.select({ id: buyers.id }).from(buyers).limit(1);
-  if (anyBuyer) return false;
+  const { services: svc } = deps;
+  if ((await svc.buyers.list(buyerListQuery.parse({ pageSize: 1 }))).total > 0) return false;
 
-  const vault = createApiKeyVault(config.LEADEX_SECRET);
   const buyerPassword = await hashPassword(DEMO_PASSWORD.buyer);
   const sourcePassword = await hashPassword(DEMO_PASSWORD.source);
-  const now = clock.now();
 
   const zipsetIds: Record<string, string> = {};
-  for (const [name, set] of Object.entries(DEMO_ZIPSETS)) {
-    zipsetIds[name] = newId('zst');
-    await db
-      .insert(zipsets)
-      .values({ id: zipsetIds[name], name, description: set.description, zips: set.zips, createdAt: now });
-  }
+  for (const [name, set] of Object.entries(DEMO_ZIPSETS))
+    zipsetIds[name] = (await svc.zips.create(DEMO_WRITER, { name, ...set }))._id;
 
   for (const [index, demo] of DEMO_BUYERS.entries()) {
     const buyer = await svc.buyers.create(demo.buyer);
     // One custom delivery to look at, left a draft: the demo never sends leads out of the machine.
-    if (index === 0)
-      await db.insert(webhooks).values({
-        id: newId('whk'),
-        buyerId: buyer._id,
-        name: `${demo.buyer.name} CRM`,
-        url: 'https://crm.example.com/api/leads',
-        method: 'POST',
-        accept: [{ field: 'status', value: 'ok' }],
-        map: [
-          { field: 'first_name', value: 'FirstName' },
-          { field: 'last_name', value: 'LastName' },
-          { field: 'phone', value: 'Phone' },
-          { field: 'email', value: 'Email' },
-          { field: 'zip', value: 'Zip' },
-          { field: 'service', value: 'Product' },
-        ],
-        static: [{ field: 'Vendor', value: 'leadex' }],
-        returnId: 'lead_id',
-        status: 'draft',
-        tags: ['crm'],
-        createdAt: now,
-        updatedAt: now,
-      });
-    const primary = await usersRepo.findByUsername(db, buyer.username);
-    if (primary) await db.transaction((tx) => givePassword(tx, primary.id, buyerPassword, now));
+    if (index === 0) await svc.webhooks.create(DEMO_WRITER, demoDelivery(buyer._id, `${demo.buyer.name} CRM`));
+    const primary = await svc.users.findByUsername(buyer.username);
+    if (primary) await svc.users.givePassword(primary.id, buyerPassword);
     for (const c of demo.campaigns) {
-      const id = newId('cmp');
-      await db.insert(campaigns).values({
-        id,
-        buyerId: buyer._id,
-        name: c.name,
-        fixedId: c.fixedId,
-        priceCents: c.price * 100,
-        shared: c.shared !== undefined,
-        sharedPriceCents: c.shared !== undefined ? c.shared * 100 : null,
-        services: c.services,
-        location: c.location,
-        states: c.states ?? [],
-        zips: c.zips ?? [],
-        zipsetId: c.zipset ? zipsetIds[c.zipset] : null,
-        maxHourly: c.max?.hourly ?? null,
-        maxDaily: c.max?.daily ?? null,
-        maxWeekly: c.max?.weekly ?? null,
-        maxMonthly: c.max?.monthly ?? null,
-        notify: demo.buyer.notify,
-        time: c.time ?? null,
-        status: c.status,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await db
-        .insert(campaignStatusEvents)
-        .values({ id: newId('cse'), campaignId: id, status: c.status, reason: 'Demo data', actor: 'system', at: now });
+      const campaign = await svc.campaigns.create(DEMO_WRITER, campaignInput(buyer._id, c, zipsetIds));
+      if (c.status !== 'draft')
+        await svc.campaigns.update(
+          DEMO_WRITER,
+          campaign._id,
+          campaignUpdateSchema.parse({ status: { [c.status]: true, reason: 'Demo data' } }),
+        );
     }
   }
 
-  const keys: { sourceId: string; key: string; direct: boolean }[] = [];
+  const keys: { key: string; direct: boolean }[] = [];
   for (const s of DEMO_SOURCES) {
-    await db.transaction(async (tx) => {
-      const id = newId('src');
-      await tx.insert(sources).values({
-        id,
-        name: s.name,
-        contactName: s.contactName,
-        email: s.email,
-        phone: s.phone,
-        city: s.city,
-        state: s.state,
-        zip: s.zip,
-        maxCostCents: s.maxCost * 100,
-        canPostLead: s.canPostLead,
-        approvedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx
-        .insert(sourceChannels)
-        .values(
-          s.channels.map((c) => ({ id: newId('chn'), sourceId: id, name: c.name, maxCostCents: c.maxCost * 100 })),
-        );
-      const key = vault.issue();
-      keys.push({ sourceId: id, key: key.key, direct: s.canPostLead });
-      await tx.insert(apiKeys).values({
-        id: newId('key'),
-        sourceId: id,
-        name: 'Production',
-        prefix: key.prefix,
-        keyHash: key.keyHash,
-        keyEncrypted: key.keyEncrypted,
-        canPostLead: s.canPostLead,
-        createdAt: now,
-      });
-      const user = await svc.users.create(tx, {
-        name: s.contactName,
-        email: s.email,
-        username: s.username,
-        role: 'source',
-        roleId: id,
-      });
-      await usersRepo.update(tx, user.id, { welcome: s.welcome });
-      await givePassword(tx, user.id, sourcePassword, now);
-    });
+    const { username, contactName, maxCost, channels, welcome, ...fields } = s;
+    const source = await svc.sources.create(
+      sourceCreateSchema.parse({
+        ...fields,
+        contactName,
+        max_cost: maxCost,
+        channels: channels.map((c) => ({ name: c.name, max_cost: c.maxCost })),
+      }),
+    );
+    const key = await svc.sources.newApiKey(source._id, { name: 'Production', canPostLead: s.canPostLead });
+    keys.push({ key: key.key, direct: s.canPostLead });
+    const user = await svc.sources.addUser(source._id, { name: contactName, email: s.email, username });
+    await svc.users.givePassword(user._id, sourcePassword, welcome);
   }
   await seedDemoLeads(deps, keys);
   return true;
+}
+
+/** The demo's one custom delivery, as its form would send it. */
+function demoDelivery(buyerId: string, name: string) {
+  return webhookCreateSchema.parse({
+    buyer: buyerId,
+    name,
+    url: 'https://crm.example.com/api/leads',
+    method: 'POST',
+    accept: [{ field: 'status', value: 'ok' }],
+    map: [
+      { field: 'first_name', value: 'FirstName' },
+      { field: 'last_name', value: 'LastName' },
+      { field: 'phone', value: 'Phone' },
+      { field: 'email', value: 'Email' },
+      { field: 'zip', value: 'Zip' },
+      { field: 'service', value: 'Product' },
+    ],
+    static: [{ field: 'Vendor', value: 'leadex' }],
+    return_id: 'lead_id',
+    status: 'draft',
+    tags: ['crm'],
+  });
+}
+
+/** A demo campaign as the Campaign form would send it (it is created a draft, then set to its status). */
+function campaignInput(buyerId: string, c: DemoCampaign, zipsetIds: Record<string, string>) {
+  return campaignCreateSchema.parse({
+    buyer: buyerId,
+    name: c.name,
+    fixed_id: c.fixedId,
+    price: c.price,
+    exclusive: c.shared === undefined ? 1 : 0,
+    shared_price: c.shared,
+    services: c.services,
+    location: c.location,
+    state: c.states ?? [],
+    zips: c.zips ?? [],
+    zipset: c.zipset ? zipsetIds[c.zipset] : undefined,
+    max: c.max ?? {},
+    time: c.time,
+  });
 }
 
 /** Service and ZIP pairs the demo sources send: most fit a campaign, some show up as Buyer Gaps. */
@@ -468,17 +436,9 @@ const DEMO_NAMES = [
  * Demo leads over the last 60 days, posted through the real engine with a clock moved to each
  * lead's time, so the demo has sold and unsold leads, cap counts and Buyer Gaps like a live exchange.
  */
-async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: string; direct: boolean }[], count = 300) {
+async function seedDemoLeads(deps: DemoDeps, keys: { key: string; direct: boolean }[], count = 300) {
   const clock = new FixedClock(deps.clock.now());
-  const engine = createEngine({
-    db: deps.db,
-    clock,
-    config: deps.config,
-    onError: (error) => deps.logger.error({ err: error }, 'seed: the demo engine failed'),
-  });
-  const secret = deps.config.LEADEX_SECRET;
-  const sale = createSale({ db: deps.db, clock, engine, secret });
-  const api = createSourceApiService({ clock, engine, secret, sale });
+  const { engine, sourceApi: api } = deps.exchangeOn(clock);
   await engine.start();
   try {
     const end = deps.clock.now().getTime();
@@ -521,14 +481,9 @@ async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: stri
       }
     }
     // The demo's history is backdated: its leads were delivered long ago, not mailed again at start.
-    await deps.db.update(leadMatches).set({ deliveryStatus: 'delivered' });
+    await deps.services.leads.markEveryMatchDelivered();
     await deps.services.bills.run({ now: new Date(end) });
   } finally {
     await engine.stop();
   }
-}
-
-async function givePassword(tx: Tx, userId: string, passwordHash: string, at: Date) {
-  await usersRepo.insertPassword(tx, userId, passwordHash, at);
-  await usersRepo.update(tx, userId, { emailVerified: true });
 }

@@ -329,6 +329,11 @@ export const leadsRepo = {
     });
   },
 
+  /** Every match taken as delivered: the demo's backdated history, never sent out. */
+  async markEveryMatchDelivered(db: Db): Promise<void> {
+    await db.update(leadMatches).set({ deliveryStatus: 'delivered' });
+  },
+
   /** The lead's stored explanation (packed), or null for an unknown lead. */
   async explanationOf(db: Db, id: string): Promise<unknown[] | null> {
     const [row] = await db.select({ explanation: leads.explanation }).from(leads).where(eq(leads.id, id));

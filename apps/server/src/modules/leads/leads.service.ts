@@ -211,6 +211,9 @@ export function createLeadsService({
       return unpackExplanation(db, explanation);
     },
 
+    /** The demo's history is backdated: its leads were delivered long ago, not to be sent again at start. */
+    markEveryMatchDelivered: () => leadsRepo.markEveryMatchDelivered(db),
+
     /** How the engine decided a lead (the simulator shows it): every campaign considered, and why. */
     async explanationOf(leadId: string) {
       return unpackExplanation(db, await leadsRepo.explanationOf(db, leadId));

@@ -245,8 +245,11 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
       return showKey(row);
     },
 
-    /** Adds a user to the source; it signs in after following its welcome email, onto the welcome page. */
-    async addUser(id: string, input: SourceUserInput): Promise<SourceUser> {
+    /**
+     * Adds a user to the source; it signs in after following its welcome email, onto the welcome page.
+     * A username is the demo's (the form sends none): its users sign in with one.
+     */
+    async addUser(id: string, input: SourceUserInput & { username?: string }): Promise<SourceUser> {
       await mustExist(db, id);
       const added = await db.transaction(async (tx) => {
         const created = await users.create(tx, { ...input, role: 'source', roleId: id });

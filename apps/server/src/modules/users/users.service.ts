@@ -102,6 +102,17 @@ export function createUsersService({ db, clock, mailer, config }: UsersServiceDe
       });
     },
 
+    /**
+     * Gives a user a password and takes its email as verified, with no link followed: the demo's sign-ins.
+     * `welcome` says whether the user sees the welcome page at its next sign-in.
+     */
+    async givePassword(userId: string, passwordHash: string, welcome?: boolean): Promise<void> {
+      await db.transaction(async (tx) => {
+        await usersRepo.insertPassword(tx, userId, passwordHash, clock.now());
+        await usersRepo.update(tx, userId, { emailVerified: true, ...(welcome === undefined ? {} : { welcome }) });
+      });
+    },
+
     /** Emails the user a link to set a password (the same page as a password reset). */
     async sendWelcome(userId: string): Promise<UserRow> {
       const found = await usersRepo.findById(db, userId);
