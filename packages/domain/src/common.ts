@@ -137,3 +137,4 @@ export const isoDate = (label: string, missing = `${label} is required`) =>
 
 /** A bare list of names (services, tags, values present): what the short reference lists answer. */
 export const nameListSchema = z.array(z.string());
+export type NameList = z.infer<typeof nameListSchema>;

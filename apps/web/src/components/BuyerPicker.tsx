@@ -1,26 +1,13 @@
-import type { BuyerListItem, Page } from '@leadex/domain';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useController } from 'react-hook-form';
-import { api } from '../lib/api';
-import { queryKeys } from '../lib/queryKeys';
+import { useBuyerOptions } from '../features/buyers/buyers.api';
 
 /** A buyer as the picker offers it: its id and its name. */
 export interface BuyerChoice {
   value: string;
   label: string;
-}
-
-/** GET /api/buyer?name=: the first 50 buyers whose name holds the text typed (admin only). */
-export function useBuyerOptions(search: string) {
-  return useQuery({
-    queryKey: [...queryKeys.buyers.all, 'options', search],
-    queryFn: ({ signal }) =>
-      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: search, pageSize: 50, sort: 'name' }, signal }),
-    staleTime: 30_000,
-  });
 }
 
 export interface BuyerPickerProps {

@@ -1,8 +1,6 @@
-import { fallbackServiceLabel, type ServiceLabel } from '@leadex/domain';
-import { useQuery } from '@tanstack/react-query';
+import { fallbackServiceLabel } from '@leadex/domain';
 import { useCallback, useMemo } from 'react';
-import { api } from '../lib/api';
-import { queryKeys } from '../lib/queryKeys';
+import { useServiceLabels } from '../features/reference/reference.api';
 
 /**
  * One name per service (issue 27 item 12): every screen shows a service's label ("Bath Remodel"),
@@ -10,11 +8,7 @@ import { queryKeys } from '../lib/queryKeys';
  * what the API, the filters' URLs and the CSV carry. Read once and kept: services rarely change.
  */
 export function useServiceLabel(): (name: string) => string {
-  const labels = useQuery({
-    queryKey: queryKeys.serviceLabels,
-    queryFn: ({ signal }) => api.get<ServiceLabel[]>('/api/services/labels', { signal, toast: false }),
-    staleTime: 30 * 60_000,
-  });
+  const labels = useServiceLabels();
   const byName = useMemo(() => new Map((labels.data ?? []).map((s) => [s.name, s.label])), [labels.data]);
   return useCallback((name: string) => byName.get(name) ?? fallbackServiceLabel(name), [byName]);
 }

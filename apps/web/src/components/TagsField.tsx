@@ -1,8 +1,6 @@
 import type { TagKind } from '@leadex/domain';
 import { TagsInput, type TagsInputProps } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../lib/api';
-import { queryKeys } from '../lib/queryKeys';
+import { useTags } from '../features/reference/reference.api';
 
 /** Admin spec §5: tag selects show 10 options at a time; tag inputs hold at most 200 pills. */
 export const TAG_OPTION_LIMIT = 10;
@@ -15,13 +13,8 @@ export interface TagsFieldProps extends Omit<TagsInputProps, 'data'> {
 
 /** Free tags with the tags already in use offered as suggestions. */
 export function TagsField({ kind, readOnly, ...props }: TagsFieldProps) {
-  const suggestions = useQuery({
-    queryKey: queryKeys.tags(kind),
-    queryFn: ({ signal }) => api.get<string[]>(`/api/tag/${kind}`, { signal }),
-    // Only an editable field needs suggestions.
-    enabled: !readOnly,
-    staleTime: 60_000,
-  });
+  // Only an editable field needs suggestions.
+  const suggestions = useTags(kind, { enabled: !readOnly });
   return (
     <TagsInput
       data={suggestions.data ?? []}

@@ -1,4 +1,12 @@
-import { type BillSummary, type Buyer, type BuyerPauseResult, type BuyerUser, PAUSE_ALL_REASON } from '@leadex/domain';
+import {
+  type BillSummary,
+  type Buyer,
+  type BuyerListItem,
+  type BuyerPauseResult,
+  type BuyerUser,
+  PAUSE_ALL_REASON,
+  type Page,
+} from '@leadex/domain';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PortalUserAction, PortalUserActions, PortalUserInput } from '../../components/UsersSection';
 import { api } from '../../lib/api';
@@ -101,5 +109,15 @@ export function useBuyerBills(buyerId: string | null) {
     queryKey: queryKeys.bills.ofBuyer(buyerId ?? ''),
     queryFn: ({ signal }) => api.get<BillSummary[]>(`/api/bill/buyer/${encodeURIComponent(buyerId ?? '')}`, { signal }),
     enabled: Boolean(buyerId),
+  });
+}
+
+/** GET /api/buyer?name=: the first 50 buyers whose name holds the text typed (admin only). */
+export function useBuyerOptions(search: string) {
+  return useQuery({
+    queryKey: [...queryKeys.buyers.all, 'options', search],
+    queryFn: ({ signal }) =>
+      api.get<Page<BuyerListItem>>('/api/buyer', { query: { name: search, pageSize: 50, sort: 'name' }, signal }),
+    staleTime: 30_000,
   });
 }

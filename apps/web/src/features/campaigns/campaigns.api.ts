@@ -1,4 +1,4 @@
-import type { Campaign, CampaignPayload, Page, SourceListItem } from '@leadex/domain';
+import type { Campaign, CampaignPayload, NameList, Page, SourceListItem } from '@leadex/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -27,7 +27,7 @@ export function useUpdateCampaign(id: string) {
 export function useServices() {
   return useQuery({
     queryKey: queryKeys.services,
-    queryFn: ({ signal }) => api.get<string[]>('/api/services', { signal }),
+    queryFn: ({ signal }) => api.get<NameList>('/api/services', { signal }),
     staleTime: 5 * 60_000,
   });
 }
@@ -36,7 +36,7 @@ export function useServices() {
 export function useCampaignServices() {
   return useQuery({
     queryKey: queryKeys.campaigns.services,
-    queryFn: ({ signal }) => api.get<string[]>('/api/match/services', { signal }),
+    queryFn: ({ signal }) => api.get<NameList>('/api/match/services', { signal }),
   });
 }
 

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { useRecord, useSaveRecord } from '../../lib/records';
+import { useTags } from '../reference/reference.api';
 
 const path = (id: string) => `/api/webhook/${encodeURIComponent(id)}`;
 
@@ -51,10 +52,4 @@ export function useTestWebhook(id: string) {
 }
 
 /** GET /api/tag/webhook: the tags in use (the viewer's own deliveries' for a buyer), for the list's tag filter. */
-export function useDeliveryTags() {
-  return useQuery({
-    queryKey: queryKeys.tags('webhook'),
-    queryFn: ({ signal }) => api.get<string[]>('/api/tag/webhook', { signal }),
-    staleTime: 60_000,
-  });
-}
+export const useDeliveryTags = () => useTags('webhook');

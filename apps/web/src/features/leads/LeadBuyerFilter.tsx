@@ -3,8 +3,8 @@ import { Select, type StyleProp } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconUser } from '@tabler/icons-react';
 import { type CSSProperties, useMemo, useState } from 'react';
-import { useBuyerOptions } from '../../components/BuyerPicker';
 import { useUrlFilter } from '../../components/DataTable';
+import { useBuyerOptions } from '../buyers/buyers.api';
 import { NO_BUYER_OPTION } from './leadColumns';
 import { useFilteredBuyer } from './leads.api';
 

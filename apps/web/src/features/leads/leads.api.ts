@@ -1,4 +1,4 @@
-import type { Buyer, LeadDetail, LeadUpdate, ResendAnswer } from '@leadex/domain';
+import type { Buyer, LeadDetail, LeadUpdate, NameList, ResendAnswer } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -47,7 +47,7 @@ export function useLeadValues(field: 'service' | 'zip', range: LeadRange) {
   return useQuery({
     queryKey: queryKeys.leads.values(field, range),
     queryFn: ({ signal }) =>
-      api.get<string[]>(`/api/lead/values/${field}`, {
+      api.get<NameList>(`/api/lead/values/${field}`, {
         query: { dateq: range.dateq, begin: range.begin, end: range.end },
         signal,
       }),

@@ -1,4 +1,4 @@
-import type { SessionClaims, Source } from '@leadex/domain';
+import type { NameList, SessionClaims, Source } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, NETWORK_ERROR } from '../../lib/api';
 import { showError } from '../../lib/notify';
@@ -22,7 +22,7 @@ export function useOwnSource(roleId: string | null | undefined) {
 export function useServices() {
   return useQuery({
     queryKey: ['services'],
-    queryFn: ({ signal }) => api.get<string[]>('/api/services', { signal }),
+    queryFn: ({ signal }) => api.get<NameList>('/api/services', { signal }),
     staleTime: 5 * 60_000,
   });
 }
