@@ -14,8 +14,9 @@ import type { Db } from '../src/db/client';
 import { deliveryAttempts } from '../src/db/schema';
 import { blockedRange, type OutboundNetwork, type ResolvedAddress } from '../src/lib/outbound-http';
 import { NOTIFY_QUEUE } from '../src/modules/deliveries/notify/notify';
+import { createSourceWithKey } from './factories';
 import { useFixture } from './fixtures';
-import type { TestApp } from './harness';
+import { type TestApp, useAdminTestApp } from './harness';
 
 /** A request a local HTTP receiver got. */
 export interface Received {
@@ -128,6 +129,31 @@ export function useAnsweringServer(defaultBody: string): AnsweringServer {
   return server;
 }
 
+/** An answer of a JSON body (status 200 unless given), for a route of `useRoutedAnsweringServer`. */
+export const jsonAnswer =
+  (body: object, status = 200) =>
+  (res: ServerResponse) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+/**
+ * Buyers' systems on one local server that answers per path: `routes` (emptied before each test) maps a
+ * path to its answer; a path without a route answers `{"ok":true}`. `hitsOn` is what came to a path.
+ */
+export function useRoutedAnsweringServer() {
+  const server = useAnsweringServer('{"ok":true}');
+  const routes = new Map<string, (res: ServerResponse) => void>();
+  beforeEach(() => {
+    routes.clear();
+    server.answer = (res, req) => {
+      const route = routes.get(req.url ?? '');
+      if (route) route(res);
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    };
+  });
+  const hitsOn = (path: string) => server.hits.filter((h) => h.url === path);
+  return { server, routes, hitsOn };
+}
+
 /** A mail a local SMTP server accepted. */
 export interface ReceivedMail {
   from: string;
@@ -191,6 +217,20 @@ export const QUICK_DELIVERIES = {
   JOB_POLL_SECONDS: 0.5,
   DISPATCH_INTERVAL_MS: 100,
 } satisfies Partial<Config>;
+
+/**
+ * An exchange whose buyers' systems are local servers reached under public names (`network`), the
+ * private-address guard on as in production: jobs run, deliveries are quick (`config` adds to or
+ * overrides that), no public API rate limit; and a source with an API key (lead cost $10).
+ */
+export function useDeliveryTestApp(network: OutboundNetwork, config: () => Partial<Config>) {
+  const { t, admin } = useAdminTestApp(
+    () => ({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: false, ...QUICK_DELIVERIES, ...config() }),
+    { network, startJobs: true },
+  );
+  const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+  return { t, admin, source };
+}
 
 /** Polls `check` until it answers something truthy, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<T> {

@@ -35,19 +35,22 @@ export type BillStatus = z.infer<typeof billStatusSchema>;
 export const billAdjustmentSchema = z.object({ amount: z.number(), description: z.string() });
 export type BillAdjustment = z.infer<typeof billAdjustmentSchema>;
 
+/** A buyer's billing terms as the API answers them (its profile's, and the terms a bill runs under). */
+export const billTermsAnswerSchema = z.object({
+  pay: z.enum(PAY_METHODS),
+  prepay: z.number(),
+  period: z.enum(BILL_PERIODS),
+  grace: z.number(),
+  threshold: z.number(),
+});
+
 /** A bill's row in the lists (GET /api/bill/date/all, GET /api/bill/buyer/{buyerId}). */
 export const billSummarySchema = z.object({
   _id: z.string(),
   buyer: z.string(),
   buyer_name: z.string(),
   /** The billing terms the bill runs under: the buyer's while it accrues, the closing terms after. */
-  buyer_bill: z.object({
-    pay: z.enum(PAY_METHODS),
-    prepay: z.number(),
-    period: z.enum(BILL_PERIODS),
-    grace: z.number(),
-    threshold: z.number(),
-  }),
+  buyer_bill: billTermsAnswerSchema,
   /** Period start (0 for the buyer's initial bill) and end (the period's last second), epoch seconds. */
   start: z.number(),
   end: z.number(),

@@ -1,16 +1,13 @@
 import { z } from 'zod';
-import {
-  CAMPAIGN_STATUSES,
-  campaignDeliveryFailureSchema,
-  campaignNotifyAnswerSchema,
-  campaignNotifySchema,
-  LOCATION_TYPES,
-} from './campaign';
+import { billTermsAnswerSchema } from './bill';
+import { CAMPAIGN_STATUSES, campaignNotifyAnswerSchema, campaignNotifySchema, campaignSchema } from './campaign';
 import {
   contactSchema,
   emailAddress,
+  leadRowSchema,
   optionalText,
   pageQuery,
+  portalUserAnswerSchema,
   requiredText,
   tagList,
   usState,
@@ -137,45 +134,32 @@ export const buyerUpdateSchema = z
 export type BuyerUpdate = z.infer<typeof buyerUpdateSchema>;
 
 /** A buyer as the API answers it (DESIGN.md §4: `ts` in epoch seconds, money in dollars). */
-export const buyerUserAnswerSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  username: z.string().optional(),
-  hold: z.object({ ts: z.number() }).optional(),
-});
+export const buyerUserAnswerSchema = portalUserAnswerSchema.extend({ username: z.string().optional() });
 export type BuyerUser = z.infer<typeof buyerUserAnswerSchema>;
 
 /** A campaign in the buyer's Campaigns table (admin §2: services, zips, price, exclusive, status). */
-export const buyerCampaignSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  fixed_id: z.string(),
-  services: z.array(z.string()),
-  location: z.enum(LOCATION_TYPES),
-  state: z.array(z.string()),
-  zips: z.array(z.string()),
-  zipset: z.string().optional(),
-  zipset_name: z.string().optional(),
-  price: z.number(),
-  /** 1 exclusive, 0 shared. */
-  exclusive: z.number(),
-  shared_price: z.number().optional(),
-  status: z.record(z.enum(CAMPAIGN_STATUSES), z.boolean()),
-  /** The buyer's last custom delivery failure (the same on each of its campaigns), or null. */
-  delivery_failure: campaignDeliveryFailureSchema.nullable(),
-});
+export const buyerCampaignSchema = campaignSchema
+  .pick({
+    _id: true,
+    name: true,
+    fixed_id: true,
+    services: true,
+    location: true,
+    state: true,
+    zips: true,
+    zipset: true,
+    zipset_name: true,
+    price: true,
+    exclusive: true,
+    shared_price: true,
+    // The buyer's last custom delivery failure (the same on each of its campaigns), or null.
+    delivery_failure: true,
+  })
+  .extend({ status: z.record(z.enum(CAMPAIGN_STATUSES), z.boolean()) });
 export type BuyerCampaign = z.infer<typeof buyerCampaignSchema>;
 
 /** A lead sold to the buyer; `price` is what this buyer paid for it. */
-export const buyerLeadSchema = z.object({
-  _id: z.string(),
-  ts: z.number(),
-  name: z.string().optional(),
-  service: z.string(),
-  zip: z.string(),
-  price: z.number(),
-});
+export const buyerLeadSchema = leadRowSchema.extend({ price: z.number() });
 export type BuyerLead = z.infer<typeof buyerLeadSchema>;
 
 /** A buyer as the API answers it (DESIGN.md §4: `ts` in epoch seconds, money in dollars). */
@@ -186,14 +170,7 @@ export const buyerSchema = contactSchema.extend({
   notes: z.string().optional(),
   tags: z.array(z.string()),
   notify: campaignNotifyAnswerSchema,
-  bill: z.object({
-    pay: z.enum(PAY_METHODS),
-    prepay: z.number(),
-    period: z.enum(BILL_PERIODS),
-    grace: z.number(),
-    threshold: z.number(),
-    stripe: z.string().optional(),
-  }),
+  bill: billTermsAnswerSchema.extend({ stripe: z.string().optional() }),
   autoApproveReturns: z.number(),
   /** Whether the buyer sees each lead's source (its bills' Source column, its leads' `source`). */
   showSource: z.boolean(),

@@ -89,6 +89,23 @@ export const pageQuery = (defaultPageSize: number) =>
     order: z.enum(['asc', 'desc']).optional(),
   });
 
+/** A user of a buyer or a source as the API answers it (the users sections of both screens). */
+export const portalUserAnswerSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  hold: z.object({ ts: z.number() }).optional(),
+});
+
+/** A lead as the buyer's and the source's latest-leads tables show it; each adds its money. */
+export const leadRowSchema = z.object({
+  _id: z.string(),
+  ts: z.number(),
+  name: z.string().optional(),
+  service: z.string(),
+  zip: z.string(),
+});
+
 /** The contact details a buyer and a source share, as the API answers them (admin spec §5). */
 export const contactSchema = z.object({
   email: z.string(),

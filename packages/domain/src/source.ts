@@ -4,10 +4,12 @@ import {
   dateOutOfBounds,
   emailAddress,
   isWithinDateBounds,
+  leadRowSchema,
   numericText,
   optionalDollars,
   optionalText,
   pageQuery,
+  portalUserAnswerSchema,
   requiredDollars,
   requiredText,
   tagList,
@@ -235,21 +237,11 @@ export const sourceApiKeySchema = z.object({
 });
 export type SourceApiKey = z.infer<typeof sourceApiKeySchema>;
 
-export const sourceUserAnswerSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  hold: z.object({ ts: z.number() }).optional(),
-});
+export const sourceUserAnswerSchema = portalUserAnswerSchema;
 export type SourceUser = z.infer<typeof sourceUserAnswerSchema>;
 
 /** One of the source's latest leads (include=leads); `price` (the buyers' revenue) only for admins. */
-export const sourceLeadSchema = z.object({
-  _id: z.string(),
-  ts: z.number(),
-  name: z.string().optional(),
-  service: z.string(),
-  zip: z.string(),
+export const sourceLeadSchema = leadRowSchema.extend({
   channel: z.string().optional(),
   /** What the source is paid, dollars. */
   cost: z.number(),

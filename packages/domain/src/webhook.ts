@@ -424,25 +424,21 @@ export type WebhookRequest = z.infer<typeof webhookRequestSchema>;
  * system is asked for a bid, and where its answer holds the price (dollars) and the buyer's own id
  * of the bid (echoed in the post as the `buyer_ping_id` field).
  */
-export const webhookPingAnswerSchema = z.object({
-  url: z.string(),
-  method: z.enum(WEBHOOK_METHODS),
-  headers: z.array(headerAnswer),
-  send_content_type: z.enum(CONTENT_TYPES),
-  return_content_type: z.enum(CONTENT_TYPES),
-  wrap_key: z.string().optional(),
-  /** Lead fields (PING_FIELD_NAMES only) under the buyer's names. */
-  map: z.array(fieldValueAnswer),
-  static: z.array(fieldValueAnswer),
-  /** All must hold for the answer to be a bid; none: any 2xx answer with a price is one. */
-  accept: z.array(fieldValueAnswer),
-  /** The answer's field (dotted path) holding the bid in dollars, e.g. `bid` or `result.price`. */
-  price_field: z.string(),
-  /** The answer's field holding the buyer's id of the bid, if it sends one. */
-  ping_id_field: z.string().optional(),
-  /** 1 to 3,000; 1,000 unless set. */
-  timeout_ms: z.number(),
-});
+export const webhookPingAnswerSchema = webhookRequestSchema
+  .pick({ url: true, method: true, headers: true, send_content_type: true, return_content_type: true, wrap_key: true })
+  .extend({
+    /** Lead fields (PING_FIELD_NAMES only) under the buyer's names. */
+    map: z.array(fieldValueAnswer),
+    static: z.array(fieldValueAnswer),
+    /** All must hold for the answer to be a bid; none: any 2xx answer with a price is one. */
+    accept: z.array(fieldValueAnswer),
+    /** The answer's field (dotted path) holding the bid in dollars, e.g. `bid` or `result.price`. */
+    price_field: z.string(),
+    /** The answer's field holding the buyer's id of the bid, if it sends one. */
+    ping_id_field: z.string().optional(),
+    /** 1 to 3,000; 1,000 unless set. */
+    timeout_ms: z.number(),
+  });
 export type WebhookPing = z.infer<typeof webhookPingAnswerSchema>;
 
 /** A custom delivery as the API answers it (admin §3 Delivery). */

@@ -1,16 +1,14 @@
-import type { ServerResponse } from 'node:http';
 import { eq } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone, ZIP_OF_STATE } from '../../test/factories';
-import { useFixture } from '../../test/fixtures';
-import { useAdminTestApp } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { createBuyer, createCampaign, uniquePhone, ZIP_OF_STATE } from '../../test/factories';
 import {
   createDelivery,
   eventually,
   fieldRows,
-  QUICK_DELIVERIES,
+  jsonAnswer as json,
   scriptedNetwork,
-  useAnsweringServer,
+  useDeliveryTestApp,
+  useRoutedAnsweringServer,
 } from '../../test/receivers';
 import { leadMatches, leads, pingCalls } from '../db/schema';
 import { deriveSigningSecret, verifyWebhook } from '../lib/webhook-signature';
@@ -23,36 +21,13 @@ import { pingSchema } from '../modules/source-api/source-api.schema';
  * the scripted network carries to the local server.
  */
 
-const buyers = useAnsweringServer('{"ok":true}');
+// What the buyers' server answers on each path (`routes`); a path without a route answers `{"ok":true}`.
+const { server: buyers, routes, hitsOn } = useRoutedAnsweringServer();
 const net = scriptedNetwork({ 'bids.buyer.test': ['93.184.216.41'], 'bids.internal.test': ['10.20.30.41'] });
 // Jobs run: a post without an answer is retried. Its first retry waits a second, long after the
 // test has written the ping's logged calls (a retry reads the buyer's bid id from them).
-const { t, admin } = useAdminTestApp(
-  () => ({
-    PUBLIC_API_RATE_LIMIT: 0,
-    ALLOW_PRIVATE_DELIVERY_TARGETS: false,
-    ...QUICK_DELIVERIES,
-    DELIVERY_RETRY_DELAYS_MS: [1000, 50],
-  }),
-  { network: net.network, startJobs: true },
-);
-const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+const { t, admin, source } = useDeliveryTestApp(net.network, () => ({ DELIVERY_RETRY_DELAYS_MS: [1000, 50] }));
 
-/** What the buyers' server answers on each path; a path without a route answers `{"ok":true}`. */
-const routes = new Map<string, (res: ServerResponse) => void>();
-beforeEach(() => {
-  routes.clear();
-  buyers.answer = (res, req) => {
-    const route = routes.get(req.url ?? '');
-    if (route) route(res);
-    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  };
-});
-const json =
-  (body: object, status = 200) =>
-  (res: ServerResponse) =>
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const hitsOn = (path: string) => buyers.hits.filter((h) => h.url === path);
 const buyerUrl = (path: string, host = 'bids.buyer.test') => `http://${host}:${buyers.port}${path}`;
 
 /** A buyer whose live Ping/Post delivery pings `{path}/ping` and posts to `{path}/post`, with a campaign in `state`. */

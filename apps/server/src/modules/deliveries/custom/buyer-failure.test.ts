@@ -1,25 +1,17 @@
-import type { ServerResponse } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  createBuyer,
-  createCampaign,
-  createSourceWithKey,
-  uniquePhone,
-  ZIP_OF_STATE,
-} from '../../../../test/factories';
-import { useFixture } from '../../../../test/fixtures';
-import { useAdminTestApp } from '../../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { createBuyer, createCampaign, uniquePhone, ZIP_OF_STATE } from '../../../../test/factories';
 import {
   createDelivery,
   deliveryAttemptsOf,
   eventually,
   fieldRows,
+  jsonAnswer as json,
   notifyJobsOf,
   notifyJobsSettled,
-  QUICK_DELIVERIES,
   scriptedNetwork,
-  useAnsweringServer,
+  useDeliveryTestApp,
+  useRoutedAnsweringServer,
 } from '../../../../test/receivers';
 import { leadMatches, leads, webhooks } from '../../../db/schema';
 
@@ -31,35 +23,14 @@ import { leadMatches, leads, webhooks } from '../../../db/schema';
  * past the rules that now refuse them at save. Real local buyers' systems, the private-address guard on.
  */
 
-const buyers = useAnsweringServer('{"ok":true}');
+// What the buyers' server answers on each path (`routes`); a path without a route answers `{"ok":true}`.
+const { server: buyers, routes, hitsOn } = useRoutedAnsweringServer();
 const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.42'] });
-const { t, admin } = useAdminTestApp(
-  () => ({
-    PUBLIC_API_RATE_LIMIT: 0,
-    ALLOW_PRIVATE_DELIVERY_TARGETS: false,
-    ...QUICK_DELIVERIES,
-    // A retry waits until the test lets it go (it breaks the delivery first).
-    DELIVERY_RETRY_DELAYS_MS: [60_000, 50],
-  }),
-  { network: net.network, startJobs: true },
-);
-const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+const { t, admin, source } = useDeliveryTestApp(net.network, () => ({
+  // A retry waits until the test lets it go (it breaks the delivery first).
+  DELIVERY_RETRY_DELAYS_MS: [60_000, 50],
+}));
 
-/** What the buyers' server answers on each path; a path without a route answers `{"ok":true}`. */
-const routes = new Map<string, (res: ServerResponse) => void>();
-beforeEach(() => {
-  routes.clear();
-  buyers.answer = (res, req) => {
-    const route = routes.get(req.url ?? '');
-    if (route) route(res);
-    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  };
-});
-const json =
-  (body: object, status = 200) =>
-  (res: ServerResponse) =>
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const hitsOn = (path: string) => buyers.hits.filter((h) => h.url === path);
 const buyerUrl = (path: string) => `http://crm.buyer.test:${buyers.port}${path}`;
 
 const EURO = "Header X-Token's value contains a character that cannot be sent (€)";

@@ -5,12 +5,9 @@ import {
   billedCents,
   createBuyer,
   createCampaign,
-  createSourceWithKey,
   uniquePhone,
   ZIP_OF_STATE,
 } from '../../../../test/factories';
-import { useFixture } from '../../../../test/fixtures';
-import { useAdminTestApp } from '../../../../test/harness';
 import {
   createDelivery,
   deliveryAttemptsOf,
@@ -18,9 +15,9 @@ import {
   fieldRows,
   notifyJobsOf,
   notifyJobsSettled,
-  QUICK_DELIVERIES,
   type Reply,
   scriptedNetwork,
+  useDeliveryTestApp,
   useReceivers,
 } from '../../../../test/receivers';
 import {
@@ -43,18 +40,11 @@ import { unpackExplanation } from '../../../distribution/explanation';
 
 const { http, smtp } = useReceivers();
 const net = scriptedNetwork({ 'crm.buyer.test': ['93.184.216.40'], 'crm.internal.test': ['10.20.30.40'] });
-const { t, admin } = useAdminTestApp(
+const { t, admin, source } = useDeliveryTestApp(net.network, () => ({
+  SMTP_URL: smtp.url,
   // Two different retry delays, so a retry chain's waits show which step took which (QUICK_DELIVERIES has 50, 50).
-  () => ({
-    PUBLIC_API_RATE_LIMIT: 0,
-    SMTP_URL: smtp.url,
-    ALLOW_PRIVATE_DELIVERY_TARGETS: false,
-    ...QUICK_DELIVERIES,
-    DELIVERY_RETRY_DELAYS_MS: [50, 120],
-  }),
-  { network: net.network, startJobs: true },
-);
-const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+  DELIVERY_RETRY_DELAYS_MS: [50, 120],
+}));
 
 /** The receiver's URL for `path` under the buyer system's public name. */
 const buyerUrl = (path: string, host = 'crm.buyer.test') => {
