@@ -107,14 +107,14 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
 
     /**
      * Writes a change the engine depends on: `work` runs in one transaction with the version bump of
-     * `what` (so every process reloads within REFRESH_MS), and once it has committed this process
-     * reloads at once, so the next request already sees it. A failed reload is reported, not thrown:
+     * `what`, one input or several (so every process reloads within REFRESH_MS), and once it has
+     * committed this process reloads at once, so the next request already sees it. A failed reload is reported, not thrown:
      * the change is committed, and the version poll catches up within a second.
      */
-    async change<T>(what: EngineInput, work: (tx: Tx) => Promise<T>): Promise<T> {
+    async change<T>(what: EngineInput | readonly EngineInput[], work: (tx: Tx) => Promise<T>): Promise<T> {
       const result = await db.transaction(async (tx) => {
         const out = await work(tx);
-        await bumpEngineVersion(tx, what);
+        for (const input of typeof what === 'string' ? [what] : what) await bumpEngineVersion(tx, input);
         return out;
       });
       await refresh(true).catch(onError);

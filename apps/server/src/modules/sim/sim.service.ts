@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { SimLead, SimLeadResult, SimLeads, SimPingPost, SimWhitelist } from '@leadex/domain';
 import type { Db } from '../../db/client';
-import { bumpEngineVersion, type EngineInput } from '../../distribution';
+import type { EngineInput } from '../../distribution';
 import type { Engine } from '../../distribution/engine';
 import { AppError } from '../../lib/errors';
 import { formatMoney } from '../../lib/money';
@@ -167,10 +167,8 @@ export function createSimService({ db, engine, leads, outbox, sourceApi, mockDat
      */
     async resetDatabase(): Promise<void> {
       await engine.flush();
-      await db.transaction(async (tx) => {
-        await simRepo.emptyExchange(tx);
-        for (const input of EVERY_ENGINE_INPUT) await bumpEngineVersion(tx, input);
-      });
+      // Every input the engine reads is emptied: each process reloads (this one at once).
+      await engine.change(EVERY_ENGINE_INPUT, (tx) => simRepo.emptyExchange(tx));
       await mockDate?.set(null);
       await reseed();
       await engine.reload();
