@@ -21,3 +21,10 @@ export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
 export const claimsUpdateSchema = z.object({
   welcome: z.literal(false, { error: 'Welcome can only be set to false' }),
 });
+
+/**
+ * better-auth's answer to following a verification link and to sending one again
+ * (GET /api/auth/verify-email, POST /api/auth/send-verification-email).
+ */
+export const authStatusAnswerSchema = z.object({ status: z.boolean() });
+export type AuthStatusAnswer = z.infer<typeof authStatusAnswerSchema>;

@@ -1,4 +1,5 @@
 import {
+  type AuthStatusAnswer,
   type AvailabilityAnswer,
   EMAIL_VERIFICATION_REFETCH_MS,
   type SessionClaims,
@@ -33,12 +34,12 @@ export async function isAvailable(kind: 'name' | 'email', value: string, signal?
 
 /** better-auth's verification of the emailed token (no session comes of it: the user signs in after). */
 export function verifyEmail(token: string) {
-  return api.get<{ status: boolean }>('/api/auth/verify-email', { query: { token }, toast: false });
+  return api.get<AuthStatusAnswer>('/api/auth/verify-email', { query: { token }, toast: false });
 }
 
 /** Mails a new verification link to an unverified account (the same answer whether or not there is one). */
 export function resendVerification(email: string) {
-  return api.post<{ status: boolean }>('/api/auth/send-verification-email', { email }, { toast: false });
+  return api.post<AuthStatusAnswer>('/api/auth/send-verification-email', { email }, { toast: false });
 }
 
 /** POST /api/session/claims: sets the claims of a new session (portals spec §2) and answers them. */
