@@ -22,7 +22,7 @@ describe('demo seed', () => {
     const vault = createApiKeyVault(t.deps.config.LEADEX_SECRET);
     for (const key of await db.select().from(apiKeys))
       expect(vault.hash(vault.reveal(key.keyEncrypted))).toBe(key.keyHash);
-  });
+  }, 120_000); // 300 leads sold through the engine, a day's billing run each: a minute on a busy machine.
 
   it('gives every demo role a working sign-in', async () => {
     const claims = async (login: string, password: string) =>
