@@ -71,7 +71,7 @@ beforeAll(async () => {
   ids.todayEarly = await post(source.apiKey, '2026-03-14T04:00:00Z', { name: 'Early Today' });
   ids.texas = await post(source.apiKey, '2026-03-14T15:00:00Z', {
     name: 'Robin Shaw',
-    phone: '15125550123',
+    phone: '15125552123',
     email: 'robin@example.com',
     trusted_form: 'https://cert.trustedform.com/abc',
     homeowner: 'true',
@@ -124,7 +124,7 @@ describe('admin leads list', () => {
       tcpa_consent: true,
       trusted_form: true,
       jornaya: false,
-      phone: '5125550123',
+      phone: '5125552123',
       email: 'robin@example.com',
       homeowner: true,
       test: false,
@@ -224,7 +224,7 @@ describe('a buyer’s leads list', () => {
     expect(res.json().data[0]).toEqual({
       ...robinsRow(),
       price: 42,
-      phone: '5125550123',
+      phone: '5125552123',
       email: 'robin@example.com',
       type: 'Direct',
     });
@@ -304,7 +304,7 @@ describe('CSV export', () => {
       'Yes',
       'Yes',
       'No',
-      '5125550123',
+      '5125552123',
       'robin@example.com',
       'Yes',
     ]);
