@@ -13,7 +13,7 @@ const NANP_NUMBER = /^[2-9]\d{2}[2-9]\d{6}$/;
  * A trailing extension as sources write it (`x44`, `ext. 44`, `extension 44`, `#44`, LeadConduit's
  * normal form `5127891111x44`), and a trailing line type hint LeadConduit strips (`(h)`, `w`, `(c)`, `m`).
  */
-const PHONE_EXTENSION = /\s*(?:x|ext\.?|extension|#)\s*(\d{1,6})\s*$/i;
+const PHONE_EXTENSION = /\s*(?:x|ext\.?|extension|#)\s*(\d{1,6})?\s*$/i;
 const PHONE_TYPE_HINT = /\s*\(?[hwcm]\)?\s*$/i;
 /** What a number may be written with besides digits: spaces, dots, dashes, parentheses, a leading +. */
 const PHONE_PUNCTUATION = /[\s().+-]/g;
@@ -24,7 +24,7 @@ export type PhoneReading = { phone: string; extension?: string } | { problem: st
 
 /**
  * Reads a US phone as sources write it: punctuation and a leading country code 1 dropped, an
- * extension kept apart from the 10 digits. A number that is not a NANP number reads as a problem.
+ * extension kept apart from the 10 digits (a dangling `x` dropped). A number that is not a NANP number reads as a problem.
  */
 export function readPhone(raw: string): PhoneReading {
   let text = raw.trim();
@@ -83,15 +83,15 @@ export function normalizeEmail(raw: string): string | null {
   return emailSchema.safeParse(email).success ? email : null;
 }
 
-/** ZIP+4 however it is written: `78701-1234`, `78701 1234`, `787011234`, `78701 - 1234`. */
-const ZIP = /^(\d{5})(?:\s*-?\s*\d{4})?$/;
+/** ZIP+4 however it is written: `78701-1234`, `78701 1234`, `787011234`, `78701 - 1234`, and a dangling `78701-`. */
+const ZIP = /^(\d{5})(?:\s*-?\s*\d{4}|\s*-)?$/;
 
 /** A 5-digit ZIP (ZIP+4 in any of its spellings gives the 5 digits); null when malformed. */
 export function normalizeZip(raw: string): string | null {
   return ZIP.exec(raw.trim())?.[1] ?? null;
 }
 
-/** The states' names, and DC's, by their lower-cased name. */
+/** The states' names, DC's and the territories', by their lower-cased name. */
 const STATE_NAMES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     alabama: 'AL',
@@ -103,6 +103,14 @@ const STATE_NAMES: ReadonlyMap<string, string> = new Map(
     connecticut: 'CT',
     delaware: 'DE',
     'district of columbia': 'DC',
+    // The territories with US ZIP codes (the ZIP table may place a lead there); dots read as spaces.
+    'puerto rico': 'PR',
+    'u s virgin islands': 'VI',
+    'us virgin islands': 'VI',
+    'virgin islands': 'VI',
+    guam: 'GU',
+    'american samoa': 'AS',
+    'northern mariana islands': 'MP',
     florida: 'FL',
     georgia: 'GA',
     hawaii: 'HI',
@@ -153,7 +161,7 @@ const STATE_NOISE = /[.\s]+/g;
 
 /**
  * A US state's 2-letter code from its code or its name, any case (`tx`, `T.X.`, `Texas`, `new york`);
- * null for anything else (a province, a territory, a typo).
+ * DC and the territories too (`PR`, `Puerto Rico`); null for anything else (a province, a typo).
  */
 export function normalizeState(raw: string): string | null {
   const text = raw.trim().toLowerCase();
