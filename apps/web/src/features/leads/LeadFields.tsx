@@ -15,7 +15,7 @@ export function FieldFlagNote({ lead, field }: { lead: { field_flags?: LeadField
   const flags = lead.field_flags?.filter((f) => f.field === field) ?? [];
   if (flags.length === 0) return null;
   return flags.map((flag) => (
-    <Text key={flag.problem} component="span" display="block" fz="xs" c="orange.9" data-field-flag={field}>
+    <Text key={flag.problem} component="span" display="block" fz="xs" c="red.9" data-field-flag={field}>
       Sent “{flag.value}”. {flag.problem}
     </Text>
   ));
