@@ -285,23 +285,28 @@ describe('no optional field refuses a lead', () => {
     return res;
   };
 
+  // Some 90 leads through the whole API and a database of their own: more than the default 30 s on a busy machine.
   it('answers every phone, email, state and flag of the corpus with 200, the lead kept', async () => {
     t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
     try {
       apiKey = (await createSourceWithKey(t)).apiKey;
-      for (const [kind, sent] of CORPUS) {
-        if (kind === 'phone') await post({ phone: sent, email: email() }, sent);
-        if (kind === 'email') await post({ email: sent, phone: uniquePhone() }, sent);
-        if (kind === 'state') await post({ state: sent, email: email() }, sent);
-        if (kind === 'boolean') await post({ homeowner: sent, tcpa_consent: sent, email: email() }, sent);
-      }
+      const fieldsOf: Partial<Record<Kind, (sent: unknown) => Record<string, unknown>>> = {
+        phone: (sent) => ({ phone: sent, email: email() }),
+        email: (sent) => ({ email: sent, phone: uniquePhone() }),
+        state: (sent) => ({ state: sent, email: email() }),
+        boolean: (sent) => ({ homeowner: sent, tcpa_consent: sent, email: email() }),
+      };
+      const optional = CORPUS.filter(([kind]) => fieldsOf[kind]);
+      // Ten at a time: every lead has its own contact, so none waits on another.
+      for (let i = 0; i < optional.length; i += 10)
+        await Promise.all(optional.slice(i, i + 10).map(([kind, sent]) => post(fieldsOf[kind]?.(sent) ?? {}, sent)));
       expect(posted.length).toBeGreaterThan(60);
       expect(posted.filter((p) => p.status !== 200)).toEqual([]);
       expect(posted.filter((p) => p.reason === 'invalid')).toEqual([]);
     } finally {
       await t.close();
     }
-  });
+  }, 120_000);
 
   it('refuses only a ZIP it cannot read (the sale needs it), naming the field', async () => {
     t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
@@ -321,5 +326,5 @@ describe('no optional field refuses a lead', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 120_000);
 });
