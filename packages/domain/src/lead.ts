@@ -109,12 +109,14 @@ export const adminLeadListItemSchema = z.object({
   channel: z.string().optional(),
   sub_id: z.string().optional(),
   pub_id: z.string().optional(),
-  tcpa_consent: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  tcpa_consent: z.boolean().optional(),
   trusted_form: z.boolean(),
   jornaya: z.boolean(),
   phone: z.string().optional(),
   email: z.string().optional(),
-  homeowner: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  homeowner: z.boolean().optional(),
   test: z.boolean(),
 });
 export type AdminLeadListItem = z.infer<typeof adminLeadListItemSchema>;
@@ -379,6 +381,20 @@ export const leadPingCallSchema = leadDeliveryAttemptSchema
   });
 export type LeadPingCall = z.infer<typeof leadPingCallSchema>;
 
+/**
+ * A field of a lead the exchange could not read, or that contradicts another (issue 32 item 4): the
+ * lead is kept and sold, the value as sent is kept here, and `problem` says in a sentence what is wrong
+ * and what the lead holds instead.
+ */
+export const leadFieldFlagSchema = z.object({
+  /** The lead's field (`phone`, `state`, `homeowner`, …), as the source API names it. */
+  field: z.string(),
+  /** What the source sent, as text. */
+  value: z.string(),
+  problem: z.string(),
+});
+export type LeadFieldFlag = z.infer<typeof leadFieldFlagSchema>;
+
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
 export const leadDetailSchema = z.object({
   _id: z.string(),
@@ -394,10 +410,12 @@ export const leadDetailSchema = z.object({
   service: z.string(),
   channel: z.string().optional(),
   trusted_form: z.string().optional(),
-  tcpa_consent: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  tcpa_consent: z.boolean().optional(),
   tcpa_language: z.string().optional(),
   jornaya: z.string().optional(),
-  homeowner: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  homeowner: z.boolean().optional(),
   pub_id: z.string().optional(),
   sub_id: z.string().optional(),
   tags: z.array(z.string()),
@@ -412,6 +430,8 @@ export const leadDetailSchema = z.object({
   quality: z.looseObject({ ok: z.boolean().optional() }).optional(),
   /** What the source sent beyond the lead's fields, open-ended: kept whole. */
   metadata: z.unknown().optional(),
+  /** The fields that could not be read or contradict another (each role sees those of the fields it is shown). */
+  field_flags: z.array(leadFieldFlagSchema).optional(),
   /** Source: what it is paid; admin: the payout. */
   cost: z.number().optional(),
   /** Admin: the buyers' revenue; buyer: its own price. */

@@ -166,16 +166,18 @@ export function createLeadsService({
       service: lead.service,
       channel: orUndefined(lead.channel),
       trusted_form: orUndefined(lead.trustedForm),
-      tcpa_consent: lead.tcpaConsent ?? false,
+      tcpa_consent: orUndefined(lead.tcpaConsent),
       tcpa_language: orUndefined(lead.tcpaLanguage),
       jornaya: orUndefined(lead.jornaya),
-      homeowner: lead.homeowner ?? false,
+      homeowner: orUndefined(lead.homeowner),
       pub_id: orUndefined(lead.pubId),
       sub_id: orUndefined(lead.subId),
       tags: lead.tags,
       ping_id: lead.pingId === 'no_ping' ? 'no_ping' : 'ping',
       test: lead.test,
       ts: toEpochSeconds(lead.createdAt),
+      // Every flagged field is one each role is shown (contact, location, consent).
+      field_flags: orUndefined(lead.fieldFlags),
     };
   }
 
@@ -401,12 +403,12 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
       channel: orOmit(row.channel),
       sub_id: orOmit(row.subId),
       pub_id: orOmit(row.pubId),
-      tcpa_consent: row.tcpaConsent ?? false,
+      tcpa_consent: orOmit(row.tcpaConsent),
       trusted_form: Boolean(row.trustedForm),
       jornaya: Boolean(row.jornaya),
       phone: orOmit(row.phone),
       email: orOmit(row.email),
-      homeowner: row.homeowner ?? false,
+      homeowner: orOmit(row.homeowner),
       test: row.test,
     };
   if (scope.role === 'buyer')
@@ -427,7 +429,10 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
   };
 }
 
-const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
+/** Whether a lead carries a text (a certificate, a token): absent is No. */
+const presence = (value: string | null) => (value ? 'Yes' : 'No');
+/** A flag's cell: Yes or No, and Unknown when the source did not say (never No for a flag not sent). */
+const yesNo = (value: boolean | null) => (value === null ? 'Unknown' : value ? 'Yes' : 'No');
 /** Date and time in ISO 8601 with the exchange zone's offset: 2026-11-27T03:31:00-05:00 (docs/decisions.md "One clock"). */
 const csvDate = (at: Date) => isoInZone(at, exchangeZone());
 
@@ -458,8 +463,8 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
       csvText(row.subId),
       csvText(row.pubId),
       yesNo(row.tcpaConsent),
-      yesNo(Boolean(row.trustedForm)),
-      yesNo(Boolean(row.jornaya)),
+      presence(row.trustedForm),
+      presence(row.jornaya),
       csvText(row.phone),
       csvText(row.email),
       yesNo(row.homeowner),

@@ -1,13 +1,15 @@
 import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
 import type { ExplanationRecord } from '../../distribution/explanation';
+import { stateOfLead } from '../../distribution/normalize';
 import { openPingToken } from '../../distribution/ping-token';
 import type { QuoteOutcome, RequestMeta, Sale, SaleOutcome } from '../../distribution/sale';
+import type { SaleContact } from '../../distribution/sale/types';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
-import type { LeadInput, PingInput, PostInput } from './source-api.schema';
+import { type ContactInput, flagWarning, type LeadInput, type PingInput, type PostInput } from './source-api.schema';
 
 export type { RequestMeta } from '../../distribution/sale';
 
@@ -34,12 +36,17 @@ function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
   };
 }
 
-/** A sale's outcome as the source is answered: the lead's answer, a replayed one, or a refused Idempotency-Key. */
-function saleAnswer(outcome: SaleOutcome): Answer {
+/**
+ * A sale's outcome as the source is answered: the lead's answer (with a warning per flagged field), a
+ * replayed one, or a refused Idempotency-Key.
+ */
+function saleAnswer(outcome: SaleOutcome, contact: SaleContact): Answer {
   switch (outcome.kind) {
     case 'sold':
-    case 'not_sold':
-      return { status: 200, body: outcome.answer };
+    case 'not_sold': {
+      const warnings = contact.flags?.map(flagWarning) ?? [];
+      return { status: 200, body: warnings.length > 0 ? { ...outcome.answer, warnings } : outcome.answer };
+    }
     case 'replayed':
       return { status: outcome.status, body: outcome.answer };
     case 'key_reused':
@@ -103,6 +110,20 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
     );
   }
 
+  /**
+   * The contact a sale stores: the state the ZIP's when the ZIP table knows it (what the lead is routed
+   * by), a sent state it contradicts flagged (issue 32 item 4).
+   */
+  function contactOf({ state_sent, state, flags, ...contact }: ContactInput, zip: string): SaleContact {
+    const sent = state_sent === undefined ? undefined : { code: state ?? null, raw: state_sent };
+    const reconciled = stateOfLead(sent, zip, engine.stateOf(zip));
+    return {
+      ...contact,
+      ...(reconciled.state ? { state: reconciled.state } : {}),
+      flags: reconciled.flag ? [...flags, reconciled.flag] : flags,
+    };
+  }
+
   return {
     /**
      * The rate limiter's bucket of a call: the key's own (by its hash, so no key is kept in memory) for a
@@ -151,6 +172,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
       checkPayout(caller, ping.test, ping.channel);
+      const contact = contactOf(input, ping.zip);
       const outcome = await sale.sell({
         caller,
         pingId: ping.id,
@@ -163,10 +185,10 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
         // The Ping/Post buyers' bids of the ping: the post sells at them, never pinging again.
         bidRound: unpackRound(ping.round),
         // The ping's sub_id and pub_id are what the buyers were pinged with: they stay the lead's.
-        contact: { ...input, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
+        contact: { ...contact, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
         meta,
       });
-      return saleAnswer(outcome);
+      return saleAnswer(outcome, contact);
     },
 
     /** POST /api/lead: ping and post in one call, for sources approved to post directly. */
@@ -182,6 +204,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       checkPayout(caller, test, channel);
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
+      const contact = contactOf(input, input.zip);
       const outcome = await sale.sell({
         caller,
         pingId: null,
@@ -192,10 +215,10 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
         test,
         payoutCents: payout,
         belowMinPrice,
-        contact: input,
+        contact,
         meta,
       });
-      return saleAnswer(outcome);
+      return saleAnswer(outcome, contact);
     },
   };
 }
