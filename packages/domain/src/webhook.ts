@@ -3,6 +3,7 @@ import { CAMPAIGN_STATUS_LABELS, CAMPAIGN_STATUSES, type CampaignStatusValue, st
 import { valuesOf } from './choices';
 import { numericText, optionalText, pageQuery, requiredText, tagList } from './common';
 import { PAGE_SIZE } from './constants';
+import { SAMPLE_JORNAYA_TOKEN, SAMPLE_TRUSTEDFORM_CERT_URL, SAMPLE_TRUSTEDFORM_PING_URL } from './evidence';
 import { whenMissing } from './messages';
 
 // Custom deliveries (the `webhook` entity, admin §3 Delivery, portals §3): a buyer's outbound
@@ -79,8 +80,11 @@ export const DELIVERY_FIELDS = [
   { field: 'homeowner', sample: 'true' },
   { field: 'tcpa_consent', sample: 'true' },
   { field: 'tcpa_language', sample: 'By clicking Submit I agree to be contacted.' },
-  { field: 'trusted_form', sample: 'https://cert.trustedform.com/0123456789abcdef' },
-  { field: 'jornaya', sample: 'LEADID-0123-4567-89AB' },
+  // Evidence of the right shape (evidence.ts): a buyer's system that checks it sees it pass.
+  { field: 'trusted_form', sample: SAMPLE_TRUSTEDFORM_CERT_URL },
+  /** A TrustedForm ping URL: no personal data, so pings may send it (issue 32 item 8). */
+  { field: 'trusted_form_ping_url', sample: SAMPLE_TRUSTEDFORM_PING_URL },
+  { field: 'jornaya', sample: SAMPLE_JORNAYA_TOKEN },
   { field: 'ip', sample: '203.0.113.10' },
   { field: 'user_agent', sample: 'Mozilla/5.0' },
   { field: 'pub_id', sample: 'pub-1' },
@@ -111,6 +115,8 @@ export const PING_FIELD_NAMES: readonly string[] = [
   'sub_id',
   'ts',
   'test',
+  // Points at TrustedForm's copy of the certificate, not at the consumer: a buyer checks it at the ping.
+  'trusted_form_ping_url',
 ] satisfies DeliveryField[];
 
 /** The lead fields that identify or reach the consumer: never sent in a ping, whatever the mapping says. */
