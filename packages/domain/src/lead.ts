@@ -379,6 +379,20 @@ export const leadPingCallSchema = leadDeliveryAttemptSchema
   });
 export type LeadPingCall = z.infer<typeof leadPingCallSchema>;
 
+/**
+ * A field of a lead the exchange could not read, or that contradicts another (issue 32 item 4): the
+ * lead is kept and sold, the value as sent is kept here, and `problem` says in a sentence what is wrong
+ * and what the lead holds instead.
+ */
+export const leadFieldFlagSchema = z.object({
+  /** The lead's field (`phone`, `state`, `homeowner`, …), as the source API names it. */
+  field: z.string(),
+  /** What the source sent, as text. */
+  value: z.string(),
+  problem: z.string(),
+});
+export type LeadFieldFlag = z.infer<typeof leadFieldFlagSchema>;
+
 /** GET /api/lead/{id}: what each role sees of a lead (admins everything). */
 export const leadDetailSchema = z.object({
   _id: z.string(),
@@ -412,6 +426,8 @@ export const leadDetailSchema = z.object({
   quality: z.looseObject({ ok: z.boolean().optional() }).optional(),
   /** What the source sent beyond the lead's fields, open-ended: kept whole. */
   metadata: z.unknown().optional(),
+  /** The fields that could not be read or contradict another (each role sees those of the fields it is shown). */
+  field_flags: z.array(leadFieldFlagSchema).optional(),
   /** Source: what it is paid; admin: the payout. */
   cost: z.number().optional(),
   /** Admin: the buyers' revenue; buyer: its own price. */

@@ -1,3 +1,4 @@
+import type { LeadFieldFlag } from '@leadex/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -61,6 +62,8 @@ export const leads = pgTable(
     homeowner: boolean('homeowner'),
     quality: jsonb('quality').$type<Record<string, unknown>>(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    /** The fields that could not be read or contradict another, with the value sent (issue 32 item 4); null: none. */
+    fieldFlags: jsonb('field_flags').$type<LeadFieldFlag[]>(),
     tags: text('tags').array().notNull().default([]),
     costCents: integer('cost_cents').notNull().default(0),
     priceCents: integer('price_cents').notNull().default(0),

@@ -152,6 +152,7 @@ export function leadRecord(engine: Engine, req: SaleRequest, now: Date): LeadRec
     subId: contact.sub_id ?? null,
     homeowner: contact.homeowner ?? null,
     metadata: contact.metadata ?? null,
+    fieldFlags: contact.flags?.length ? contact.flags : null,
     pingId: req.pingId ?? 'no_ping',
     test: req.test,
     answer: {},

@@ -1,3 +1,4 @@
+import type { LeadFieldFlag } from '@leadex/domain';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
@@ -45,6 +46,8 @@ export interface SaleContact {
   sub_id?: string;
   pub_id?: string;
   metadata?: Record<string, unknown>;
+  /** The fields the source sent that could not be read or contradict another: kept with the lead, never refused. */
+  flags?: LeadFieldFlag[];
 }
 
 /** A lead to sell, as the source API or the simulator maps it from a request. */

@@ -176,6 +176,8 @@ export function createLeadsService({
       ping_id: lead.pingId === 'no_ping' ? 'no_ping' : 'ping',
       test: lead.test,
       ts: toEpochSeconds(lead.createdAt),
+      // Every flagged field is one each role is shown (contact, location, consent).
+      field_flags: orUndefined(lead.fieldFlags),
     };
   }
 

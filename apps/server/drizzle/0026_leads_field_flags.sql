@@ -1,0 +1,1 @@
+ALTER TABLE "leads" ADD COLUMN "field_flags" jsonb;
