@@ -174,7 +174,13 @@ export function createDeps(
     inline: createInlineDeliveries({ webhooks, clock, liveBuyers: () => engine.snapshot().liveDeliveryBuyers }),
     pinger: createPinger({ clock, secret: config.LEADEX_SECRET, deliverOptions: () => webhooks.deliverOptions() }),
   });
-  const sourceApi = createSourceApiService({ clock, engine, secret: config.LEADEX_SECRET, sale });
+  const sourceApi = createSourceApiService({
+    clock,
+    engine,
+    secret: config.LEADEX_SECRET,
+    sale,
+    trustedFormCertIdSecret: config.TRUSTEDFORM_CERT_ID_SECRET,
+  });
   const sources = createSourcesService({ db, clock, users, engine, secret: config.LEADEX_SECRET });
   const zips = createZipsService({ db, clock, engine });
   const signup = createSignupService({

@@ -20,7 +20,8 @@ export const TRUSTEDFORM_CLAIM_DAYS = 90;
 const HEX_40 = /^[0-9a-f]{40}$/i;
 const HEX_ONLY = /^[0-9a-f]+$/i;
 const BASE64URL_PART = /^[A-Za-z0-9_-]+$/;
-const BASE64_TEXT = /^[A-Za-z0-9+/_-]+={0,2}$/;
+/** A mobile id's base64 (URL-safe, as in the module's example): never a `/`, which would end the URL's path segment. */
+const BASE64_TEXT = /^[A-Za-z0-9+_-]+={0,2}$/;
 /** A web id's iv (7 bytes), auth tag (8) and sealed type and time (5): what the module reads of an id. */
 const SEALED_ID_BYTES = 20;
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BuyerCreate } from '@leadex/domain';
 import { hashPassword } from 'better-auth/crypto';
 import type { Config } from '../config';
@@ -504,7 +505,8 @@ async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: stri
         phone: `${214 + (i % 5) * 100}${String(5_550_000 + i).slice(-7)}`,
         email: `demo.lead.${i}@example.com`,
         tcpa_consent: i % 9 !== 0,
-        trusted_form: i % 3 === 0 ? `https://cert.trustedform.com/demo${i}` : undefined,
+        // A certificate id of TrustedForm's shape (40 hex), so the demo's certificates read as valid.
+        trusted_form: i % 3 === 0 ? `https://cert.trustedform.com/${sha1Hex(`demo${i}`)}` : undefined,
         homeowner: i % 4 !== 0,
         sub_id: `sub-${i % 6}`,
         // The consumer's, as a form would send them; the request's own address is the seed's (meta).
@@ -531,4 +533,9 @@ async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: stri
 async function givePassword(tx: Tx, userId: string, passwordHash: string, at: Date) {
   await usersRepo.insertPassword(tx, userId, passwordHash, at);
   await usersRepo.update(tx, userId, { emailVerified: true });
+}
+
+/** A demo certificate id: 40 hex characters, as TrustedForm's web ids are. */
+function sha1Hex(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
 }

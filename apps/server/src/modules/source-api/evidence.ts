@@ -1,4 +1,10 @@
-import { isTrustedFormExpired, jornayaToken, readTrustedFormUrl, TRUSTEDFORM_CLAIM_DAYS } from '@leadex/domain';
+import {
+  isTrustedFormExpired,
+  jornayaToken,
+  type LeadFieldFlag,
+  readTrustedFormUrl,
+  TRUSTEDFORM_CLAIM_DAYS,
+} from '@leadex/domain';
 import { trustedFormCreatedAt } from '../../lib/trustedform';
 
 /** The consent evidence a source may send with a lead (issue 32 item 8). */
@@ -9,13 +15,6 @@ export interface EvidenceFields {
   trusted_form_ping_url?: string;
   /** Jornaya LeadiD token. */
   jornaya?: string;
-}
-
-/** A field the lead keeps without its value: what was sent, and why it is not the lead's (a lead field flag). */
-export interface EvidenceFlag {
-  field: string;
-  value: string;
-  problem: string;
 }
 
 /** What the evidence checks need besides the fields: the time, and TrustedForm's id key when the exchange has it. */
@@ -37,8 +36,8 @@ const NOT_SENT =
 export function checkEvidence(
   fields: EvidenceFields,
   options: EvidenceOptions,
-): { fields: EvidenceFields; flags: EvidenceFlag[] } {
-  const flags: EvidenceFlag[] = [];
+): { fields: EvidenceFields; flags: LeadFieldFlag[] } {
+  const flags: LeadFieldFlag[] = [];
   const checked: EvidenceFields = {};
   const flag = (field: keyof EvidenceFields, value: string, problem: string) => flags.push({ field, value, problem });
 

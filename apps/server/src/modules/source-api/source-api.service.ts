@@ -1,3 +1,4 @@
+import type { LeadFieldFlag } from '@leadex/domain';
 import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
 import type { ExplanationRecord } from '../../distribution/explanation';
@@ -7,7 +8,8 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
-import type { LeadInput, PingInput, PostInput } from './source-api.schema';
+import { checkEvidence, checkedPingUrl } from './evidence';
+import type { ContactInput, LeadInput, PingInput, PostInput } from './source-api.schema';
 
 export type { RequestMeta } from '../../distribution/sale';
 
@@ -34,12 +36,21 @@ function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
   };
 }
 
-/** A sale's outcome as the source is answered: the lead's answer, a replayed one, or a refused Idempotency-Key. */
-function saleAnswer(outcome: SaleOutcome): Answer {
+/** A flagged field as the answer's `warnings` say it: the field, the value as sent, and what is wrong. */
+const warningOf = (flag: LeadFieldFlag) => `${flag.field} '${flag.value}': ${flag.problem}`;
+
+/**
+ * A sale's outcome as the source is answered: the lead's answer (with a warning for each field kept
+ * out of it), a replayed one, or a refused Idempotency-Key.
+ */
+function saleAnswer(outcome: SaleOutcome, flags: readonly LeadFieldFlag[] = []): Answer {
   switch (outcome.kind) {
     case 'sold':
     case 'not_sold':
-      return { status: 200, body: outcome.answer };
+      return {
+        status: 200,
+        body: flags.length > 0 ? { ...outcome.answer, warnings: flags.map(warningOf) } : outcome.answer,
+      };
     case 'replayed':
       return { status: outcome.status, body: outcome.answer };
     case 'key_reused':
@@ -60,6 +71,8 @@ export interface SourceApiDeps {
   /** Verifies ping_ids (the sale signs them with the same secret). */
   secret: string;
   sale: Sale;
+  /** TrustedForm's key of certificate ids, when the exchange has it: certificates past their claim period are flagged. */
+  trustedFormCertIdSecret?: string;
 }
 
 /**
@@ -67,7 +80,23 @@ export interface SourceApiDeps {
  * what the source may do, and answers the sale's outcomes over HTTP; the sale itself is the
  * engine's (distribution/sale/).
  */
-export function createSourceApiService({ clock, engine, secret, sale }: SourceApiDeps) {
+export function createSourceApiService({ clock, engine, secret, sale, trustedFormCertIdSecret }: SourceApiDeps) {
+  /**
+   * The contact with its consent evidence checked (issue 32 item 8): what fails is left out of the lead
+   * and flagged beside the fields the schema flagged, never refused.
+   */
+  function withCheckedEvidence<T extends ContactInput & { trusted_form_ping_url?: string; flags?: LeadFieldFlag[] }>(
+    contact: T,
+  ) {
+    const { fields, flags } = checkEvidence(contact, {
+      now: clock.now(),
+      ...(trustedFormCertIdSecret ? { certIdSecret: trustedFormCertIdSecret } : {}),
+    });
+    const { trusted_form: _cert, trusted_form_ping_url: _ping, jornaya: _token, ...rest } = contact;
+    const allFlags = [...(contact.flags ?? []), ...flags];
+    return { contact: { ...rest, ...fields, ...(allFlags.length > 0 ? { flags: allFlags } : {}) }, flags };
+  }
+
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
       throw AppError.field('service', `service '${service}' is not one the exchange buys`);
@@ -132,7 +161,10 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       checkService(input.service);
       checkApproved(caller, input.test ?? false);
       checkPayout(caller, input.test ?? false, input.channel ?? null);
-      const outcome = sale.quote(caller, input);
+      // Only a ping URL on TrustedForm's ping host goes on to the buyers' pings.
+      const { trusted_form_ping_url: pingUrl, ...rest } = input;
+      const checkedUrl = checkedPingUrl(pingUrl);
+      const outcome = sale.quote(caller, checkedUrl ? { ...rest, trusted_form_ping_url: checkedUrl } : rest);
       return outcome instanceof Promise ? outcome.then(quoteAnswer) : quoteAnswer(outcome);
     },
 
@@ -151,6 +183,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
       checkPayout(caller, ping.test, ping.channel);
+      const { contact, flags } = withCheckedEvidence(input);
       const outcome = await sale.sell({
         caller,
         pingId: ping.id,
@@ -163,10 +196,10 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
         // The Ping/Post buyers' bids of the ping: the post sells at them, never pinging again.
         bidRound: unpackRound(ping.round),
         // The ping's sub_id and pub_id are what the buyers were pinged with: they stay the lead's.
-        contact: { ...input, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
+        contact: { ...contact, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
         meta,
       });
-      return saleAnswer(outcome);
+      return saleAnswer(outcome, flags);
     },
 
     /** POST /api/lead: ping and post in one call, for sources approved to post directly. */
@@ -182,6 +215,7 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       checkPayout(caller, test, channel);
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
+      const { contact, flags } = withCheckedEvidence(input);
       const outcome = await sale.sell({
         caller,
         pingId: null,
@@ -192,10 +226,10 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
         test,
         payoutCents: payout,
         belowMinPrice,
-        contact: input,
+        contact,
         meta,
       });
-      return saleAnswer(outcome);
+      return saleAnswer(outcome, flags);
     },
   };
 }
