@@ -1,3 +1,4 @@
+import type { LeadDetail } from '@leadex/domain';
 import { ActionIcon, Anchor, Group, Input, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -7,8 +8,8 @@ import { YesNoBadge } from './LeadBadges';
 import { safeHref } from './leadFormat';
 
 /** A read-only text of a lead, labelled like the form's fields. */
-export function ValueField({ label, value }: { label: string; value: string | undefined }) {
-  return <TextInput label={label} value={value ?? ''} readOnly variant="filled" />;
+export function ValueField({ label, value, note }: { label: string; value: string | undefined; note?: string }) {
+  return <TextInput label={label} value={value ?? ''} readOnly variant="filled" description={note} />;
 }
 
 /** A long read-only text (the TCPA language). */
@@ -58,15 +59,22 @@ export function OpenLinkButton({ url, label }: { url: string | undefined; label:
   );
 }
 
-/** A read-only URL field with the button that opens it (when it is http or https). */
+/**
+ * A read-only URL field with the button that opens `openUrl` (the value itself unless said otherwise;
+ * none when it is not http or https), and a note under it (a field flag) when there is one.
+ */
 export function UrlValueField({
   label,
   value,
   openLabel,
+  openUrl = value,
+  note,
 }: {
   label: string;
   value: string | undefined;
   openLabel: string;
+  openUrl?: string | undefined;
+  note?: string | undefined;
 }) {
   return (
     <TextInput
@@ -74,10 +82,20 @@ export function UrlValueField({
       value={value ?? ''}
       readOnly
       variant="filled"
-      rightSection={<OpenLinkButton url={value} label={openLabel} />}
+      description={note}
+      rightSection={<OpenLinkButton url={openUrl} label={openLabel} />}
       rightSectionPointerEvents="all"
     />
   );
+}
+
+/**
+ * What the source sent for a field the exchange kept out of the lead (issue 32: a TrustedForm URL on
+ * another host, a malformed LeadiD token), as a note for under the field; undefined when not flagged.
+ */
+export function fieldFlagNote(lead: Pick<LeadDetail, 'field_flags'>, field: string): string | undefined {
+  const flag = lead.field_flags?.find((f) => f.field === field);
+  return flag ? `Flagged: '${flag.value}' was sent. ${flag.problem}` : undefined;
 }
 
 /** A link to another record of the back office, or its name as text when there is no id. */

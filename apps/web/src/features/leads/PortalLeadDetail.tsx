@@ -1,4 +1,4 @@
-import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
+import { formatLeadPhone, type LeadDetail, trustedFormCertificateUrl } from '@leadex/domain';
 import { Alert, Anchor, Grid, type GridColProps, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -9,7 +9,15 @@ import { useServiceLabel } from '../../components/ServiceName';
 import { formatMoney, formatTimestamp } from '../../lib/format';
 import { RequestReturnButton } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
-import { BadgeRow, FlagField, LabeledField, LongValueField, UrlValueField, ValueField } from './LeadFields';
+import {
+  BadgeRow,
+  FlagField,
+  fieldFlagNote,
+  LabeledField,
+  LongValueField,
+  UrlValueField,
+  ValueField,
+} from './LeadFields';
 import { leadType } from './leadFormat';
 
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
@@ -48,11 +56,20 @@ function LeadDetailsSection({ lead, children }: { lead: LeadDetail; children: Re
   );
 }
 
-/** The TrustedForm certificate: a link only when it is an http(s) URL (what a source sent is shown, never run). */
-function TrustedFormCol({ label, value, span }: { label: string; value?: string; span: GridColProps['span'] }) {
+/**
+ * The TrustedForm certificate: the open button only for a certificate on TrustedForm's host (what a
+ * source sent is shown, never run), and the flag when the source sent something else (issue 32).
+ */
+function TrustedFormCol({ label, lead, span }: { label: string; lead: LeadDetail; span: GridColProps['span'] }) {
   return (
     <Grid.Col span={span}>
-      <UrlValueField label={label} value={value} openLabel="Open the TrustedForm certificate" />
+      <UrlValueField
+        label={label}
+        value={lead.trusted_form}
+        openUrl={trustedFormCertificateUrl(lead.trusted_form) ?? undefined}
+        openLabel="Open the TrustedForm certificate"
+        note={fieldFlagNote(lead, 'trusted_form')}
+      />
     </Grid.Col>
   );
 }
@@ -122,9 +139,9 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
         <Section title="Consent">
           <Grid gap="md">
             <ConsentFlags lead={lead} labels={['TCPA Consent', 'Homeowner']} span={{ base: 6, lg: 3 }} />
-            <TrustedFormCol label="Trusted Form" value={lead.trusted_form} span={{ base: 12, lg: 6 }} />
+            <TrustedFormCol label="Trusted Form" lead={lead} span={{ base: 12, lg: 6 }} />
             <Grid.Col span={{ base: 12, lg: 6 }}>
-              <ValueField label="LeadiD Token" value={lead.jornaya} />
+              <ValueField label="LeadiD Token" value={lead.jornaya} note={fieldFlagNote(lead, 'jornaya')} />
             </Grid.Col>
             <Grid.Col span={12}>
               <LongValueField label="TCPA Language" value={lead.tcpa_language} />
@@ -201,7 +218,7 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
             { label: 'Address', value: lead.address },
           ]}
         />
-        <TrustedFormCol label="Trusted_Form" value={lead.trusted_form} span={{ base: 12, lg: 8 }} />
+        <TrustedFormCol label="Trusted_Form" lead={lead} span={{ base: 12, lg: 8 }} />
         <ValueCols
           fields={[
             { label: 'PUB_ID', value: lead.pub_id },
