@@ -26,7 +26,8 @@ export const WEBHOOK_MESSAGES = {
   pingUrlInvalid: 'Ping URL must be a valid http:// or https:// address',
   priceField: 'Bid price field is required',
   pingTimeout: 'Ping timeout must be a whole number of milliseconds from 1 to 3000',
-  pingField: 'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
+  pingField:
+    'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
 } as const;
 
 /** The message for a ping mapping row naming a contact field. */
