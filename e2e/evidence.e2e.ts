@@ -71,7 +71,7 @@ describe('TrustedForm evidence on the screens (#32.8)', () => {
 
     await openLead(page, ids.lookAlike, LEADS.lookAlike.name);
     // The flag says what was sent and why it is not a certificate; it is text, never a link.
-    await page.getByText(/Flagged: 'https:\/\/cert\.trustedform\.com\.evil\.io\//).waitFor();
+    await page.getByText(/Sent “https:\/\/cert\.trustedform\.com\.evil\.io\//).waitFor();
     expect(await page.getByRole('link', { name: OPEN }).count()).toBe(0);
     expect(await page.locator('a[href*="evil.io"]').count()).toBe(0);
     expect(await page.getByRole('textbox', { name: label, exact: true }).inputValue()).toBe('');

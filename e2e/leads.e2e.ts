@@ -589,7 +589,7 @@ describe('the source’s leads', () => {
     expect(await page.locator('main img').count()).toBe(0);
     // Issue 32: not a TrustedForm certificate, so kept out of the lead; the flag shows what was sent, as text.
     expect(await page.getByRole('textbox', { name: 'Trusted_Form' }).inputValue()).toBe('');
-    await page.getByText("Flagged: 'javascript:alert(1)' was sent.").waitFor();
+    await page.getByText('Sent “javascript:alert(1)”.').waitFor();
     expect(await page.getByRole('link', { name: 'Open the TrustedForm certificate' }).count()).toBe(0);
     for (const label of ['ID', 'Timestamp', 'Name', 'City', 'State', 'Zip', 'Phone', 'Email', 'Address'])
       await page.getByRole('textbox', { name: label, exact: true }).waitFor();

@@ -245,7 +245,9 @@ let phoneCounter = 0;
 /** A valid, unique US phone number. */
 export function uniquePhone(): string {
   phoneCounter += 1;
-  return `512${String(2000000 + ((phoneCounter * 7919 + Math.floor(Math.random() * 1000)) % 7999999)).padStart(7, '0')}`;
+  const line = String(2000000 + ((phoneCounter * 7919 + Math.floor(Math.random() * 1000)) % 7999999)).padStart(7, '0');
+  // 555-0100 to 555-0199 are fiction, refused as a consumer's phone (issue 32): never drawn.
+  return `512${line.replace(/^55501/, '55521')}`;
 }
 
 /** A valid lead as a source posts it (POST /api/lead), with a unique phone and email; override any field. */

@@ -110,12 +110,14 @@ export const adminLeadListItemSchema = z.object({
   channel: z.string().optional(),
   sub_id: z.string().optional(),
   pub_id: z.string().optional(),
-  tcpa_consent: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  tcpa_consent: z.boolean().optional(),
   trusted_form: z.boolean(),
   jornaya: z.boolean(),
   phone: z.string().optional(),
   email: z.string().optional(),
-  homeowner: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  homeowner: z.boolean().optional(),
   test: z.boolean(),
 });
 export type AdminLeadListItem = z.infer<typeof adminLeadListItemSchema>;
@@ -419,10 +421,12 @@ export const leadDetailSchema = z.object({
   trusted_form: z.string().optional(),
   /** A TrustedForm ping URL (issue 32 item 8). */
   trusted_form_ping_url: z.string().optional(),
-  tcpa_consent: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  tcpa_consent: z.boolean().optional(),
   tcpa_language: z.string().optional(),
   jornaya: z.string().optional(),
-  homeowner: z.boolean(),
+  /** Absent: the source did not say (unknown), never No. */
+  homeowner: z.boolean().optional(),
   pub_id: z.string().optional(),
   sub_id: z.string().optional(),
   tags: z.array(z.string()),

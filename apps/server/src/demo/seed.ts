@@ -502,7 +502,7 @@ async function seedDemoLeads(deps: DemoDeps, keys: { sourceId: string; key: stri
       const [service, zip] = DEMO_TRAFFIC[(i * 7) % DEMO_TRAFFIC.length] as [string, string];
       const contact = {
         name: DEMO_NAMES[i % DEMO_NAMES.length],
-        phone: `${214 + (i % 5) * 100}${String(5_550_000 + i).slice(-7)}`,
+        phone: `${214 + (i % 5) * 100}${String(7_340_000 + i).slice(-7)}`,
         email: `demo.lead.${i}@example.com`,
         tcpa_consent: i % 9 !== 0,
         // A certificate id of TrustedForm's shape (40 hex), so the demo's certificates read as valid.

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   emailHash,
+  fillerPhoneProblem,
   normalizeEmail,
   normalizePhone,
   normalizeSha256Hex,
+  normalizeState,
   normalizeZip,
   parseBoolean,
   phoneHash,
+  readPhone,
   sha256Hex,
+  stateOfLead,
 } from './normalize';
 
 // Computed outside the code under test: printf '2125550100' | sha256sum
@@ -46,7 +50,6 @@ describe('normalizePhone', () => {
       ['nine digits', '212555010'],
       ['eleven digits not starting with 1', '22125550100'],
       ['twelve digits', '112125550100'],
-      ['an extension', '212-555-0100 x12'],
       ['a foreign number', '+44 20 7946 0958'],
       ['area code starting with 0', '0125550100'],
       ['area code starting with 1', '1125550100'],
@@ -87,33 +90,59 @@ describe('normalizeZip', () => {
     ['10001', '10001'],
     [' 02134 ', '02134'],
     ['12345-6789', '12345'],
+    // ZIP+4 as sources also write it (issue 32 item 4): with a space, run together, spaced dash.
+    ['12345 6789', '12345'],
+    ['123456789', '12345'],
+    ['12345 - 6789', '12345'],
+    ['12345-', '12345'],
     ['99999', '99999'],
   ]);
 
-  it.each(['1234', '123456', '2134', 'ABCDE', '12345-678', '12345 6789', '123456789', '12-345', ''])(
-    'refuses %j',
-    (raw) => {
-      expect(normalizeZip(raw)).toBeNull();
-    },
-  );
+  it.each(['1234', '123456', '2134', 'ABCDE', '12345-678', '1234567890', '12-345', ''])('refuses %j', (raw) => {
+    expect(normalizeZip(raw)).toBeNull();
+  });
 });
 
 describe('parseBoolean', () => {
-  it.each([true, 'true', 'TRUE', 'True', 'yes', 'YES', '1', 1, 'on', 'On', ' yes '])('%j → true', (raw) => {
+  it.each([
+    true,
+    'true',
+    'TRUE',
+    'True',
+    'yes',
+    'YES',
+    '1',
+    1,
+    'on',
+    'On',
+    ' yes ',
+    'y',
+    'Y',
+    't',
+    'T',
+    'Yes.',
+    '"yes"',
+  ])('%j → true', (raw) => {
     expect(parseBoolean(raw)).toBe(true);
   });
 
-  it.each([false, 'false', 'FALSE', 'no', 'No', '0', 0, 'off', 'OFF'])('%j → false', (raw) => {
-    expect(parseBoolean(raw)).toBe(false);
-  });
+  it.each([false, 'false', 'FALSE', 'no', 'No', '0', 0, 'off', 'OFF', 'n', 'N', 'f', 'F', 'No!'])(
+    '%j → false',
+    (raw) => {
+      expect(parseBoolean(raw)).toBe(false);
+    },
+  );
 
   it.each([undefined, null, '', '   '])('%j → undefined (not sent)', (raw) => {
     expect(parseBoolean(raw)).toBeUndefined();
   });
 
-  it.each(['maybe', 'y', 'n', 't', '2', 2, -1, 0.5, Number.NaN, {}, [], ['true']])('%j → null (malformed)', (raw) => {
-    expect(parseBoolean(raw)).toBeNull();
-  });
+  it.each(['maybe', 'yes please', '-1', '2', 2, -1, 0.5, Number.NaN, {}, [], ['true']])(
+    '%j → null (malformed)',
+    (raw) => {
+      expect(parseBoolean(raw)).toBeNull();
+    },
+  );
 });
 
 describe('duplicate hashes', () => {
@@ -162,5 +191,108 @@ describe('email length limit (mutation testing)', () => {
     expect(normalizeEmail(longest)).toBe(longest);
     expect(normalizeEmail(` ${longest.toUpperCase()} `)).toBe(longest);
     expect(normalizeEmail(`${local}@b${domain.slice(2)}.x`)).toBeNull();
+  });
+});
+
+describe('readPhone (issue 32 item 4)', () => {
+  it.each([
+    ['5127891111x44', { phone: '5127891111', extension: '44' }],
+    ['(512) 789-1111 ext. 44', { phone: '5127891111', extension: '44' }],
+    ['512-789-1111 extension 7', { phone: '5127891111', extension: '7' }],
+    ['+1 512 789 1111 #123', { phone: '5127891111', extension: '123' }],
+    ['512.789.1111 (h)', { phone: '5127891111' }],
+    ['5127891111 x', { phone: '5127891111' }],
+    ['5127891111', { phone: '5127891111' }],
+  ])('%s → %j', (raw, expected) => {
+    expect(readPhone(raw)).toEqual(expected);
+  });
+
+  it.each([
+    ['letters', '512-789-CALL'],
+    ['nine digits', '512789111'],
+    ['a bad area code', '0127891111'],
+  ])('reads %s as a problem', (_, raw) => {
+    expect(readPhone(raw)).toEqual({ problem: expect.any(String) });
+  });
+
+  it('keeps the 10 digits for the duplicate hash, the extension dropped', () => {
+    expect(normalizePhone('2125550100 x12')).toBe('2125550100');
+  });
+});
+
+describe('fillerPhoneProblem', () => {
+  it.each(['5125550100', '5125550199', '2125550142', '5555555555', '2222222222'])('%s is filler', (phone) => {
+    expect(fillerPhoneProblem(phone)).toEqual(expect.any(String));
+  });
+
+  // Both sides of each boundary: 555-0099 and 555-0200 are outside the fictional block.
+  it.each(['5125550099', '5125550200', '5125551212', '5125552100', '5555555556', '5127891111'])(
+    '%s may be real',
+    (phone) => {
+      expect(fillerPhoneProblem(phone)).toBeNull();
+    },
+  );
+});
+
+describe('normalizeEmail, as people write it', () => {
+  it.each([
+    ['Jane Doe <Jane.Doe@Example.com>', 'jane.doe@example.com'],
+    ['"Doe, Jane" < jane@example.com >', 'jane@example.com'],
+    ['<jane@example.com>', 'jane@example.com'],
+    ['mailto:jane@example.com', 'jane@example.com'],
+  ])('%s → %s', (raw, expected) => {
+    expect(normalizeEmail(raw)).toBe(expected);
+  });
+
+  it.each(['Jane <not an address>', 'jane@example.com>', 'Jane <jane@example.com'])('refuses %j', (raw) => {
+    expect(normalizeEmail(raw)).toBeNull();
+  });
+});
+
+describe('normalizeState', () => {
+  it.each([
+    ['TX', 'TX'],
+    ['tx', 'TX'],
+    [' T.X. ', 'TX'],
+    ['Texas', 'TX'],
+    ['new york', 'NY'],
+    ['New  York', 'NY'],
+    ['District of Columbia', 'DC'],
+    ['dc', 'DC'],
+    ['PR', 'PR'],
+    ['Puerto Rico', 'PR'],
+    ['U.S. Virgin Islands', 'VI'],
+  ])('%j → %s', (raw, expected) => {
+    expect(normalizeState(raw)).toBe(expected);
+  });
+
+  it.each(['ZZ', 'Ontario', 'ON', 'Tex', 'T', 'Texass', ''])('refuses %j', (raw) => {
+    expect(normalizeState(raw)).toBeNull();
+  });
+});
+
+describe('stateOfLead', () => {
+  it('takes the ZIP’s state when none was sent', () => {
+    expect(stateOfLead(undefined, '78701', 'TX')).toEqual({ state: 'TX' });
+  });
+
+  it('takes the sent state when it agrees with the ZIP, or the ZIP is not in the table', () => {
+    expect(stateOfLead({ code: 'TX', raw: 'Texas' }, '78701', 'TX')).toEqual({ state: 'TX' });
+    expect(stateOfLead({ code: 'TX', raw: 'TX' }, '00000', null)).toEqual({ state: 'TX' });
+  });
+
+  it('routes by the ZIP’s state when the two disagree, keeping what was sent in a flag', () => {
+    expect(stateOfLead({ code: 'NY', raw: 'NY' }, '78701', 'TX')).toEqual({
+      state: 'TX',
+      flag: {
+        field: 'state',
+        value: 'NY',
+        problem: 'NY does not match ZIP 78701, which is in TX: the lead is routed and delivered as TX.',
+      },
+    });
+  });
+
+  it('has no state when neither the ZIP nor what was sent gives one', () => {
+    expect(stateOfLead({ code: null, raw: 'ZZ' }, '00000', null)).toEqual({ state: null });
   });
 });

@@ -527,7 +527,7 @@ describe('a Ping/Post delivery (the API)', () => {
       method: 'POST',
       url: `/api/webhook/${delivery._id}/test`,
       as: admin.cookie,
-      payload: { test_zip: '80202', test_phone: '3035550100' },
+      payload: { test_zip: '80202', test_phone: '3035552100' },
     });
     expect(res.statusCode, res.body).toBe(200);
     const result = res.json();
@@ -541,6 +541,6 @@ describe('a Ping/Post delivery (the API)', () => {
     });
     expect(JSON.parse(result.ping.reqBody)).toEqual({ Service: 'roofing', Zip: '80202', State: 'TX' });
     expect(result).toMatchObject({ status: 200, accept: true, url: buyerUrl('/tested/post') });
-    expect(JSON.parse(result.reqBody)).toMatchObject({ Phone: '3035550100', PingId: 'TEST-9' });
+    expect(JSON.parse(result.reqBody)).toMatchObject({ Phone: '3035552100', PingId: 'TEST-9' });
   });
 });

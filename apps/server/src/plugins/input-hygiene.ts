@@ -290,8 +290,8 @@ export function registerInputHygiene(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request: FastifyRequest, _reply, payload: unknown) => {
     const warnings = request.inputWarnings;
     if (!warnings || !payload || typeof payload !== 'object' || !('lead_id' in payload)) return payload;
-    // After the warnings the answer already has (a flagged field's).
-    const earlier = 'warnings' in payload && Array.isArray(payload.warnings) ? payload.warnings : [];
-    return { ...payload, warnings: [...earlier, ...warnings] };
+    // The answer's own warnings (the fields it flagged) come after what the hygiene dropped.
+    const own = 'warnings' in payload && Array.isArray(payload.warnings) ? (payload.warnings as string[]) : [];
+    return { ...payload, warnings: [...warnings, ...own] };
   });
 }

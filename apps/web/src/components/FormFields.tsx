@@ -136,6 +136,7 @@ export function SelectField({ name, locked, ...props }: BoundProps & Omit<Select
         label={props.label}
         aria-label={props['aria-label']}
         description={props.description}
+        placeholder={props.placeholder}
         {...mode}
         ref={bind.ref}
         name={bind.name}

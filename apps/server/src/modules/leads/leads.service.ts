@@ -168,10 +168,10 @@ export function createLeadsService({
       channel: orUndefined(lead.channel),
       trusted_form: orUndefined(lead.trustedForm),
       trusted_form_ping_url: orUndefined(lead.trustedFormPingUrl),
-      tcpa_consent: lead.tcpaConsent ?? false,
+      tcpa_consent: orUndefined(lead.tcpaConsent),
       tcpa_language: orUndefined(lead.tcpaLanguage),
       jornaya: orUndefined(lead.jornaya),
-      homeowner: lead.homeowner ?? false,
+      homeowner: orUndefined(lead.homeowner),
       pub_id: orUndefined(lead.pubId),
       sub_id: orUndefined(lead.subId),
       tags: lead.tags,
@@ -402,13 +402,13 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
       channel: orOmit(row.channel),
       sub_id: orOmit(row.subId),
       pub_id: orOmit(row.pubId),
-      tcpa_consent: row.tcpaConsent ?? false,
+      tcpa_consent: orOmit(row.tcpaConsent),
       // Yes only for a certificate on TrustedForm's host (a lead stored before the check may hold anything).
       trusted_form: trustedFormCertificateUrl(row.trustedForm) !== null,
       jornaya: Boolean(row.jornaya),
       phone: orOmit(row.phone),
       email: orOmit(row.email),
-      homeowner: row.homeowner ?? false,
+      homeowner: orOmit(row.homeowner),
       test: row.test,
     };
   if (scope.role === 'buyer')
@@ -429,7 +429,10 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
   };
 }
 
-const yesNo = (value: boolean | null) => (value ? 'Yes' : 'No');
+/** Whether a lead carries a text (a certificate, a token): absent is No. */
+const presence = (value: string | null) => (value ? 'Yes' : 'No');
+/** A flag's cell: Yes or No, and Unknown when the source did not say (never No for a flag not sent). */
+const yesNo = (value: boolean | null) => (value === null ? 'Unknown' : value ? 'Yes' : 'No');
 /** Date and time in ISO 8601 with the exchange zone's offset: 2026-11-27T03:31:00-05:00 (docs/decisions.md "One clock"). */
 const csvDate = (at: Date) => isoInZone(at, exchangeZone());
 
@@ -460,8 +463,8 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
       csvText(row.subId),
       csvText(row.pubId),
       yesNo(row.tcpaConsent),
-      yesNo(trustedFormCertificateUrl(row.trustedForm) !== null),
-      yesNo(Boolean(row.jornaya)),
+      presence(trustedFormCertificateUrl(row.trustedForm)),
+      presence(row.jornaya),
       csvText(row.phone),
       csvText(row.email),
       yesNo(row.homeowner),

@@ -77,11 +77,11 @@ describe('PUT /api/lead/{id} (admin)', () => {
 
   it('saves the changed fields only and answers the lead', async () => {
     const before = (await get(admin.cookie)).json();
-    const res = await put({ name: 'Robin Q. Shaw', zip: '75202', phone: '(512) 555-0199', tags: ['vip'] });
+    const res = await put({ name: 'Robin Q. Shaw', zip: '75202', phone: '(512) 555-2199', tags: ['vip'] });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125550199', tags: ['vip'] });
+    expect(res.json()).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125552199', tags: ['vip'] });
     const after = (await get(admin.cookie)).json();
-    expect(after).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125550199' });
+    expect(after).toMatchObject({ name: 'Robin Q. Shaw', zip: '75202', phone: '5125552199' });
     expect(after.email).toBe(before.email);
     expect(after.tcpa_consent).toBe(before.tcpa_consent);
     const tags = await t.request({ method: 'GET', url: '/api/tag/lead', as: admin.cookie });
@@ -99,7 +99,7 @@ describe('PUT /api/lead/{id} (admin)', () => {
   it('refuses what a post would refuse, naming the field, and writes nothing', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ name: 'Changed', zip: '7520' }, 'zip', 'Zip must be 5 digits'],
-      [{ phone: '555-0199' }, 'phone', 'Phone must be a 10-digit US phone number'],
+      [{ phone: '555-2199' }, 'phone', 'Phone must be a 10-digit US phone number'],
       [{ email: 'not-an-email' }, 'email', 'Email must be a valid email address'],
       [{ state: 'XX' }, 'state', 'State must be a US state'],
       [{ name: '' }, 'name', 'Name is required'],
@@ -120,7 +120,7 @@ describe('PUT /api/lead/{id} (admin)', () => {
     const res = await put({ phone: '' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ phone: 'A phone or an email is required' });
-    expect((await get(admin.cookie)).json().phone).toBe('5125550199');
+    expect((await get(admin.cookie)).json().phone).toBe('5125552199');
   });
 
   it('refuses a field that is not a lead’s, and answers 404 for an unknown lead', async () => {

@@ -74,11 +74,11 @@ describe('the whitelist (GET and POST /api/sim/whitelist)', () => {
       method: 'POST',
       url: '/api/sim/whitelist',
       as: admin.cookie,
-      payload: { email: [' qa@leadex.test ', ''], phone: ['(512) 555-0100'] },
+      payload: { email: [' qa@leadex.test ', ''], phone: ['(512) 555-2100'] },
     });
     expect(saved.statusCode).toBe(200);
     const read = await t.request({ method: 'GET', url: '/api/sim/whitelist', as: admin.cookie });
-    expect(read.json()).toEqual({ _id: 'sim_whitelist', email: ['qa@leadex.test'], phone: ['(512) 555-0100'] });
+    expect(read.json()).toEqual({ _id: 'sim_whitelist', email: ['qa@leadex.test'], phone: ['(512) 555-2100'] });
   });
 });
 

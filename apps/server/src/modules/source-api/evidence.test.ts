@@ -91,7 +91,7 @@ describe('a TrustedForm certificate URL (#32.8)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
     expect(res.json().warnings).toEqual([expect.stringContaining(why)]);
-    expect(res.json().warnings[0]).toContain(`trusted_form '${value}'`);
+    expect(res.json().warnings[0]).toContain(`trusted_form “${value}”`);
     const id = res.json().lead_id;
     const stored = await row(id);
     expect(stored?.trustedForm).toBeNull();

@@ -143,7 +143,7 @@ describe('the request an Idempotency-Key names', () => {
   it('is the body as read, whatever its field order or encoding', async () => {
     t.clock.set('2026-08-17T15:00:00Z');
     const m = await market('OH');
-    const lead = { service: 'roofing', zip: m.zip, name: 'Kim Ray', phone: '(614) 555-0187', tcpa_consent: true };
+    const lead = { service: 'roofing', zip: m.zip, name: 'Kim Ray', phone: '(614) 555-2187', tcpa_consent: true };
     const sold = await t.sourceApi(
       '/api/lead',
       m.apiKey,
@@ -154,10 +154,10 @@ describe('the request an Idempotency-Key names', () => {
     // The same fields in another order, the metadata's too: one request.
     const reordered = { metadata: { page: 2, form: 'quote' }, ...Object.fromEntries(Object.entries(lead).reverse()) };
     expect((await t.sourceApi('/api/lead', m.apiKey, reordered, withKey('same-lead'))).json()).toEqual(sold.json());
-    expect((await ledger(m, ['6145550187'])).leads).toBe(1);
+    expect((await ledger(m, ['6145552187'])).leads).toBe(1);
 
     // JSON first, then the same lead as a form, its phone spelled otherwise: one request.
-    const json = { ...lead, phone: '(614) 555-0188' };
+    const json = { ...lead, phone: '(614) 555-2188' };
     const first = await t.sourceApi('/api/lead', m.apiKey, json, withKey('same-lead-form'));
     expect(first.json()).toMatchObject({ ok: true, lead_id: expect.any(String) });
     const form = await t.request({
@@ -168,11 +168,11 @@ describe('the request an Idempotency-Key names', () => {
         'content-type': 'application/x-www-form-urlencoded',
         ...withKey('same-lead-form'),
       },
-      payload: `service=roofing&zip=${m.zip}&name=Kim%20Ray&phone=614-555-0188&tcpa_consent=true`,
+      payload: `service=roofing&zip=${m.zip}&name=Kim%20Ray&phone=614-555-2188&tcpa_consent=true`,
     });
     expect(form.statusCode).toBe(200);
     expect(form.json()).toEqual(first.json());
-    expect((await ledger(m, ['6145550188'])).leads).toBe(1);
+    expect((await ledger(m, ['6145552188'])).leads).toBe(1);
   });
 
   it('is of its route too: the key of a direct lead used on a post names another request', async () => {

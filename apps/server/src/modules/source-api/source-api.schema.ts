@@ -1,10 +1,13 @@
+import type { LeadFieldFlag } from '@leadex/domain';
 import { z } from 'zod';
 import {
+  fillerPhoneProblem,
   normalizeEmail,
-  normalizePhone,
   normalizeSha256Hex,
+  normalizeState,
   normalizeZip,
   parseBoolean,
+  readPhone,
 } from '../../distribution/normalize';
 
 /** Form and XML bodies carry every value as text; these accept both text and JSON types. */
@@ -82,20 +85,42 @@ const pingFields = {
 export const pingSchema = z.object(pingFields);
 export type PingInput = z.infer<typeof pingSchema>;
 
-/** Contact and consent fields of a post or direct lead. Missing consent is recorded, never refused. */
+/** The longest value a flag keeps of what was sent (the rest is cut): a flag says what was wrong, it is no archive. */
+const MAX_FLAGGED_VALUE = 200;
+
+/**
+ * A lenient field's value as sent, as text: blanks and null are not sent; numbers and booleans read
+ * as text; objects and arrays as JSON, so they are flagged, never refused.
+ */
+const sentValue = z
+  .unknown()
+  .optional()
+  .transform((v): string | undefined => {
+    if (v === undefined || v === null) return undefined;
+    const text = typeof v === 'string' ? v.trim() : typeof v === 'object' ? (JSON.stringify(v) ?? '') : String(v);
+    return text === '' ? undefined : text;
+  });
+
+/**
+ * Contact and consent fields of a post or direct lead. Missing consent is recorded, never refused; the
+ * optional fields read leniently (issue 32 item 4): phone, email, state, homeowner and tcpa_consent are
+ * taken as sent and read by `readContact`, which flags what it cannot read instead of refusing the lead.
+ */
 const contactFields = {
   name: text(200).describe('The consumer’s name (or first_name and last_name); required at the post'),
   first_name: text(100),
   last_name: text(100),
-  phone: normalizedText(40, normalizePhone, 'phone must be a 10-digit US phone number').describe(
-    '10-digit US phone; punctuation and a leading 1 are dropped. A phone or an email is required',
+  phone: sentValue.describe(
+    '10-digit US phone; punctuation and a leading 1 are dropped, an extension (`x44`) is kept apart in metadata.phone_extension. A phone or an email is required',
   ),
-  email: normalizedText(254, normalizeEmail, 'email must be a valid email address').describe('Email address'),
+  email: sentValue.describe('Email address (`Name <address>` gives the address)'),
   address: text(300),
   city: text(100),
-  state: text(2),
-  homeowner: flag('homeowner').describe('Whether the consumer owns the home'),
-  tcpa_consent: flag('tcpa_consent').describe('Consent to be contacted; missing consent is recorded, not refused'),
+  state: sentValue.describe(
+    'US state, its code or its name; the ZIP’s state is used when absent or when the two disagree (flagged)',
+  ),
+  homeowner: sentValue.describe('Whether the consumer owns the home (true/false, yes/no, Y/N, T/F, 1/0)'),
+  tcpa_consent: sentValue.describe('Consent to be contacted; missing consent is recorded, not refused'),
   tcpa_language: text(5000).describe('The consent text the consumer agreed to'),
   trusted_form: text(500).describe(
     'TrustedForm certificate URL: https://cert.trustedform.com/ and a certificate id; anything else is kept out of the lead and flagged',
@@ -110,15 +135,90 @@ const contactFields = {
   metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object, kept with the lead'),
 };
 
-/** A post needs a name and a phone or an email (DESIGN.md §4). */
-function requireContact<
-  T extends { name?: string; first_name?: string; last_name?: string; phone?: string; email?: string },
->(lead: T, ctx: z.RefinementCtx) {
+type SentContact = z.infer<z.ZodObject<typeof contactFields>>;
+
+/** A flag of `field`: what was sent (cut to MAX_FLAGGED_VALUE) and why the lead does without it. */
+const flagOf = (field: string, value: string, problem: string): LeadFieldFlag => ({
+  field,
+  value: value.slice(0, MAX_FLAGGED_VALUE),
+  problem,
+});
+
+/**
+ * The phone as sent: its 10 digits and extension, or why it cannot be a consumer's number (`problem`,
+ * for a flag) and the 400's message when it is the only contact.
+ */
+function phoneOf(sent: string): { phone: string; extension?: string } | { problem: string; message: string } {
+  const reading = readPhone(sent);
+  if (!('phone' in reading)) return { problem: reading.problem, message: 'phone must be a 10-digit US phone number' };
+  const filler = fillerPhoneProblem(reading.phone);
+  return filler ? { problem: filler, message: `phone must be a consumer’s number: ${filler}` } : reading;
+}
+
+/**
+ * Reads the lenient fields of a post or direct lead (the rest were read by their own schemas). A
+ * post needs a name and a phone or an email (DESIGN.md §4): the contact the buyer pays for. When the
+ * only contact sent cannot be read, that field is refused with a 400 naming it; anything else that
+ * cannot be read is dropped from the lead and flagged, with the value as sent.
+ */
+function readContact<T extends SentContact>(lead: T, ctx: z.RefinementCtx) {
+  const flags: LeadFieldFlag[] = [];
+  const phone = lead.phone === undefined ? undefined : phoneOf(lead.phone);
+  const email = lead.email === undefined ? undefined : normalizeEmail(lead.email);
+  const phoneRead = phone && 'phone' in phone ? phone : undefined;
   if (!lead.name && !lead.first_name && !lead.last_name)
     ctx.addIssue({ code: 'custom', path: ['name'], message: 'name is required' });
-  if (!lead.phone && !lead.email)
-    ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone or email is required' });
+  if (!phoneRead && !email) {
+    if (phone && 'problem' in phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: phone.message });
+    if (lead.email !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['email'], message: 'email must be a valid email address' });
+    if (!phone && lead.email === undefined)
+      ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone or email is required' });
+    return z.NEVER;
+  }
+  if (phone && 'problem' in phone && lead.phone !== undefined)
+    flags.push(flagOf('phone', lead.phone, `Could not be read: ${phone.problem}. The lead was kept without a phone.`));
+  if (lead.email !== undefined && !email)
+    flags.push(
+      flagOf('email', lead.email, 'Could not be read: it is not an email address. The lead was kept without an email.'),
+    );
+  const state = lead.state === undefined ? undefined : normalizeState(lead.state);
+  if (lead.state !== undefined && !state)
+    flags.push(
+      flagOf(
+        'state',
+        lead.state,
+        'Could not be read: it is not a US state. The ZIP’s state is used where the exchange knows it.',
+      ),
+    );
+  const yesNo = (field: 'homeowner' | 'tcpa_consent') => {
+    const sent = lead[field];
+    const value = parseBoolean(sent);
+    if (sent !== undefined && value === null)
+      flags.push(
+        flagOf(field, sent, 'Could not be read: it is neither a yes nor a no. The lead records it as unknown.'),
+      );
+    return value ?? undefined;
+  };
+  const homeowner = yesNo('homeowner');
+  const tcpaConsent = yesNo('tcpa_consent');
+  const extension = phoneRead?.extension;
+  return {
+    ...lead,
+    phone: phoneRead?.phone,
+    email: email ?? undefined,
+    state: state ?? undefined,
+    /** The state as sent, for the flag when it contradicts the ZIP. */
+    state_sent: lead.state,
+    homeowner,
+    tcpa_consent: tcpaConsent,
+    metadata: extension ? { ...lead.metadata, phone_extension: extension } : lead.metadata,
+    flags,
+  };
 }
+
+/** Each flag as the answer's `warnings` say it: the field, what was sent, and the problem. */
+export const flagWarning = (flag: LeadFieldFlag) => `${flag.field} “${flag.value}”: ${flag.problem}`;
 
 export const postSchema = z
   .object({
@@ -127,10 +227,10 @@ export const postSchema = z
     trusted_form_ping_url: pingUrl,
     ...contactFields,
   })
-  .superRefine(requireContact);
+  .transform(readContact);
 export type PostInput = z.infer<typeof postSchema>;
 
-export const leadSchema = z.object({ ...pingFields, ...contactFields }).superRefine(requireContact);
+export const leadSchema = z.object({ ...pingFields, ...contactFields }).transform(readContact);
 export type LeadInput = z.infer<typeof leadSchema>;
 
-export type ContactInput = Pick<PostInput, keyof typeof contactFields>;
+export type ContactInput = Pick<PostInput, keyof typeof contactFields | 'flags' | 'state_sent'>;

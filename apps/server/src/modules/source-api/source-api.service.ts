@@ -1,15 +1,16 @@
-import type { LeadFieldFlag } from '@leadex/domain';
 import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
 import type { ExplanationRecord } from '../../distribution/explanation';
+import { stateOfLead } from '../../distribution/normalize';
 import { openPingToken } from '../../distribution/ping-token';
 import type { QuoteOutcome, RequestMeta, Sale, SaleOutcome } from '../../distribution/sale';
+import type { SaleContact } from '../../distribution/sale/types';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
 import { checkEvidence, checkedPingUrl } from './evidence';
-import type { ContactInput, LeadInput, PingInput, PostInput } from './source-api.schema';
+import { type ContactInput, flagWarning, type LeadInput, type PingInput, type PostInput } from './source-api.schema';
 
 export type { RequestMeta } from '../../distribution/sale';
 
@@ -36,21 +37,17 @@ function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
   };
 }
 
-/** A flagged field as the answer's `warnings` say it: the field, the value as sent, and what is wrong. */
-const warningOf = (flag: LeadFieldFlag) => `${flag.field} '${flag.value}': ${flag.problem}`;
-
 /**
- * A sale's outcome as the source is answered: the lead's answer (with a warning for each field kept
- * out of it), a replayed one, or a refused Idempotency-Key.
+ * A sale's outcome as the source is answered: the lead's answer (with a warning per flagged field), a
+ * replayed one, or a refused Idempotency-Key.
  */
-function saleAnswer(outcome: SaleOutcome, flags: readonly LeadFieldFlag[] = []): Answer {
+function saleAnswer(outcome: SaleOutcome, contact: SaleContact): Answer {
   switch (outcome.kind) {
     case 'sold':
-    case 'not_sold':
-      return {
-        status: 200,
-        body: flags.length > 0 ? { ...outcome.answer, warnings: flags.map(warningOf) } : outcome.answer,
-      };
+    case 'not_sold': {
+      const warnings = contact.flags?.map(flagWarning) ?? [];
+      return { status: 200, body: warnings.length > 0 ? { ...outcome.answer, warnings } : outcome.answer };
+    }
     case 'replayed':
       return { status: outcome.status, body: outcome.answer };
     case 'key_reused':
@@ -81,22 +78,6 @@ export interface SourceApiDeps {
  * engine's (distribution/sale/).
  */
 export function createSourceApiService({ clock, engine, secret, sale, trustedFormCertIdSecret }: SourceApiDeps) {
-  /**
-   * The contact with its consent evidence checked (issue 32 item 8): what fails is left out of the lead
-   * and flagged beside the fields the schema flagged, never refused.
-   */
-  function withCheckedEvidence<T extends ContactInput & { trusted_form_ping_url?: string; flags?: LeadFieldFlag[] }>(
-    contact: T,
-  ) {
-    const { fields, flags } = checkEvidence(contact, {
-      now: clock.now(),
-      ...(trustedFormCertIdSecret ? { certIdSecret: trustedFormCertIdSecret } : {}),
-    });
-    const { trusted_form: _cert, trusted_form_ping_url: _ping, jornaya: _token, ...rest } = contact;
-    const allFlags = [...(contact.flags ?? []), ...flags];
-    return { contact: { ...rest, ...fields, ...(allFlags.length > 0 ? { flags: allFlags } : {}) }, flags };
-  }
-
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
       throw AppError.field('service', `service '${service}' is not one the exchange buys`);
@@ -130,6 +111,30 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
         reason: 'no_payout',
       },
     );
+  }
+
+  /**
+   * The contact a sale stores: the state the ZIP's when the ZIP table knows it (what the lead is routed
+   * by), a sent state it contradicts flagged (issue 32 item 4).
+   */
+  function contactOf(
+    { state_sent, state, flags, ...contact }: ContactInput & { trusted_form_ping_url?: string },
+    zip: string,
+  ): SaleContact {
+    const sent = state_sent === undefined ? undefined : { code: state ?? null, raw: state_sent };
+    const reconciled = stateOfLead(sent, zip, engine.stateOf(zip));
+    // The consent evidence checked (issue 32 item 8): what fails is left out of the lead and flagged.
+    const evidence = checkEvidence(contact, {
+      now: clock.now(),
+      ...(trustedFormCertIdSecret ? { certIdSecret: trustedFormCertIdSecret } : {}),
+    });
+    const { trusted_form: _cert, trusted_form_ping_url: _ping, jornaya: _token, ...rest } = contact;
+    return {
+      ...rest,
+      ...evidence.fields,
+      ...(reconciled.state ? { state: reconciled.state } : {}),
+      flags: [...flags, ...(reconciled.flag ? [reconciled.flag] : []), ...evidence.flags],
+    };
   }
 
   return {
@@ -183,7 +188,7 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
       checkPayout(caller, ping.test, ping.channel);
-      const { contact, flags } = withCheckedEvidence(input);
+      const contact = contactOf(input, ping.zip);
       const outcome = await sale.sell({
         caller,
         pingId: ping.id,
@@ -199,7 +204,7 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
         contact: { ...contact, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
         meta,
       });
-      return saleAnswer(outcome, flags);
+      return saleAnswer(outcome, contact);
     },
 
     /** POST /api/lead: ping and post in one call, for sources approved to post directly. */
@@ -215,7 +220,7 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       checkPayout(caller, test, channel);
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
-      const { contact, flags } = withCheckedEvidence(input);
+      const contact = contactOf(input, input.zip);
       const outcome = await sale.sell({
         caller,
         pingId: null,
@@ -229,7 +234,7 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
         contact,
         meta,
       });
-      return saleAnswer(outcome, flags);
+      return saleAnswer(outcome, contact);
     },
   };
 }

@@ -629,9 +629,14 @@ describe('refusals', () => {
       'email must be a valid email address',
     ],
     [
-      'tcpa_consent',
-      { service: 'roofing', zip: '75201', name: 'A', phone: '5125550000', tcpa_consent: 'maybe' },
-      'tcpa_consent must be true or false',
+      'phone',
+      { service: 'roofing', zip: '75201', name: 'A', phone: '(512) 555-0142' },
+      'phone must be a consumer’s number: 555-0100 to 555-0199 are reserved for fiction, not a consumer’s number',
+    ],
+    [
+      'phone',
+      { service: 'roofing', zip: '75201', name: 'A', phone: '555-555-5555' },
+      'phone must be a consumer’s number: it is one digit repeated, not a consumer’s number',
     ],
     ['name', { service: 'roofing', zip: '75201', phone: '5123334444' }, 'name is required'],
     ['phone', { service: 'roofing', zip: '75201', name: 'No Contact' }, 'phone or email is required'],

@@ -27,7 +27,7 @@ const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) =>
       '{ "ok": false, "lead_id": "lead_01…", "reason": "no_match" }',
     ],
     example: (origin) =>
-      `LEAD_KEY=$(uuidgen)  # a new key for every lead; resend it only to retry this same post\ncurl -s ${origin}/api/post -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $LEAD_KEY" \\\n  -H 'Content-Type: application/json' \\\n  -d '{"ping_id":"<ping_id>","name":"Pat Lee","phone":"(214) 555-0142","tcpa_consent":true}'`,
+      `LEAD_KEY=$(uuidgen)  # a new key for every lead; resend it only to retry this same post\ncurl -s ${origin}/api/post -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $LEAD_KEY" \\\n  -H 'Content-Type: application/json' \\\n  -d '{"ping_id":"<ping_id>","name":"Pat Lee","phone":"(214) 555-2142","tcpa_consent":true}'`,
   },
   {
     path: '/api/lead',
@@ -36,7 +36,7 @@ const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) =>
       '{ "ok": false, "lead_id": "lead_01…", "reason": "no_match" }',
     ],
     example: (origin) =>
-      `curl -s ${origin}/api/lead -H "Authorization: Bearer $KEY" \\\n  -d service=solar -d zip=85004 -d name='Pat Lee' -d phone=6025550177`,
+      `curl -s ${origin}/api/lead -H "Authorization: Bearer $KEY" \\\n  -d service=solar -d zip=85004 -d name='Pat Lee' -d phone=6025552177`,
   },
 ];
 

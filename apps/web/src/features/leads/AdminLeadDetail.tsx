@@ -18,7 +18,7 @@ import { DecideReturnButtons } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { LeadDeliveryLogs, MatchDeliveryBadge } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
-import { BadgeRow, fieldFlagNote, OpenLinkButton, recordLinkColumn, ValueField } from './LeadFields';
+import { BadgeRow, FieldFlagNote, OpenLinkButton, recordLinkColumn, ValueField } from './LeadFields';
 import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { leadType } from './leadFormat';
@@ -83,12 +83,30 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
               <TextField name="name" label="Name" />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <TextField name="phone" label="Phone" type="tel" format={formatLeadPhoneOrEmpty} />
+              <TextField
+                name="phone"
+                label="Phone"
+                type="tel"
+                format={formatLeadPhoneOrEmpty}
+                description={<FieldFlagNote lead={lead} field="phone" />}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <TextField name="email" label="Email" type="email" />
+              <TextField
+                name="email"
+                label="Email"
+                type="email"
+                description={<FieldFlagNote lead={lead} field="email" />}
+              />
             </Grid.Col>
-            <AddressFields />
+            <AddressFields
+              notes={{
+                address: <FieldFlagNote lead={lead} field="address" />,
+                city: <FieldFlagNote lead={lead} field="city" />,
+                state: <FieldFlagNote lead={lead} field="state" />,
+                zip: <FieldFlagNote lead={lead} field="zip" />,
+              }}
+            />
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
               <SelectField name="service" label="Service" data={serviceOptions} searchable allowDeselect={false} />
             </Grid.Col>
@@ -114,15 +132,30 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
         <Section title="Consent">
           <Grid gap="md">
             <Grid.Col span={{ base: 6, lg: 3 }}>
-              <SelectField name="tcpa_consent" label="TCPA Consent" data={YES_NO_OPTIONS} allowDeselect={false} />
+              <SelectField
+                name="tcpa_consent"
+                label="TCPA Consent"
+                data={YES_NO_OPTIONS}
+                allowDeselect={false}
+                placeholder="Unknown"
+                description={<FieldFlagNote lead={lead} field="tcpa_consent" />}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 6, lg: 3 }}>
-              <SelectField name="homeowner" label="Homeowner" data={YES_NO_OPTIONS} allowDeselect={false} />
+              <SelectField
+                name="homeowner"
+                label="Homeowner"
+                data={YES_NO_OPTIONS}
+                allowDeselect={false}
+                placeholder="Unknown"
+                description={<FieldFlagNote lead={lead} field="homeowner" />}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 6 }}>
               <TextField
                 name="trusted_form"
                 label="Trusted Form"
+                description={<FieldFlagNote lead={lead} field="trusted_form" />}
                 // Only a certificate on TrustedForm's host opens (issue 32): never a link a source typed.
                 rightSection={
                   <OpenLinkButton
@@ -131,18 +164,21 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
                   />
                 }
                 rightSectionPointerEvents="all"
-                description={fieldFlagNote(lead, 'trusted_form')}
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 6 }}>
-              <TextField name="jornaya" label="LeadiD Token" description={fieldFlagNote(lead, 'jornaya')} />
+              <TextField
+                name="jornaya"
+                label="LeadiD Token"
+                description={<FieldFlagNote lead={lead} field="jornaya" />}
+              />
             </Grid.Col>
-            {(lead.trusted_form_ping_url || fieldFlagNote(lead, 'trusted_form_ping_url')) && (
+            {(lead.trusted_form_ping_url || lead.field_flags?.some((f) => f.field === 'trusted_form_ping_url')) && (
               <Grid.Col span={{ base: 12, lg: 6 }}>
                 <ValueField
                   label="TrustedForm Ping URL"
                   value={lead.trusted_form_ping_url}
-                  note={fieldFlagNote(lead, 'trusted_form_ping_url')}
+                  note={<FieldFlagNote lead={lead} field="trusted_form_ping_url" />}
                 />
               </Grid.Col>
             )}

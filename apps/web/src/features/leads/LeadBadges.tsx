@@ -2,8 +2,17 @@ import { RETURN_STATUS_LABELS, type ReturnStatus } from '@leadex/domain';
 import { Badge, type BadgeProps } from '@mantine/core';
 import type { ComponentPropsWithoutRef, Ref } from 'react';
 
-/** Admin §2 and portals §2: consent and homeowner flags read as Yes/No badges. */
+/**
+ * Admin §2 and portals §2: consent and homeowner flags read as Yes/No badges; a flag the source did not
+ * send reads Unknown (issue 32), never No.
+ */
 export function YesNoBadge({ value, ...props }: { value: boolean | null | undefined } & Omit<BadgeProps, 'children'>) {
+  if (value === undefined || value === null)
+    return (
+      <Badge component="span" color="gray" variant="outline" {...props}>
+        Unknown
+      </Badge>
+    );
   return (
     <Badge component="span" color={value ? 'green' : 'gray'} variant="light" {...props}>
       {value ? 'Yes' : 'No'}

@@ -1,4 +1,4 @@
-import type { LeadDetail } from '@leadex/domain';
+import type { LeadFieldFlag } from '@leadex/domain';
 import { ActionIcon, Anchor, Group, Input, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -7,9 +7,23 @@ import type { DataTableColumn } from '../../components/DataTable';
 import { YesNoBadge } from './LeadBadges';
 import { safeHref } from './leadFormat';
 
-/** A read-only text of a lead, labelled like the form's fields. */
-export function ValueField({ label, value, note }: { label: string; value: string | undefined; note?: string }) {
-  return <TextInput label={label} value={value ?? ''} readOnly variant="filled" description={note} />;
+/**
+ * What the source sent for a field the exchange could not read, or that contradicts another (issue 32),
+ * said next to the field: the value as sent, then the problem. Nothing when the field is not flagged.
+ */
+export function FieldFlagNote({ lead, field }: { lead: { field_flags?: LeadFieldFlag[] }; field: string }) {
+  const flags = lead.field_flags?.filter((f) => f.field === field) ?? [];
+  if (flags.length === 0) return null;
+  return flags.map((flag) => (
+    <Text key={flag.problem} component="span" display="block" fz="xs" c="red.9" data-field-flag={field}>
+      Sent “{flag.value}”. {flag.problem}
+    </Text>
+  ));
+}
+
+/** A read-only text of a lead, labelled like the form's fields; `note` under the label (a field's flag). */
+export function ValueField({ label, value, note }: { label: string; value: string | undefined; note?: ReactNode }) {
+  return <TextInput label={label} description={note} value={value ?? ''} readOnly variant="filled" />;
 }
 
 /** A long read-only text (the TCPA language). */
@@ -18,19 +32,19 @@ export function LongValueField({ label, value }: { label: string; value: string 
 }
 
 /** A value that is not text (a badge, a link), labelled as the inputs beside it are. */
-export function LabeledField({ label, children }: { label: string; children: ReactNode }) {
+export function LabeledField({ label, children, note }: { label: string; children: ReactNode; note?: ReactNode }) {
   return (
     // A div, not a label: there is no input to label.
-    <Input.Wrapper label={label} labelElement="div">
+    <Input.Wrapper label={label} labelElement="div" description={note}>
       <div style={{ paddingTop: 6 }}>{children}</div>
     </Input.Wrapper>
   );
 }
 
-/** A flag as a Yes/No badge, labelled like the fields beside it. */
-export function FlagField({ label, value }: { label: string; value: boolean | undefined }) {
+/** A flag as a Yes/No badge (Unknown when not sent), labelled like the fields beside it. */
+export function FlagField({ label, value, note }: { label: string; value: boolean | undefined; note?: ReactNode }) {
   return (
-    <LabeledField label={label}>
+    <LabeledField label={label} note={note}>
       <YesNoBadge value={value} size="lg" />
     </LabeledField>
   );
@@ -74,28 +88,19 @@ export function UrlValueField({
   value: string | undefined;
   openLabel: string;
   openUrl?: string | undefined;
-  note?: string | undefined;
+  note?: ReactNode;
 }) {
   return (
     <TextInput
       label={label}
+      description={note}
       value={value ?? ''}
       readOnly
       variant="filled"
-      description={note}
       rightSection={<OpenLinkButton url={openUrl} label={openLabel} />}
       rightSectionPointerEvents="all"
     />
   );
-}
-
-/**
- * What the source sent for a field the exchange kept out of the lead (issue 32: a TrustedForm URL on
- * another host, a malformed LeadiD token), as a note for under the field; undefined when not flagged.
- */
-export function fieldFlagNote(lead: Pick<LeadDetail, 'field_flags'>, field: string): string | undefined {
-  const flag = lead.field_flags?.find((f) => f.field === field);
-  return flag ? `Flagged: '${flag.value}' was sent. ${flag.problem}` : undefined;
 }
 
 /** A link to another record of the back office, or its name as text when there is no id. */

@@ -11,8 +11,8 @@ import { RequestReturnButton } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import {
   BadgeRow,
+  FieldFlagNote,
   FlagField,
-  fieldFlagNote,
   LabeledField,
   LongValueField,
   UrlValueField,
@@ -26,15 +26,24 @@ const phoneOf = (phone: string | undefined) => (phone ? formatLeadPhone(phone) :
 const half = { base: 12, sm: 6, lg: 4 } as const;
 const narrow = { base: 6, lg: 2 } as const;
 
-/** Read-only text fields in a row of grid columns (a third of a wide screen each, unless told). */
+/**
+ * Read-only text fields in a row of grid columns (a third of a wide screen each, unless told); a field
+ * that names the lead's `field` shows its flag, if it has one.
+ */
 function ValueCols({
+  lead,
   fields,
 }: {
-  fields: { label: string; value: string | undefined; span?: GridColProps['span'] }[];
+  lead?: LeadDetail;
+  fields: { label: string; value: string | undefined; span?: GridColProps['span']; field?: string }[];
 }) {
-  return fields.map(({ label, value, span }) => (
+  return fields.map(({ label, value, span, field }) => (
     <Grid.Col key={label} span={span ?? half}>
-      <ValueField label={label} value={value} />
+      <ValueField
+        label={label}
+        value={value}
+        note={lead && field ? <FieldFlagNote lead={lead} field={field} /> : undefined}
+      />
     </Grid.Col>
   ));
 }
@@ -60,7 +69,7 @@ function LeadDetailsSection({ lead, children }: { lead: LeadDetail; children: Re
  * The TrustedForm certificate: the open button only for a certificate on TrustedForm's host (what a
  * source sent is shown, never run), and the flag when the source sent something else (issue 32).
  */
-function TrustedFormCol({ label, lead, span }: { label: string; lead: LeadDetail; span: GridColProps['span'] }) {
+function TrustedFormCol({ lead, label, span }: { lead: LeadDetail; label: string; span: GridColProps['span'] }) {
   return (
     <Grid.Col span={span}>
       <UrlValueField
@@ -68,7 +77,7 @@ function TrustedFormCol({ label, lead, span }: { label: string; lead: LeadDetail
         value={lead.trusted_form}
         openUrl={trustedFormCertificateUrl(lead.trusted_form) ?? undefined}
         openLabel="Open the TrustedForm certificate"
-        note={fieldFlagNote(lead, 'trusted_form')}
+        note={<FieldFlagNote lead={lead} field="trusted_form" />}
       />
     </Grid.Col>
   );
@@ -87,10 +96,10 @@ function ConsentFlags({
   return (
     <>
       <Grid.Col span={span}>
-        <FlagField label={tcpa} value={lead.tcpa_consent} />
+        <FlagField label={tcpa} value={lead.tcpa_consent} note={<FieldFlagNote lead={lead} field="tcpa_consent" />} />
       </Grid.Col>
       <Grid.Col span={span}>
-        <FlagField label={homeowner} value={lead.homeowner} />
+        <FlagField label={homeowner} value={lead.homeowner} note={<FieldFlagNote lead={lead} field="homeowner" />} />
       </Grid.Col>
     </>
   );
@@ -123,15 +132,16 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
       <Stack gap="lg">
         <LeadDetailsSection lead={lead}>
           <ValueCols
+            lead={lead}
             fields={[
               { label: 'Service', value: serviceLabel(lead.service) },
               { label: 'Name', value: lead.name },
-              { label: 'Phone', value: phoneOf(lead.phone) },
-              { label: 'Email', value: lead.email },
-              { label: 'Address', value: lead.address, span: { base: 12, sm: 6, lg: 5 } },
-              { label: 'City', value: lead.city, span: { base: 12, sm: 6, lg: 3 } },
-              { label: 'State', value: lead.state, span: narrow },
-              { label: 'Zip', value: lead.zip, span: narrow },
+              { field: 'phone', label: 'Phone', value: phoneOf(lead.phone) },
+              { field: 'email', label: 'Email', value: lead.email },
+              { field: 'address', label: 'Address', value: lead.address, span: { base: 12, sm: 6, lg: 5 } },
+              { field: 'city', label: 'City', value: lead.city, span: { base: 12, sm: 6, lg: 3 } },
+              { field: 'state', label: 'State', value: lead.state, span: narrow },
+              { field: 'zip', label: 'Zip', value: lead.zip, span: narrow },
             ]}
           />
         </LeadDetailsSection>
@@ -139,9 +149,13 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
         <Section title="Consent">
           <Grid gap="md">
             <ConsentFlags lead={lead} labels={['TCPA Consent', 'Homeowner']} span={{ base: 6, lg: 3 }} />
-            <TrustedFormCol label="Trusted Form" lead={lead} span={{ base: 12, lg: 6 }} />
+            <TrustedFormCol lead={lead} label="Trusted Form" span={{ base: 12, lg: 6 }} />
             <Grid.Col span={{ base: 12, lg: 6 }}>
-              <ValueField label="LeadiD Token" value={lead.jornaya} note={fieldFlagNote(lead, 'jornaya')} />
+              <ValueField
+                label="LeadiD Token"
+                value={lead.jornaya}
+                note={<FieldFlagNote lead={lead} field="jornaya" />}
+              />
             </Grid.Col>
             <Grid.Col span={12}>
               <LongValueField label="TCPA Language" value={lead.tcpa_language} />
@@ -207,23 +221,24 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
       />
       <LeadDetailsSection lead={lead}>
         <ValueCols
+          lead={lead}
           fields={[
             { label: 'Source name', value: lead.source?.name },
             { label: 'Name', value: lead.name },
-            { label: 'City', value: lead.city },
-            { label: 'State', value: lead.state, span: narrow },
-            { label: 'Zip', value: lead.zip, span: narrow },
-            { label: 'Phone', value: phoneOf(lead.phone) },
-            { label: 'Email', value: lead.email },
-            { label: 'Address', value: lead.address },
+            { field: 'city', label: 'City', value: lead.city },
+            { field: 'state', label: 'State', value: lead.state, span: narrow },
+            { field: 'zip', label: 'Zip', value: lead.zip, span: narrow },
+            { field: 'phone', label: 'Phone', value: phoneOf(lead.phone) },
+            { field: 'email', label: 'Email', value: lead.email },
+            { field: 'address', label: 'Address', value: lead.address },
           ]}
         />
-        <TrustedFormCol label="Trusted_Form" lead={lead} span={{ base: 12, lg: 8 }} />
+        <TrustedFormCol lead={lead} label="Trusted_Form" span={{ base: 12, lg: 8 }} />
         <ValueCols
           fields={[
             { label: 'PUB_ID', value: lead.pub_id },
             { label: 'SUB_ID', value: lead.sub_id },
-            { label: 'Jornaya', value: lead.jornaya },
+            { field: 'jornaya', label: 'Jornaya', value: lead.jornaya },
           ]}
         />
         <ConsentFlags lead={lead} labels={['TCPA_Consent', 'Homeowner']} span={narrow} />

@@ -55,7 +55,7 @@ const money = <T extends { [K in A]: number }, A extends string>(accessor: A, ti
   render: (lead) => formatMoney(lead[accessor]),
 });
 
-const yesNo = <T extends { [K in A]: boolean }, A extends string>(accessor: A, title: string): DataTableColumn<T> => ({
+const yesNo = <T extends { [K in A]?: boolean }, A extends string>(accessor: A, title: string): DataTableColumn<T> => ({
   accessor,
   title,
   render: (lead) => <YesNoBadge value={lead[accessor]} />,

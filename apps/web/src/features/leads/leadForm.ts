@@ -1,8 +1,8 @@
 import { LEAD_EDITABLE_FIELDS, type LeadDetail, type LeadUpdate, leadUpdateSchema } from '@leadex/domain';
 import { z } from 'zod';
 
-/** Yes or No, as a select holds a flag. */
-export type YesNo = 'yes' | 'no';
+/** Yes or No, as a select holds a flag; '' for a flag the source did not send (shown as Unknown). */
+export type YesNo = 'yes' | 'no' | '';
 export const YES_NO_OPTIONS = [
   { value: 'yes', label: 'Yes' },
   { value: 'no', label: 'No' },
@@ -38,11 +38,11 @@ const CLEARABLE: readonly string[] = TEXT_FIELDS.filter((f) => f !== 'zip' && f 
 
 /** The shared rules of PUT /api/lead/{id} (the post's), on the form's values. */
 export const leadFormSchema = leadUpdateSchema.extend({
-  tcpa_consent: z.enum(['yes', 'no']),
-  homeowner: z.enum(['yes', 'no']),
+  tcpa_consent: z.enum(['yes', 'no', '']),
+  homeowner: z.enum(['yes', 'no', '']),
 });
 
-const yesNo = (value: boolean | undefined): YesNo => (value ? 'yes' : 'no');
+const yesNo = (value: boolean | undefined): YesNo => (value === undefined ? '' : value ? 'yes' : 'no');
 
 /** A lead as the form's values (module level, so the values stay stable per record). */
 export function toLeadFormValues(lead: LeadDetail): LeadFormValues {
@@ -59,8 +59,10 @@ export function toLeadFormValues(lead: LeadDetail): LeadFormValues {
 export function toLeadUpdate(changes: Partial<LeadFormValues>): LeadUpdate {
   const update: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(changes)) {
-    if (key === 'tcpa_consent' || key === 'homeowner') update[key] = value === 'yes';
-    else if (CLEARABLE.includes(key) && typeof value === 'string' && value.trim() === '') update[key] = null;
+    if (key === 'tcpa_consent' || key === 'homeowner') {
+      // Unknown is what the source sent; an admin may set Yes or No, never unset it.
+      if (value !== '') update[key] = value === 'yes';
+    } else if (CLEARABLE.includes(key) && typeof value === 'string' && value.trim() === '') update[key] = null;
     else update[key] = value;
   }
   return update as LeadUpdate;

@@ -326,7 +326,7 @@ describe('POST /api/webhook/{id}/test', () => {
   it('sends the test values through the delivery and answers status, accept, url, request and response', async () => {
     const buyer = await createBuyerWithLogin(t);
     const created = await createDelivery(buyer.buyer._id, { url: receiverUrl(), return_id: 'id' }, buyer.cookie);
-    const res = await test(created._id, { test_first_name: 'Testy', test_phone: '5125550199' }, buyer.cookie);
+    const res = await test(created._id, { test_first_name: 'Testy', test_phone: '5125552199' }, buyer.cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -337,7 +337,7 @@ describe('POST /api/webhook/{id}/test', () => {
       data: { status: 'ok', id: 'B-1' },
       returnId: 'B-1',
     });
-    expect(JSON.parse(body.reqBody)).toEqual({ FirstName: 'Testy', Phone: '5125550199', Vendor: 'leadex' });
+    expect(JSON.parse(body.reqBody)).toEqual({ FirstName: 'Testy', Phone: '5125552199', Vendor: 'leadex' });
     expect(receiver.hits).toHaveLength(1);
     expect(receiver.hits[0]?.body).toBe(body.reqBody);
     expect(receiver.hits[0]?.headers['x-api-token']).toBe('t0k');
@@ -364,10 +364,10 @@ describe('POST /api/webhook/{id}/test', () => {
     });
     receiver.answer = (res) =>
       res.writeHead(200).end('<response><result>success</result><leadId>X9</leadId></response>');
-    const body = (await test(created._id, { test_phone: '5125550100' })).json();
+    const body = (await test(created._id, { test_phone: '5125552100' })).json();
     expect(body).toMatchObject({ status: 200, accept: true, returnId: 'X9' });
     expect(receiver.hits[0]?.body).toContain(
-      '<Lead><FirstName>Jane</FirstName><Phone>5125550100</Phone><Vendor>leadex</Vendor></Lead>',
+      '<Lead><FirstName>Jane</FirstName><Phone>5125552100</Phone><Vendor>leadex</Vendor></Lead>',
     );
   });
 

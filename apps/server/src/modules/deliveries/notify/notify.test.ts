@@ -98,7 +98,7 @@ describe('notify channels', () => {
   it("falls back to the buyer's default channels when the campaign has none", async () => {
     const buyer = await createBuyer(t, {
       name: 'Fallback Roofing',
-      notify: { email: ['default@fallback.example'], sms: ['+15125550100'], broadcast_webhooks: [http.url('/all')] },
+      notify: { email: ['default@fallback.example'], sms: ['+15125552100'], broadcast_webhooks: [http.url('/all')] },
     });
     await createCampaign(t, buyer._id, { price: 40, states: ['IL'] });
     const { match } = await sell('IL');
@@ -295,7 +295,7 @@ describe('security', () => {
         id: 'att_sms1',
         matchId: match.id,
         channel: 'sms',
-        target: '+15125550100',
+        target: '+15125552100',
         attempt: 1,
         accepted: false,
         statusCode: 201,
