@@ -36,7 +36,7 @@ const LEADS = {
     phone: '1 (214) 555-7001',
     email: 'avery.leadtest@example.com',
     tcpa_consent: true,
-    trusted_form: 'https://cert.trustedform.com/e2e-avery',
+    trusted_form: 'https://cert.trustedform.com/0a4d55a8d778e5022fab701977c5d840bbc486d0',
     homeowner: false,
     sub_id: 'e2e-sub',
     pub_id: 'e2e-pub',
@@ -587,7 +587,9 @@ describe('the source’s leads', () => {
     await page.goto(`/lead/${ids.hostile}`);
     await page.getByRole('heading', { name: LEADS.hostile.name, level: 1 }).waitFor();
     expect(await page.locator('main img').count()).toBe(0);
-    expect(await page.getByRole('textbox', { name: 'Trusted_Form' }).inputValue()).toBe('javascript:alert(1)');
+    // Issue 32: not a TrustedForm certificate, so kept out of the lead; the flag shows what was sent, as text.
+    expect(await page.getByRole('textbox', { name: 'Trusted_Form' }).inputValue()).toBe('');
+    await page.getByText('Sent “javascript:alert(1)”.').waitFor();
     expect(await page.getByRole('link', { name: 'Open the TrustedForm certificate' }).count()).toBe(0);
     for (const label of ['ID', 'Timestamp', 'Name', 'City', 'State', 'Zip', 'Phone', 'Email', 'Address'])
       await page.getByRole('textbox', { name: label, exact: true }).waitFor();

@@ -46,6 +46,13 @@ const configSchema = z
         }
         return origins;
       }),
+    /**
+     * The key TrustedForm seals a web or mobile certificate id's creation time with (what
+     * `@activeprospect/trustedform-cert-id` reads as CERT_IDS_SECRET_KEY; its first 32 characters).
+     * Unset (the usual case: ActiveProspect holds it), a certificate's age cannot be read and none is
+     * flagged as expired.
+     */
+    TRUSTEDFORM_CERT_ID_SECRET: z.string().min(32).optional(),
     SMTP_URL: z.string().url().optional(),
     /** Stripe (DESIGN.md §11 Payments): unset, bills accrue and close and payments wait. */
     STRIPE_SECRET_KEY: z.string().min(1).optional(),

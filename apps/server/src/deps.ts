@@ -191,7 +191,13 @@ export function createDeps(
         deliverOptions: () => webhooks.deliverOptions(),
       }),
     });
-    return createSourceApiService({ clock: on, engine: onEngine, secret: config.LEADEX_SECRET, sale });
+    return createSourceApiService({
+      clock: on,
+      engine: onEngine,
+      secret: config.LEADEX_SECRET,
+      sale,
+      trustedFormCertIdSecret: config.TRUSTEDFORM_CERT_ID_SECRET,
+    });
   };
   const sourceApi = sourceApiOn(clock, engine, () => jobs.kick());
   const exchangeOn = (on: Clock) => {

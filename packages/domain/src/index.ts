@@ -8,6 +8,7 @@ export * from './campaign';
 export * from './common';
 export * from './constants';
 export * from './errors';
+export * from './evidence';
 export * from './integration';
 export * from './lead';
 export * from './messages';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { valuesOf } from './choices';
 import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
+import { jornayaToken, trustedFormCertificateUrl } from './evidence';
 import { whenMissing } from './messages';
 import { BID_OUTCOMES } from './webhook';
 
@@ -217,8 +218,15 @@ export const leadUpdateSchema = z
     service: z.string().trim().toLowerCase().min(1, 'Service is required').max(100),
     tcpa_consent: z.boolean(),
     tcpa_language: leadText(5000),
-    trusted_form: leadText(500),
-    jornaya: leadText(200),
+    // Checked evidence (issue 32 item 8): a link on another host is never stored as a certificate.
+    trusted_form: leadText(500).refine(
+      (v) => v === null || trustedFormCertificateUrl(v) !== null,
+      'Trusted Form must be a TrustedForm certificate URL: https://cert.trustedform.com/ and the certificate id',
+    ),
+    jornaya: leadText(200).refine(
+      (v) => v === null || jornayaToken(v) !== null,
+      'LeadiD Token must be a Jornaya LeadiD token: 36 characters as XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX',
+    ),
     pub_id: leadText(200),
     sub_id: leadText(200),
     homeowner: z.boolean(),
@@ -409,7 +417,10 @@ export const leadDetailSchema = z.object({
   email: z.string().optional(),
   service: z.string(),
   channel: z.string().optional(),
+  /** As stored: the screens offer it as a certificate only when it is one (trustedFormCertificateUrl). */
   trusted_form: z.string().optional(),
+  /** A TrustedForm ping URL (issue 32 item 8). */
+  trusted_form_ping_url: z.string().optional(),
   /** Absent: the source did not say (unknown), never No. */
   tcpa_consent: z.boolean().optional(),
   tcpa_language: z.string().optional(),

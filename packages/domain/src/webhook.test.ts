@@ -364,7 +364,7 @@ describe('a Ping/Post delivery (DESIGN.md §6)', () => {
     expect(mapped('phone')).toContain('contact data');
     expect(mapped('lead_id')).toBe(WEBHOOK_MESSAGES.pingField);
     expect(mapped('price')).toBe(
-      'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test',
+      'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
     );
     // Every template field is either one a ping may send or contact data or the sale's own (id, price, the echo).
     for (const field of DELIVERY_FIELD_NAMES)

@@ -3,6 +3,7 @@ import { CAMPAIGN_STATUS_LABELS, CAMPAIGN_STATUSES, type CampaignStatusValue, st
 import { valuesOf } from './choices';
 import { numericText, optionalText, pageQuery, requiredText, tagList } from './common';
 import { PAGE_SIZE } from './constants';
+import { SAMPLE_JORNAYA_TOKEN, SAMPLE_TRUSTEDFORM_CERT_URL, SAMPLE_TRUSTEDFORM_PING_URL } from './evidence';
 import { whenMissing } from './messages';
 
 // Custom deliveries (the `webhook` entity, admin §3 Delivery, portals §3): a buyer's outbound
@@ -25,7 +26,8 @@ export const WEBHOOK_MESSAGES = {
   pingUrlInvalid: 'Ping URL must be a valid http:// or https:// address',
   priceField: 'Bid price field is required',
   pingTimeout: 'Ping timeout must be a whole number of milliseconds from 1 to 3000',
-  pingField: 'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test',
+  pingField:
+    'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
 } as const;
 
 /** The message for a ping mapping row naming a contact field. */
@@ -79,8 +81,11 @@ export const DELIVERY_FIELDS = [
   { field: 'homeowner', sample: 'true' },
   { field: 'tcpa_consent', sample: 'true' },
   { field: 'tcpa_language', sample: 'By clicking Submit I agree to be contacted.' },
-  { field: 'trusted_form', sample: 'https://cert.trustedform.com/0123456789abcdef' },
-  { field: 'jornaya', sample: 'LEADID-0123-4567-89AB' },
+  // Evidence of the right shape (evidence.ts): a buyer's system that checks it sees it pass.
+  { field: 'trusted_form', sample: SAMPLE_TRUSTEDFORM_CERT_URL },
+  /** A TrustedForm ping URL: no personal data, so pings may send it (issue 32 item 8). */
+  { field: 'trusted_form_ping_url', sample: SAMPLE_TRUSTEDFORM_PING_URL },
+  { field: 'jornaya', sample: SAMPLE_JORNAYA_TOKEN },
   { field: 'ip', sample: '203.0.113.10' },
   { field: 'user_agent', sample: 'Mozilla/5.0' },
   { field: 'pub_id', sample: 'pub-1' },
@@ -111,6 +116,8 @@ export const PING_FIELD_NAMES: readonly string[] = [
   'sub_id',
   'ts',
   'test',
+  // Points at TrustedForm's copy of the certificate, not at the consumer: a buyer checks it at the ping.
+  'trusted_form_ping_url',
 ] satisfies DeliveryField[];
 
 /** The lead fields that identify or reach the consumer: never sent in a ping, whatever the mapping says. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type BuyerCreate,
   buyerListQuery,
@@ -464,7 +465,8 @@ async function seedDemoLeads(deps: DemoDeps, keys: { key: string; direct: boolea
         phone: `${214 + (i % 5) * 100}${String(7_340_000 + i).slice(-7)}`,
         email: `demo.lead.${i}@example.com`,
         tcpa_consent: i % 9 !== 0,
-        trusted_form: i % 3 === 0 ? `https://cert.trustedform.com/demo${i}` : undefined,
+        // A certificate id of TrustedForm's shape (40 hex), so the demo's certificates read as valid.
+        trusted_form: i % 3 === 0 ? `https://cert.trustedform.com/${sha1Hex(`demo${i}`)}` : undefined,
         homeowner: i % 4 !== 0,
         sub_id: `sub-${i % 6}`,
         // The consumer's, as a form would send them; the request's own address is the seed's (meta).
@@ -486,4 +488,9 @@ async function seedDemoLeads(deps: DemoDeps, keys: { key: string; direct: boolea
   } finally {
     await engine.stop();
   }
+}
+
+/** A demo certificate id: 40 hex characters, as TrustedForm's web ids are. */
+function sha1Hex(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
 }

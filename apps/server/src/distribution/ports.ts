@@ -46,6 +46,7 @@ export type DeliverableLead = Pick<
   | 'tcpaConsent'
   | 'tcpaLanguage'
   | 'trustedForm'
+  | 'trustedFormPingUrl'
   | 'jornaya'
   | 'ip'
   | 'userAgent'
@@ -171,6 +172,8 @@ export interface PingFacts {
   channel: string | null;
   pubId: string | null;
   subId: string | null;
+  /** A checked TrustedForm ping URL (issue 32 item 8): not personal, so a ping may carry it. */
+  trustedFormPingUrl: string | null;
   at: Date;
   test: boolean;
 }

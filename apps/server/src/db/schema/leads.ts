@@ -46,7 +46,11 @@ export const leads = pgTable(
     email: text('email'),
     tcpaConsent: boolean('tcpa_consent'),
     tcpaLanguage: text('tcpa_language'),
+    /** A TrustedForm certificate URL as checked at the source API (issue 32 item 8); what failed the check is a field flag. */
     trustedForm: text('trusted_form'),
+    /** A TrustedForm ping URL (https://ping.trustedform.com/…): not a certificate, and not personal. */
+    trustedFormPingUrl: text('trusted_form_ping_url'),
+    /** A Jornaya LeadiD token as checked at the source API. */
     jornaya: text('jornaya'),
     /** The consumer's IP and user agent as the source sent them; null when it sent none (never the poster's). */
     ip: text('ip'),

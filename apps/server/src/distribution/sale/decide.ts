@@ -142,6 +142,7 @@ export function leadRecord(engine: Engine, req: SaleRequest, now: Date): LeadRec
     tcpaConsent: contact.tcpa_consent ?? null,
     tcpaLanguage: contact.tcpa_language ?? null,
     trustedForm: contact.trusted_form ?? null,
+    trustedFormPingUrl: contact.trusted_form_ping_url ?? null,
     jornaya: contact.jornaya ?? null,
     // The consumer's, as the source sent them: the request's own address and client are the poster's.
     ip: contact.ip ?? null,

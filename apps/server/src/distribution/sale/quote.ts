@@ -128,6 +128,7 @@ export function quote(
             channel,
             pubId: input.pub_id ?? null,
             subId: input.sub_id ?? null,
+            trustedFormPingUrl: input.trusted_form_ping_url ?? null,
             at: now,
             test,
           },

@@ -26,6 +26,7 @@ export interface LeadRecord {
   tcpaConsent: boolean | null;
   tcpaLanguage: string | null;
   trustedForm: string | null;
+  trustedFormPingUrl: string | null;
   jornaya: string | null;
   ip: string | null;
   userAgent: string | null;
@@ -151,10 +152,10 @@ const STORE_SALE: NamedStatement = {
       insert into leads (id, source_id, api_key_id, channel, service, zip, state, city, name, first_name,
         last_name, address, phone, email, tcpa_consent, tcpa_language, trusted_form, jornaya, ip, user_agent,
         pub_id, sub_id, homeowner, metadata, ping_id, test, answer, explanation, price_cents, cost_cents, created_at,
-        sold, request, field_flags)
+        sold, request, field_flags, trusted_form_ping_url)
       select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
         $23, $24::jsonb, $25, $26, $27::jsonb, $28::jsonb, $29, $30, $31::timestamptz, cardinality($36::text[]) > 0,
-        $44::jsonb, $45::jsonb
+        $44::jsonb, $45::jsonb, $46
       from caps_ok where ok
       on conflict (ping_id) where ping_id <> 'no_ping' do nothing
       returning id
@@ -226,6 +227,7 @@ export async function storeSale(
       !sale?.spendTaken,
       JSON.stringify(lead.request),
       lead.fieldFlags === null ? null : JSON.stringify(lead.fieldFlags),
+      lead.trustedFormPingUrl,
     ]);
     return null;
   } catch (error) {

@@ -86,6 +86,7 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
         channel: req.channel,
         pubId: lead.pubId,
         subId: lead.subId,
+        trustedFormPingUrl: lead.trustedFormPingUrl,
         at: now,
         test: req.test,
       },

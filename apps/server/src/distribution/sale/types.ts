@@ -35,7 +35,11 @@ export interface SaleContact {
   homeowner?: boolean;
   tcpa_consent?: boolean;
   tcpa_language?: string;
+  /** A TrustedForm certificate URL the source API checked (https on cert.trustedform.com, an id of the right shape). */
   trusted_form?: string;
+  /** A TrustedForm ping URL the source API checked. */
+  trusted_form_ping_url?: string;
+  /** A LeadiD token of Jornaya's shape, checked by the source API. */
   jornaya?: string;
   ip?: string;
   user_agent?: string;
@@ -77,6 +81,8 @@ export interface QuoteRequest {
   email_hash?: string;
   pub_id?: string;
   sub_id?: string;
+  /** A TrustedForm ping URL, checked by the source API: it goes on to the Ping/Post buyers' pings. */
+  trusted_form_ping_url?: string;
 }
 
 /** The answer a lead is stored with: what its source is told, and told again on a repeated post. */

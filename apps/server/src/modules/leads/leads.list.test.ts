@@ -73,7 +73,7 @@ beforeAll(async () => {
     name: 'Robin Shaw',
     phone: '15125552123',
     email: 'robin@example.com',
-    trusted_form: 'https://cert.trustedform.com/abc',
+    trusted_form: 'https://cert.trustedform.com/eb9fc4dd9bed9ad451a5648946cf4bf09b5bb947',
     homeowner: 'true',
     sub_id: 'sub-7',
     pub_id: 'pub-9',

@@ -16,6 +16,7 @@ import {
   RETURN_STATUS_LABELS,
   type ReturnStatus,
   type SourceLeadListItem,
+  trustedFormCertificateUrl,
 } from '@leadex/domain';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
@@ -166,6 +167,7 @@ export function createLeadsService({
       service: lead.service,
       channel: orUndefined(lead.channel),
       trusted_form: orUndefined(lead.trustedForm),
+      trusted_form_ping_url: orUndefined(lead.trustedFormPingUrl),
       tcpa_consent: orUndefined(lead.tcpaConsent),
       tcpa_language: orUndefined(lead.tcpaLanguage),
       jornaya: orUndefined(lead.jornaya),
@@ -404,7 +406,8 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
       sub_id: orOmit(row.subId),
       pub_id: orOmit(row.pubId),
       tcpa_consent: orOmit(row.tcpaConsent),
-      trusted_form: Boolean(row.trustedForm),
+      // Yes only for a certificate on TrustedForm's host (a lead stored before the check may hold anything).
+      trusted_form: trustedFormCertificateUrl(row.trustedForm) !== null,
       jornaya: Boolean(row.jornaya),
       phone: orOmit(row.phone),
       email: orOmit(row.email),
@@ -463,7 +466,7 @@ function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
       csvText(row.subId),
       csvText(row.pubId),
       yesNo(row.tcpaConsent),
-      presence(row.trustedForm),
+      presence(trustedFormCertificateUrl(row.trustedForm)),
       presence(row.jornaya),
       csvText(row.phone),
       csvText(row.email),

@@ -57,6 +57,11 @@ const money = (field: string) =>
       .optional(),
   );
 
+/** A TrustedForm ping URL: no personal data, so it may travel in pings; checked (and flagged) by evidence.ts. */
+const pingUrl = text(1000).describe(
+  'TrustedForm ping URL (https://ping.trustedform.com/…): sent on to Ping/Post buyers at the ping, kept with the lead at the post',
+);
+
 /** What a ping says about a lead, without contact data (DESIGN.md §4). */
 const pingFields = {
   service: z
@@ -74,6 +79,7 @@ const pingFields = {
   minprice: money('minprice').describe('Dollars; below it the answer is no_match'),
   phone_hash: hash('phone_hash').describe('SHA-256 hex of the 10-digit phone, to catch duplicates at the ping'),
   email_hash: hash('email_hash').describe('SHA-256 hex of the trimmed, lower-cased email'),
+  trusted_form_ping_url: pingUrl,
 };
 
 export const pingSchema = z.object(pingFields);
@@ -116,8 +122,12 @@ const contactFields = {
   homeowner: sentValue.describe('Whether the consumer owns the home (true/false, yes/no, Y/N, T/F, 1/0)'),
   tcpa_consent: sentValue.describe('Consent to be contacted; missing consent is recorded, not refused'),
   tcpa_language: text(5000).describe('The consent text the consumer agreed to'),
-  trusted_form: text(500).describe('TrustedForm certificate URL'),
-  jornaya: text(200).describe('Jornaya LeadiD token'),
+  trusted_form: text(500).describe(
+    'TrustedForm certificate URL: https://cert.trustedform.com/ and a certificate id; anything else is kept out of the lead and flagged',
+  ),
+  jornaya: text(200).describe(
+    'Jornaya LeadiD token (XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX); anything else is kept out of the lead and flagged',
+  ),
   ip: text(64),
   user_agent: text(1000),
   sub_id: text(200),
@@ -214,6 +224,7 @@ export const postSchema = z
   .object({
     ping_id: z.string({ error: 'ping_id is required' }).trim().min(1, 'ping_id is required'),
     test: flag('test'),
+    trusted_form_ping_url: pingUrl,
     ...contactFields,
   })
   .transform(readContact);

@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
+import { checkEvidence, checkedPingUrl } from './evidence';
 import { type ContactInput, flagWarning, type LeadInput, type PingInput, type PostInput } from './source-api.schema';
 
 export type { RequestMeta } from '../../distribution/sale';
@@ -67,6 +68,8 @@ export interface SourceApiDeps {
   /** Verifies ping_ids (the sale signs them with the same secret). */
   secret: string;
   sale: Sale;
+  /** TrustedForm's key of certificate ids, when the exchange has it: certificates past their claim period are flagged. */
+  trustedFormCertIdSecret?: string;
 }
 
 /**
@@ -74,7 +77,7 @@ export interface SourceApiDeps {
  * what the source may do, and answers the sale's outcomes over HTTP; the sale itself is the
  * engine's (distribution/sale/).
  */
-export function createSourceApiService({ clock, engine, secret, sale }: SourceApiDeps) {
+export function createSourceApiService({ clock, engine, secret, sale, trustedFormCertIdSecret }: SourceApiDeps) {
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
       throw AppError.field('service', `service '${service}' is not one the exchange buys`);
@@ -114,13 +117,23 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
    * The contact a sale stores: the state the ZIP's when the ZIP table knows it (what the lead is routed
    * by), a sent state it contradicts flagged (issue 32 item 4).
    */
-  function contactOf({ state_sent, state, flags, ...contact }: ContactInput, zip: string): SaleContact {
+  function contactOf(
+    { state_sent, state, flags, ...contact }: ContactInput & { trusted_form_ping_url?: string },
+    zip: string,
+  ): SaleContact {
     const sent = state_sent === undefined ? undefined : { code: state ?? null, raw: state_sent };
     const reconciled = stateOfLead(sent, zip, engine.stateOf(zip));
+    // The consent evidence checked (issue 32 item 8): what fails is left out of the lead and flagged.
+    const evidence = checkEvidence(contact, {
+      now: clock.now(),
+      ...(trustedFormCertIdSecret ? { certIdSecret: trustedFormCertIdSecret } : {}),
+    });
+    const { trusted_form: _cert, trusted_form_ping_url: _ping, jornaya: _token, ...rest } = contact;
     return {
-      ...contact,
+      ...rest,
+      ...evidence.fields,
       ...(reconciled.state ? { state: reconciled.state } : {}),
-      flags: reconciled.flag ? [...flags, reconciled.flag] : flags,
+      flags: [...flags, ...(reconciled.flag ? [reconciled.flag] : []), ...evidence.flags],
     };
   }
 
@@ -153,7 +166,10 @@ export function createSourceApiService({ clock, engine, secret, sale }: SourceAp
       checkService(input.service);
       checkApproved(caller, input.test ?? false);
       checkPayout(caller, input.test ?? false, input.channel ?? null);
-      const outcome = sale.quote(caller, input);
+      // Only a ping URL on TrustedForm's ping host goes on to the buyers' pings.
+      const { trusted_form_ping_url: pingUrl, ...rest } = input;
+      const checkedUrl = checkedPingUrl(pingUrl);
+      const outcome = sale.quote(caller, checkedUrl ? { ...rest, trusted_form_ping_url: checkedUrl } : rest);
       return outcome instanceof Promise ? outcome.then(quoteAnswer) : quoteAnswer(outcome);
     },
 

@@ -1,4 +1,4 @@
-import type { Role } from '@leadex/domain';
+import { type Role, SAMPLE_JORNAYA_TOKEN, SAMPLE_TRUSTEDFORM_CERT_URL } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
@@ -156,8 +156,8 @@ describe('a NUL character in any field', () => {
       phone: uniquePhone(),
       email: `avery.${Math.floor(Math.random() * 1e9)}@example.com`,
       tcpa_language: 'I agree to be contacted.',
-      trusted_form: 'https://cert.trustedform.com/0123456789abcdef',
-      jornaya: 'LEADID-1234',
+      trusted_form: SAMPLE_TRUSTEDFORM_CERT_URL,
+      jornaya: SAMPLE_JORNAYA_TOKEN,
       metadata: { campaign: 'spring' },
     });
     const stored = async (leadId: string) => {

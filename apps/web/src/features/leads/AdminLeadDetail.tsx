@@ -1,4 +1,4 @@
-import { formatLeadPhone, type LeadDetail, type LeadMatch } from '@leadex/domain';
+import { formatLeadPhone, type LeadDetail, type LeadMatch, trustedFormCertificateUrl } from '@leadex/domain';
 import { Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconThumbDown, IconThumbUp } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -18,7 +18,7 @@ import { DecideReturnButtons } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
 import { LeadDeliveryLogs, MatchDeliveryBadge } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
-import { BadgeRow, FieldFlagNote, OpenLinkButton, recordLinkColumn } from './LeadFields';
+import { BadgeRow, FieldFlagNote, OpenLinkButton, recordLinkColumn, ValueField } from './LeadFields';
 import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { leadType } from './leadFormat';
@@ -156,7 +156,13 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
                 name="trusted_form"
                 label="Trusted Form"
                 description={<FieldFlagNote lead={lead} field="trusted_form" />}
-                rightSection={<OpenLinkButton url={lead.trusted_form} label="Open the TrustedForm certificate" />}
+                // Only a certificate on TrustedForm's host opens (issue 32): never a link a source typed.
+                rightSection={
+                  <OpenLinkButton
+                    url={trustedFormCertificateUrl(lead.trusted_form) ?? undefined}
+                    label="Open the TrustedForm certificate"
+                  />
+                }
                 rightSectionPointerEvents="all"
               />
             </Grid.Col>
@@ -167,6 +173,15 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
                 description={<FieldFlagNote lead={lead} field="jornaya" />}
               />
             </Grid.Col>
+            {(lead.trusted_form_ping_url || lead.field_flags?.some((f) => f.field === 'trusted_form_ping_url')) && (
+              <Grid.Col span={{ base: 12, lg: 6 }}>
+                <ValueField
+                  label="TrustedForm Ping URL"
+                  value={lead.trusted_form_ping_url}
+                  note={<FieldFlagNote lead={lead} field="trusted_form_ping_url" />}
+                />
+              </Grid.Col>
+            )}
             <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
               <DisplayField label="IP" value={lead.ip} />
             </Grid.Col>

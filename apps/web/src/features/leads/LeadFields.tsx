@@ -73,16 +73,21 @@ export function OpenLinkButton({ url, label }: { url: string | undefined; label:
   );
 }
 
-/** A read-only URL field with the button that opens it (when it is http or https). */
+/**
+ * A read-only URL field with the button that opens `openUrl` (the value itself unless said otherwise;
+ * none when it is not http or https), and a note under it (a field flag) when there is one.
+ */
 export function UrlValueField({
   label,
   value,
   openLabel,
+  openUrl = value,
   note,
 }: {
   label: string;
   value: string | undefined;
   openLabel: string;
+  openUrl?: string | undefined;
   note?: ReactNode;
 }) {
   return (
@@ -92,7 +97,7 @@ export function UrlValueField({
       value={value ?? ''}
       readOnly
       variant="filled"
-      rightSection={<OpenLinkButton url={value} label={openLabel} />}
+      rightSection={<OpenLinkButton url={openUrl} label={openLabel} />}
       rightSectionPointerEvents="all"
     />
   );

@@ -1,4 +1,4 @@
-import { formatLeadPhone, type LeadDetail } from '@leadex/domain';
+import { formatLeadPhone, type LeadDetail, trustedFormCertificateUrl } from '@leadex/domain';
 import { Alert, Anchor, Grid, type GridColProps, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -65,13 +65,17 @@ function LeadDetailsSection({ lead, children }: { lead: LeadDetail; children: Re
   );
 }
 
-/** The TrustedForm certificate: a link only when it is an http(s) URL (what a source sent is shown, never run). */
+/**
+ * The TrustedForm certificate: the open button only for a certificate on TrustedForm's host (what a
+ * source sent is shown, never run), and the flag when the source sent something else (issue 32).
+ */
 function TrustedFormCol({ lead, label, span }: { lead: LeadDetail; label: string; span: GridColProps['span'] }) {
   return (
     <Grid.Col span={span}>
       <UrlValueField
         label={label}
         value={lead.trusted_form}
+        openUrl={trustedFormCertificateUrl(lead.trusted_form) ?? undefined}
         openLabel="Open the TrustedForm certificate"
         note={<FieldFlagNote lead={lead} field="trusted_form" />}
       />

@@ -23,6 +23,7 @@ export function pingLead(facts: PingFacts): DeliveryLead {
     channel: facts.channel,
     pub_id: facts.pubId,
     sub_id: facts.subId,
+    trusted_form_ping_url: facts.trustedFormPingUrl,
     ts: toEpochSeconds(facts.at),
     test: facts.test,
   };

@@ -1,4 +1,4 @@
-import { type ContentType, DELIVERY_FIELDS, type FieldValueRow } from '@leadex/domain';
+import { type ContentType, DELIVERY_FIELDS, type FieldValueRow, trustedFormCertificateUrl } from '@leadex/domain';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import type { DeliverableLead, DeliveryTarget } from '../../../distribution/ports';
 import { toEpochSeconds } from '../../../lib/clock';
@@ -37,7 +37,10 @@ export function leadForDelivery(row: DeliverableLead, priceCents = row.priceCent
     homeowner: row.homeowner,
     tcpa_consent: row.tcpaConsent,
     tcpa_language: row.tcpaLanguage,
-    trusted_form: row.trustedForm,
+    // Only a certificate on TrustedForm's host: a buyer claims it with its API key (a lead stored before
+    // the check may hold anything a source typed).
+    trusted_form: trustedFormCertificateUrl(row.trustedForm),
+    trusted_form_ping_url: row.trustedFormPingUrl,
     jornaya: row.jornaya,
     ip: row.ip,
     user_agent: row.userAgent,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { trustedFormCertificateUrl } from '@leadex/domain';
 import twilio from 'twilio';
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
@@ -82,7 +83,9 @@ export function webhookPayload(lead: NotifyLead, at: Date) {
       homeowner: lead.homeowner,
       tcpa_consent: lead.tcpaConsent,
       tcpa_language: lead.tcpaLanguage,
-      trusted_form: lead.trustedForm,
+      // Only a certificate on TrustedForm's host (a lead stored before the check may hold anything).
+      trusted_form: trustedFormCertificateUrl(lead.trustedForm),
+      trusted_form_ping_url: lead.trustedFormPingUrl,
       jornaya: lead.jornaya,
       ts: Math.floor(lead.createdAt.getTime() / 1000),
     },

@@ -37,6 +37,7 @@ const notifyLeadColumns = {
   tcpaConsent: leads.tcpaConsent,
   tcpaLanguage: leads.tcpaLanguage,
   trustedForm: leads.trustedForm,
+  trustedFormPingUrl: leads.trustedFormPingUrl,
   jornaya: leads.jornaya,
   createdAt: leads.createdAt,
 };

@@ -1,0 +1,1 @@
+ALTER TABLE "leads" ADD COLUMN "trusted_form_ping_url" text;
