@@ -98,6 +98,8 @@ export interface PlatformFieldName {
   name: string;
   /** Our field (`zip`), or a sentence: how a campaign id names the service, or that it is kept in metadata. */
   becomes: string;
+  /** Whether `becomes` is a field of ours (shown as code) rather than a sentence. */
+  isField: boolean;
 }
 
 /**
@@ -106,14 +108,20 @@ export interface PlatformFieldName {
  */
 export function platformFieldNames(platform: Platform): PlatformFieldName[] {
   return [
-    ...FIELD_ALIASES.filter((a) => a.platforms.includes(platform)).map((a) => ({ name: a.alias, becomes: a.field })),
+    ...FIELD_ALIASES.filter((a) => a.platforms.includes(platform)).map((a) => ({
+      name: a.alias,
+      becomes: a.field,
+      isField: true,
+    })),
     ...CAMPAIGN_ID_FIELDS.filter((f) => f.platforms.includes(platform)).map((f) => ({
       name: f.name,
       becomes: 'the service, by the source’s campaign map (kept in metadata)',
+      isField: false,
     })),
     ...PLATFORM_FIELDS.filter((f) => f.platforms.includes(platform)).map((f) => ({
       name: f.name,
       becomes: 'kept in metadata',
+      isField: false,
     })),
   ];
 }
