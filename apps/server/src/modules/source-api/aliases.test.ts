@@ -167,6 +167,13 @@ describe('fieldMapper', () => {
     ]);
   });
 
+  it("drops quietly at the post the ping's fields sent again, under any name: the ping's values are the lead's", () => {
+    const postMapper = fieldMapper({ fields: new Set(Object.keys(postSchema.shape)), allFields, keepsMetadata: true });
+    const body: Record<string, unknown> = { ping_id: 'p', service: 'solar', zip_code: '78701', state: 'TX' };
+    expect(postMapper(body).warnings).toEqual([]);
+    expect(body).toEqual({ ping_id: 'p', state: 'TX' });
+  });
+
   it('does not warn about a body of our own names', () => {
     const body = { service: 'roofing', zip: '78701', name: 'Pat', phone: '5125550199', metadata: { a: 1 } };
     expect(leadMapper({ ...body }).warnings).toEqual([]);

@@ -61,6 +61,9 @@ export function fieldMapper(plan: FieldPlan): (body: Fields) => FieldMapping {
   const ownByLowerCase = new Map(plan.allFields.map((field) => [field.toLowerCase(), field]));
 
   return (body) => {
+    const names = Object.keys(body);
+    // The usual body (our own names only) costs a set lookup per field and nothing more.
+    if (names.every((name) => plan.fields.has(name))) return { warnings: [], campaignIds: [] };
     const warnings: string[] = [];
     const campaignIds: CampaignId[] = [];
     // Our field -> the names sent for it, best first once sorted.
@@ -71,7 +74,7 @@ export function fieldMapper(plan: FieldPlan): (body: Fields) => FieldMapping {
       kept.push([name, value]);
     };
 
-    for (const name of Object.keys(body)) {
+    for (const name of names) {
       if (plan.fields.has(name)) continue;
       const value = body[name];
       const lower = name.toLowerCase();
@@ -105,6 +108,11 @@ export function fieldMapper(plan: FieldPlan): (body: Fields) => FieldMapping {
 
     if (claims) {
       for (const [field, names] of claims) {
+        if (plan.keepsMetadata && !plan.fields.has(field) && ownByLowerCase.has(field)) {
+          // A post repeating the ping's fields (LeadsPedia's resend `zip_code`, `state`): the ping's values are the lead's.
+          for (const { name } of names) delete body[name];
+          continue;
+        }
         names.sort((a, b) => a.rank - b.rank);
         const [winner, ...losers] = names as [{ name: string; rank: number }, ...{ name: string }[]];
         const present = plan.fields.has(field) && field in body;
