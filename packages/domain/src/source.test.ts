@@ -16,7 +16,29 @@ const valid = { name: 'Apex Lead Partners', email: 'partners@apex.example', phon
 
 describe('source form (admin spec §5)', () => {
   it('accepts the three required fields and fills the defaults', () => {
-    expect(sourceCreateSchema.parse(valid)).toEqual({ ...valid, tags: [], canPostLead: false, channels: [] });
+    expect(sourceCreateSchema.parse(valid)).toEqual({
+      ...valid,
+      tags: [],
+      canPostLead: false,
+      channels: [],
+      campaign_services: [],
+    });
+  });
+
+  it('reads a default service as its name, empty as none, and refuses a campaign id twice (issue 32)', () => {
+    expect(sourceUpdateSchema.parse({ default_service: ' Solar ' })).toEqual({ default_service: 'solar' });
+    expect(sourceUpdateSchema.parse({ default_service: '' })).toEqual({ default_service: null });
+    expect(
+      messages(sourceUpdateSchema, {
+        campaign_services: [
+          { campaign_id: '7', service: 'solar' },
+          { campaign_id: '7', service: '' },
+        ],
+      }),
+    ).toEqual({
+      'campaign_services.1.service': 'Service is required',
+      'campaign_services.1.campaign_id': 'Campaign ids must be unique',
+    });
   });
 
   itRequiresContactFields(sourceCreateSchema, valid);

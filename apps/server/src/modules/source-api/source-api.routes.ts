@@ -9,8 +9,10 @@ import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { SourceCaller } from '../../distribution/engine';
 import { sha256Hex } from '../../lib/secrets';
+import { keepStorableMetadata } from '../../plugins/input-hygiene';
+import { chooseService, type FieldPlan, fieldMapper } from './field-map';
 import { mapTestFlags, takeApiKey } from './source-api.request';
-import { leadSchema, pingSchema, postSchema } from './source-api.schema';
+import { fieldNamesOf, leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { Answer, RequestMeta, SourceApiService } from './source-api.service';
 
 /** The public API's rate limiter keeps counts for at most this many API keys (or addresses) at once. */
@@ -21,8 +23,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The public API key of the call, taken from where the platforms put it before validation (issue 32). */
     sourceApiKey?: string;
+    /** The source calling, known before validation (issue 32: the key first, then the aliases, then the fields). */
+    sourceCaller?: SourceCaller;
+    /** Why the call is refused (no key, an unknown or held one), answered after the rate limit counted it. */
+    sourceAuthError?: unknown;
   }
 }
+
+/** Every field of ours on any route: `Phone` at a ping is our `phone`, not a stranger (field-map.ts). */
+const ALL_FIELDS = [...new Set([...fieldNamesOf(leadSchema), ...fieldNamesOf(postSchema)])];
+const planOf = (schema: z.ZodType, keepsMetadata: boolean): FieldPlan => ({
+  fields: new Set(fieldNamesOf(schema)),
+  allFields: ALL_FIELDS,
+  keepsMetadata,
+});
 
 const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;
 
@@ -75,6 +89,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
   });
 
   app.decorateRequest('sourceApiKey', undefined);
+  app.decorateRequest('sourceCaller', undefined);
+  app.decorateRequest('sourceAuthError', undefined);
   app.addHook('preValidation', async (request) => {
     request.sourceApiKey = takeApiKey(request);
     mapTestFlags(request);
@@ -111,12 +127,44 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
     answer: z.ZodType,
     answerOf: (caller: SourceCaller, body: z.infer<TBody>, request: FastifyRequest) => Answer | Promise<Answer>,
     description?: string,
-  ) =>
-    app.post(
+  ) => {
+    const direct = path === '/lead';
+    const mapFields = fieldMapper(planOf(body, path !== '/ping'));
+    const takesService = fieldNamesOf(body).includes('service');
+    return app.post(
       path,
       {
         // Validation errors wait in request.validationError until the caller is known (below).
         attachValidation: true,
+        /**
+         * The caller first (a refusal waits for the handler, after the rate limit has counted the call),
+         * then the industry's field names read as ours and the caller's default service (issue 32 items
+         * 1 and 3), all before the body is validated.
+         */
+        preValidation: async (request) => {
+          try {
+            request.sourceCaller = api.authenticate(apiKeyOf(request), { direct });
+          } catch (error) {
+            request.sourceAuthError = error;
+            return;
+          }
+          const fields = request.body;
+          if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
+          const { warnings, campaignIds } = mapFields(fields as Record<string, unknown>);
+          if (takesService) {
+            const { key, source } = request.sourceCaller;
+            warnings.push(
+              ...chooseService(fields as Record<string, unknown>, campaignIds, {
+                campaignServices: source.campaignServices,
+                keyDefaultService: key.defaultService,
+                sourceDefaultService: source.defaultService,
+              }),
+            );
+          }
+          // Fields moved into metadata must be storable there too.
+          keepStorableMetadata(request, fields as Record<string, unknown>);
+          if (warnings.length > 0) request.inputWarnings = [...(request.inputWarnings ?? []), ...warnings];
+        },
         schema: {
           tags: ['public'],
           summary,
@@ -128,13 +176,15 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         },
       },
       async (request, reply) => {
-        const caller = api.authenticate(apiKeyOf(request), { direct: path === '/lead' });
+        if (request.sourceAuthError !== undefined) throw request.sourceAuthError;
+        const caller = request.sourceCaller ?? api.authenticate(apiKeyOf(request), { direct });
         if (request.validationError) throw request.validationError;
         const { status, body } = await answerOf(caller, request.body as z.infer<TBody>, request);
         // The status is one of the response schema's, and so is the body's shape (checked as it is serialized).
         return reply.status(status as 200).send(body as never);
       },
     );
+  };
 
   publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (caller, body) =>
     api.pingAs(caller, body),

@@ -233,4 +233,11 @@ export type PostInput = z.infer<typeof postSchema>;
 export const leadSchema = z.object({ ...pingFields, ...contactFields }).transform(readContact);
 export type LeadInput = z.infer<typeof leadSchema>;
 
+/** The field names a body schema reads: its object's keys, also behind a transform (post and lead read the contact). */
+export function fieldNamesOf(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) return fieldNamesOf(schema.in as z.ZodType);
+  return [];
+}
+
 export type ContactInput = Pick<PostInput, keyof typeof contactFields | 'flags' | 'state_sent'>;

@@ -8,6 +8,7 @@ import { SellingNotice } from '../source-portal/SellingStatus';
 import { useOwnSource } from '../source-portal/sourcePortal.api';
 import { usePublicApiDocument } from './docs.api';
 import { documentServices } from './openapi';
+import { PlatformGuides } from './PlatformGuides';
 
 /** The three calls in the order a source uses them, with what each answers. */
 const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) => string }[] = [
@@ -159,6 +160,7 @@ export default function ApiDocPage() {
           </Section>
         );
       })}
+      <PlatformGuides origin={origin} apiKey={key?.key} source={own.data} />
       <Section title="Reason codes" description="Failures answer { ok: false, reason, message, errors? }.">
         <Table
           striped
