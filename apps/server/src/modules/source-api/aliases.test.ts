@@ -145,12 +145,10 @@ describe('fieldMapper', () => {
     expect(body).toEqual({ metadata: { lp_campaign_id: ' 13424 ', lp_action: 'add', API_Action: 'pushLead' } });
   });
 
-  it('keeps a field the route does not take in metadata under our name (a TrustedForm ping URL)', () => {
+  it('reads a TrustedForm ping URL under the script\'s name as our field', () => {
     const body: Record<string, unknown> = { xxTrustedFormPingUrl: 'https://ping.trustedform.com/abc' };
-    expect(leadMapper(body).warnings).toEqual([
-      'Field `xxTrustedFormPingUrl` was kept in metadata as `trusted_form_ping_url`.',
-    ]);
-    expect(body).toEqual({ metadata: { trusted_form_ping_url: 'https://ping.trustedform.com/abc' } });
+    expect(leadMapper(body).warnings).toEqual(['Field `xxTrustedFormPingUrl` was read as `trusted_form_ping_url`.']);
+    expect(body).toEqual({ trusted_form_ping_url: 'https://ping.trustedform.com/abc' });
   });
 
   it('ignores at the ping what it does not read, saying so; never a prototype key', () => {
