@@ -79,8 +79,8 @@ export default function ApiDocPage() {
             field or query parameter; no key or an unknown one answers 401 before the body is read. Bodies may be JSON,
             form-encoded or XML; answers are JSON, or XML with <Code>response_format=xml</Code> (or an{' '}
             <Code>Accept</Code> header preferring XML), or LeadConduit's <Code>outcome</Code>, <Code>reason</Code>,{' '}
-            <Code>price</Code>, <Code>lead.id</Code> with <Code>response_format=leadconduit</Code> (
-            <Code>leadconduit_xml</Code> as XML). <Code>POST /api/post</Code> and <Code>/api/lead</Code> honour an{' '}
+            <Code>price</Code>, <Code>lead.id</Code> with <Code>response_format=leadconduit</Code>, or as XML with{' '}
+            <Code>leadconduit_xml</Code>. <Code>POST /api/post</Code> and <Code>/api/lead</Code> honour an{' '}
             <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same request with the same key gets the
             first answer, and posting the same <Code>ping_id</Code> twice returns the first answer without selling
             twice. A key names one request: make a new key (a UUID) for every lead and reuse it only to retry that lead;
