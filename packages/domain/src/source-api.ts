@@ -60,8 +60,9 @@ export const sourceApiReasonSchema = z.enum([
 export type SourceApiReason = z.infer<typeof sourceApiReasonSchema>;
 
 /**
- * What the exchange changed in a lead it kept rather than refuse (a `metadata` it could not store,
- * dropped): one sentence each. Absent when nothing was changed.
+ * What the exchange changed in what it was sent rather than refuse it (a `metadata` it could not store,
+ * dropped; a field read under another name or ignored, issue 32): one sentence each. Absent when nothing
+ * was changed.
  */
 const warnings = z.array(z.string()).optional();
 
@@ -86,6 +87,7 @@ export const pingQuoteSchema = z.object({
   price: z.number(),
   expires: z.number().int(),
   test: z.literal(true).optional(),
+  warnings,
 });
 
 /** POST /api/post and /api/lead: the lead sold at `price` (the source's payout). */

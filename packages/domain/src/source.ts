@@ -62,6 +62,39 @@ const tier = z.preprocess(
     .nullable(),
 );
 
+/** A service name as sources send it: trimmed, lower-cased; empty means none. */
+const serviceName = (label: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.string({ error: `${label} must be a service name` }).max(100, `${label} must be at most 100 characters`),
+  );
+
+/** The service of a lead sent without one (issue 32 item 3): a service name, or empty/null for none. */
+const defaultService = z.preprocess(
+  (v) => (v === '' || (typeof v === 'string' && v.trim() === '') ? null : v),
+  serviceName('Default service').nullable(),
+);
+
+/** One row of a source's campaign map: a platform's campaign id and the service its leads are for. */
+export const campaignServiceSchema = z.object({
+  campaign_id: requiredText('Campaign id is required', 100),
+  service: serviceName('Service').pipe(z.string().min(1, 'Service is required')),
+});
+export type CampaignService = z.infer<typeof campaignServiceSchema>;
+
+/** The campaign map, sent whole; campaign ids are unique within the source. */
+const campaignServiceList = z
+  .array(campaignServiceSchema)
+  .max(200, 'At most 200 campaign ids')
+  .superRefine((rows, ctx) => {
+    const seen = new Set<string>();
+    rows.forEach((row, i) => {
+      if (seen.has(row.campaign_id))
+        ctx.addIssue({ code: 'custom', path: [i, 'campaign_id'], message: 'Campaign ids must be unique' });
+      seen.add(row.campaign_id);
+    });
+  });
+
 const sourceFields = {
   name: requiredText('Name is required', 200),
   email: emailAddress('Email is required'),
@@ -78,6 +111,8 @@ const sourceFields = {
   canPostLead: yesNo('Can Post Direct'),
   max_cost: leadCost,
   channels: channelList,
+  default_service: defaultService.optional(),
+  campaign_services: campaignServiceList,
 };
 
 /** POST /api/source: the Source form (admin §5). */
@@ -86,6 +121,7 @@ export const sourceCreateSchema = z.object({
   tags: sourceFields.tags.default([]),
   canPostLead: sourceFields.canPostLead.default(false),
   channels: sourceFields.channels.default([]),
+  campaign_services: sourceFields.campaign_services.default([]),
 });
 export type SourceCreate = z.infer<typeof sourceCreateSchema>;
 
@@ -150,6 +186,8 @@ export const apiKeyCreateSchema = z
     name: optionalText(100),
     canPostLead: yesNo('Can Post Lead').optional(),
     expiration,
+    /** The service of a lead sent with this key without one; wins over the source's default. */
+    default_service: defaultService.optional(),
   })
   .nullish();
 export type ApiKeyCreate = NonNullable<z.infer<typeof apiKeyCreateSchema>>;
@@ -232,6 +270,8 @@ export const sourceApiKeySchema = z.object({
   canPostLead: z.boolean(),
   status: z.enum(API_KEY_STATUSES),
   ts: z.number(),
+  /** The service of a lead sent with this key without one (issue 32 item 3). */
+  default_service: z.string().optional(),
 });
 export type SourceApiKey = z.infer<typeof sourceApiKeySchema>;
 
@@ -278,6 +318,10 @@ export const sourceSchema = contactSchema.extend({
    */
   needs_payout: z.boolean(),
   channels: z.array(sourceChannelAnswerSchema),
+  /** The service of a lead sent without one, when its key has none (issue 32 item 3). */
+  default_service: z.string().optional(),
+  /** A platform's campaign id -> the service of a lead sent without one (issue 32 item 3). */
+  campaign_services: z.array(z.object({ campaign_id: z.string(), service: z.string() })),
   hold: z.object({ ts: z.number(), reason: z.string().optional() }).optional(),
   lastLeadSent: z.number().optional(),
   lastPingSent: z.number().optional(),

@@ -25,6 +25,8 @@ export interface IndexedApiKey {
   canPostLead: boolean;
   heldAt: number | null;
   expiresAt: number | null;
+  /** The service of a lead sent with this key without one (issue 32 item 3). */
+  defaultService: string | null;
 }
 
 /** A source as the engine needs it: hold, approval, direct posting, payout. */
@@ -40,6 +42,10 @@ export interface IndexedSource {
   maxCostCents: number | null;
   /** Channel name -> its max cost (null: the source's). */
   channels: ReadonlyMap<string, number | null>;
+  /** The service of a lead sent without one, when its key has none (issue 32 item 3). */
+  defaultService: string | null;
+  /** A platform's campaign id -> the service of a lead sent without one (issue 32 item 3). */
+  campaignServices: ReadonlyMap<string, string>;
 }
 
 /** Exchange-wide settings the engine reads (DESIGN.md §5), with their defaults. */
@@ -207,6 +213,8 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         canPostLead: s.canPostLead,
         maxCostCents: s.maxCostCents,
         channels: channelsOf.get(s.id) ?? new Map(),
+        defaultService: s.defaultService,
+        campaignServices: new Map(s.campaignServices.map((c) => [c.campaign_id, c.service])),
       },
     ]),
   );
@@ -220,6 +228,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         canPostLead: k.canPostLead,
         heldAt: ms(k.heldAt),
         expiresAt: ms(k.expiresAt),
+        defaultService: k.defaultService,
       },
     ]),
   );

@@ -241,10 +241,7 @@ function keepLead(request: FastifyRequest) {
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   const fields = body as Record<string, unknown>;
-  if (fields[METADATA] !== undefined) {
-    if (depthOf(fields[METADATA]) + 1 > MAX_DEPTH) dropMetadata(request, fields, `is ${TOO_DEEP_WORDS}`);
-    else if (findLoneSurrogate(fields[METADATA]) !== null) dropMetadata(request, fields, `holds ${SURROGATE_WORDS}`);
-  }
+  keepStorableMetadata(request, fields);
   if (depthOf(body) > MAX_DEPTH) throw tooDeep(Object.keys(fields).find((k) => depthOf(fields[k]) + 1 > MAX_DEPTH));
   // A field the route does not know is never stored: it cannot cost the lead.
   const known = knownFields(request);
@@ -253,6 +250,16 @@ function keepLead(request: FastifyRequest) {
     const field = findLoneSurrogate(part);
     if (field !== null) refuse(field, SURROGATE_WORDS);
   }
+}
+
+/**
+ * Drops a kept lead's `metadata` that cannot be stored (too deep, a lone surrogate), with a warning.
+ * Run again once the source API has moved the fields it does not read into `metadata` (field-map.ts).
+ */
+export function keepStorableMetadata(request: FastifyRequest, fields: Record<string, unknown>): void {
+  if (fields[METADATA] === undefined) return;
+  if (depthOf(fields[METADATA]) + 1 > MAX_DEPTH) dropMetadata(request, fields, `is ${TOO_DEEP_WORDS}`);
+  else if (findLoneSurrogate(fields[METADATA]) !== null) dropMetadata(request, fields, `holds ${SURROGATE_WORDS}`);
 }
 
 /** The top-level fields of a route's body schema (a Zod object), or null when it has none such. */
@@ -286,10 +293,10 @@ export function registerInputHygiene(app: FastifyInstance): void {
     }
   });
 
-  // A kept lead's answer says what was dropped from it (only answers that name a lead).
+  // A source API answer says what was dropped or renamed (only the source API sets inputWarnings).
   app.addHook('preSerialization', async (request: FastifyRequest, _reply, payload: unknown) => {
     const warnings = request.inputWarnings;
-    if (!warnings || !payload || typeof payload !== 'object' || !('lead_id' in payload)) return payload;
+    if (!warnings || !payload || typeof payload !== 'object' || !('ok' in payload)) return payload;
     return { ...payload, warnings };
   });
 }

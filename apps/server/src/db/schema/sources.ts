@@ -1,4 +1,4 @@
-import { boolean, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { contactColumns, parentId, primaryId, requiredRef, timestamps, timestamptz } from './columns';
 
 export const sources = pgTable('sources', {
@@ -20,6 +20,16 @@ export const sources = pgTable('sources', {
    * where an admin's source without a lead cost is internal (DESIGN.md §5).
    */
   selfSignedUp: boolean('self_signed_up').notNull().default(false),
+  /** The service of a lead sent without one (issue 32 item 3); a key's own default wins over it. */
+  defaultService: text('default_service'),
+  /**
+   * The platform campaign ids (LeadsPedia's `lp_campaign_id`, boberdoo's `TYPE`, …) -> our service, for a
+   * lead sent without `service`; read whole (DESIGN.md §10: jsonb for configuration).
+   */
+  campaignServices: jsonb('campaign_services')
+    .$type<{ campaign_id: string; service: string }[]>()
+    .notNull()
+    .default([]),
   heldAt: timestamptz('held_at'),
   holdReason: text('hold_reason'),
   lastLeadSentAt: timestamptz('last_lead_sent_at'),
@@ -53,6 +63,8 @@ export const apiKeys = pgTable(
     /** AES-GCM copy (key from LEADEX_SECRET) so the portal can show the key; never the plain key. */
     keyEncrypted: text('key_encrypted').notNull(),
     canPostLead: boolean('can_post_lead').notNull().default(false),
+    /** The service of a lead sent with this key without one (issue 32 item 3): wins over the source's. */
+    defaultService: text('default_service'),
     heldAt: timestamptz('held_at'),
     expiresAt: timestamptz('expires_at'),
     createdAt: timestamptz('created_at').notNull(),

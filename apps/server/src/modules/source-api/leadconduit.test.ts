@@ -232,8 +232,6 @@ describe.each(CUSTOM_STEPS)('LeadConduit Custom outbound: %s', (_, configure) =>
  * field of the step.
  */
 describe('LeadConduit Standard recipient, no answer settings', () => {
-  /** Until the aliases of LeadConduit's field names (wt-32-intake: postal_code, phone_1) land, these wait. */
-  const withAliases = it.todo as unknown as typeof it;
   const send = (lead: Record<string, unknown>, key = apiKey) =>
     deliver(standard.outbound, {
       url: `${base}/api/lead?apikey=${encodeURIComponent(key)}&response_format=leadconduit`,
@@ -242,20 +240,20 @@ describe('LeadConduit Standard recipient, no answer settings', () => {
       default: { custom: { service: 'roofing' } },
     });
 
-  withAliases('reads a sale as success, with the price and the lead id', async () => {
+  it('reads a sale as success, with the price and the lead id', async () => {
     const event = await send(lcLead());
     expect(event).toMatchObject({ outcome: 'success', price: 20, lead: { id: expect.stringMatching(/^lead_/) } });
     const row = await leadRow(event.lead?.id as string);
     expect(row).toMatchObject({ sourceId, sold: true, test: false, zip: SOLD_ZIP });
   });
 
-  withAliases('reads no match as failure, with the reason', async () => {
+  it('reads no match as failure, with the reason', async () => {
     const event = await send(lcLead({ postal_code: UNSOLD_ZIP }));
     expect(event).toMatchObject({ outcome: 'failure', reason: expect.stringMatching(/^No buyer takes this lead now/) });
     expect(event.price).toBeUndefined();
   });
 
-  withAliases("reads a test lead (LeadConduit's is_test) as success, nothing sold", async () => {
+  it("reads a test lead (LeadConduit's is_test) as success, nothing sold", async () => {
     const event = await send(lcLead({ is_test: 'true' }));
     expect(event).toMatchObject({ outcome: 'success', price: 20, test: true });
     expect(await leadRow(event.lead?.id as string)).toMatchObject({ test: true, sold: false, priceCents: 0 });

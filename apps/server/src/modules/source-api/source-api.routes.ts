@@ -10,6 +10,8 @@ import type { Config } from '../../config';
 import type { SourceCaller } from '../../distribution/engine';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/secrets';
+import { keepStorableMetadata } from '../../plugins/input-hygiene';
+import { chooseService, type FieldPlan, fieldMapper } from './field-map';
 import { ANSWER_FORMAT_PARAMETER, type AnswerFormatChoice, answerFormatOf, renderAnswer } from './source-api.answers';
 import { mapTestFlags, takeApiKey } from './source-api.request';
 import { leadSchema, pingSchema, postSchema } from './source-api.schema';
@@ -25,8 +27,20 @@ declare module 'fastify' {
     sourceApiKey?: string;
     /** The answer's format (`response_format`, Accept), read as the request arrives so every answer has it. */
     sourceApiAnswerFormat?: AnswerFormatChoice;
+    /** The source calling, known before validation (issue 32: the key first, then the aliases, then the fields). */
+    sourceCaller?: SourceCaller;
+    /** Why the call is refused (no key, an unknown or held one), answered after the rate limit counted it. */
+    sourceAuthError?: unknown;
   }
 }
+
+/** Every field of ours on any route: `Phone` at a ping is our `phone`, not a stranger (field-map.ts). */
+const ALL_FIELDS = [...new Set([...Object.keys(leadSchema.shape), ...Object.keys(postSchema.shape)])];
+const planOf = (schema: { shape: object }, keepsMetadata: boolean): FieldPlan => ({
+  fields: new Set(Object.keys(schema.shape)),
+  allFields: ALL_FIELDS,
+  keepsMetadata,
+});
 
 const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;
 
@@ -95,6 +109,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
     reply.header('content-type', answer.contentType);
     return answer.payload;
   });
+  app.decorateRequest('sourceCaller', undefined);
+  app.decorateRequest('sourceAuthError', undefined);
   app.addHook('preValidation', async (request) => {
     request.sourceApiKey = takeApiKey(request);
     mapTestFlags(request);
@@ -124,19 +140,51 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
    * validation is looked at (issue 32): no key or a wrong one answers 401, never field errors. Each
    * answer's shape is checked against the response schema when it is serialized.
    */
-  const publicRoute = <TBody extends z.ZodType>(
+  const publicRoute = <TBody extends z.ZodType & { shape: object }>(
     path: string,
     summary: string,
     body: TBody,
     answer: z.ZodType,
     answerOf: (caller: SourceCaller, body: z.infer<TBody>, request: FastifyRequest) => Answer | Promise<Answer>,
     description?: string,
-  ) =>
-    app.post(
+  ) => {
+    const direct = path === '/lead';
+    const mapFields = fieldMapper(planOf(body, path !== '/ping'));
+    const takesService = 'service' in body.shape;
+    return app.post(
       path,
       {
         // Validation errors wait in request.validationError until the caller is known (below).
         attachValidation: true,
+        /**
+         * The caller first (a refusal waits for the handler, after the rate limit has counted the call),
+         * then the industry's field names read as ours and the caller's default service (issue 32 items
+         * 1 and 3), all before the body is validated.
+         */
+        preValidation: async (request) => {
+          try {
+            request.sourceCaller = api.authenticate(apiKeyOf(request), { direct });
+          } catch (error) {
+            request.sourceAuthError = error;
+            return;
+          }
+          const fields = request.body;
+          if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
+          const { warnings, campaignIds } = mapFields(fields as Record<string, unknown>);
+          if (takesService) {
+            const { key, source } = request.sourceCaller;
+            warnings.push(
+              ...chooseService(fields as Record<string, unknown>, campaignIds, {
+                campaignServices: source.campaignServices,
+                keyDefaultService: key.defaultService,
+                sourceDefaultService: source.defaultService,
+              }),
+            );
+          }
+          // Fields moved into metadata must be storable there too.
+          keepStorableMetadata(request, fields as Record<string, unknown>);
+          if (warnings.length > 0) request.inputWarnings = [...(request.inputWarnings ?? []), ...warnings];
+        },
         schema: {
           tags: ['public'],
           summary,
@@ -149,7 +197,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         },
       },
       async (request, reply) => {
-        const caller = api.authenticate(apiKeyOf(request), { direct: path === '/lead' });
+        if (request.sourceAuthError !== undefined) throw request.sourceAuthError;
+        const caller = request.sourceCaller ?? api.authenticate(apiKeyOf(request), { direct });
         const formatError = request.sourceApiAnswerFormat?.error;
         if (formatError) throw AppError.field(ANSWER_FORMAT_PARAMETER, formatError);
         if (request.validationError) throw request.validationError;
@@ -158,6 +207,7 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         return reply.status(status as 200).send(body as never);
       },
     );
+  };
 
   publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (caller, body) =>
     api.pingAs(caller, body),

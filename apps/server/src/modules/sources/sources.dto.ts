@@ -44,6 +44,7 @@ export function toApiKey(row: ApiKeyRow, key: string, now: Date): SourceApiKey {
     canPostLead: row.canPostLead,
     status: apiKeyStatus({ hold, exp }, toEpochSeconds(now)),
     ts: toEpochSeconds(row.createdAt),
+    default_service: orUndefined(row.defaultService),
   };
 }
 
@@ -98,6 +99,8 @@ export function toSource(row: SourceRow, parts: SourceParts): Source {
     approved: row.approvedAt !== null,
     needs_payout: needsPayout(row, parts.channels),
     channels: parts.channels.map(toChannel),
+    default_service: orUndefined(row.defaultService),
+    campaign_services: row.campaignServices,
     ...act,
     hold: act.hold && (parts.forAdmin ? act.hold : { ts: act.hold.ts }),
     status: sourceStatus(act),

@@ -72,6 +72,21 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
     });
   }
 
+  /**
+   * A default service and the campaign map name services the exchange buys (issue 32 item 3): a typo
+   * would otherwise refuse every lead the source sends without `service`.
+   */
+  function checkServices(input: { default_service?: string | null; campaign_services?: { service: string }[] }) {
+    const known = engine.snapshot().services;
+    const unknown = (service: string) => `'${service}' is not one of the exchange's services`;
+    if (input.default_service && !known.has(input.default_service))
+      throw AppError.field('default_service', `Default service ${unknown(input.default_service)}`);
+    input.campaign_services?.forEach((row, i) => {
+      if (!known.has(row.service))
+        throw AppError.field(`campaign_services.${i}.service`, `Service ${unknown(row.service)}`);
+    });
+  }
+
   return {
     /** The source's record as stored, or null. */
     findRow: (id: string): Promise<SourceRow | null> => sourcesRepo.findById(db, id),
@@ -120,6 +135,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
     /** Creates the source and its channels; an admin's source is approved to sell at once. */
     async create(input: SourceCreate): Promise<Source> {
+      checkServices(input);
       const now = clock.now();
       const id = newId('src');
       const row = await engine.change('sources', async (tx) => {
@@ -142,6 +158,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
     /** Applies the changed fields; `channels`, when sent, replaces the source's channels. */
     async update(id: string, changes: SourceUpdate): Promise<Source> {
+      checkServices(changes);
       const row = await engine.change('sources', async (tx) => {
         const current = await mustExist(tx, id);
         const { channels, ...fields } = changes;
@@ -204,6 +221,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
 
     /** Issues a new API key (usable at once); answers it with the key to show and copy. */
     async newApiKey(id: string, input: ApiKeyCreate = {}): Promise<SourceApiKey> {
+      checkServices(input);
       const now = clock.now();
       if (input.expiration !== undefined && input.expiration * 1000 <= now.getTime()) {
         throw AppError.field('expiration', 'Expiration must be in the future');
@@ -226,6 +244,7 @@ export function createSourcesService({ db, clock, users, engine, secret }: Sourc
           keyHash: issued.keyHash,
           keyEncrypted: issued.keyEncrypted,
           canPostLead: input.canPostLead ?? source.canPostLead,
+          defaultService: input.default_service ?? null,
           expiresAt: input.expiration === undefined ? null : new Date(input.expiration * 1000),
           createdAt: now,
         });
@@ -276,5 +295,7 @@ function toColumns(input: Omit<SourceUpdate, 'channels'>): Partial<SourceInsert>
   if ('tier' in input) columns.tier = input.tier ?? null;
   if (input.canPostLead !== undefined) columns.canPostLead = input.canPostLead;
   if ('max_cost' in input) columns.maxCostCents = centsOrNull(input.max_cost);
+  if ('default_service' in input) columns.defaultService = input.default_service ?? null;
+  if (input.campaign_services) columns.campaignServices = input.campaign_services;
   return columns;
 }

@@ -16,6 +16,7 @@ import { SourceApiKeys } from './SourceApiKeys';
 import { AwaitingApprovalBadge, NoPayoutBadge, SourceStatusBadge } from './SourceBadges';
 import { SourceChannels } from './SourceChannels';
 import { SourceLeads } from './SourceLeads';
+import { SourceServiceRouting } from './SourceServiceRouting';
 import { SourceUsers } from './SourceUsers';
 import { SOURCE_FORM, type SourceFormValues, YES_NO_OPTIONS } from './sourceForm';
 import { useApproveSource, useCreateSource, useSource, useSourceHold, useUpdateSource } from './sources.api';
@@ -41,7 +42,7 @@ function SourceDetail({ id }: { id: string }) {
       <Stack gap="lg">
         <EditableForm<SourceFormValues>
           {...editor}
-          wholeFields={['channels']}
+          wholeFields={['channels', 'campaign_services']}
           title={isNew ? 'New Source' : (record?.name ?? 'Source')}
           description={record && <StatusLine source={record} />}
           breadcrumbs={[{ label: 'Sources', to: '/sources' }, { label: isNew ? 'New Source' : (record?.name ?? '') }]}
@@ -88,6 +89,13 @@ function SourceDetail({ id }: { id: string }) {
 
           <Section title="Channels" description="Traffic channels with their own max cost per sold lead.">
             <SourceChannels />
+          </Section>
+
+          <Section
+            title="Service of leads sent without one"
+            description="Platforms often send no service: their campaign id or this default names it."
+          >
+            <SourceServiceRouting />
           </Section>
         </EditableForm>
 

@@ -21,6 +21,15 @@ export interface SourceFormValues extends AddressFormValues {
   canPostLead: string;
   max_cost: number | string;
   channels: ChannelFormValues[];
+  /** '' for none. */
+  default_service: string;
+  campaign_services: CampaignServiceFormValues[];
+}
+
+/** One row of the campaign map (a platform's campaign id -> a service). */
+export interface CampaignServiceFormValues {
+  campaign_id: string;
+  service: string;
 }
 
 export const NEW_SOURCE: SourceFormValues = {
@@ -36,7 +45,11 @@ export const NEW_SOURCE: SourceFormValues = {
   canPostLead: 'false',
   max_cost: '',
   channels: [],
+  default_service: '',
+  campaign_services: [],
 };
+
+export const NEW_CAMPAIGN_SERVICE: CampaignServiceFormValues = { campaign_id: '', service: '' };
 
 export const NEW_CHANNEL: ChannelFormValues = { name: '', max_cost: '' };
 
@@ -54,6 +67,8 @@ export function toFormValues(source: Source): SourceFormValues {
     canPostLead: String(source.canPostLead),
     max_cost: source.max_cost ?? '',
     channels: source.channels.map((c) => ({ name: c.name, max_cost: c.max_cost ?? '' })),
+    default_service: source.default_service ?? '',
+    campaign_services: source.campaign_services.map((c) => ({ ...c })),
   };
 }
 
