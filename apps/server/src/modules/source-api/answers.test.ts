@@ -2,7 +2,7 @@ import { leadConduitAnswerSchema, SOURCE_API_REASONS, saleAnswerSchema } from '@
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, leadInput, ZIP_OF_STATE } from '../../../test/factories';
-import { useTestApp } from '../../../test/harness';
+import { useAdminTestApp } from '../../../test/harness';
 import { documentedRoutes } from '../../../test/openapi';
 import { toLeadConduit } from './source-api.answers';
 
@@ -10,8 +10,9 @@ import { toLeadConduit } from './source-api.answers';
  * Issue 32 item 7: the answer in the format the request asks for (`response_format`, or an Accept header
  * preferring XML): today's JSON unchanged by default, the same content as XML, or LeadConduit's shape.
  */
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 let apiKey = '';
+let sourceId = '';
 
 const SOLD = { service: 'roofing', zip: ZIP_OF_STATE.CO };
 const UNSOLD = { service: 'roofing', zip: ZIP_OF_STATE.OH };
@@ -19,7 +20,7 @@ const UNSOLD = { service: 'roofing', zip: ZIP_OF_STATE.OH };
 beforeAll(async () => {
   const buyer = await createBuyer(t);
   await createCampaign(t, buyer._id, { price: 60, states: ['CO'], services: ['roofing'] });
-  ({ apiKey } = await createSourceWithKey(t, { maxCost: 20 }));
+  ({ apiKey, sourceId } = await createSourceWithKey(t, { maxCost: 20 }));
 });
 
 const lead = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -132,6 +133,44 @@ describe('XML answers', () => {
         { field: 'email', '#text': 'email must be a valid email address' },
       ]),
     );
+  });
+});
+
+describe("the source's own answer format, set by an admin", () => {
+  const setFormat = (answer_format: unknown) =>
+    t.request({ method: 'PUT', url: `/api/source/${sourceId}`, as: admin.cookie, payload: { answer_format } });
+
+  it('answers the source in it when a request names none; a request naming one wins; empty is JSON again', async () => {
+    try {
+      const set = await setFormat('leadconduit');
+      expect(set.statusCode).toBe(200);
+      expect(set.json()).toMatchObject({ answer_format: 'leadconduit' });
+      expect((await lead('/api/lead', SOLD)).json()).toMatchObject({ outcome: 'success', price: 20 });
+      // Refusals after the key too, in the source's format.
+      expect((await lead('/api/lead', { ...SOLD, zip: '1' })).json()).toMatchObject({ outcome: 'failure' });
+      // An Accept preferring XML gives its XML form; response_format=json the default JSON.
+      const asXml = await lead('/api/lead', SOLD, { accept: 'application/xml' });
+      expect(xml.parse(asXml.body).response).toMatchObject({ outcome: 'success' });
+      expect((await lead('/api/lead?response_format=json', SOLD)).json()).toMatchObject({ ok: true, status: 'sold' });
+      // An unknown key is not the source's: its 401 stays in the default JSON.
+      const unknown = await t.sourceApi('/api/lead', 'lx_nope', leadInput(SOLD));
+      expect(unknown.json()).toMatchObject({ ok: false, reason: 'unauthorized' });
+
+      const cleared = await setFormat('');
+      expect(cleared.statusCode).toBe(200);
+      expect(cleared.json().answer_format).toBeUndefined();
+      expect((await lead('/api/lead', SOLD)).json()).toMatchObject({ ok: true, status: 'sold' });
+    } finally {
+      await setFormat(null);
+    }
+  });
+
+  it('refuses an unknown format with 400 naming the field', async () => {
+    const res = await setFormat('yaml');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({
+      answer_format: 'Answer format must be one of json, xml, leadconduit, leadconduit_xml',
+    });
   });
 });
 

@@ -17,7 +17,13 @@ export const ANSWER_FORMAT_PARAMETER = 'response_format';
  * The format a request asked for, the XML media type it accepts (for an XML format), or why the format
  * could not be read (a 400 once the key is checked).
  */
-export type AnswerFormatChoice = { format: SourceApiAnswerFormat; xmlType?: string; error?: string };
+export type AnswerFormatChoice = {
+  format: SourceApiAnswerFormat;
+  xmlType?: string;
+  error?: string;
+  /** The request named its format (`response_format`): the source's own setting does not apply. */
+  asked?: boolean;
+};
 
 /** JSON first: a client that takes both, or anything (`*\/*`), keeps today's JSON answer. */
 const MEDIA_TYPES = ['application/json', 'application/xml', 'text/xml'];
@@ -31,11 +37,15 @@ function preferredXml(accept: string | undefined): string | undefined {
 
 /**
  * The answer format of a request: its `response_format` query parameter (the name matched whatever
- * its case), else JSON; an Accept header preferring XML turns either JSON form into its XML form
- * (`json` into `xml`, `leadconduit` into `leadconduit_xml`). An unknown format answers JSON and
- * carries the message the route refuses it with.
+ * its case), else the source's own setting (`sourceFormat`, once the caller is known), else JSON; an
+ * Accept header preferring XML turns either JSON form into its XML form (`json` into `xml`,
+ * `leadconduit` into `leadconduit_xml`). An unknown format answers JSON and carries the message the
+ * route refuses it with.
  */
-export function answerFormatOf(request: FastifyRequest): AnswerFormatChoice {
+export function answerFormatOf(
+  request: FastifyRequest,
+  sourceFormat?: SourceApiAnswerFormat | null,
+): AnswerFormatChoice {
   const query = request.query && typeof request.query === 'object' ? (request.query as Record<string, unknown>) : {};
   const name = Object.keys(query).find((key) => key.toLowerCase() === ANSWER_FORMAT_PARAMETER);
   const raw = name === undefined ? undefined : query[name];
@@ -45,11 +55,13 @@ export function answerFormatOf(request: FastifyRequest): AnswerFormatChoice {
       format: 'json',
       error: `${ANSWER_FORMAT_PARAMETER} must be one of ${SOURCE_API_ANSWER_FORMATS.join(', ')}`,
     };
-  const format = (asked || 'json') as SourceApiAnswerFormat;
+  const format = (asked || sourceFormat || 'json') as SourceApiAnswerFormat;
+  const named = asked ? { asked: true } : {};
   const xmlType = preferredXml(request.headers.accept);
-  if (format === 'xml' || format === 'leadconduit_xml') return { format, xmlType: xmlType ?? 'application/xml' };
-  if (xmlType) return { format: format === 'json' ? 'xml' : 'leadconduit_xml', xmlType };
-  return { format };
+  if (format === 'xml' || format === 'leadconduit_xml')
+    return { format, xmlType: xmlType ?? 'application/xml', ...named };
+  if (xmlType) return { format: format === 'json' ? 'xml' : 'leadconduit_xml', xmlType, ...named };
+  return { format, ...named };
 }
 
 /** What each reason code means, for a LeadConduit `reason` when the exchange wrote no message. */

@@ -164,6 +164,10 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         preValidation: async (request) => {
           try {
             request.sourceCaller = api.authenticate(apiKeyOf(request), { direct });
+            // The source's own answer format, when the request names none (issue 32 item 7).
+            const ownFormat = request.sourceCaller.source.answerFormat;
+            if (ownFormat && !request.sourceApiAnswerFormat?.asked)
+              request.sourceApiAnswerFormat = answerFormatOf(request, ownFormat);
           } catch (error) {
             request.sourceAuthError = error;
             return;
