@@ -80,15 +80,16 @@ export default function ApiDocPage() {
             form-encoded or XML; answers are JSON, or XML with <Code>response_format=xml</Code> (or an{' '}
             <Code>Accept</Code> header preferring XML), or LeadConduit's <Code>outcome</Code>, <Code>reason</Code>,{' '}
             <Code>price</Code>, <Code>lead.id</Code> with <Code>response_format=leadconduit</Code>, or as XML with{' '}
-            <Code>leadconduit_xml</Code>. <Code>POST /api/post</Code> and <Code>/api/lead</Code> honour an{' '}
-            <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same request with the same key gets the
-            first answer, and posting the same <Code>ping_id</Code> twice returns the first answer without selling
-            twice. A key names one request: make a new key (a UUID) for every lead and reuse it only to retry that lead;
-            another lead under a used key is refused with <Code>idempotency_key_reused</Code> and not stored. Send{' '}
-            <Code>"test": true</Code> to try the calls without selling (test pings use ZIP 99999); the platforms' flags{' '}
-            <Code>lp_test</Code>, <Code>lp_action=test</Code>, <Code>Test_Lead</Code>, <Code>is_test</Code> and{' '}
-            <Code>xxTest</Code> work too. A test is priced and explained, never sold, billed or paid. Send the
-            consumer's <Code>ip</Code> and <Code>user_agent</Code>: your own request's are never taken for them.
+            <Code>leadconduit_xml</Code> (the exchange can make one your default). <Code>POST /api/post</Code> and{' '}
+            <Code>/api/lead</Code> honour an <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same
+            request with the same key gets the first answer, and posting the same <Code>ping_id</Code> twice returns the
+            first answer without selling twice. A key names one request: make a new key (a UUID) for every lead and
+            reuse it only to retry that lead; another lead under a used key is refused with{' '}
+            <Code>idempotency_key_reused</Code> and not stored. Send <Code>"test": true</Code> to try the calls without
+            selling (test pings use ZIP 99999); the platforms' flags <Code>lp_test</Code>, <Code>lp_action=test</Code>,{' '}
+            <Code>Test_Lead</Code>, <Code>is_test</Code> and <Code>xxTest</Code> work too. A test is priced and
+            explained, never sold, billed or paid. Send the consumer's <Code>ip</Code> and <Code>user_agent</Code>: your
+            own request's are never taken for them.
           </Text>
         </Stack>
       </Section>
