@@ -18,6 +18,7 @@ export * from './signup';
 export * from './sim';
 export * from './source';
 export * from './source-api';
+export * from './source-api-aliases';
 export * from './stats';
 export * from './system';
 export * from './time-zone';

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { GUIDED_PLATFORMS, platformFieldNames } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
@@ -29,9 +32,14 @@ const leadMapper = fieldMapper({ fields: new Set(Object.keys(leadSchema.shape)),
 const pingMapper = fieldMapper({ fields: new Set(Object.keys(pingSchema.shape)), allFields, keepsMetadata: false });
 
 describe('the alias table (aliases.ts)', () => {
-  it('names each alias once, and only fields a lead has (or keeps in metadata under that name)', () => {
+  it('reads each name as one field, and only fields a lead has (or keeps in metadata under that name)', () => {
     const names = FIELD_ALIASES.map((a) => a.alias.toLowerCase());
-    expect(new Set(names).size).toBe(names.length);
+    const fieldOf = new Map<string, string>();
+    for (const { alias, field } of FIELD_ALIASES) {
+      expect(fieldOf.get(alias.toLowerCase()) ?? field, alias).toBe(field);
+      fieldOf.set(alias.toLowerCase(), field);
+    }
+    expect(new Set(FIELD_ALIASES.map((a) => a.alias)).size).toBe(FIELD_ALIASES.length);
     const ours = new Set([...allFields, 'trusted_form_ping_url']);
     for (const { field } of FIELD_ALIASES) expect(ours, field).toContain(field);
     const special = [...CAMPAIGN_ID_FIELDS, ...PLATFORM_FIELDS].map((f) => f.name.toLowerCase());
@@ -53,6 +61,32 @@ describe('the alias table (aliases.ts)', () => {
     }
     for (const id of ['ip_address', 'trustedform_cert_url', 'leadid_id'])
       expect(FIELD_ALIASES.some((a) => a.alias === id)).toBe(true);
+  });
+});
+
+describe('docs/api.md', () => {
+  const doc = readFileSync(fileURLToPath(new URL('../../../../../docs/api.md', import.meta.url)), 'utf8');
+  /** The cells of the table rows (not its header) of the section under `heading`. */
+  const rowsUnder = (heading: string) =>
+    (doc.split(`\n${heading}\n`)[1] ?? '')
+      .split('\n## ')[0]
+      ?.split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim().replaceAll('`', '')),
+      );
+
+  it('lists the alias table as the server reads it', () => {
+    expect(rowsUnder('## Field aliases')).toEqual(FIELD_ALIASES.map((a) => [a.alias, a.field, a.platforms.join(', ')]));
+  });
+
+  it.each(GUIDED_PLATFORMS)('says what each %s field becomes, as the server reads it', (platform) => {
+    expect(rowsUnder(`## Connect from ${platform}`)).toEqual(
+      platformFieldNames(platform).map((f) => [f.name, f.becomes]),
+    );
   });
 });
 

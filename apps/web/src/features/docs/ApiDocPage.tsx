@@ -8,6 +8,7 @@ import { SellingNotice } from '../source-portal/SellingStatus';
 import { useOwnSource } from '../source-portal/sourcePortal.api';
 import { usePublicApiDocument } from './docs.api';
 import { documentServices } from './openapi';
+import { PlatformGuides } from './PlatformGuides';
 
 /** The three calls in the order a source uses them, with what each answers. */
 const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) => string }[] = [
@@ -163,6 +164,8 @@ export default function ApiDocPage() {
           </Section>
         );
       })}
+      <PlatformGuides origin={origin} apiKey={key?.key} source={own.data} />
+      <ConnectFromLeadConduit origin={origin} apiKey={key?.key} />
       <Section title="Reason codes" description="Failures answer { ok: false, reason, message, errors? }.">
         <Table
           striped
@@ -173,7 +176,6 @@ export default function ApiDocPage() {
           }}
         />
       </Section>
-      <ConnectFromLeadConduit origin={origin} apiKey={key?.key} />
     </Stack>
   );
 }
@@ -201,13 +203,13 @@ function ConnectFromLeadConduit({ origin, apiKey = 'lx_yourkey' }: { origin: str
       <Stack gap="md">
         <Text>
           <b>Standard recipient</b> (the LeadConduit integration, no answer settings): URL <Code>{standardUrl}</Code>,
-          method <Code>POST</Code>, and a custom field <Code>service</Code> naming one of the services above. It sends
-          no key header, so the key goes in the URL. Its own field names (<Code>postal_code</Code>, <Code>phone_1</Code>
-          , <Code>first_name</Code>, …) are taken as the fields they name (the aliases in docs/api.md); fields the
-          exchange does not know are kept in the lead's metadata. The answer is the <Code>outcome</Code>,{' '}
-          <Code>reason</Code>, <Code>price</Code> and <Code>lead.id</Code> it reads as they are: a sale is a success at
-          your payout, no match a failure with its reason, a test lead (<Code>is_test</Code>) a success that sells
-          nothing, a wrong key an error.
+          method <Code>POST</Code>, and a custom field <Code>service</Code> naming one of the services above (unless the
+          exchange set your default service). It sends no key header, so the key goes in the URL. Its own field names (
+          <Code>postal_code</Code>, <Code>phone_1</Code>, <Code>first_name</Code>, …) are taken as the fields they name
+          (Field aliases above); fields the exchange does not know are kept in the lead's metadata. The answer is the{' '}
+          <Code>outcome</Code>, <Code>reason</Code>, <Code>price</Code> and <Code>lead.id</Code> it reads as they are: a
+          sale is a success at your payout, no match a failure with its reason, a test lead (<Code>is_test</Code>) a
+          success that sells nothing, a wrong key an error.
         </Text>
         <Text>
           <b>Custom step</b>: URL <Code>{`${origin}/api/lead?response_format=leadconduit`}</Code> (XML:{' '}
