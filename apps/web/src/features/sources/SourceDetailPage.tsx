@@ -109,8 +109,7 @@ function SourceDetail({ id }: { id: string }) {
                   label="Answer format"
                   description="LeadConduit's Standard recipient reads the LeadConduit answer as it is"
                   data={ANSWER_FORMAT_OPTIONS}
-                  clearable
-                  placeholder="JSON (the default)"
+                  allowDeselect={false}
                 />
               </Grid.Col>
             </Grid>
