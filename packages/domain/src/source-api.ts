@@ -105,10 +105,70 @@ export const saleAnswerSchema = z.union([leadSoldSchema, sourceApiFailureSchema]
 export type PingAnswer = z.infer<typeof pingAnswerSchema>;
 export type SaleAnswer = z.infer<typeof saleAnswerSchema>;
 
+/**
+ * How the public API answers (issue 32 item 7), chosen by the request's `response_format` parameter or
+ * an `Accept` header preferring XML: `json` (the default, unchanged), `xml` (the same content as XML),
+ * `leadconduit` (LeadConduit's `outcome`/`reason`/`price`/`lead.id`, which its Standard recipient reads
+ * with no answer settings) and `leadconduit_xml` (that, as XML).
+ */
+export const SOURCE_API_ANSWER_FORMATS = ['json', 'xml', 'leadconduit', 'leadconduit_xml'] as const;
+export const sourceApiAnswerFormatSchema = z.enum(SOURCE_API_ANSWER_FORMATS);
+export type SourceApiAnswerFormat = z.infer<typeof sourceApiAnswerFormatSchema>;
+
+/** The public routes' query: the answer's format (keys and test flags may travel there too: docs/api.md). */
+export const sourceApiQuerySchema = z.looseObject({
+  response_format: z
+    .string()
+    .optional()
+    .describe(
+      "The answer's format: json (the default), xml, leadconduit (LeadConduit's outcome, reason, price, lead.id) or leadconduit_xml. An Accept header preferring XML gives the XML form",
+    ),
+});
+
+/**
+ * LeadConduit's outcomes: `success` (sold, or a test that would have sold), `failure` (this lead is
+ * refused: no buyer, a duplicate, a field) and `error` (not the lead's fault: the key, the source's
+ * standing, a limit or the exchange; sending again later may work).
+ */
+export const leadConduitOutcomeSchema = z.enum(['success', 'failure', 'error']);
+
+/**
+ * An answer in LeadConduit's shape (`response_format=leadconduit`), as its Standard recipient
+ * (`leadconduit-default`) reads it: `outcome`, a `reason` on failure and error, the `price` the source
+ * is paid, the exchange's lead id as `lead.id`. The exchange's own `code` (the reason code), `ping_id`,
+ * `expires`, `test` and `warnings` come along for whoever maps them.
+ */
+export const leadConduitAnswerSchema = z.object({
+  outcome: leadConduitOutcomeSchema,
+  reason: z.string().optional(),
+  price: z.number().optional(),
+  lead: z.object({ id: z.string() }).optional(),
+  /** The exchange's reason code (`no_match`, `invalid`, …) of a failure or error. */
+  code: sourceApiReasonSchema.optional(),
+  ping_id: z.string().optional(),
+  expires: z.number().int().optional(),
+  test: z.literal(true).optional(),
+  errors: z.record(z.string(), z.string()).optional(),
+  duplicate_of: z.string().optional(),
+  warnings,
+});
+export type LeadConduitAnswer = z.infer<typeof leadConduitAnswerSchema>;
+
+/** The XML answers' content, documented as the JSON it mirrors (an element per field under `<response>`). */
+const XML_NOTE =
+  'The same content as XML (`response_format=xml` or `leadconduit_xml`, or an Accept header preferring XML): an element per field under the root `<response>`; `errors` as `<error field="…">message</error>`, each warning a `<warning>`.';
+
 /** The response schemas of a public route by status: 200 answers, every failure status refuses. */
 export function sourceApiResponses<T extends z.ZodType>(ok: T) {
+  const answers = z.union([ok, leadConduitAnswerSchema]);
   return {
-    200: ok,
+    200: {
+      description: 'The answer: JSON by default, LeadConduit-style with `response_format=leadconduit`',
+      content: {
+        'application/json': { schema: answers },
+        'application/xml': { schema: answers.describe(XML_NOTE) },
+      },
+    },
     400: sourceApiFailureSchema,
     401: sourceApiFailureSchema,
     403: sourceApiFailureSchema,

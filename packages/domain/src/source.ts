@@ -17,6 +17,7 @@ import {
   zipCode,
 } from './common';
 import { PAGE_SIZE } from './constants';
+import { SOURCE_API_ANSWER_FORMATS } from './source-api';
 
 /** Largest lead cost and channel max cost, in dollars (admin §9). */
 export const MAX_SOURCE_COST = 5000;
@@ -77,6 +78,14 @@ const defaultService = z.preprocess(
   serviceName('Default service').nullable(),
 );
 
+/** How the public API answers a source that names no format (issue 32 item 7); empty/null for JSON. */
+const answerFormat = z.preprocess(
+  (v) => (v === '' || (typeof v === 'string' && v.trim() === '') ? null : typeof v === 'string' ? v.trim() : v),
+  z
+    .enum(SOURCE_API_ANSWER_FORMATS, { error: `Answer format must be one of ${SOURCE_API_ANSWER_FORMATS.join(', ')}` })
+    .nullable(),
+);
+
 /** One row of a source's campaign map: a platform's campaign id and the service its leads are for. */
 export const campaignServiceSchema = z.object({
   campaign_id: requiredText('Campaign id is required', 100),
@@ -115,6 +124,7 @@ const sourceFields = {
   channels: channelList,
   default_service: defaultService.optional(),
   campaign_services: campaignServiceList,
+  answer_format: answerFormat.optional(),
 };
 
 /** POST /api/source: the Source form (admin §5). */
@@ -314,6 +324,8 @@ export const sourceSchema = contactSchema.extend({
   default_service: z.string().optional(),
   /** A platform's campaign id -> the service of a lead sent without one (issue 32 item 3). */
   campaign_services: z.array(z.object({ campaign_id: z.string(), service: z.string() })),
+  /** How the public API answers the source when a request names no format (issue 32 item 7); absent: JSON. */
+  answer_format: z.enum(SOURCE_API_ANSWER_FORMATS).optional(),
   hold: z.object({ ts: z.number(), reason: z.string().optional() }).optional(),
   lastLeadSent: z.number().optional(),
   lastPingSent: z.number().optional(),

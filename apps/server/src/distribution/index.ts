@@ -1,4 +1,4 @@
-import { isPingPost, type WebhookPing } from '@leadex/domain';
+import { isPingPost, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -46,6 +46,8 @@ export interface IndexedSource {
   defaultService: string | null;
   /** A platform's campaign id -> the service of a lead sent without one (issue 32 item 3). */
   campaignServices: ReadonlyMap<string, string>;
+  /** How the public API answers the source when a request names no format (issue 32 item 7); null: JSON. */
+  answerFormat: SourceApiAnswerFormat | null;
 }
 
 /** Exchange-wide settings the engine reads (DESIGN.md §5), with their defaults. */
@@ -215,6 +217,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
         channels: channelsOf.get(s.id) ?? new Map(),
         defaultService: s.defaultService,
         campaignServices: new Map(s.campaignServices.map((c) => [c.campaign_id, c.service])),
+        answerFormat: s.answerFormat,
       },
     ]),
   );

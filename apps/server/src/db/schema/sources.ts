@@ -1,3 +1,4 @@
+import type { SourceApiAnswerFormat } from '@leadex/domain';
 import { boolean, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { contactColumns, parentId, primaryId, requiredRef, timestamps, timestamptz } from './columns';
 
@@ -22,6 +23,11 @@ export const sources = pgTable('sources', {
   selfSignedUp: boolean('self_signed_up').notNull().default(false),
   /** The service of a lead sent without one (issue 32 item 3); a key's own default wins over it. */
   defaultService: text('default_service'),
+  /**
+   * How the public API answers this source when its request names no `response_format` (issue 32 item 7):
+   * one of SOURCE_API_ANSWER_FORMATS; null for the default JSON.
+   */
+  answerFormat: text('answer_format').$type<SourceApiAnswerFormat>(),
   /**
    * The platform campaign ids (LeadsPedia's `lp_campaign_id`, boberdoo's `TYPE`, …) -> our service, for a
    * lead sent without `service`; read whole (DESIGN.md §10: jsonb for configuration).

@@ -1,6 +1,6 @@
 import formBody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import { pingAnswerSchema, saleAnswerSchema, sourceApiResponses } from '@leadex/domain';
+import { pingAnswerSchema, saleAnswerSchema, sourceApiQuerySchema, sourceApiResponses } from '@leadex/domain';
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -8,9 +8,11 @@ import { stringify } from 'safe-stable-stringify';
 import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { SourceCaller } from '../../distribution/engine';
+import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/secrets';
 import { keepStorableMetadata } from '../../plugins/input-hygiene';
 import { chooseService, type FieldPlan, fieldMapper } from './field-map';
+import { ANSWER_FORMAT_PARAMETER, type AnswerFormatChoice, answerFormatOf, renderAnswer } from './source-api.answers';
 import { mapTestFlags, takeApiKey } from './source-api.request';
 import { fieldNamesOf, leadSchema, pingSchema, postSchema } from './source-api.schema';
 import type { Answer, RequestMeta, SourceApiService } from './source-api.service';
@@ -23,6 +25,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The public API key of the call, taken from where the platforms put it before validation (issue 32). */
     sourceApiKey?: string;
+    /** The answer's format (`response_format`, Accept), read as the request arrives so every answer has it. */
+    sourceApiAnswerFormat?: AnswerFormatChoice;
     /** The source calling, known before validation (issue 32: the key first, then the aliases, then the fields). */
     sourceCaller?: SourceCaller;
     /** Why the call is refused (no key, an unknown or held one), answered after the rate limit counted it. */
@@ -66,7 +70,8 @@ function metaOf(request: FastifyRequest): RequestMeta {
 
 /**
  * The public source API: POST /api/ping, /api/post, /api/lead with JSON, form or XML bodies.
- * Answers are JSON: `{ ok: true, … }` or `{ ok: false, reason, message?, errors? }`.
+ * Answers are JSON: `{ ok: true, … }` or `{ ok: false, reason, message?, errors? }`; or, when the
+ * request asks (issue 32 item 7), the same as XML or in LeadConduit's shape (source-api.answers.ts).
  */
 export const sourceApiRoutes: FastifyPluginAsyncZod<{
   sourceApi: SourceApiService;
@@ -89,6 +94,21 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
   });
 
   app.decorateRequest('sourceApiKey', undefined);
+  app.decorateRequest('sourceApiAnswerFormat', undefined);
+  // Read first, so the failures of the body's parsing (413, 415) are answered in the format asked too.
+  app.addHook('onRequest', async (request) => {
+    request.sourceApiAnswerFormat = answerFormatOf(request);
+  });
+  // Every answer, the errors' and the rate limiter's too, is written as JSON and checked against the
+  // route's schema first; only a format other than JSON is then rewritten, from that checked JSON.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const choice = request.sourceApiAnswerFormat;
+    if (!choice || choice.format === 'json' || typeof payload !== 'string') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    const answer = renderAnswer(choice, payload);
+    reply.header('content-type', answer.contentType);
+    return answer.payload;
+  });
   app.decorateRequest('sourceCaller', undefined);
   app.decorateRequest('sourceAuthError', undefined);
   app.addHook('preValidation', async (request) => {
@@ -144,6 +164,10 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         preValidation: async (request) => {
           try {
             request.sourceCaller = api.authenticate(apiKeyOf(request), { direct });
+            // The source's own answer format, when the request names none (issue 32 item 7).
+            const ownFormat = request.sourceCaller.source.answerFormat;
+            if (ownFormat && !request.sourceApiAnswerFormat?.asked)
+              request.sourceApiAnswerFormat = answerFormatOf(request, ownFormat);
           } catch (error) {
             request.sourceAuthError = error;
             return;
@@ -171,6 +195,7 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
           ...(description ? { description } : {}),
           // Or a key field or query parameter (docs/api.md "Authentication"), which OpenAPI cannot name by case.
           security: [{ bearer: [] }, { basic: [] }],
+          querystring: sourceApiQuerySchema,
           body,
           response: sourceApiResponses(answer),
         },
@@ -178,6 +203,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
       async (request, reply) => {
         if (request.sourceAuthError !== undefined) throw request.sourceAuthError;
         const caller = request.sourceCaller ?? api.authenticate(apiKeyOf(request), { direct });
+        const formatError = request.sourceApiAnswerFormat?.error;
+        if (formatError) throw AppError.field(ANSWER_FORMAT_PARAMETER, formatError);
         if (request.validationError) throw request.validationError;
         const { status, body } = await answerOf(caller, request.body as z.infer<TBody>, request);
         // The status is one of the response schema's, and so is the body's shape (checked as it is serialized).

@@ -101,6 +101,7 @@ export function toSource(row: SourceRow, parts: SourceParts): Source {
     channels: parts.channels.map(toChannel),
     default_service: orUndefined(row.defaultService),
     campaign_services: row.campaignServices,
+    answer_format: orUndefined(row.answerFormat),
     ...act,
     hold: act.hold && (parts.forAdmin ? act.hold : { ts: act.hold.ts }),
     status: sourceStatus(act),

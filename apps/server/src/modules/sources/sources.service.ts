@@ -299,6 +299,7 @@ function toColumns(input: Omit<SourceUpdate, 'channels'>): Partial<SourceInsert>
   if (input.canPostLead !== undefined) columns.canPostLead = input.canPostLead;
   if ('max_cost' in input) columns.maxCostCents = centsOrNull(input.max_cost);
   if ('default_service' in input) columns.defaultService = input.default_service ?? null;
+  if ('answer_format' in input) columns.answerFormat = input.answer_format ?? null;
   if (input.campaign_services) columns.campaignServices = input.campaign_services;
   return columns;
 }

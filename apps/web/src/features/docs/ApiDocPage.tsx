@@ -78,15 +78,19 @@ export default function ApiDocPage() {
             Send your API key in the <Code>Authorization: Bearer &lt;key&gt;</Code> header, as the password of HTTP
             Basic, or as an <Code>apikey</Code>, <Code>lp_key</Code>, <Code>lp_campaign_key</Code> or <Code>Key</Code>{' '}
             field or query parameter; no key or an unknown one answers 401 before the body is read. Bodies may be JSON,
-            form-encoded or XML; answers are JSON. <Code>POST /api/post</Code> and <Code>/api/lead</Code> honour an{' '}
-            <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same request with the same key gets the
-            first answer, and posting the same <Code>ping_id</Code> twice returns the first answer without selling
-            twice. A key names one request: make a new key (a UUID) for every lead and reuse it only to retry that lead;
-            another lead under a used key is refused with <Code>idempotency_key_reused</Code> and not stored. Send{' '}
-            <Code>"test": true</Code> to try the calls without selling (test pings use ZIP 99999); the platforms' flags{' '}
-            <Code>lp_test</Code>, <Code>lp_action=test</Code>, <Code>Test_Lead</Code>, <Code>is_test</Code> and{' '}
-            <Code>xxTest</Code> work too. A test is priced and explained, never sold, billed or paid. Send the
-            consumer's <Code>ip</Code> and <Code>user_agent</Code>: your own request's are never taken for them.
+            form-encoded or XML; answers are JSON, or XML with <Code>response_format=xml</Code> (or an{' '}
+            <Code>Accept</Code> header preferring XML), or LeadConduit's <Code>outcome</Code>, <Code>reason</Code>,{' '}
+            <Code>price</Code>, <Code>lead.id</Code> with <Code>response_format=leadconduit</Code>, or as XML with{' '}
+            <Code>leadconduit_xml</Code> (the exchange can make one your default). <Code>POST /api/post</Code> and{' '}
+            <Code>/api/lead</Code> honour an <Code>Idempotency-Key</Code> header for 24 hours: a retry of the same
+            request with the same key gets the first answer, and posting the same <Code>ping_id</Code> twice returns the
+            first answer without selling twice. A key names one request: make a new key (a UUID) for every lead and
+            reuse it only to retry that lead; another lead under a used key is refused with{' '}
+            <Code>idempotency_key_reused</Code> and not stored. Send <Code>"test": true</Code> to try the calls without
+            selling (test pings use ZIP 99999); the platforms' flags <Code>lp_test</Code>, <Code>lp_action=test</Code>,{' '}
+            <Code>Test_Lead</Code>, <Code>is_test</Code> and <Code>xxTest</Code> work too. A test is priced and
+            explained, never sold, billed or paid. Send the consumer's <Code>ip</Code> and <Code>user_agent</Code>: your
+            own request's are never taken for them.
           </Text>
         </Stack>
       </Section>
@@ -161,6 +165,7 @@ export default function ApiDocPage() {
         );
       })}
       <PlatformGuides origin={origin} apiKey={key?.key} source={own.data} />
+      <ConnectFromLeadConduit origin={origin} apiKey={key?.key} />
       <Section title="Reason codes" description="Failures answer { ok: false, reason, message, errors? }.">
         <Table
           striped
@@ -172,6 +177,70 @@ export default function ApiDocPage() {
         />
       </Section>
     </Stack>
+  );
+}
+
+/** The settings of a LeadConduit Custom step reading the LeadConduit-style answer, JSON or XML. */
+const LEADCONDUIT_CUSTOM_SETTINGS: [string, string, string][] = [
+  ['Outcome Search Term', 'success', 'success'],
+  ['Outcome Search Path', 'outcome', '/response/outcome/text()'],
+  ['Reason Path', 'reason', '/response/reason/text()'],
+  ['Price Path', 'price', '/response/price/text()'],
+  ['Reference Path', 'lead.id', '/response/lead/id/text()'],
+];
+
+/**
+ * How a LeadConduit user sends leads here (issue 32 item 10): the Standard recipient with only a URL,
+ * or a Custom step; the source's own key in the examples when it is signed in.
+ */
+function ConnectFromLeadConduit({ origin, apiKey = 'lx_yourkey' }: { origin: string; apiKey?: string }) {
+  const standardUrl = `${origin}/api/lead?apikey=${apiKey}&response_format=leadconduit`;
+  return (
+    <Section
+      title="Connect from LeadConduit"
+      description="Its Standard recipient needs only a URL; a Custom step (JSON, Form or XML) maps the fields itself."
+    >
+      <Stack gap="md">
+        <Text>
+          <b>Standard recipient</b> (the LeadConduit integration, no answer settings): URL <Code>{standardUrl}</Code>,
+          method <Code>POST</Code>, and a custom field <Code>service</Code> naming one of the services above (unless the
+          exchange set your default service). It sends no key header, so the key goes in the URL. Its own field names (
+          <Code>postal_code</Code>, <Code>phone_1</Code>, <Code>first_name</Code>, …) are taken as the fields they name
+          (Field aliases above); fields the exchange does not know are kept in the lead's metadata. The answer is the{' '}
+          <Code>outcome</Code>, <Code>reason</Code>, <Code>price</Code> and <Code>lead.id</Code> it reads as they are: a
+          sale is a success at your payout, no match a failure with its reason, a test lead (<Code>is_test</Code>) a
+          success that sells nothing, a wrong key an error.
+        </Text>
+        <Text>
+          <b>Custom step</b>: URL <Code>{`${origin}/api/lead?response_format=leadconduit`}</Code> (XML:{' '}
+          <Code>response_format=leadconduit_xml</Code>), the header <Code>Authorization: Bearer {apiKey}</Code> (or HTTP
+          Basic with the key as password), the fields mapped onto <Code>service</Code>, <Code>zip</Code>,{' '}
+          <Code>first_name</Code>, <Code>last_name</Code>, <Code>phone</Code>, <Code>email</Code>, …, and these answer
+          settings:
+        </Text>
+        <Table
+          striped
+          withTableBorder
+          aria-label="LeadConduit Custom step answer settings"
+          data={{
+            head: ['Setting', 'JSON or Form', 'XML'],
+            body: LEADCONDUIT_CUSTOM_SETTINGS.map(([setting, json, xml]) => [
+              setting,
+              <Code key="json">{json}</Code>,
+              <Code key="xml">{xml}</Code>,
+            ]),
+          }}
+        />
+        <div>
+          <Text fw={600} fz="sm" mb={4}>
+            Try it as the Standard recipient sends it
+          </Text>
+          <Code
+            block
+          >{`curl -s '${standardUrl}' \\\n  -d service=roofing -d first_name=Pat -d last_name=Lee -d email=pat@example.com \\\n  -d phone_1=5125550142 -d postal_code=78701 -d is_test=true\n# {"outcome":"success","lead":{"id":"lead_01…"},"price":20,"test":true}`}</Code>
+        </div>
+      </Stack>
+    </Section>
   );
 }
 

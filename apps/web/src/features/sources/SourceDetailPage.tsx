@@ -18,7 +18,7 @@ import { SourceChannels } from './SourceChannels';
 import { SourceLeads } from './SourceLeads';
 import { SourceServiceRouting } from './SourceServiceRouting';
 import { SourceUsers } from './SourceUsers';
-import { SOURCE_FORM, type SourceFormValues, YES_NO_OPTIONS } from './sourceForm';
+import { ANSWER_FORMAT_OPTIONS, SOURCE_FORM, type SourceFormValues, YES_NO_OPTIONS } from './sourceForm';
 import { useApproveSource, useCreateSource, useSource, useSourceHold, useUpdateSource } from './sources.api';
 
 /** /source/{id} for the admin; /source/new creates. */
@@ -96,6 +96,23 @@ function SourceDetail({ id }: { id: string }) {
             description="Platforms often send no service: their campaign id or this default names it."
           >
             <SourceServiceRouting />
+          </Section>
+
+          <Section
+            title="Answers"
+            description="How the API answers this source's pings and leads when a request does not say (response_format)."
+          >
+            <Grid gap="sm">
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <SelectField
+                  name="answer_format"
+                  label="Answer format"
+                  description="LeadConduit's Standard recipient reads the LeadConduit answer as it is"
+                  data={ANSWER_FORMAT_OPTIONS}
+                  allowDeselect={false}
+                />
+              </Grid.Col>
+            </Grid>
           </Section>
         </EditableForm>
 

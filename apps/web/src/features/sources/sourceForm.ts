@@ -23,6 +23,8 @@ export interface SourceFormValues extends AddressFormValues {
   channels: ChannelFormValues[];
   /** '' for none. */
   default_service: string;
+  /** How the public API answers the source when a request names no format ('json', the default, for none). */
+  answer_format: string;
   campaign_services: CampaignServiceFormValues[];
 }
 
@@ -46,6 +48,7 @@ export const NEW_SOURCE: SourceFormValues = {
   max_cost: '',
   channels: [],
   default_service: '',
+  answer_format: 'json',
   campaign_services: [],
 };
 
@@ -68,6 +71,7 @@ export function toFormValues(source: Source): SourceFormValues {
     max_cost: source.max_cost ?? '',
     channels: source.channels.map((c) => ({ name: c.name, max_cost: c.max_cost ?? '' })),
     default_service: source.default_service ?? '',
+    answer_format: source.answer_format ?? 'json',
     campaign_services: source.campaign_services.map((c) => ({ ...c })),
   };
 }
@@ -87,4 +91,12 @@ export const SOURCE_FORM: CreateOrUpdateFormDefinition<SourceFormValues, Source>
 export const YES_NO_OPTIONS = [
   { value: 'true', label: 'Yes' },
   { value: 'false', label: 'No' },
+];
+
+/** The public API's answer formats as the Source form offers them (issue 32 item 7). */
+export const ANSWER_FORMAT_OPTIONS = [
+  { value: 'json', label: 'JSON (the default)' },
+  { value: 'xml', label: 'XML (the same fields as XML)' },
+  { value: 'leadconduit', label: 'LeadConduit (outcome, reason, price, lead.id)' },
+  { value: 'leadconduit_xml', label: 'LeadConduit, as XML' },
 ];
