@@ -25,7 +25,9 @@ export type DeliveryTarget = Pick<
   | 'wrap_key'
   | 'map'
   | 'static'
->;
+> &
+  // Left out, a target reads no reason and never retries on its answer (a ping's target has neither).
+  Partial<Pick<Webhook, 'reason_field' | 'retry'>>;
 
 /** The lead's fields a delivery reads: a stored lead, or the one a sale is about to store. */
 export type DeliverableLead = Pick<
@@ -74,6 +76,8 @@ export interface InlineAttempt {
   request: string;
   response: string | null;
   error: string | null;
+  /** The buyer's own reason for not accepting (the delivery's `reason_field`). */
+  reason: string | null;
   providerId: string | null;
   /** The chain ended here: accepted, or a no that a retry will not change. */
   last: boolean;
@@ -91,6 +95,8 @@ export interface InlineOutcome {
   verdict: 'accepted' | 'rejected' | 'retry';
   /** The delivery that refused the lead, for the explanation. */
   refusedBy?: string;
+  /** The buyer's own reason for refusing it (the delivery's `reason_field`), for the explanation. */
+  refusedReason?: string;
   /** The buyer's id of the lead (`return_id`), stored on the match. */
   buyerLeadId?: string;
   attempts: InlineAttempt[];

@@ -270,6 +270,8 @@ export const deliveryAttempts = pgTable(
     request: text('request'),
     response: text('response'),
     error: text('error'),
+    /** A custom delivery's answer: the buyer's own reason for not accepting (its `reason_field`). */
+    reason: text('reason'),
     /** The provider's id (Twilio message SID, webhook-id) that a status callback names. */
     providerId: text('provider_id'),
     /** The last try of its chain (retries exhausted, or a provider's final failure). */
