@@ -11,6 +11,7 @@ export * from './errors';
 export * from './integration';
 export * from './lead';
 export * from './messages';
+export * from './ping-bids';
 export * from './returns';
 export * from './service';
 export * from './session';

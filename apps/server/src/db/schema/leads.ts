@@ -219,6 +219,9 @@ export const pingCalls = pgTable(
   (t) => [
     index('ping_calls_ping_idx').on(t.pingId).where(sql`${t.pingId} is not null`),
     index('ping_calls_lead_idx').on(t.leadId).where(sql`${t.leadId} is not null`),
+    // The admin's Pings screen: the pings of sources' pings, newest first, all or one buyer's.
+    index('ping_calls_pings_at_idx').on(t.at, t.id).where(sql`${t.pingId} is not null`),
+    index('ping_calls_pings_buyer_at_idx').on(t.buyerId, t.at, t.id).where(sql`${t.pingId} is not null`),
   ],
 );
 

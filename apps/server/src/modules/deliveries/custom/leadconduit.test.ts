@@ -268,8 +268,9 @@ describe('a custom delivery to a LeadConduit flow', () => {
       }),
     );
 
-    const adminView = (await leadDetail(answer.lead_id, admin.cookie, '?includeNotifyLogs=true&includeMatchLog=true'))
-      .json();
+    const adminView = (
+      await leadDetail(answer.lead_id, admin.cookie, '?includeNotifyLogs=true&includeMatchLog=true')
+    ).json();
     const refused = adminView.match.find((m: { campaign: { _id: string } }) => m.campaign._id === refusing.campaignId);
     expect(refused).toMatchObject({ reject: true, delivery_reason: 'Duplicate lead (seen 3 days ago)' });
     expect(refused.custom).toEqual([
