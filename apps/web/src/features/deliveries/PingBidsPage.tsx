@@ -6,7 +6,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ListPage, UrlSelectFilter } from '../../components/ListPage';
 import { formatMoney, formatTimestamp } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
-import { BID_OUTCOME_COLORS, bidOutcomeLabel } from '../leads/leadFormat';
+import { BID_OUTCOME_COLORS } from '../leads/leadFormat';
 
 const OUTCOME_OPTIONS = BID_OUTCOMES.filter((o) => o !== 'refused_post').map((value) => ({
   value,
@@ -23,9 +23,10 @@ const columns: DataTableColumn<PingBid>[] = [
   {
     accessor: 'outcome',
     title: 'Answer',
+    noWrap: true,
     render: (r) => (
       <Badge component="span" variant="light" color={BID_OUTCOME_COLORS[r.outcome]}>
-        {bidOutcomeLabel(r.outcome, r.bid)}
+        {BID_OUTCOME_LABELS[r.outcome]}
       </Badge>
     ),
   },

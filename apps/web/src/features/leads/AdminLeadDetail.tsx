@@ -255,18 +255,6 @@ function BuyersSection({ matches }: { matches: LeadMatch[] }) {
             title: 'Delivery',
             render: (m) => <MatchDeliveryBadge match={m} />,
           },
-          // The buyer's own answer (issue 32): its id of the lead, and why its system did not take it.
-          { accessor: 'buyer_lead_id', title: 'Buyer Lead ID', render: (m) => m.buyer_lead_id ?? '' },
-          {
-            accessor: 'delivery_reason',
-            title: "Buyer's Reason",
-            render: (m) =>
-              m.delivery_reason ? (
-                <Text component="span" fz="sm" c="red.8">
-                  {m.delivery_reason}
-                </Text>
-              ) : null,
-          },
           {
             accessor: 'return',
             title: 'Return Status',
