@@ -140,7 +140,7 @@ export interface PingPostDelivery {
 
 /** The engine's form of a live Ping/Post delivery (a Webhook as the API answers it, with its ping). */
 export function pingPostDelivery(
-  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname'>,
+  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname' | 'reason_field'>,
   ping: WebhookPing,
 ): PingPostDelivery {
   return {
@@ -158,6 +158,8 @@ export function pingPostDelivery(
       secretname: delivery.secretname,
       // The buyer's id of its bid is read like a post's `return_id`.
       return_id: ping.ping_id_field,
+      // The buyer's system words its reasons the same way for a ping as for a post.
+      reason_field: delivery.reason_field,
       send_content_type: ping.send_content_type,
       return_content_type: ping.return_content_type,
       wrap_key: ping.wrap_key,

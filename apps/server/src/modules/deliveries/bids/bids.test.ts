@@ -34,7 +34,7 @@ const json = (body: object) => (res: ServerResponse) =>
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** A buyer whose live Ping/Post delivery pings `{path}/ping`, reasons read from `reason`, with a campaign in `state`. */
-async function pingPostBuyer(state: string, path: string) {
+async function pingPostBuyer(state: string, path: string, reasonField?: string) {
   const buyer = await createBuyer(t);
   await createCampaign(t, buyer._id, { price: 5, states: [state] });
   const delivery = await createDelivery(t, roles.admin, {
@@ -43,6 +43,7 @@ async function pingPostBuyer(state: string, path: string) {
     url: `${buyersServer.base}${path}/post`,
     status: 'live',
     ping_id: 'ping_post',
+    ...(reasonField ? { reason_field: reasonField } : {}),
     accept: fieldRows({ ok: 'true' }),
     map: fieldRows({ phone: 'Phone' }),
     ping: {
@@ -69,7 +70,7 @@ const list = async (query = '', as = roles.admin) => {
 describe('GET /api/pingbids', () => {
   it("lists each buyer's bid and reason on pings never posted, newest first; a ping that became a lead is left out", async () => {
     const bidder = await pingPostBuyer('WA', '/wa-bids');
-    const refuser = await pingPostBuyer('WA', '/wa-refuses');
+    const refuser = await pingPostBuyer('WA', '/wa-refuses', 'reason');
     routes.set('/wa-bids/ping', json({ ok: true, bid: '42.50' }));
     routes.set('/wa-refuses/ping', json({ ok: false, reason: 'no coverage' }));
 
@@ -110,7 +111,8 @@ describe('GET /api/pingbids', () => {
       expect.objectContaining({
         ping_id: res.json().data[0].ping_id,
         outcome: 'no_bid',
-        reason: 'Not Accepted by the answer rules',
+        // The delivery's reason field reads the buyer's own words from the ping's answer too.
+        reason: 'Not Accepted: no coverage',
         status_code: 200,
       }),
     ]);
