@@ -11,6 +11,7 @@ import { cardRoutes } from './modules/bills/cards.routes';
 import { stripeWebhookRoutes } from './modules/bills/stripe-webhook.routes';
 import { buyerRoutes } from './modules/buyers/buyers.routes';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes';
+import { bidsRoutes } from './modules/deliveries/bids/bids.routes';
 import { webhookRoutes } from './modules/deliveries/custom/webhooks.routes';
 import { notifyRoutes } from './modules/deliveries/notify/notify.routes';
 import { outboxRoutes } from './modules/deliveries/outbox/outbox.routes';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(signupRoutes, { signup: services.signup, config });
       await api.register(outboxRoutes, { outbox: services.outbox });
+      await api.register(bidsRoutes, { bids: services.bids });
       await api.register(referenceRoutes, { engine: deps.engine, reference: services.reference });
       await api.register(zipRoutes, { zips: services.zips });
       await api.register(buyerRoutes, { buyers: services.buyers });

@@ -21,6 +21,7 @@ import { buyerSpend } from './modules/bills/buyer-spend';
 import { type CardsService, createCardsService } from './modules/bills/cards.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
+import { type BidsService, createBidsService } from './modules/deliveries/bids/bids.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
@@ -88,6 +89,7 @@ export interface AppDeps {
     returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
+    bids: BidsService;
     reference: ReferenceService;
     sessions: SessionService;
     signInLimit: SignInLimit;
@@ -232,6 +234,7 @@ export function createDeps(
     returns: createReturnsService({ db, clock }),
     messages,
     outbox,
+    bids: createBidsService({ db }),
     reference: createReferenceService({ db }),
     sessions: createSessionService(db, users),
     signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),

@@ -12,6 +12,7 @@ export * from './evidence';
 export * from './integration';
 export * from './lead';
 export * from './messages';
+export * from './ping-bids';
 export * from './returns';
 export * from './service';
 export * from './session';

@@ -296,6 +296,8 @@ export const leadDeliveryAttemptSchema = z.object({
   request: z.string().optional(),
   response: z.string().optional(),
   error: z.string().optional(),
+  /** A custom delivery's attempt: the buyer's own reason for not accepting (the delivery's reason field). */
+  reason: z.string().optional(),
   duration_ms: z.number(),
   ts: z.number(),
   /** Email: the SMTP server's events (spec: data.event delivered); SMS: delivered, sent or failed. */
@@ -344,6 +346,13 @@ export const leadMatchSchema = z.object({
   bill: z.string().optional(),
   /** Buyers: whether it may still be returned (sold, no return yet, within the return window). */
   returnable: z.boolean().optional(),
+  /** The buyer's own id of the lead, read from its custom delivery's answer (the delivery's `return_id`). */
+  buyer_lead_id: z.string().optional(),
+  /**
+   * Why the buyer's custom delivery did not accept the lead, in the buyer's words (its answer's reason
+   * field), when its last attempt was not accepted.
+   */
+  delivery_reason: z.string().optional(),
   // Each delivery channel's tries (DELIVERY_CHANNELS), in the order the lead detail shows them.
   custom: attempts,
   webhook: attempts,

@@ -321,6 +321,8 @@ const webhookFields = {
   secret: clearable(2000),
   secretname: clearable(200),
   return_id: clearable(200),
+  reason_field: clearable(200),
+  retry: z.array(fieldValueSchema).max(50, 'At most 50 retry rules'),
   send_content_type: contentType('Send content type'),
   return_content_type: contentType('Return content type'),
   wrap_key: clearable(200),
@@ -350,6 +352,7 @@ export const webhookCreateSchema = z
     method: method.default('POST'),
     headers: webhookFields.headers.default([]),
     accept: webhookFields.accept.default([]),
+    retry: webhookFields.retry.default([]),
     send_content_type: webhookFields.send_content_type.default('json'),
     return_content_type: webhookFields.return_content_type.default('json'),
     status: statusInput.default('draft'),
@@ -420,6 +423,16 @@ export const webhookRequestSchema = z.object({
   secret: z.string().optional(),
   secretname: z.string().optional(),
   return_id: z.string().optional(),
+  /**
+   * The answer's field (dotted path; an XML answer's root may be left out) holding the buyer's reason
+   * for not accepting a lead, e.g. `reason`: shown on the lead's explanation and deliveries.
+   */
+  reason_field: z.string().optional(),
+  /**
+   * The "try again" answer: when every rule holds (e.g. `outcome` = `error`, LeadConduit's), a Not
+   * Accepted answer is retried with the delivery's backoff instead of refusing the lead. None: never.
+   */
+  retry: z.array(fieldValueAnswer),
   send_content_type: z.enum(CONTENT_TYPES),
   return_content_type: z.enum(CONTENT_TYPES),
   wrap_key: z.string().optional(),
@@ -488,6 +501,7 @@ export function newWebhookDraft(): WebhookDraft {
     method: 'POST',
     headers: [],
     accept: [],
+    retry: [],
     send_content_type: 'json',
     return_content_type: 'json',
     status: webhookStatusFlags('draft'),
@@ -557,6 +571,10 @@ export type WebhookPingTestResult = z.infer<typeof webhookPingTestResultSchema>;
 export const webhookTestResultSchema = testCall.extend({
   /** The buyer's id of the lead, read from the `return_id` field of the response. */
   returnId: z.string().optional(),
+  /** The buyer's reason for not accepting, read from the `reason_field` of the response. */
+  reason: z.string().optional(),
+  /** The answer is Not Accepted but holds the retry rules: a real delivery would be tried again. */
+  retry: z.boolean().optional(),
   /** Ping/Post: the test ping, sent before the test post (which echoes its `buyer_ping_id`). */
   ping: webhookPingTestResultSchema.optional(),
 });
@@ -586,6 +604,8 @@ export interface WebhookFormValues {
   method: WebhookMethod;
   headers: HeaderRow[];
   accept: FieldValueRow[];
+  retry: FieldValueRow[];
+  reason_field: string;
   key: string;
   keyname: string;
   secret: string;
@@ -618,6 +638,8 @@ export function webhookFormValues(
     method: d.method,
     headers: d.headers.map((h) => ({ header: h.header, value: h.value })),
     accept: d.accept.map((r) => ({ field: r.field, value: r.value })),
+    retry: (d.retry ?? []).map((r) => ({ field: r.field, value: r.value })),
+    reason_field: d.reason_field ?? '',
     key: d.key ?? '',
     keyname: d.keyname ?? '',
     secret: d.secret ?? '',
@@ -652,6 +674,8 @@ export const webhookFormSchema = z
     method: webhookFields.method,
     headers: webhookFields.headers,
     accept: webhookFields.accept,
+    retry: webhookFields.retry,
+    reason_field: webhookFields.reason_field,
     key: webhookFields.key,
     keyname: webhookFields.keyname,
     secret: webhookFields.secret,
@@ -686,7 +710,7 @@ export interface WebhookPayload extends WebhookRequest {
   tags: string[];
 }
 
-const OPTIONAL_TEXTS = ['key', 'keyname', 'secret', 'secretname', 'return_id', 'wrap_key'] as const;
+const OPTIONAL_TEXTS = ['key', 'keyname', 'secret', 'secretname', 'return_id', 'reason_field', 'wrap_key'] as const;
 
 const trimRows = <T extends Record<string, string>>(rows: T[]): T[] =>
   rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v).trim()])) as T);
@@ -704,6 +728,7 @@ export function toWebhookPayload(v: WebhookFormValues): WebhookPayload {
     method: v.method,
     headers: trimRows(v.headers.map((h) => ({ header: h.header, value: h.value }))),
     accept: trimRows(v.accept.map((r) => ({ field: r.field, value: r.value }))),
+    retry: trimRows(v.retry.map((r) => ({ field: r.field, value: r.value }))),
     send_content_type: v.send_content_type,
     return_content_type: v.return_content_type,
     status: v.status,

@@ -155,6 +155,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
           keyName: webhooks.keyName,
           secret: webhooks.secret,
           secretName: webhooks.secretName,
+          reasonField: webhooks.reasonField,
         })
         .from(webhooks)
         .where(eq(webhooks.status, 'live'))
@@ -261,6 +262,7 @@ function pingPostOf(
     keyName: string | null;
     secret: string | null;
     secretName: string | null;
+    reasonField: string | null;
   }[],
 ): Map<string, PingPostDelivery[]> {
   const byBuyer = new Map<string, PingPostDelivery[]>();
@@ -275,6 +277,7 @@ function pingPostOf(
         keyname: r.keyName ?? undefined,
         secret: r.secret ?? undefined,
         secretname: r.secretName ?? undefined,
+        reason_field: r.reasonField ?? undefined,
       },
       r.ping,
     );

@@ -25,7 +25,9 @@ export type DeliveryTarget = Pick<
   | 'wrap_key'
   | 'map'
   | 'static'
->;
+> &
+  // Left out, a target reads no reason and never retries on its answer (a ping's target has neither).
+  Partial<Pick<Webhook, 'reason_field' | 'retry'>>;
 
 /** The lead's fields a delivery reads: a stored lead, or the one a sale is about to store. */
 export type DeliverableLead = Pick<
@@ -75,6 +77,8 @@ export interface InlineAttempt {
   request: string;
   response: string | null;
   error: string | null;
+  /** The buyer's own reason for not accepting (the delivery's `reason_field`). */
+  reason: string | null;
   providerId: string | null;
   /** The chain ended here: accepted, or a no that a retry will not change. */
   last: boolean;
@@ -92,6 +96,8 @@ export interface InlineOutcome {
   verdict: 'accepted' | 'rejected' | 'retry';
   /** The delivery that refused the lead, for the explanation. */
   refusedBy?: string;
+  /** The buyer's own reason for refusing it (the delivery's `reason_field`), for the explanation. */
+  refusedReason?: string;
   /** The buyer's id of the lead (`return_id`), stored on the match. */
   buyerLeadId?: string;
   attempts: InlineAttempt[];
@@ -135,7 +141,7 @@ export interface PingPostDelivery {
 
 /** The engine's form of a live Ping/Post delivery (a Webhook as the API answers it, with its ping). */
 export function pingPostDelivery(
-  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname'>,
+  delivery: Pick<Webhook, '_id' | 'name' | 'buyer' | 'key' | 'keyname' | 'secret' | 'secretname' | 'reason_field'>,
   ping: WebhookPing,
 ): PingPostDelivery {
   return {
@@ -153,6 +159,8 @@ export function pingPostDelivery(
       secretname: delivery.secretname,
       // The buyer's id of its bid is read like a post's `return_id`.
       return_id: ping.ping_id_field,
+      // The buyer's system words its reasons the same way for a ping as for a post.
+      reason_field: delivery.reason_field,
       send_content_type: ping.send_content_type,
       return_content_type: ping.return_content_type,
       wrap_key: ping.wrap_key,

@@ -33,6 +33,7 @@ const BillDetailPage = lazyPage(() => import('../features/bills/BillDetailPage')
 const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'MessagesPage');
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const SimulatorPage = lazyPage(() => import('../features/sim/SimulatorPage'), 'SimulatorPage');
+const PingBidsPage = lazyPage(() => import('../features/deliveries/PingBidsPage'), 'PingBidsPage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
@@ -88,6 +89,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="sources" element={<SourcesListPage />} />
           <Route path="source/:id" element={<SourceDetailPage />} />
           <Route path="returns" element={<ReturnsListPage />} />
+          <Route path="pings" element={<PingBidsPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="sim" element={<SimulatorPage />} />
           <Route path="settings" element={<SettingsPage />} />

@@ -59,6 +59,10 @@ export const queryKeys = {
   },
   /** GET /api/stats/: the admin's dashboard. */
   stats: ['stats'] as const,
+  /** GET /api/pingbids: the admin's Pings Not Posted screen. */
+  pingBids: {
+    all: ['pingBids'] as const,
+  },
   /** GET /api/lead/returns: the admin's Returns screen. */
   returns: {
     all: ['returns'] as const,

@@ -226,6 +226,9 @@ export const pingCalls = pgTable(
   (t) => [
     index('ping_calls_ping_idx').on(t.pingId).where(sql`${t.pingId} is not null`),
     index('ping_calls_lead_idx').on(t.leadId).where(sql`${t.leadId} is not null`),
+    // The admin's Pings screen: the pings of sources' pings, newest first, all or one buyer's.
+    index('ping_calls_pings_at_idx').on(t.at, t.id).where(sql`${t.pingId} is not null`),
+    index('ping_calls_pings_buyer_at_idx').on(t.buyerId, t.at, t.id).where(sql`${t.pingId} is not null`),
   ],
 );
 
@@ -277,6 +280,8 @@ export const deliveryAttempts = pgTable(
     request: text('request'),
     response: text('response'),
     error: text('error'),
+    /** A custom delivery's answer: the buyer's own reason for not accepting (its `reason_field`). */
+    reason: text('reason'),
     /** The provider's id (Twilio message SID, webhook-id) that a status callback names. */
     providerId: text('provider_id'),
     /** The last try of its chain (retries exhausted, or a provider's final failure). */

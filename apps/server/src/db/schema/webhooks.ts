@@ -26,6 +26,10 @@ export const webhooks = pgTable(
     secret: text('secret'),
     secretName: text('secret_name'),
     returnId: text('return_id'),
+    /** The answer's field holding the buyer's reason for not accepting a lead (issue 32). */
+    reasonField: text('reason_field'),
+    /** The "try again" rules: all hold -> the delivery is retried, not refused (issue 32). */
+    retry: jsonb('retry').$type<FieldValue[]>().notNull().default([]),
     sendContentType: text('send_content_type').notNull().default('json'),
     returnContentType: text('return_content_type').notNull().default('json'),
     wrapKey: text('wrap_key'),

@@ -49,7 +49,7 @@ export class CarefulSale {
   private readonly full = new Set<string>();
   /** Campaigns whose buyer's prepay balance or credit does not cover their price (rule 7). */
   private readonly broke = new Set<string>();
-  /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery. */
+  /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery, and its reason. */
   private readonly refused = new Map<string, string>();
   /** Cap slots held by campaigns of the current winners. */
   private readonly held = new Map<string, CapSlot[]>();
@@ -173,7 +173,7 @@ export class CarefulSale {
         });
         // The buyer said no to this lead: none of its campaigns buys it.
         for (const c of this.auction.considered)
-          if (c.buyerId === w.buyerId) this.refused.set(c.campaignId, outcome.refusedBy ?? 'a custom delivery');
+          if (c.buyerId === w.buyerId) this.refused.set(c.campaignId, refusalOf(outcome));
       } else this.kept.set(w.campaignId, w);
     });
     return anyRefused;
@@ -279,4 +279,10 @@ export async function sellCarefully(
     if (error instanceof ReplayPing) return { replay: 'ping' };
     throw error;
   }
+}
+
+/** Who refused the lead and, when the buyer's answer says, why: "CRM: duplicate in our system". */
+function refusalOf(outcome: { refusedBy?: string; refusedReason?: string }): string {
+  const by = outcome.refusedBy ?? 'a custom delivery';
+  return outcome.refusedReason ? `${by}: ${outcome.refusedReason}` : by;
 }

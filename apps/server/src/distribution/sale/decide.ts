@@ -23,7 +23,7 @@ export interface SaleAdjustments {
   capFilled: ReadonlySet<string>;
   /** Campaigns whose buyer's balance or credit does not cover the price (rule 7). */
   overBalance: ReadonlySet<string>;
-  /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery. */
+  /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery (and its reason, after a colon). */
   refused: ReadonlyMap<string, string>;
   /** The match ids the inline deliveries were sent under, by campaign. */
   matchIds: ReadonlyMap<string, string>;

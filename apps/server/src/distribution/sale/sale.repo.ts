@@ -430,12 +430,12 @@ const INSERT_ATTEMPTS: NamedStatement = {
   name: 'leadex_insert_inline_attempts',
   text: `
     insert into delivery_attempts (id, match_id, channel, target, attempt, accepted, status_code, request, response,
-      error, provider_id, last, duration_ms, at)
+      error, reason, provider_id, last, duration_ms, at)
     select a.id, a.match_id, '${CUSTOM_CHANNEL}', a.target, 1, a.accepted, a.status_code, a.request, a.response,
-      a.error, a.provider_id, a.last, a.duration_ms, a.at
+      a.error, a.reason, a.provider_id, a.last, a.duration_ms, a.at
     from unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::text[], $8::text[],
-      $9::text[], $10::boolean[], $11::int[], $12::timestamptz[])
-      as a(id, match_id, target, accepted, status_code, request, response, error, provider_id, last, duration_ms, at)`,
+      $9::text[], $10::boolean[], $11::int[], $12::timestamptz[], $13::text[])
+      as a(id, match_id, target, accepted, status_code, request, response, error, provider_id, last, duration_ms, at, reason)`,
 };
 
 const INSERT_REJECTED: NamedStatement = {
@@ -490,6 +490,7 @@ export async function recordInline(
       attempts.map((a) => a.last),
       attempts.map((a) => a.durationMs),
       attempts.map((a) => a.at.toISOString()),
+      attempts.map((a) => a.reason),
     ]);
   if (buyerLeadIds.length > 0)
     await tx.query(SET_BUYER_LEAD_IDS, [buyerLeadIds.map((b) => b.matchId), buyerLeadIds.map((b) => b.buyerLeadId)]);

@@ -54,6 +54,7 @@ function matchOf(m: MatchRow, forAdmin: boolean) {
     reject: m.rejected,
     ts: toEpochSeconds(m.createdAt),
     bill: orUndefined(m.billId),
+    buyer_lead_id: orUndefined(m.buyerLeadId),
     delivery_status: forAdmin ? m.deliveryStatus : undefined,
     return: m.returnStatus
       ? {
@@ -77,6 +78,7 @@ function logEntry(a: AttemptRow) {
     request: orUndefined(a.request),
     response: orUndefined(a.response),
     error: orUndefined(a.error),
+    reason: orUndefined(a.reason),
     duration_ms: a.durationMs,
     ts: toEpochSeconds(a.at),
   };
@@ -101,6 +103,28 @@ function pingCallEntry(c: PingCallRow): LeadPingCall {
     duration_ms: c.durationMs,
     ts: toEpochSeconds(c.at),
   };
+}
+
+/**
+ * Each match's reason from its buyer's custom delivery: the buyer's words on its last custom attempt,
+ * when that attempt was not accepted (a later success makes an earlier refusal moot).
+ */
+function deliveryReasons(attempts: readonly AttemptRow[]): Map<string, string> {
+  const last = new Map<string, AttemptRow>();
+  // Oldest first: the last one seen for a match is its latest.
+  for (const a of attempts) if (a.channel === 'custom') last.set(a.matchId, a);
+  const reasons = new Map<string, string>();
+  for (const [matchId, a] of last) if (!a.accepted && a.reason) reasons.set(matchId, a.reason);
+  return reasons;
+}
+
+/** The matches with their buyers' delivery reasons (see `deliveryReasons`). */
+function withDeliveryReasons<M extends { _id: string }>(matches: M[], attempts: readonly AttemptRow[]) {
+  const reasons = deliveryReasons(attempts);
+  return matches.map((m) => {
+    const reason = reasons.get(m._id);
+    return reason === undefined ? m : { ...m, delivery_reason: reason };
+  });
 }
 
 /**
@@ -183,8 +207,7 @@ export function createLeadsService({
     };
   }
 
-  async function notifyLogsOf<M extends { _id: string }>(matches: M[]) {
-    const attempts = await deliveryLog.attemptsOf(matches.map((m) => m._id));
+  async function notifyLogsOf<M extends { _id: string }>(matches: M[], attempts: AttemptRow[]) {
     const deliveryIds = [...new Set(attempts.filter((a) => a.channel === 'custom').map((a) => a.target))];
     return withNotifyLogs(matches, attempts, await leadsRepo.deliveryNames(db, deliveryIds));
   }
@@ -192,7 +215,11 @@ export function createLeadsService({
   /** Everything of a lead, for admins: payout, revenue, every match with its delivery logs, the explanation. */
   async function adminDetail(lead: LeadRow & { sourceName: string }, options: DetailOptions) {
     const matches = await leadsRepo.matchesOf(db, [lead.id]);
-    const shown = matches.map((m) => matchOf(m, true));
+    const attempts = await deliveryLog.attemptsOf(matches.map((m) => m.id));
+    const shown = withDeliveryReasons(
+      matches.map((m) => matchOf(m, true)),
+      attempts,
+    );
     return {
       ...base(lead),
       ip: orUndefined(lead.ip),
@@ -202,7 +229,7 @@ export function createLeadsService({
       cost: centsToDollars(lead.costCents),
       price: centsToDollars(lead.priceCents),
       buyers: matches.filter((m) => !m.rejected).map((m) => m.buyerName),
-      match: options.includeNotifyLogs ? await notifyLogsOf(shown) : shown,
+      match: options.includeNotifyLogs ? await notifyLogsOf(shown, attempts) : shown,
       answer: lead.answer ?? undefined,
       ...(options.includeMatchLog ? { explanation: await unpackExplanation(db, lead.explanation) } : {}),
       pings: (await leadsRepo.pingCallsOf(db, lead)).map(pingCallEntry),
@@ -329,6 +356,7 @@ export function createLeadsService({
         const mine = (await leadsRepo.matchesOf(db, [id])).filter((m) => m.buyerId === viewer.roleId);
         if (mine.length === 0) throw AppError.notFound('Lead');
         const windowDays = await returnWindowDays(db);
+        const attempts = await deliveryLog.attemptsOf(mine.map((m) => m.id));
         const now = clock.now();
         // Exchanges keep their suppliers from their buyers: the source only for a buyer allowed to see it.
         const { source, ...seen } = base(lead);
@@ -336,11 +364,14 @@ export function createLeadsService({
           ...seen,
           ...(mine[0]?.buyerShowsSource ? { source } : {}),
           price: centsToDollars(mine[0]?.priceCents ?? 0),
-          match: mine.map((m) => ({
-            ...matchOf(m, false),
-            // Whether Request Lead Return can still be used: sold, not returned yet, within the window.
-            returnable: !m.rejected && !m.returnStatus && withinReturnWindow(m.createdAt, now, windowDays),
-          })),
+          match: withDeliveryReasons(
+            mine.map((m) => ({
+              ...matchOf(m, false),
+              // Whether Request Lead Return can still be used: sold, not returned yet, within the window.
+              returnable: !m.rejected && !m.returnStatus && withinReturnWindow(m.createdAt, now, windowDays),
+            })),
+            attempts,
+          ),
         };
       }
       if (viewer.role === 'source' && lead.sourceId === viewer.roleId) {

@@ -1,7 +1,7 @@
 import { PAGE_SIZE, type WebhookListItem } from '@leadex/domain';
-import { Button, Group, Text } from '@mantine/core';
+import { Anchor, Button, Group, Text } from '@mantine/core';
 import { IconCopy, IconTag } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ListPage, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -88,9 +88,16 @@ export function DeliveriesListPage() {
     <ListPage
       title="Custom Deliveries"
       description={
-        isAdmin
-          ? "Webhooks that push each sold lead into a buyer's own system."
-          : 'Webhooks that push each lead you buy into your own system.'
+        isAdmin ? (
+          <>
+            Webhooks that push each sold lead into a buyer's own system.{' '}
+            <Anchor component={Link} to="/pings">
+              Bids and reasons on pings never posted
+            </Anchor>
+          </>
+        ) : (
+          'Webhooks that push each lead you buy into your own system.'
+        )
       }
       create={{ label: 'Create Custom Delivery', to: '/delivery/new' }}
       filters={

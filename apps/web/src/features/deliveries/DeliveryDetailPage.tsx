@@ -22,7 +22,7 @@ import {
   toDeliveryPayload,
 } from './deliveryForm';
 import { DeliveryTypeField, PingSection, useIsPingPost } from './PingSection';
-import { HardcodedValueRows, HeadersAndAccept, MappingRows, RequestFields, useHint } from './RequestFields';
+import { HardcodedValueRows, HeadersAndAccept, MappingRows, RequestFields, RetryRows, useHint } from './RequestFields';
 
 /** Browser storage key of the buyer last chosen for a new delivery (admin §2 Delivery detail). */
 export const DEFAULT_BUYER_KEY = 'default-campaign-buyer';
@@ -249,9 +249,13 @@ function DetailsSection({
   );
 }
 
-/** The post's return id field and its key and secret (each with the name it is sent under), in form order. */
+/**
+ * What the post's answer holds (the buyer's lead id, its reason for refusing) and the key and secret
+ * (each with the name it is sent under), in form order.
+ */
 const ANSWER_AND_CREDENTIAL_FIELDS: { name: keyof DeliveryFormValues; label: string; example?: string }[] = [
-  { name: 'return_id', label: 'Return ID', example: 'id' },
+  { name: 'return_id', label: 'Return ID', example: 'lead.id' },
+  { name: 'reason_field', label: 'Reason Field', example: 'reason' },
   { name: 'key', label: 'Key' },
   { name: 'keyname', label: 'Key Name', example: 'key' },
   { name: 'secret', label: 'Secret' },
@@ -273,6 +277,7 @@ function ParametersSection() {
           ))}
         </Grid>
         <HeadersAndAccept acceptNote="Accepted when the answer is a 2xx and every field of the response holds its value (a.b for nested fields)." />
+        <RetryRows />
       </Stack>
     </Section>
   );

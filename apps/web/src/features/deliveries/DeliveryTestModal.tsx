@@ -220,6 +220,11 @@ export function DeliveryTestModal({
               note={result.returnId ? ` · Return ID ${result.returnId}` : undefined}
               testId="test-response"
             />
+            {(result.reason || result.retry) && !result.error && (
+              <Alert color="yellow" title={result.retry ? 'Try again: a real delivery would be retried' : 'Reason'}>
+                {result.reason ?? 'The answer holds the retry rules.'}
+              </Alert>
+            )}
           </Stack>
         )}
       </Stack>

@@ -94,6 +94,23 @@ export function HeadersAndAccept({
   );
 }
 
+/**
+ * The post's "try again" rules (issue 32): an answer that is not accepted but holds every one of them
+ * (LeadConduit's `outcome` = `error`) is retried with the delivery backoff instead of refusing the lead.
+ */
+export function RetryRows() {
+  return (
+    <>
+      <Divider label="Retry" labelPosition="left" />
+      <Text fz="xs" c="dimmed" mt={-8}>
+        Not accepted, but try again later, when every field of the response holds its value (e.g. outcome = error).
+        Without rules, an answer that is not accepted refuses the lead.
+      </Text>
+      <FieldValueRows name="retry" title="Retry" examples={['outcome', 'error']} addLabel="Add Retry Rule" />
+    </>
+  );
+}
+
 /** The title of a list for its inputs' screen reader names: "Mapping 1 Field", or "Ping mapping 1 Field". */
 const listTitle = (label: string, noun: string) =>
   label ? `${label}${noun}` : `${noun[0]?.toUpperCase()}${noun.slice(1)}`;

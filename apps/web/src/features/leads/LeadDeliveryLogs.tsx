@@ -173,6 +173,24 @@ function MatchLogs({ leadId, match }: { leadId: string; match: LeadMatch }) {
           </Text>
           <RecordLink to={`/campaign/${match.campaign._id}`}>{match.campaign.name}</RecordLink>
         </Group>
+        {match.buyer_lead_id && (
+          <Group gap={6}>
+            <Text fz="sm" c="dimmed">
+              Buyer Lead ID
+            </Text>
+            <Text fz="sm">{match.buyer_lead_id}</Text>
+          </Group>
+        )}
+        {match.delivery_reason && (
+          <Group gap={6}>
+            <Text fz="sm" c="dimmed">
+              Buyer's Reason
+            </Text>
+            <Text fz="sm" c="red.8">
+              {match.delivery_reason}
+            </Text>
+          </Group>
+        )}
       </Group>
       {failed && (
         <Group justify="space-between" wrap="wrap" gap="xs">

@@ -166,6 +166,12 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
         {first?.reject && (
           <Alert color="gray" icon={<IconInfoCircle />} title="Not billed">
             Your delivery did not accept this lead, so it is not on your bill.
+            {first.delivery_reason && ` Your system's reason: ${first.delivery_reason}`}
+          </Alert>
+        )}
+        {billed && first.delivery_reason && (
+          <Alert color="yellow" icon={<IconInfoCircle />} title="Not accepted by your delivery">
+            Your system's reason: {first.delivery_reason}
           </Alert>
         )}
         {billed && (
@@ -174,6 +180,11 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
               <Grid.Col span={half}>
                 <ValueField label="Price" value={formatMoney(first.price)} />
               </Grid.Col>
+              {first.buyer_lead_id && (
+                <Grid.Col span={half}>
+                  <ValueField label="Your Lead ID" value={first.buyer_lead_id} />
+                </Grid.Col>
+              )}
               <Grid.Col span={half}>
                 <LabeledField label="Bill">
                   {first.bill ? (

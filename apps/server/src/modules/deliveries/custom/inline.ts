@@ -23,7 +23,9 @@ export function failureText(result: DeliveryResult): string | null {
   if (result.error) return result.error;
   if (result.status < 200 || result.status >= 300)
     return `HTTP ${result.status}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`;
-  return `Not Accepted${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`;
+  // The buyer's own words when its answer has them (`reason_field`), else what it answered.
+  if (result.reason) return `${result.retryAnswer ? 'Try again' : 'Not Accepted'}: ${result.reason}`;
+  return `${result.retryAnswer ? 'Try again' : 'Not Accepted'}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`;
 }
 
 /** One attempt as the delivery logs keep it. */
@@ -37,6 +39,7 @@ export function attemptOf(matchId: string, deliveryId: string, result: DeliveryR
     request: excerpt(`${result.url}\n\n${result.reqBody}`),
     response: result.responseBody ? excerpt(result.responseBody) : null,
     error: result.accepted ? null : failureText(result),
+    reason: result.reason ?? null,
     providerId: result.returnId ?? null,
     last: result.accepted || !isRetryable(result),
     durationMs: result.durationMs,
@@ -86,9 +89,11 @@ export function createInlineDeliveries({
       const attempts = results.map((r, i) => attemptOf(matchId, (deliveries[i] as LiveDelivery)._id, r, at));
       const refused = results.findIndex((r) => !r.accepted && !isRetryable(r));
       const buyerLeadId = results.find((r) => r.returnId !== undefined)?.returnId;
+      const refusedReason = refused >= 0 ? results[refused]?.reason : undefined;
       return {
         verdict: refused >= 0 ? 'rejected' : results.every((r) => r.accepted) ? 'accepted' : 'retry',
         ...(refused >= 0 ? { refusedBy: (deliveries[refused] as LiveDelivery).name } : {}),
+        ...(refusedReason !== undefined ? { refusedReason } : {}),
         ...(buyerLeadId !== undefined ? { buyerLeadId } : {}),
         attempts,
       };

@@ -45,7 +45,7 @@ function priceCentsOf(value: unknown): number | null {
 
 /** What a ping's answer amounts to: a bid (a positive price, at most MAX_BID_CENTS) or why it is none. */
 export function readBid(
-  result: Pick<DeliveryResult, 'status' | 'accepted' | 'data' | 'error' | 'errorCode' | 'responseBody'>,
+  result: Pick<DeliveryResult, 'status' | 'accepted' | 'data' | 'error' | 'errorCode' | 'responseBody' | 'reason'>,
   priceField: string,
 ): { outcome: PingOutcome; bidCents: number | null; reason: string | null } {
   const none = (outcome: PingOutcome, reason: string) => ({ outcome, bidCents: null, reason });
@@ -53,7 +53,8 @@ export function readBid(
     return none(result.errorCode === 'timeout' ? 'timeout' : 'error', result.error ?? 'no answer');
   if (result.status < 200 || result.status >= 300)
     return none('error', `HTTP ${result.status}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`);
-  if (!result.accepted) return none('no_bid', 'Not Accepted by the answer rules');
+  if (!result.accepted)
+    return none('no_bid', result.reason ? `Not Accepted: ${result.reason}` : 'Not Accepted by the answer rules');
   const cents = priceCentsOf(responseField(result.data, priceField));
   if (cents === null) return none('no_bid', `no price in '${priceField}'`);
   if (cents <= 0) return none('no_bid', `a price of ${formatMoney(cents)} is no bid`);

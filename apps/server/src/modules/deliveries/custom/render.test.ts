@@ -5,8 +5,11 @@ import type { DeliveryTarget } from '../../../distribution/ports';
 import {
   type DeliveryLead,
   deliverCustom,
+  isRetryAnswer,
   isRetryable,
   parseResponse,
+  REASON_MAX_LENGTH,
+  reasonOf,
   renderRequest,
   responseField,
   testLead,
@@ -158,6 +161,65 @@ describe('accept rules and return_id', () => {
     receiver.answer = (res) => res.writeHead(200).end('OK');
     const result = await deliver(target({ accept: [{ field: 'status', value: 'ok' }] }));
     expect(result).toMatchObject({ accepted: false, data: 'OK', responseBody: 'OK' });
+  });
+});
+
+describe("the buyer's reason and its try-again answer (issue 32)", () => {
+  const leadConduit = {
+    accept: fieldRows({ outcome: 'success' }),
+    retry: fieldRows({ outcome: 'error' }),
+    reason_field: 'reason',
+    return_id: 'lead.id',
+  };
+  const answer = (body: object) => {
+    receiver.answer = (res) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+
+  it('a failure: Not Accepted with its reason, and not worth retrying', async () => {
+    answer({ outcome: 'failure', reason: 'Duplicate lead', lead: { id: 'LC-1' }, price: 0 });
+    const result = await deliver(target(leadConduit));
+    expect(result).toMatchObject({ accepted: false, reason: 'Duplicate lead', returnId: 'LC-1' });
+    expect(result.retryAnswer).toBeUndefined();
+    expect(isRetryable(result)).toBe(false);
+  });
+
+  it('an error: Not Accepted, its reason kept, and retried', async () => {
+    answer({ outcome: 'error', reason: 'Database timeout', price: 0 });
+    const result = await deliver(target(leadConduit));
+    expect(result).toMatchObject({ accepted: false, reason: 'Database timeout', retryAnswer: true });
+    expect(isRetryable(result)).toBe(true);
+  });
+
+  it('a success: accepted, no reason read even when the answer has one, never a retry', async () => {
+    answer({ outcome: 'success', reason: 'ignored', lead: { id: 'LC-2' } });
+    const result = await deliver(target({ ...leadConduit, retry: fieldRows({ reason: 'ignored' }) }));
+    expect(result).toMatchObject({ accepted: true, returnId: 'LC-2' });
+    expect(result.reason).toBeUndefined();
+    expect(result.retryAnswer).toBeUndefined();
+  });
+
+  it('without retry rules, any Not Accepted answer refuses the lead as before', async () => {
+    answer({ outcome: 'error' });
+    const result = await deliver(target({ accept: leadConduit.accept }));
+    expect(isRetryable(result)).toBe(false);
+  });
+
+  it('a retry rule on a non-2xx answer changes nothing: a 4xx is refused, a 5xx retried', () => {
+    const retry = fieldRows({ outcome: 'error' });
+    expect(isRetryAnswer(400, { outcome: 'error' }, retry)).toBe(false);
+    expect(isRetryAnswer(299, { outcome: 'error' }, retry)).toBe(true);
+    expect(isRetryAnswer(200, { outcome: 'failure' }, retry)).toBe(false);
+    expect(isRetryAnswer(200, { outcome: 'error' }, [])).toBe(false);
+  });
+
+  it('reads the reason from XML under its root, joins a list, and keeps it short and on one line', () => {
+    const xml = parseResponse('<result><outcome>failure</outcome><reason>Bad\n  phone</reason></result>', 'xml');
+    expect(reasonOf(xml, 'reason')).toBe('Bad phone');
+    expect(reasonOf({ reason: ['Bad phone', 'Bad email'] }, 'reason')).toBe('Bad phone, Bad email');
+    expect(reasonOf({ reason: 'x'.repeat(REASON_MAX_LENGTH + 50) }, 'reason')).toHaveLength(REASON_MAX_LENGTH);
+    expect(reasonOf({ reason: '  ' }, 'reason')).toBeUndefined();
+    expect(reasonOf({ reason: { nested: true } }, 'reason')).toBeUndefined();
+    expect(reasonOf({ reason: 'x' }, undefined)).toBeUndefined();
   });
 });
 

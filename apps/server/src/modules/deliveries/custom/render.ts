@@ -219,6 +219,30 @@ export function returnIdOf(data: unknown, returnId: string | undefined): string 
   return value === '' ? undefined : value;
 }
 
+/** The most of a buyer's reason kept: enough for a sentence, never a whole error page. */
+export const REASON_MAX_LENGTH = 300;
+
+/**
+ * The buyer's reason for not accepting: the response field named by `reason_field`, as one line of
+ * text. A list of reasons (LeadConduit's `reason` may be one) is joined with commas.
+ */
+export function reasonOf(data: unknown, reasonField: string | undefined): string | undefined {
+  if (!reasonField) return undefined;
+  const found = responseField(data, reasonField);
+  const parts = (Array.isArray(found) ? found : [found]).map(scalarText).filter((p): p is string => Boolean(p));
+  const text = parts.join(', ').replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text.slice(0, REASON_MAX_LENGTH);
+}
+
+/**
+ * Whether a 2xx answer says "try again" (e.g. LeadConduit's `outcome` = `error`): every retry rule
+ * holds. Without rules, never: a Not Accepted answer then refuses the lead as before.
+ */
+export function isRetryAnswer(status: number, data: unknown, retry: readonly FieldValueRow[] | undefined): boolean {
+  if (!retry || retry.length === 0 || status < 200 || status >= 300) return false;
+  return retry.every((rule) => scalarText(responseField(data, rule.field)) === rule.value.trim());
+}
+
 /** What one delivery attempt did; the Test modal, the sale and the delivery logs read it. */
 export interface DeliveryResult {
   accepted: boolean;
@@ -233,6 +257,10 @@ export interface DeliveryResult {
   responseBody: string;
   /** The buyer's id of the lead (`return_id`), when the answer has one. */
   returnId?: string;
+  /** The buyer's reason for not accepting (`reason_field`), when the answer is no and has one. */
+  reason?: string;
+  /** The answer is Not Accepted but says "try again" (the delivery's retry rules): retried, not refused. */
+  retryAnswer?: boolean;
   durationMs: number;
   /** Why no answer came (refused target, timeout, network, a request that could not be made). */
   error?: string;
@@ -325,11 +353,15 @@ export async function deliverCustom(
   const answered = { ...sent, status: response.status, responseBody: response.body, durationMs: response.durationMs };
   try {
     const data = parseResponse(response.body, target.return_content_type);
+    const accepted = isAccepted(response.status, data, target.accept);
+    const reason = accepted ? undefined : reasonOf(data, target.reason_field);
     return {
       ...answered,
-      accepted: isAccepted(response.status, data, target.accept),
+      accepted,
       data,
       returnId: returnIdOf(data, target.return_id),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(!accepted && isRetryAnswer(response.status, data, target.retry) ? { retryAnswer: true } : {}),
     };
   } catch (error) {
     // The buyer answered, but its answer rules could not be applied: not accepted, and no retry will change it.
@@ -345,10 +377,14 @@ export async function deliverCustom(
 
 /**
  * Whether a failed attempt is worth retrying as a job (DESIGN.md §6): no answer (timeout, network),
- * a 5xx or a 429. A refused target, a 4xx or a Not Accepted answer will not change by retrying.
+ * a 5xx, a 429, or an answer the delivery's retry rules read as "try again". A refused target, a 4xx
+ * or any other Not Accepted answer will not change by retrying.
  */
-export function isRetryable(result: Pick<DeliveryResult, 'accepted' | 'status' | 'errorCode'>): boolean {
+export function isRetryable(
+  result: Pick<DeliveryResult, 'accepted' | 'status' | 'errorCode' | 'retryAnswer'>,
+): boolean {
   if (result.accepted) return false;
+  if (result.retryAnswer) return true;
   if (result.errorCode) return result.errorCode === 'timeout' || result.errorCode === 'network';
   return result.status >= 500 || result.status === 429;
 }

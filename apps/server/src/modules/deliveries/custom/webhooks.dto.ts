@@ -40,6 +40,8 @@ export function toWebhook(row: WebhookRow): Webhook {
     secret: orUndefined(row.secret),
     secretname: orUndefined(row.secretName),
     return_id: orUndefined(row.returnId),
+    reason_field: orUndefined(row.reasonField),
+    retry: row.retry,
     send_content_type: asContentType(row.sendContentType),
     return_content_type: asContentType(row.returnContentType),
     wrap_key: orUndefined(row.wrapKey),

@@ -56,6 +56,7 @@ const OPTIONAL_COLUMNS = [
   ['secret', 'secret'],
   ['secretname', 'secretName'],
   ['return_id', 'returnId'],
+  ['reason_field', 'reasonField'],
   ['wrap_key', 'wrapKey'],
 ] as const;
 
@@ -66,6 +67,7 @@ const COPIED_COLUMNS = [
   ['method', 'method'],
   ['headers', 'headers'],
   ['accept', 'accept'],
+  ['retry', 'retry'],
   ['map', 'map'],
   ['static', 'static'],
   ['send_content_type', 'sendContentType'],
@@ -212,6 +214,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
           method: input.method,
           headers: input.headers,
           accept: input.accept,
+          retry: input.retry,
           map: input.map,
           static: input.static,
           ...optionalColumns(input),
@@ -282,6 +285,8 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
         ...testAnswer(result),
         accept: result.accepted,
         ...(result.returnId !== undefined ? { returnId: result.returnId } : {}),
+        ...(result.reason !== undefined ? { reason: result.reason } : {}),
+        ...(result.retryAnswer ? { retry: true } : {}),
         ...(ping ? { ping } : {}),
       };
     },

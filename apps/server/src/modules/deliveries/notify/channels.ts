@@ -32,6 +32,8 @@ export interface AttemptResult {
   durationMs: number;
   /** The target said no in a way a retry will not change (a custom delivery's Not Accepted). */
   final?: boolean;
+  /** A custom delivery's answer: the buyer's own reason for not accepting (its `reason_field`). */
+  reason?: string | null;
 }
 
 /** The lead's fields a buyer receives, in a fixed order. */
@@ -276,6 +278,7 @@ export function createChannels({ db, clock, config, mailer, whitelist, network =
       request: attempt.request,
       response: attempt.response,
       error: attempt.error,
+      reason: attempt.reason,
       providerId: attempt.providerId,
       durationMs: attempt.durationMs,
       final: !attempt.accepted && !isRetryable(result),
