@@ -2,7 +2,7 @@ import { SIGNUP_MESSAGES } from '@leadex/domain';
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, uniquePhone } from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { ADMIN, requestPasswordReset, useTestApp } from '../../../test/harness';
 import { outbox, user, verification } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { createUsersService } from '../users/users.service';
@@ -59,11 +59,7 @@ async function lastLinkTo(email: string): Promise<URL> {
 
 /** Asks better-auth for a reset link for `email`: its token. */
 async function requestReset(email: string): Promise<string | undefined> {
-  const asked = await t.request({
-    method: 'POST',
-    url: '/api/auth/request-password-reset',
-    payload: { email, redirectTo: '/reset-password' },
-  });
+  const asked = await requestPasswordReset(t, email);
   expect(asked.statusCode).toBe(200);
   return (await lastLinkTo(email)).pathname.split('/').at(-1);
 }
