@@ -22,8 +22,6 @@ import pg from 'pg';
 import { type Db, openDatabase } from '../apps/server/src/db/client';
 import * as schema from '../apps/server/src/db/schema';
 import { sources } from '../apps/server/src/db/schema';
-import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
-import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { newId } from '../apps/server/src/lib/ids';
 import { leadDateSpan } from '../apps/server/src/modules/leads/date-range';
 import { type LeadListFilter, type LeadScope, leadsRepo } from '../apps/server/src/modules/leads/leads.repo';
@@ -31,7 +29,7 @@ import { statsRollup } from '../apps/server/src/modules/stats/stats-rollup';
 import { usersRepo } from '../apps/server/src/modules/users/users.repo';
 import { startBenchServer, stopBenchServer } from './child';
 import { markdownTable, writeSection } from './report';
-import { seedExchange } from './seed';
+import { seedBenchDatabase } from './seed';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -70,9 +68,7 @@ interface Loaded {
 
 /** The exchange, 3 more sources, and the leads with their matches, all through SQL. */
 async function load(db: Db, secret: string): Promise<Loaded> {
-  await loadZipsIfEmpty(db);
-  await seedReferenceData({ db });
-  const exchange = await seedExchange(db, secret);
+  const exchange = await seedBenchDatabase(db, secret);
   const now = new Date();
   for (let i = 3; i <= 5; i++) {
     const id = newId('src');

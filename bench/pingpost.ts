@@ -17,13 +17,11 @@ import type autocannon from 'autocannon';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { buyers, campaigns, webhooks } from '../apps/server/src/db/schema';
-import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
-import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { newId } from '../apps/server/src/lib/ids';
 import { startBenchServer, stopBenchServer } from './child';
 import { JSON_HEADERS, pingBodies, runLoad } from './load';
 import { markdownTable, writeSection } from './report';
-import { benchBuyerRow, prng, SERVICES, STATES, seedExchange } from './seed';
+import { benchBuyerRow, prng, SERVICES, STATES, seedBenchDatabase } from './seed';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -213,9 +211,7 @@ export async function runPingPostBench(): Promise<boolean> {
     await admin.query(`create database "${dbName}"`);
     database = await openDatabase({ url: url.toString(), poolSize: 4 });
     await database.migrate();
-    await loadZipsIfEmpty(database.db);
-    await seedReferenceData({ db: database.db });
-    const exchange = await seedExchange(database.db, secret);
+    const exchange = await seedBenchDatabase(database.db, secret);
     for (let i = 0; i < BIDDERS; i++) bidders.push(await startBidder(1000 + i));
     await addBidders(
       database,

@@ -21,9 +21,8 @@ import type autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
-import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
-import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { startBenchServer, stopBenchServer } from './child';
+import { positive } from './env';
 import { runLeadsBench } from './leads';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
 import { cpuWindow, processCpuMs, sampleActivity } from './machine';
@@ -38,7 +37,7 @@ import {
   sectionOf,
   writeSection,
 } from './report';
-import { type BenchExchange, prng, seedExchange } from './seed';
+import { type BenchExchange, prng, seedBenchDatabase } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -51,14 +50,6 @@ const LIGHT_CONNECTIONS = 5;
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 /** Ping tokens live 300 s: the pool is pinged right before the posts and must be used up well within that. */
 const TOKEN_BUDGET_SECONDS = 280;
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not '${raw}'`);
-  return value;
-}
 
 const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 const log = (message: string) => console.log(`[bench] ${message}`);
@@ -161,9 +152,7 @@ async function main() {
 
     database = await openDatabase({ url: benchUrl.toString(), poolSize: 4 });
     await database.migrate();
-    await loadZipsIfEmpty(database.db);
-    await seedReferenceData({ db: database.db });
-    const exchange = await seedExchange(database.db, secret);
+    const exchange = await seedBenchDatabase(database.db, secret);
     await database.db.execute(
       sql`create table bench_rows (id text primary key, payload jsonb not null, created_at timestamptz not null)`,
     );

@@ -10,6 +10,8 @@ import {
   zips,
   zipsets,
 } from '../apps/server/src/db/schema';
+import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
+import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { createApiKeyVault } from '../apps/server/src/lib/api-keys';
 import { newId } from '../apps/server/src/lib/ids';
 
@@ -276,4 +278,11 @@ export async function seedExchange(db: Db, secret: string, seed = 20_260_115): P
   // Services nobody buys here still arrive from sources.
   for (const zip of allZips.slice(0, 200)) unmatched.push({ service: 'pest_control', zip });
   return { keys, sourceIds, matching, unmatched, zipCount: allZips.length, summary };
+}
+
+/** A migrated database made ready for a bench: the ZIPs, the reference data, then seedExchange's exchange. */
+export async function seedBenchDatabase(db: Db, secret: string): Promise<BenchExchange> {
+  await loadZipsIfEmpty(db);
+  await seedReferenceData({ db });
+  return seedExchange(db, secret);
 }

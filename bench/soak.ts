@@ -21,12 +21,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
-import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
-import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { startBenchServer, stopBenchServer } from './child';
+import { positive } from './env';
 import { JSON_HEADERS, pingBodies, postBody } from './load';
 import { markdownTable, SOAK_SECTION as SECTION, writeSection } from './report';
-import { prng, seedExchange } from './seed';
+import { prng, seedBenchDatabase } from './seed';
 import type { HeapSample, ParentMessage, ServerMessage } from './server';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -41,14 +40,6 @@ const SNAPSHOT_DIR = process.env.SOAK_SNAPSHOT_DIR;
 const TOLERANCE = 0.1;
 /** The verdict: the posts answered a second at least this share of SOAK_RATE (a starved machine falls behind). */
 const RATE_SHARE = 0.95;
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not '${raw}'`);
-  return value;
-}
 
 const log = (message: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
@@ -195,9 +186,7 @@ async function main() {
     await admin.query(`create database "${dbName}"`);
     database = await openDatabase({ url: url.toString(), poolSize: 4 });
     await database.migrate();
-    await loadZipsIfEmpty(database.db);
-    await seedReferenceData({ db: database.db });
-    const exchange = await seedExchange(database.db, secret);
+    const exchange = await seedBenchDatabase(database.db, secret);
     const server = await startBenchServer(url.toString(), secret, {
       nodeArgs: ['--expose-gc'],
       env: { BENCH_JOBS: 'true' },

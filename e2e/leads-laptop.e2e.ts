@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { section, tableRows } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
-import { apexKey, apiCall, createLiveCampaign, DEMO_BUYER_NAME, USERS, unique } from './support';
+import { apiCall, DEMO_BUYER_NAME, demoBuyerMarket, USERS, unique } from './support';
 
 /**
  * Issue 27 in Chromium: a bill's Return Requested tooltip (item 7), an email-only lead's empty phone
@@ -26,32 +26,17 @@ let autoApproveBefore = 0;
 beforeAll(async () => {
   const { context, page } = await e2e.signedIn(USERS.admin);
   const api = page.request;
-  const buyers = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/buyer?name=Summit');
-  buyerId = buyers.data.find((b) => b.name === DEMO_BUYER_NAME)?._id ?? '';
-  const buyer = await apiCall<{ autoApproveReturns: number }>(api, 'get', `/api/buyer/${buyerId}`);
-  autoApproveBefore = buyer.autoApproveReturns;
   // The request must wait for the admin, and the buyer starts without its leads' sources.
-  await apiCall(api, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: 0, showSource: false });
-  const fixedId = `LAPTOP-${RUN}`.toUpperCase();
-  await createLiveCampaign(api, {
-    name: `Laptop e2e ${RUN}`,
-    buyer: buyerId,
-    price: 35,
-    fixed_id: fixedId,
-    service: 'windows',
+  const market = await demoBuyerMarket(api, {
+    campaign: `Laptop e2e ${RUN}`,
+    fixedId: `LAPTOP-${RUN}`.toUpperCase(),
     zip: '10003',
-    email: ['laptop-e2e@example.com'],
+    email: 'laptop-e2e@example.com',
+    source: `Laptop e2e ${RUN}`,
+    buyerChanges: { showSource: false },
   });
-  const key = await apexKey(api, `Laptop e2e ${RUN}`);
-  const sell = async (fields: Record<string, unknown>) => {
-    const res = await api.post('/api/lead', {
-      headers: { authorization: `Bearer ${key}` },
-      data: { service: 'windows', zip: '10003', campaign: fixedId, tcpa_consent: true, ...fields },
-    });
-    const answer = (await res.json()) as { ok: boolean; status?: string; lead_id?: string };
-    expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true, status: 'sold' });
-    return answer.lead_id as string;
-  };
+  ({ buyerId, autoApproveBefore } = market);
+  const { sell } = market;
   soldId = await sell({
     name: SOLD_NAME,
     phone: `212555${String(Math.floor(Math.random() * 9000) + 1000)}`,

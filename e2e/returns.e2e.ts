@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { choose, fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
-import { apexKey, apiCall, createLiveCampaign, DEMO_BUYER_NAME, USERS, unique } from './support';
+import { apiCall, DEMO_BUYER_NAME, demoBuyerMarket, USERS, unique } from './support';
 
 /**
  * Issue 13, returns: the demo buyer asks to return a lead it bought, the admin approves it on the
@@ -25,41 +25,21 @@ let autoApproveBefore = 0;
 beforeAll(async () => {
   const { context, page } = await e2e.signedIn(USERS.admin);
   const api = page.request;
-  const buyers = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/buyer?name=Summit');
-  buyerId = buyers.data.find((b) => b.name === DEMO_BUYER_NAME)?._id ?? '';
-  const buyer = await apiCall<{ autoApproveReturns: number }>(api, 'get', `/api/buyer/${buyerId}`);
-  autoApproveBefore = buyer.autoApproveReturns;
-  await apiCall(api, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: 0 });
-
   // A campaign of the demo buyer that a lead can name, and a source key that may post direct.
-  const fixedId = `RETURNS-E2E-${unique()}`.toUpperCase();
-  await createLiveCampaign(api, {
-    name: `Returns e2e ${unique()}`,
-    buyer: buyerId,
-    price: 35,
-    fixed_id: fixedId,
-    service: 'windows',
+  const market = await demoBuyerMarket(api, {
+    campaign: `Returns e2e ${unique()}`,
+    fixedId: `RETURNS-E2E-${unique()}`.toUpperCase(),
     zip: '10002',
-    email: ['returns-e2e@example.com'],
+    email: 'returns-e2e@example.com',
+    source: `Returns e2e ${unique()}`,
   });
-  const key = await apexKey(api, `Returns e2e ${unique()}`);
-  const sell = async (name: string) => {
-    const sold = await api.post('/api/lead', {
-      headers: { authorization: `Bearer ${key}` },
-      data: {
-        service: 'windows',
-        zip: '10002',
-        campaign: fixedId,
-        name,
-        phone: `212555${String(Math.floor(Math.random() * 9000) + 1000)}`,
-        email: `${unique()}@returns-e2e.example`,
-        tcpa_consent: true,
-      },
+  ({ buyerId, autoApproveBefore } = market);
+  const sell = (name: string) =>
+    market.sell({
+      name,
+      phone: `212555${String(Math.floor(Math.random() * 9000) + 1000)}`,
+      email: `${unique()}@returns-e2e.example`,
     });
-    const answer = (await sold.json()) as { ok: boolean; status?: string; lead_id?: string };
-    expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true, status: 'sold' });
-    return answer.lead_id as string;
-  };
   leadId = await sell(LEAD_NAME);
   waitingId = await sell(WAITING_NAME);
   directId = await sell(DIRECT_NAME);

@@ -206,6 +206,53 @@ export async function createLiveCampaign(
   return created;
 }
 
+/** Where the demo buyer's return tests sell: a live campaign of it (service `windows`) and a source key. */
+export interface DemoBuyerMarket {
+  /** The campaign's name and fixed id (a lead names it), its ZIP and the email its sales are announced to. */
+  campaign: string;
+  fixedId: string;
+  zip: string;
+  email: string;
+  /** The name of the source whose key posts the leads. */
+  source: string;
+  /** Other fields set on the demo buyer with its auto-approve share. */
+  buyerChanges?: object;
+}
+
+/**
+ * With an admin's `api`: sets the demo buyer's auto-approve share to 0 (so that a return request waits
+ * for the admin), gives it a live campaign and a source key that posts direct to it; answers the buyer's
+ * id, the share it had (to restore after) and `sell`, which posts a lead to the campaign and answers
+ * its id once sold.
+ */
+export async function demoBuyerMarket(api: APIRequestContext, market: DemoBuyerMarket) {
+  const buyers = await apiCall<{ data: { _id: string; name: string }[] }>(api, 'get', '/api/buyer?name=Summit');
+  const buyerId = buyers.data.find((b) => b.name === DEMO_BUYER_NAME)?._id ?? '';
+  const buyer = await apiCall<{ autoApproveReturns: number }>(api, 'get', `/api/buyer/${buyerId}`);
+  await apiCall(api, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: 0, ...market.buyerChanges });
+  const { campaign, fixedId, zip, email, source } = market;
+  await createLiveCampaign(api, {
+    name: campaign,
+    buyer: buyerId,
+    price: 35,
+    fixed_id: fixedId,
+    service: 'windows',
+    zip,
+    email: [email],
+  });
+  const key = await apexKey(api, source);
+  const sell = async (fields: Record<string, unknown>) => {
+    const res = await api.post('/api/lead', {
+      headers: { authorization: `Bearer ${key}` },
+      data: { service: 'windows', zip, campaign: fixedId, tcpa_consent: true, ...fields },
+    });
+    const answer = (await res.json()) as { ok: boolean; status?: string; lead_id?: string };
+    expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true, status: 'sold' });
+    return answer.lead_id as string;
+  };
+  return { buyerId, autoApproveBefore: buyer.autoApproveReturns, sell };
+}
+
 /**
  * Adds a user to a buyer or source (as the admin, with `admin`'s session) and sets its password through
  * the link of its welcome email (read from the outbox), as a new user does; answers the user's id.

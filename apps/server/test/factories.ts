@@ -145,6 +145,8 @@ export interface CampaignOptions {
   max?: { hourly?: number; daily?: number; weekly?: number; monthly?: number };
   time?: CampaignTime | null;
   fixedId?: string;
+  /** Where its sales are posted (its notify webhook); no notification when left out. */
+  webhook?: string;
   filters?: {
     sourceId: string;
     channel?: string | null;
@@ -176,6 +178,7 @@ export async function createCampaign(t: TestApp, buyerId: string, o: CampaignOpt
     maxWeekly: o.max?.weekly ?? null,
     maxMonthly: o.max?.monthly ?? null,
     time: o.time ?? null,
+    ...(o.webhook ? { notify: { email: [], sms: [], webhook: o.webhook, broadcast_webhooks: [] } } : {}),
     status: o.status ?? 'live',
     createdAt: now,
     updatedAt: now,

@@ -10,6 +10,7 @@ import { type AppDeps, createDeps } from '../src/deps';
 import { FixedClock } from '../src/lib/clock';
 import type { Logger } from '../src/lib/logger';
 import type { OutboundNetwork } from '../src/lib/outbound-http';
+import { RESET_REQUEST_PATH } from '../src/modules/auth/auth-answers';
 import { usersRepo } from '../src/modules/users/users.repo';
 import { openTestDatabase } from './database';
 import { createBuyerWithLogin, createSourceWithLogin } from './factories';
@@ -165,6 +166,11 @@ export function useRoleCookies(t: TestApp): Record<Role, string> {
     buyer: (await createBuyerWithLogin(t)).cookie,
     source: (await createSourceWithLogin(t)).cookie,
   }));
+}
+
+/** Asks better-auth for a password reset link for `email`, as the Forgot password page does; answers the response. */
+export function requestPasswordReset(t: TestApp, email: string): Promise<LightMyRequestResponse> {
+  return t.request({ method: 'POST', url: RESET_REQUEST_PATH, payload: { email, redirectTo: '/reset-password' } });
 }
 
 /** The `name=value` of the session cookie a response set. */

@@ -164,6 +164,18 @@ async function limitedAndNext(zip: string, pay: 'prepay' | 'credit') {
   return { limited, next: next._id as string, campaignId: campaign?.id as string };
 }
 
+/** A live delivery of the buyer to the CRM at `path`, accepting `{"ok":true}`; the engine is reloaded. */
+async function liveCrmDelivery(buyerId: string, path: string) {
+  await createDelivery(t, admin.cookie, {
+    buyer: buyerId,
+    name: 'CRM',
+    url: `${crm.base}${path}`,
+    accept: fieldRows({ ok: 'true' }),
+    status: 'live',
+  });
+  await t.deps.engine.reload();
+}
+
 /** The buyer's accruing bill's id (its first sale opened it). */
 async function accruingBillOf(buyerId: string): Promise<string> {
   const res = await t.request({ method: 'GET', url: `/api/bill/buyer/${buyerId}/current`, as: admin.cookie });
@@ -262,14 +274,7 @@ describe('rule 7: a winner that does not buy gives its reservation back', () => 
   it('a prepay buyer whose live delivery answers Not Accepted keeps its whole balance for the next leads', async () => {
     const zip = '64106';
     const { limited, next } = await limitedAndNext(zip, 'prepay');
-    await createDelivery(t, admin.cookie, {
-      buyer: limited,
-      name: 'CRM',
-      url: `${crm.base}/crm`,
-      accept: fieldRows({ ok: 'true' }),
-      status: 'live',
-    });
-    await t.deps.engine.reload();
+    await liveCrmDelivery(limited, '/crm');
 
     crm.answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":false}');
     expect(await soldTo(zip)).toBe(next);
@@ -312,14 +317,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
     it('a recompute that starts while a sale holds its reservation uncommitted counts that sale', async () => {
       const zip = '43215';
       const { limited, next } = await limitedAndNext(zip, 'prepay');
-      await createDelivery(t, admin.cookie, {
-        buyer: limited,
-        name: 'CRM',
-        url: `${crm.base}/held`,
-        accept: fieldRows({ ok: 'true' }),
-        status: 'live',
-      });
-      await t.deps.engine.reload();
+      await liveCrmDelivery(limited, '/held');
       expect(await soldTo(zip)).toBe(limited);
 
       // The sale's transaction has reserved the price and waits for the buyer's system to answer.

@@ -43,6 +43,12 @@ const contact = () => ({
 const buyersOf = async (leadId: string) =>
   (await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, leadId))).map((m) => m.campaignId);
 
+/** The answer says the lead was sold, and to this campaign alone. */
+async function expectSoldTo(answer: { lead_id: string }, campaignId: string) {
+  expect(answer).toMatchObject({ ok: true, status: 'sold' });
+  expect(await buyersOf(answer.lead_id)).toEqual([campaignId]);
+}
+
 /** What the lead's explanation says of a campaign. */
 async function explained(leadId: string, campaignId: string) {
   const [row] = await t.database.db.select().from(leads).where(eq(leads.id, leadId));
@@ -118,6 +124,25 @@ async function soldElsewhere(
   });
 }
 
+/**
+ * The duplicate-window tests' market in one state: the first buyer's campaign (named by `fixedId`, the
+ * best bid at $50) and a second buyer's at $20, and `sourceCount` sources with their API keys.
+ */
+async function duplicateWindowMarket(state: string, fixedId: string, sourceCount: number) {
+  const first = await createBuyer(t);
+  const second = await createBuyer(t);
+  const bought = await createCampaign(t, first._id, {
+    price: 50,
+    services: ['pest_control'],
+    states: [state],
+    fixedId,
+  });
+  const next = await createCampaign(t, second._id, { price: 20, services: ['pest_control'], states: [state] });
+  const sources: Awaited<ReturnType<typeof createSourceWithKey>>[] = [];
+  for (let i = 0; i < sourceCount; i++) sources.push(await createSourceWithKey(t, { maxCost: 10 }));
+  return { first, bought, next, sources };
+}
+
 describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
   it.each([
     ['by this process', 'NC', '27601', false],
@@ -127,22 +152,9 @@ describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
     async (_, state, zip, elsewhere) => {
       t.clock.set('2026-04-01T15:00:00Z');
       const soldAt = t.clock.now().getTime();
-      const first = await createBuyer(t);
-      const second = await createBuyer(t);
       const fixedId = `DUP-${state}`;
-      const bought = await createCampaign(t, first._id, {
-        price: 50,
-        services: ['pest_control'],
-        states: [state],
-        fixedId,
-      });
-      const next = await createCampaign(t, second._id, { price: 20, services: ['pest_control'], states: [state] });
       // Three sources, so that no post below is a source re-posting its own lead (a 5-minute rule).
-      const sources = [
-        await createSourceWithKey(t, { maxCost: 10 }),
-        await createSourceWithKey(t, { maxCost: 10 }),
-        await createSourceWithKey(t, { maxCost: 10 }),
-      ];
+      const { first, bought, next, sources } = await duplicateWindowMarket(state, fixedId, 3);
       const person = contact();
       const lead = (i: number) =>
         call('/api/lead', sources[i]?.apiKey as string, { service: 'pest_control', zip, ...person });
@@ -168,22 +180,19 @@ describe('the buyer duplicate window (DESIGN.md §5 rule 9: 30 days)', () => {
         });
       } else {
         const sold = await lead(0);
-        expect(sold).toMatchObject({ ok: true, status: 'sold' });
-        expect(await buyersOf(sold.lead_id)).toEqual([bought]);
+        await expectSoldTo(sold, bought);
       }
 
       t.clock.set(new Date(soldAt + 30 * DAY - SECOND));
       if (!elsewhere) expect(await quoteOfBought()).toEqual({ ok: false, reason: 'no_match' });
       const inside = await lead(1);
-      expect(inside).toMatchObject({ ok: true, status: 'sold' });
-      expect(await buyersOf(inside.lead_id)).toEqual([next]);
+      await expectSoldTo(inside, next);
       expect(await explained(inside.lead_id, bought)).toMatchObject({ eligible: false, rule: 'duplicate' });
 
       t.clock.set(new Date(soldAt + 30 * DAY + SECOND));
       if (!elsewhere) expect(await quoteOfBought()).toMatchObject({ ok: true, price: 10 });
       const outside = await lead(2);
-      expect(outside).toMatchObject({ ok: true, status: 'sold' });
-      expect(await buyersOf(outside.lead_id)).toEqual([bought]);
+      await expectSoldTo(outside, bought);
     },
   );
 });
@@ -204,24 +213,14 @@ describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rul
     async (_, state, zip, elsewhere) => {
       t.clock.set('2026-06-01T15:00:00Z');
       const soldAt = t.clock.now().getTime();
-      const first = await createBuyer(t);
-      const second = await createBuyer(t);
       const fixedId = `DUP-EMAIL-${state}`;
-      const bought = await createCampaign(t, first._id, {
-        price: 50,
-        services: ['pest_control'],
-        states: [state],
-        fixedId,
-      });
-      const next = await createCampaign(t, second._id, { price: 20, services: ['pest_control'], states: [state] });
+      // A source per lead: no post below is a source re-posting its own lead (the 5-minute rule).
+      const { first, bought, next, sources } = await duplicateWindowMarket(state, fixedId, 5);
       const third = await createCampaign(t, (await createBuyer(t))._id, {
         price: 15,
         services: ['pest_control'],
         states: [state],
       });
-      // A source per lead: no post below is a source re-posting its own lead (the 5-minute rule).
-      const sources: Awaited<ReturnType<typeof createSourceWithKey>>[] = [];
-      for (let i = 0; i < 5; i++) sources.push(await createSourceWithKey(t, { maxCost: 10 }));
       const email = `${state.toLowerCase()}.${Math.random().toString(36).slice(2)}@example.com`;
       const person = () => ({ ...contact(), email: email.toUpperCase() });
       const key = (i: number) => sources[i]?.apiKey as string;
@@ -248,8 +247,7 @@ describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rul
         });
       } else {
         const sold = await direct(0);
-        expect(sold).toMatchObject({ ok: true, status: 'sold' });
-        expect(await buyersOf(sold.lead_id)).toEqual([bought]);
+        await expectSoldTo(sold, bought);
       }
 
       t.clock.set(new Date(soldAt + 30 * DAY - SECOND));
@@ -259,8 +257,7 @@ describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rul
         [await direct(1), next],
         [await pingThenPost(2), third],
       ] as const) {
-        expect(sold).toMatchObject({ ok: true, status: 'sold' });
-        expect(await buyersOf(sold.lead_id)).toEqual([winner]);
+        await expectSoldTo(sold, winner);
         expect(await explained(sold.lead_id, bought)).toMatchObject({ eligible: false, rule: 'duplicate' });
       }
 
@@ -268,8 +265,7 @@ describe('the buyer duplicate window found by the email alone (DESIGN.md §5 rul
       if (!elsewhere) expect(await quoteOfBought()).toMatchObject({ ok: true, price: 10 });
       // The first sale has left the window: its buyer, the best bid, buys the email again.
       const outside = await pingThenPost(3);
-      expect(outside).toMatchObject({ ok: true, status: 'sold' });
-      expect(await buyersOf(outside.lead_id)).toEqual([bought]);
+      await expectSoldTo(outside, bought);
     },
   );
 });
@@ -290,8 +286,7 @@ describe('the source re-post window (DESIGN.md §5 rule 9: 5 minutes)', () => {
     const firstEarly = await post(early);
     const firstLate = await post(late);
     for (const sold of [firstEarly, firstLate]) {
-      expect(sold).toMatchObject({ ok: true, status: 'sold' });
-      expect(await buyersOf(sold.lead_id)).toEqual([bought]);
+      await expectSoldTo(sold, bought);
     }
 
     t.clock.set(new Date(postedAt + 5 * MINUTE - SECOND));
@@ -307,8 +302,7 @@ describe('the source re-post window (DESIGN.md §5 rule 9: 5 minutes)', () => {
     t.clock.set(new Date(postedAt + 5 * MINUTE + SECOND));
     const again = await post(late);
     // Not a re-post: the lead is auctioned, and goes to the buyer that has not bought this phone.
-    expect(again).toMatchObject({ ok: true, status: 'sold' });
-    expect(await buyersOf(again.lead_id)).toEqual([next]);
+    await expectSoldTo(again, next);
   });
 });
 

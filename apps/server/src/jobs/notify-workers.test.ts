@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, postSoldLead } from '../../test/factories';
 import { useFixture } from '../../test/fixtures';
 import { type TestApp, useTestApp } from '../../test/harness';
 import { eventually, type HttpReceiver, notifyJobsOf, useReceivers } from '../../test/receivers';
-import { campaigns } from '../db/schema';
 
 /**
  * Issue 28: the notify workers keep up with the sales. pg-boss 10 waits a whole poll interval after
@@ -25,11 +23,7 @@ const SLOW_POLL = {
 /** A buyer whose campaign in `state` posts its leads to the receiver's `path`. */
 async function webhookBuyer(t: TestApp, http: HttpReceiver, state: string, path: string) {
   const buyer = await createBuyer(t);
-  const campaignId = await createCampaign(t, buyer._id, { price: 40, states: [state] });
-  await t.database.db
-    .update(campaigns)
-    .set({ notify: { email: [], sms: [], webhook: http.url(path), broadcast_webhooks: [] } })
-    .where(eq(campaigns.id, campaignId));
+  await createCampaign(t, buyer._id, { price: 40, states: [state], webhook: http.url(path) });
 }
 
 const deliveredCount = (http: HttpReceiver, path: string) => new Set(http.on(path).map((r) => r.body)).size;

@@ -5,7 +5,7 @@ import { createBuyer, createCampaign, createSourceWithKey, postSoldLead } from '
 import { createTestApp, type TestApp } from '../../test/harness';
 import { type LeadexProcess, startLeadexProcess, stopLeadexProcess } from '../../test/processes';
 import { eventually, startHttpReceiver } from '../../test/receivers';
-import { campaigns, deliveryAttempts, leadMatches } from '../db/schema';
+import { deliveryAttempts, leadMatches } from '../db/schema';
 
 /**
  * Issue 6: a worker process killed (SIGKILL) in the middle of a delivery loses nothing: after a
@@ -66,11 +66,7 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
 
     it('runs the delivery again after a restart; the receiver sees one webhook-id twice', async () => {
       const buyer = await createBuyer(t);
-      const campaignId = await createCampaign(t, buyer._id, { price: 40, states: ['TX'] });
-      await t.database.db
-        .update(campaigns)
-        .set({ notify: { email: [], sms: [], webhook: http.url('/slow'), broadcast_webhooks: [] } })
-        .where(eq(campaigns.id, campaignId));
+      await createCampaign(t, buyer._id, { price: 40, states: ['TX'], webhook: http.url('/slow') });
       const { apiKey } = await createSourceWithKey(t, { maxCost: 10 });
       // The first request hangs: the worker is killed while it waits for the answer.
       http.script('/slow', ['hang'], 200);

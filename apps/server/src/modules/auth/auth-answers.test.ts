@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithKey } from '../../../test/factories';
-import { useAdminTestApp } from '../../../test/harness';
+import { requestPasswordReset, useAdminTestApp } from '../../../test/harness';
 import { eventually } from '../../../test/receivers';
 import { outbox } from '../../db/schema';
 import { RESET_REQUEST_MIN_MS } from './auth-answers';
@@ -58,11 +58,7 @@ describe('Cache-Control', () => {
 describe('Forgot password', () => {
   const ask = async (email: string) => {
     const started = performance.now();
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/auth/request-password-reset',
-      payload: { email, redirectTo: '/reset-password' },
-    });
+    const res = await requestPasswordReset(t, email);
     expect(res.statusCode).toBe(200);
     return { ms: performance.now() - started, body: res.json() };
   };

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { ADMIN, requestPasswordReset, useTestApp } from '../../../test/harness';
 import { eventually } from '../../../test/receivers';
 import { outbox } from '../../db/schema';
 
@@ -191,11 +191,7 @@ describe('welcome email and password reset', () => {
 
   it('mails a password reset link that leads to the set-password page', async () => {
     const { buyer } = await createBuyerWithLogin(t);
-    const asked = await t.request({
-      method: 'POST',
-      url: '/api/auth/request-password-reset',
-      payload: { email: buyer.email, redirectTo: '/reset-password' },
-    });
+    const asked = await requestPasswordReset(t, buyer.email);
     expect(asked.statusCode).toBe(200);
     // The mail goes out after the answer (the answer's time must not tell known addresses: issue 29 item 11).
     const mail = await eventually(

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyerWithLogin } from '../../../test/factories';
-import { ADMIN, useTestApp } from '../../../test/harness';
+import { ADMIN, requestPasswordReset, useTestApp } from '../../../test/harness';
 import { outbox } from '../../db/schema';
 
 /**
@@ -84,11 +84,7 @@ describe('sign-in throttle per (account, client address)', () => {
       for (let i = 0; i < FREE; i++) await signIn(from, { email: buyer.email }, `wrong-${i}`);
       expect((await signIn(from, { email: buyer.email }, 'still-wrong-1')).statusCode).toBe(429);
     }
-    await t.request({
-      method: 'POST',
-      url: '/api/auth/request-password-reset',
-      payload: { email: buyer.email, redirectTo: '/reset-password' },
-    });
+    await requestPasswordReset(t, buyer.email);
     const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.to, buyer.email));
     const token = /\/api\/auth\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
     const reset = await t.request({

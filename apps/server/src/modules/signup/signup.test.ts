@@ -4,7 +4,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, leadInput, uniquePhone } from '../../../test/factories';
 import { useFixture } from '../../../test/fixtures';
-import { ADMIN, createTestApp, sessionCookie, type TestApp, useTestApp } from '../../../test/harness';
+import {
+  ADMIN,
+  createTestApp,
+  requestPasswordReset,
+  sessionCookie,
+  type TestApp,
+  useTestApp,
+} from '../../../test/harness';
 import { eventually, type SmtpReceiver, startSmtpReceiver } from '../../../test/receivers';
 import { apiKeys, leads, messages, outbox, sources, user } from '../../db/schema';
 
@@ -435,11 +442,7 @@ describe('Forgot password before the email is verified (issue 29 item 7)', () =>
     expect((await signUp(body)).statusCode).toBe(201);
     const verifyToken = (await verificationLink(body.email)).searchParams.get('token') ?? '';
 
-    const asked = await t.request({
-      method: 'POST',
-      url: '/api/auth/request-password-reset',
-      payload: { email: body.email, redirectTo: '/reset-password' },
-    });
+    const asked = await requestPasswordReset(t, body.email);
     expect(asked.statusCode).toBe(200);
     const mail = await eventually(
       () => smtp.mails.filter((m) => m.to.includes(body.email))[1],
