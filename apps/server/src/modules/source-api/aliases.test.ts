@@ -145,7 +145,7 @@ describe('fieldMapper', () => {
     expect(body).toEqual({ metadata: { lp_campaign_id: ' 13424 ', lp_action: 'add', API_Action: 'pushLead' } });
   });
 
-  it('reads a TrustedForm ping URL under the script\'s name as our field', () => {
+  it("reads a TrustedForm ping URL under the script's name as our field", () => {
     const body: Record<string, unknown> = { xxTrustedFormPingUrl: 'https://ping.trustedform.com/abc' };
     expect(leadMapper(body).warnings).toEqual(['Field `xxTrustedFormPingUrl` was read as `trusted_form_ping_url`.']);
     expect(body).toEqual({ trusted_form_ping_url: 'https://ping.trustedform.com/abc' });
