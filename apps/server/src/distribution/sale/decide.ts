@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
 import { runAuction } from '../auction';
 import { applyBids, type BidRound, NO_ROUND } from '../bidding';
-import { type BudgetSlot, budgetLockOrder, budgetReached, budgetSlots } from '../budgets';
+import { type BudgetSlot, budgetLockOrder, budgetSlots } from '../budgets';
 import { type CapSlot, capSlots, lockOrder } from '../caps';
 import { bidsFor } from '../eligibility';
 import type { Engine, SourceCaller } from '../engine';
