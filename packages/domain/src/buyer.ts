@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { billTermsAnswerSchema } from './bill';
-import { CAMPAIGN_STATUSES, campaignNotifyAnswerSchema, campaignNotifySchema, campaignSchema } from './campaign';
+import {
+  CAMPAIGN_STATUSES,
+  campaignNotifyAnswerSchema,
+  campaignNotifySchema,
+  campaignSchema,
+  MAX_BUDGET,
+} from './campaign';
 import {
   contactSchema,
   emailAddress,
   leadRowSchema,
+  optionalDollars,
   optionalText,
   pageQuery,
   portalUserAnswerSchema,
@@ -102,6 +109,8 @@ const buyerFields = {
   bill: buyerBillSchema,
   autoApproveReturns: autoApproveReturns.default(0),
   showSource: showSource.default(false),
+  /** The buyer's daily budget across its campaigns, in dollars (issue 33); empty = none. */
+  budget_daily: optionalDollars('Daily budget', MAX_BUDGET),
 };
 
 /** POST /api/buyer: the buyer and its primary user's sign-in (Username, Email). */
@@ -128,6 +137,7 @@ export const buyerUpdateSchema = z
     bill: z.object(billFields).partial(),
     autoApproveReturns,
     showSource,
+    budget_daily: buyerFields.budget_daily,
     username: z.never({ error: 'Username cannot be changed' }),
   })
   .partial();
@@ -174,6 +184,10 @@ export const buyerSchema = contactSchema.extend({
   autoApproveReturns: z.number(),
   /** Whether the buyer sees each lead's source (its bills' Source column, its leads' `source`). */
   showSource: z.boolean(),
+  /** The daily budget across the buyer's campaigns, in dollars; null = none (issue 33). */
+  budget_daily: z.number().nullable(),
+  /** Dollars spent today against it, in the exchange's zone (the buyer detail only). */
+  spent_today: z.number().optional(),
   ts: z.number(),
   users: z.array(buyerUserAnswerSchema).optional(),
   /** The buyer's campaigns, on `include=matches`. */

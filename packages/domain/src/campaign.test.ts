@@ -318,6 +318,7 @@ describe('the payload rules (admin §7)', () => {
       location: 'zip',
       zips: ['75201'],
       max: { hourly: null, daily: null, weekly: null, monthly: null },
+      budget: { daily: null, weekly: null, monthly: null },
       notify: { email: ['leads@acme.example'], sms: [], broadcast_webhooks: [] },
       source_filter: [
         { source: 'src_1', pct: 0.125 },
@@ -357,6 +358,7 @@ describe('the payload rules (admin §7)', () => {
       state: ['TX'],
       zips: [],
       max: { hourly: null, daily: 10, weekly: null, monthly: null },
+      budget: { daily: 500, weekly: null, monthly: null },
       notify: { email: ['a@acme.example'], sms: [], broadcast_webhooks: [] },
       time: DEFAULT_CAMPAIGN_TIME,
       source_filter: [{ source: 'src_1', pct: 0.125 }],
@@ -405,6 +407,7 @@ describe('campaign form values (mutation testing)', () => {
     state: [],
     zips: [],
     max: { hourly: null, daily: 0, weekly: null, monthly: 200 },
+    budget: { daily: null, weekly: 250.5, monthly: null },
     notify: { email: [], sms: ['+15555550100'], broadcast_webhooks: ['https://hooks.example/a'] },
     status: { live: false, draft: false, pause: true, history: [] },
     ts: 1,
@@ -453,6 +456,7 @@ describe('campaign form values (mutation testing)', () => {
       zips: [],
       zipset: '',
       max: { hourly: '', daily: 0, weekly: '', monthly: 200 },
+      budget: { daily: '', weekly: 250.5, monthly: '' },
       notify: { email: [], sms: ['+15555550100'], webhook: '', broadcast_webhooks: ['https://hooks.example/a'] },
       source_filter: [],
       timeOn: false,
@@ -660,6 +664,21 @@ describe('campaign form and edit rules (mutation testing)', () => {
     expect(campaignChanges(byZip, { ...byZip, location: 'zipset', zipset: 'reg_1' }, opts)).toStrictEqual({
       location: 'zipset',
       zipset: 'reg_1',
+    });
+  });
+});
+
+describe('budget caps in dollars (issue 33)', () => {
+  const budget = (b: Record<string, unknown>) => messages(campaignCreateSchema, { ...validApi, budget: b });
+  it('takes empty budgets as none, 0 and cents, and names the field of a bad one', () => {
+    expect(budget({})).toEqual({});
+    expect(budget({ daily: '', weekly: null, monthly: 0 })).toEqual({});
+    expect(budget({ daily: 500, weekly: '1234.56' })).toEqual({});
+    expect(budget({ daily: 'lots' })).toEqual({ 'budget.daily': 'Daily budget must be a number' });
+    expect(budget({ weekly: -0.01 })).toEqual({ 'budget.weekly': 'Weekly budget must be at least 0' });
+    expect(budget({ monthly: 10.001 })).toEqual({ 'budget.monthly': 'Monthly budget must have at most 2 decimals' });
+    expect(budget({ daily: 1_000_000.01 })).toEqual({
+      'budget.daily': 'Daily budget must be less than or equal to 1000000',
     });
   });
 });

@@ -120,6 +120,28 @@ const cap = (label: string, min: number, max: number) =>
       .optional(),
   );
 
+/** The largest budget a campaign or a buyer may set, in dollars: counters are integer cents. */
+export const MAX_BUDGET = 1_000_000;
+
+/** Budget caps in dollars (issue 33): daily, weekly, monthly; empty = no budget. */
+export const campaignBudgetSchema = z.object({
+  daily: optionalDollars('Daily budget', MAX_BUDGET),
+  weekly: optionalDollars('Weekly budget', MAX_BUDGET),
+  monthly: optionalDollars('Monthly budget', MAX_BUDGET),
+});
+/** The budgets as the API answers them (dollars; null = no budget) and what is spent in the current periods. */
+export const campaignBudgetAnswerSchema = z.object({
+  daily: z.number().nullable(),
+  weekly: z.number().nullable(),
+  monthly: z.number().nullable(),
+});
+export const campaignSpentSchema = z.object({
+  daily: z.number(),
+  weekly: z.number(),
+  monthly: z.number(),
+});
+export type CampaignBudget = z.infer<typeof campaignBudgetAnswerSchema>;
+
 /** Limits: hourly, daily and weekly at least 1; monthly 0 to 1000 (admin §5). Empty = no cap. */
 export const campaignMaxSchema = z.object({
   hourly: cap('Hourly limit', 1, MAX_PERIOD_CAP),
@@ -391,6 +413,7 @@ const campaignFields = {
   zips: zipList,
   zipset: optionalId,
   max: campaignMaxSchema,
+  budget: campaignBudgetSchema,
   notify: campaignNotifySchema,
   source_filter: sourceFilterList(1),
   time: timeInput,
@@ -413,6 +436,7 @@ export const campaignCreateSchema = z
     state: stateList.default([]),
     zips: zipList.default([]),
     max: campaignMaxSchema.default({}),
+    budget: campaignBudgetSchema.default({}),
     notify: campaignNotifySchema.optional(),
     source_filter: sourceFilterList(1).optional(),
     time: timeInput.optional(),
@@ -518,6 +542,10 @@ export const campaignSchema = z.object({
   zipset: z.string().optional(),
   zipset_name: z.string().optional(),
   max: campaignMaxAnswerSchema,
+  /** Budget caps in dollars (issue 33). */
+  budget: campaignBudgetAnswerSchema,
+  /** Dollars spent in the current budget periods, in the campaign's zone (the campaign detail only). */
+  spent: campaignSpentSchema.optional(),
   notify: campaignNotifyAnswerSchema,
   time: campaignTimeAnswerSchema.optional(),
   source_filter: z.array(campaignSourceFilterAnswerSchema).optional(),
@@ -548,6 +576,7 @@ export const campaignListItemSchema = campaignSchema
     zips: true,
     zipset: true,
     max: true,
+    budget: true,
     ts: true,
     delivery_failure: true,
   })
@@ -582,6 +611,7 @@ export interface CampaignFormValues {
   zips: string[];
   zipset: string;
   max: { hourly: number | string; daily: number | string; weekly: number | string; monthly: number | string };
+  budget: { daily: number | string; weekly: number | string; monthly: number | string };
   notify: { email: string[]; sms: string[]; webhook: string; broadcast_webhooks: string[] };
   source_filter: {
     source: string;
@@ -616,6 +646,7 @@ export function newCampaignFormValues(buyer = ''): CampaignFormValues {
     zips: [],
     zipset: '',
     max: { hourly: '', daily: '', weekly: '', monthly: '' },
+    budget: { daily: '', weekly: '', monthly: '' },
     notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
     source_filter: [],
     timeOn: false,
@@ -656,6 +687,7 @@ export function campaignFormValues(c: Campaign): CampaignFormValues {
       weekly: blank(c.max.weekly),
       monthly: blank(c.max.monthly),
     },
+    budget: { daily: blank(c.budget.daily), weekly: blank(c.budget.weekly), monthly: blank(c.budget.monthly) },
     notify: {
       email: c.notify.email,
       sms: c.notify.sms,
@@ -698,6 +730,7 @@ export const campaignFormSchema = z
     zips: zipList,
     zipset: optionalId,
     max: campaignMaxSchema,
+    budget: campaignBudgetSchema,
     notify: campaignNotifySchema,
     source_filter: sourceFilterList(100),
     timeOn: z.boolean(),
@@ -734,6 +767,7 @@ export interface CampaignPayload {
   zips?: string[];
   zipset?: string;
   max: CampaignMax;
+  budget: CampaignBudget;
   notify: CampaignNotify;
   source_filter?: CampaignSourceFilterInput[];
   time: CampaignTime | { delete: true };
@@ -774,6 +808,11 @@ export function toCampaignPayload(v: CampaignFormValues, options: { withSourceFi
       daily: toNumberOrNull(v.max.daily),
       weekly: toNumberOrNull(v.max.weekly),
       monthly: toNumberOrNull(v.max.monthly),
+    },
+    budget: {
+      daily: toNumberOrNull(v.budget.daily),
+      weekly: toNumberOrNull(v.budget.weekly),
+      monthly: toNumberOrNull(v.budget.monthly),
     },
     notify: {
       email: v.notify.email,

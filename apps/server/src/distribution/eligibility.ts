@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
+import { budgetFailure } from './budgets';
 import {
   type Bid,
   CAP_PERIODS,
@@ -123,6 +124,17 @@ function checkSource(c: IndexedCampaign, lead: LeadFacts): { row: SourceFilter |
   return { row };
 }
 
+/**
+ * Budget caps in dollars (issue 33): a sale at the campaign's price for this lead must not pass a
+ * budget of the campaign or its buyer. Checked at the exclusive price, after the source rule that
+ * may change it; the sale's statement checks again at the price actually paid.
+ */
+function checkBudget(c: IndexedCampaign, priceCents: number, lead: LeadFacts, caps: CapCounts): Failure | null {
+  if (!caps.spent) return null;
+  const detail = budgetFailure(c, priceCents, { spent: caps.spent.bind(caps) }, lead.now);
+  return detail === null ? null : fail('budget', detail);
+}
+
 /** Rule 9. */
 function checkDuplicate(c: IndexedCampaign, lead: LeadFacts): Failure | null {
   if (!lead.duplicateBuyerIds.has(c.buyerId)) return null;
@@ -141,12 +153,15 @@ export function checkEligibility(c: IndexedCampaign, lead: LeadFacts, caps: CapC
   if (early) return early;
   const source = checkSource(c, lead);
   if ('eligible' in source) return source;
+  const row = source.row;
+  const priceCents = row?.priceCents ?? c.priceCents;
+  const budget = checkBudget(c, priceCents, lead, caps);
+  if (budget) return budget;
   const duplicate = checkDuplicate(c, lead);
   if (duplicate) return duplicate;
-  const row = source.row;
   return {
     eligible: true,
-    priceCents: row?.priceCents ?? c.priceCents,
+    priceCents,
     sharedPriceCents: c.shared ? (row?.sharedPriceCents ?? c.sharedPriceCents) : null,
   };
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { sha256Hex } from '../lib/secrets';
 import { runAuction } from './auction';
+import { budgetSlots, buyerSpentToday, hasBudget, MemoryBudgetSpend, spentNow } from './budgets';
 import { MemoryCapCounts, setCaps } from './caps';
 import { RecentSales } from './duplicates';
 import { bidsFor } from './eligibility';
@@ -49,6 +50,7 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
   let snapshot: EngineSnapshot | null = null;
   let zipStates = new Map<string, string>();
   let capCounts = new MemoryCapCounts(() => clock.now());
+  let budgetSpend = new MemoryBudgetSpend();
   let version = '';
   let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<void> | null = null;
@@ -70,6 +72,9 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
     const now = clock.now();
     const capped = snapshot.campaigns.filter((c) => setCaps(c).length > 0);
     capCounts = await MemoryCapCounts.read(db, capped, () => clock.now());
+    const budgeted = snapshot.campaigns.filter(hasBudget);
+    const owners = new Set(budgeted.flatMap((c) => [c.id, c.buyerId]));
+    budgetSpend = await MemoryBudgetSpend.read(db, [...owners], now);
     await recentSales.refresh(db, new Date(now.getTime() - snapshot.settings.duplicateWindowDays * DAY_MS));
   }
 
@@ -126,7 +131,17 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
     snapshot: current,
     recorder,
     recentSales,
-    capCounts: (): CapCounts => capCounts,
+    /** The lead caps' counts and the budgets' spend of the current periods, as this process knows them. */
+    capCounts: (): CapCounts => {
+      const counts = capCounts;
+      const spend = budgetSpend;
+      return { get: (id) => counts.get(id), spent: (owner, period, start) => spend.spent(owner, period, start) };
+    },
+    /** What a campaign and its buyer spent in the current periods (the campaign screens), from the database. */
+    budgetSpent: (campaignId: string, buyerId: string, zone: string | null) =>
+      spentNow(db, { id: campaignId, buyerId, zone }, clock.now()),
+    /** What a buyer spent today against its daily budget (the buyer screen), from the database. */
+    buyerSpentToday: (buyerId: string) => buyerSpentToday(db, buyerId, clock.now()),
     stateOf: (zip: string): string | null => zipStates.get(zip) ?? null,
     config,
 
@@ -219,14 +234,18 @@ export function createEngine({ db, clock, config, onError }: EngineDeps) {
       hashes: (string | null)[],
       at: Date,
       countsCaps: boolean,
+      /** The matches' prices, in the order of `campaignIds`: they count toward the budgets. */
+      pricesCents: readonly number[] = [],
     ): void {
       const snap = current();
-      for (const id of campaignIds) {
+      for (const [i, id] of campaignIds.entries()) {
         const c = snap.campaigns.find((x) => x.id === id);
         if (!c) continue;
         c.lastSoldAt = at.getTime();
         recorder.campaignSold(id, at);
         if (countsCaps) capCounts.increment(c, at);
+        const price = pricesCents[i];
+        if (countsCaps && price !== undefined) budgetSpend.add(budgetSlots(c, price, at));
       }
       for (const buyerId of buyerIds) recentSales.add(hashes, buyerId, at);
     },

@@ -1,8 +1,9 @@
 import { isPingPost, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
   apiKeys,
+  buyers,
   campaignSourceFilters,
   campaigns,
   engineVersions,
@@ -131,36 +132,48 @@ const ms = (d: Date | null) => (d ? d.getTime() : null);
 
 /** Reads the engine's picture from the database (a few hundred campaigns: milliseconds). */
 export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
-  const [campaignRows, filterRows, zipsetRows, sourceRows, channelRows, keyRows, serviceRows, settingRows, liveRows] =
-    await Promise.all([
-      db.select().from(campaigns),
-      db.select().from(campaignSourceFilters),
-      db.select({ id: zipsets.id, zips: zipsets.zips }).from(zipsets),
-      db.select().from(sources),
-      db.select().from(sourceChannels),
-      db.select().from(apiKeys),
-      db.select({ name: services.name }).from(services),
-      db
-        .select()
-        .from(settings)
-        .where(inArray(settings.key, ['shared_buyers', 'duplicate_window_days'])),
-      db
-        .select({
-          id: webhooks.id,
-          buyerId: webhooks.buyerId,
-          name: webhooks.name,
-          pingId: webhooks.pingId,
-          ping: webhooks.ping,
-          key: webhooks.key,
-          keyName: webhooks.keyName,
-          secret: webhooks.secret,
-          secretName: webhooks.secretName,
-          reasonField: webhooks.reasonField,
-        })
-        .from(webhooks)
-        .where(eq(webhooks.status, 'live'))
-        .orderBy(webhooks.createdAt, webhooks.id),
-    ]);
+  const [
+    campaignRows,
+    filterRows,
+    zipsetRows,
+    sourceRows,
+    channelRows,
+    keyRows,
+    serviceRows,
+    settingRows,
+    liveRows,
+    buyerBudgetRows,
+  ] = await Promise.all([
+    db.select().from(campaigns),
+    db.select().from(campaignSourceFilters),
+    db.select({ id: zipsets.id, zips: zipsets.zips }).from(zipsets),
+    db.select().from(sources),
+    db.select().from(sourceChannels),
+    db.select().from(apiKeys),
+    db.select({ name: services.name }).from(services),
+    db
+      .select()
+      .from(settings)
+      .where(inArray(settings.key, ['shared_buyers', 'duplicate_window_days'])),
+    db
+      .select({
+        id: webhooks.id,
+        buyerId: webhooks.buyerId,
+        name: webhooks.name,
+        pingId: webhooks.pingId,
+        ping: webhooks.ping,
+        key: webhooks.key,
+        keyName: webhooks.keyName,
+        secret: webhooks.secret,
+        secretName: webhooks.secretName,
+        reasonField: webhooks.reasonField,
+      })
+      .from(webhooks)
+      .where(eq(webhooks.status, 'live'))
+      .orderBy(webhooks.createdAt, webhooks.id),
+    db.select({ id: buyers.id, cents: buyers.budgetDailyCents }).from(buyers).where(isNotNull(buyers.budgetDailyCents)),
+  ]);
+  const buyerBudgets = new Map(buyerBudgetRows.map((b) => [b.id, b.cents]));
   const setting = (key: string, fallback: number) => {
     const value = Number(settingRows.find((r) => r.key === key)?.value);
     return Number.isFinite(value) && value >= 0 ? value : fallback;
@@ -194,6 +207,8 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
       c.location === 'zip' ? c.zips : c.location === 'zipset' && c.zipsetId ? (zipsetZips.get(c.zipsetId) ?? []) : [],
     ),
     caps: { hourly: c.maxHourly, daily: c.maxDaily, weekly: c.maxWeekly, monthly: c.maxMonthly },
+    budgets: { daily: c.budgetDailyCents, weekly: c.budgetWeeklyCents, monthly: c.budgetMonthlyCents },
+    buyerDailyBudgetCents: buyerBudgets.get(c.buyerId) ?? null,
     time: c.time,
     sourceFilters: filtersOf.get(c.id) ?? [],
     lastSoldAt: c.lastSoldAt?.getTime() ?? 0,

@@ -38,6 +38,10 @@ export interface IndexedCampaign {
   zips: ReadonlySet<string>;
   /** Cap limits; null or undefined = no cap; a monthly cap of 0 = no cap. */
   caps: Partial<Record<CapPeriod, number | null>>;
+  /** Budget caps in cents (issue 33); null or undefined = no budget. */
+  budgets?: Partial<Record<'daily' | 'weekly' | 'monthly', number | null>>;
+  /** The buyer's daily budget across its campaigns, in cents; null = none. */
+  buyerDailyBudgetCents?: number | null;
   time: CampaignTime | null;
   sourceFilters: readonly SourceFilter[];
   /** When it last sold (epoch ms, 0 = never): equal bids rotate, least recently sold first. */
@@ -64,6 +68,8 @@ export interface LeadFacts {
 /** Cap counts of the current periods, by campaign id then period (a Map will do). */
 export interface CapCounts {
   get(campaignId: string): Partial<Record<CapPeriod, number>> | undefined;
+  /** Cents spent by a campaign or buyer in a budget period (issue 33); without it, budgets are left to the sale. */
+  spent?(ownerId: string, period: 'daily' | 'weekly' | 'monthly' | 'buyer_daily', periodStart: Date): number;
 }
 
 /**
@@ -79,6 +85,7 @@ export type Rule =
   | 'time'
   | 'cap'
   | 'source'
+  | 'budget'
   | 'duplicate'
   | 'delivery'
   | 'balance'

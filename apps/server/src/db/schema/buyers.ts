@@ -31,5 +31,7 @@ export const buyers = pgTable('buyers', {
    * their suppliers from their buyers, so it is off unless an admin turns it on.
    */
   showSource: boolean('show_source').notNull().default(false),
+  /** The buyer's daily budget across its campaigns, in cents (issue 33); null = no budget. */
+  budgetDailyCents: integer('budget_daily_cents'),
   ...timestamps(),
 });

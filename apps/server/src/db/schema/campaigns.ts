@@ -29,6 +29,10 @@ export const campaigns = pgTable(
     maxDaily: integer('max_daily'),
     maxWeekly: integer('max_weekly'),
     maxMonthly: integer('max_monthly'),
+    /** Budget caps in cents (issue 33): null = no budget; counted like the lead caps, in budget_counters. */
+    budgetDailyCents: integer('budget_daily_cents'),
+    budgetWeeklyCents: integer('budget_weekly_cents'),
+    budgetMonthlyCents: integer('budget_monthly_cents'),
     notify: jsonb('notify').$type<NotifyConfig>(),
     time: jsonb('time').$type<CampaignTime>(),
     /** live, draft or pause. */
@@ -83,4 +87,21 @@ export const capCounters = pgTable(
     n: integer('n').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.period, t.periodStart] })],
+);
+
+/**
+ * Cents spent per campaign or buyer and budget period (issue 33), raised atomically in the sale like
+ * cap_counters. `owner_id` is a campaign id (periods daily, weekly, monthly) or a buyer id (period
+ * buyer_daily); no foreign key, since it names either.
+ */
+export const budgetCounters = pgTable(
+  'budget_counters',
+  {
+    ownerId: text('owner_id').notNull(),
+    /** daily, weekly or monthly (a campaign's); buyer_daily (a buyer's). */
+    period: text('period').notNull(),
+    periodStart: timestamptz('period_start').notNull(),
+    spentCents: integer('spent_cents').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.period, t.periodStart] })],
 );

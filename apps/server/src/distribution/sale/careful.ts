@@ -1,10 +1,11 @@
 import { isPingPost } from '@leadex/domain';
 import type { RawDb, SqlRunner } from '../../db/raw';
 import { newId } from '../../lib/ids';
+import { type BudgetSlot, budgetLockOrder, budgetReached } from '../budgets';
 import { type CapSlot, lockOrder } from '../caps';
 import type { InlineAttempt, InlineDeliveries, LiveDelivery } from '../ports';
 import type { AuctionResult } from '../types';
-import { auction, type Decision, decide, type LeadAuction, type SaleContext, slotsOf } from './decide';
+import { auction, budgetSlotsOf, type Decision, decide, type LeadAuction, type SaleContext, slotsOf } from './decide';
 import {
   answerIdempotencyKey,
   claimIdempotencyKey,
@@ -12,9 +13,11 @@ import {
   type MatchRecord,
   priorSales,
   recordInline,
+  releaseBudgets,
   releaseBuyerSpend,
   releaseCaps,
   storeSale,
+  takeBudgets,
   takeBuyerSpend,
   takeCampaignCaps,
   takePingTurn,
@@ -53,6 +56,10 @@ export class CarefulSale {
   private readonly refused = new Map<string, string>();
   /** Cap slots held by campaigns of the current winners. */
   private readonly held = new Map<string, CapSlot[]>();
+  /** Campaigns whose budget (or their buyer's) the price would pass -> which budget (issue 33). */
+  private readonly overBudget = new Map<string, string>();
+  /** Budget raised by campaigns of the current winners, at their price. */
+  private readonly budgeted = new Map<string, { priceCents: number; slots: BudgetSlot[] }>();
   /** Prices reserved on buyers' spend (rule 7) by campaigns of the current winners. */
   private readonly spending = new Map<string, Winner>();
   /** Winners that have the lead through a live delivery: they stay in the sale whatever follows. */
@@ -107,6 +114,21 @@ export class CarefulSale {
           continue;
         }
         this.held.set(w.campaignId, slots);
+      }
+      // Budgets count the price paid: a winner whose price changed had its raise given back, and raises again.
+      if (!this.budgeted.has(w.campaignId)) {
+        const slots = budgetLockOrder(
+          budgetSlotsOf(this.parts.engine, w.campaignId, w.priceCents, this.lead.createdAt),
+        );
+        const over = await takeBudgets(this.tx, slots);
+        if (over) {
+          this.overBudget.set(w.campaignId, budgetReached(over.period, over.limitCents));
+          await releaseCaps(this.tx, this.held.get(w.campaignId) ?? []);
+          this.held.delete(w.campaignId);
+          taken = false;
+          continue;
+        }
+        this.budgeted.set(w.campaignId, { priceCents: w.priceCents, slots });
       }
       // A winner whose price changed (shared, then alone) had its reservation released: it takes the new one.
       if (this.spending.has(w.campaignId)) continue;
@@ -181,7 +203,9 @@ export class CarefulSale {
 
   /** The auction again without the campaigns dropped so far; a winner that has the lead is never dropped. */
   rerun(): AuctionResult | null {
-    const next = this.auction.run(new Set([...this.full, ...this.broke, ...this.refused.keys()]));
+    const next = this.auction.run(
+      new Set([...this.full, ...this.broke, ...this.overBudget.keys(), ...this.refused.keys()]),
+    );
     const keptWinners = [...this.kept.values()];
     if (keptWinners.length === 0 || keptWinners.every((k) => next?.winners.some((w) => w.campaignId === k.campaignId)))
       return next;
@@ -196,6 +220,11 @@ export class CarefulSale {
       await releaseCaps(this.tx, slots);
       this.held.delete(campaignId);
     }
+    for (const [campaignId, raised] of this.budgeted) {
+      if (result?.winners.some((x) => x.campaignId === campaignId && x.priceCents === raised.priceCents)) continue;
+      await releaseBudgets(this.tx, raised.slots);
+      this.budgeted.delete(campaignId);
+    }
     for (const [campaignId, w] of this.spending) {
       if (result?.winners.some((x) => x.campaignId === campaignId && x.priceCents === w.priceCents)) continue;
       await releaseBuyerSpend(this.tx, w.buyerId, w.priceCents);
@@ -206,7 +235,13 @@ export class CarefulSale {
   /** The lead as the sale decided it, with what dropped each campaign that fell out. */
   decision(result: AuctionResult | null): Decision {
     const { considered } = this.auction;
-    const by = { capFilled: this.full, overBalance: this.broke, refused: this.refused, matchIds: this.matchIds };
+    const by = {
+      capFilled: this.full,
+      overBalance: this.broke,
+      overBudget: this.overBudget,
+      refused: this.refused,
+      matchIds: this.matchIds,
+    };
     return decide(this.parts.engine, this.req, this.lead, considered, result, by);
   }
 
@@ -225,7 +260,7 @@ async function store(
   answer: LeadAnswer,
   sale: Decision['sale'],
 ): Promise<Settled> {
-  const stopped = await storeSale(tx, row, sale && { ...sale, caps: [], spendTaken: true }, null);
+  const stopped = await storeSale(tx, row, sale && { ...sale, caps: [], budgets: [], spendTaken: true }, null);
   if (stopped !== null) throw new ReplayPing();
   if (req.meta.idempotencyKey)
     await answerIdempotencyKey(tx, req.caller.key.id, req.meta.idempotencyKey, { status: 200, body: row.answer });

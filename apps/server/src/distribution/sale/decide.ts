@@ -3,6 +3,7 @@ import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
 import { runAuction } from '../auction';
 import { applyBids, type BidRound, NO_ROUND } from '../bidding';
+import { type BudgetSlot, budgetLockOrder, budgetSlots } from '../budgets';
 import { type CapSlot, capSlots, lockOrder } from '../caps';
 import { bidsFor } from '../eligibility';
 import type { Engine, SourceCaller } from '../engine';
@@ -23,6 +24,8 @@ export interface SaleAdjustments {
   capFilled: ReadonlySet<string>;
   /** Campaigns whose buyer's balance or credit does not cover the price (rule 7). */
   overBalance: ReadonlySet<string>;
+  /** Campaigns whose budget (or their buyer's) the price would pass -> which budget (issue 33). */
+  overBudget?: ReadonlyMap<string, string>;
   /** Campaigns of buyers whose live delivery refused the lead -> the refusing delivery (and its reason, after a colon). */
   refused: ReadonlyMap<string, string>;
   /** The match ids the inline deliveries were sent under, by campaign. */
@@ -169,11 +172,17 @@ export function slotsOf(engine: Engine, campaignId: string, now: Date): CapSlot[
   return campaign ? capSlots(campaign, now) : [];
 }
 
-/** The lead row a sale stores, its answer, and (a real lead sold) its matches and the cap slots it takes. */
+/** A campaign's budget slots (its own and its buyer's) for a sale at this price at `now`, from the engine's snapshot. */
+export function budgetSlotsOf(engine: Engine, campaignId: string, priceCents: number, now: Date): BudgetSlot[] {
+  const campaign = engine.snapshot().campaigns.find((c) => c.id === campaignId);
+  return campaign ? budgetSlots(campaign, priceCents, now) : [];
+}
+
+/** The lead row a sale stores, its answer, and (a real lead sold) its matches and the cap and budget slots it takes. */
 export interface Decision {
   row: LeadRecord;
   answer: LeadAnswer;
-  sale: { kind: AuctionResult['kind']; matches: MatchRecord[]; caps: CapSlot[] } | null;
+  sale: { kind: AuctionResult['kind']; matches: MatchRecord[]; caps: CapSlot[]; budgets: BudgetSlot[] } | null;
 }
 
 /** The campaign as the explanation tells it, once the sale has dropped it (or not). */
@@ -185,6 +194,8 @@ function adjusted(req: SaleRequest, entry: ExplanationEntry, by: SaleAdjustments
       eligibility: { eligible: false, rule: 'delivery', detail: `Not Accepted by ${refusedBy}` },
       ...(req.bidRound?.bids.has(entry.buyerId) ? { bidOutcome: 'refused_post' as const } : {}),
     };
+  const budget = by.overBudget?.get(entry.campaignId);
+  if (budget !== undefined) return { ...entry, eligibility: { eligible: false, rule: 'budget', detail: budget } };
   if (by.overBalance.has(entry.campaignId))
     return {
       ...entry,
@@ -241,6 +252,9 @@ export function decide(
       kind: result.kind,
       matches,
       caps: lockOrder(result.winners.flatMap((w) => slotsOf(engine, w.campaignId, lead.createdAt))),
+      budgets: budgetLockOrder(
+        result.winners.flatMap((w) => budgetSlotsOf(engine, w.campaignId, w.priceCents, lead.createdAt)),
+      ),
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import type { NamedStatement, SqlRunner } from '../../db/raw';
 import { sqlError } from '../../db/raw';
 import { idempotencyKeys, leads } from '../../db/schema';
+import type { BudgetSlot } from '../budgets';
 import type { CapSlot } from '../caps';
 import { CUSTOM_CHANNEL, type InlineAttempt } from '../ports';
 
@@ -110,6 +111,7 @@ export async function priorSales(
  * conditional increment no concurrent sale can push past the limit), store the lead with its
  * answer, store its matches, and (unless the careful path reserved them already) add each match's price
  * to its buyer's spend where the buyer pays by prepay or credit (rule 7: a conditional increment, like a
+ * cap), and raise every budget counter by its price unless that passes its budget (issue 33, like a
  * cap). If a check fails, a slot or a balance is full or the ping was already posted,
  * `leadex_assert` raises and PostgreSQL undoes all of it; the caller learns which from the message.
  * Without the check's times ($41, $42 null) the prior sales are not looked at (the caller did).
@@ -137,6 +139,16 @@ const STORE_SALE: NamedStatement = {
       where c.n < (select w.lim from wanted w where w.campaign_id = excluded.campaign_id
         and w.period = excluded.period and w.period_start = excluded.period_start)
       returning 1
+    ), wanted_budget as (
+      select * from unnest($47::text[], $48::text[], $49::timestamptz[], $50::int[], $51::int[])
+        as w(owner_id, period, period_start, lim, amount)
+    ), budgeted as (
+      insert into budget_counters as c (owner_id, period, period_start, spent_cents)
+      select owner_id, period, period_start, amount from wanted_budget where amount <= lim
+      on conflict (owner_id, period, period_start) do update set spent_cents = c.spent_cents + excluded.spent_cents
+      where c.spent_cents + excluded.spent_cents <= (select w.lim from wanted_budget w
+        where w.owner_id = excluded.owner_id and w.period = excluded.period and w.period_start = excluded.period_start)
+      returning 1
     ), spent as (
       update buyer_spend b set spent_cents = b.spent_cents + m.price_cents
       from unnest($38::text[], $39::int[]) as m(buyer_id, price_cents)
@@ -144,6 +156,7 @@ const STORE_SALE: NamedStatement = {
       returning b.buyer_id
     ), caps_ok as (
       select prior_ok.ok and leadex_assert((select count(*) from taken) = cardinality($32::text[]), '${CAP_FULL}')
+        and leadex_assert((select count(*) from budgeted) = cardinality($47::text[]), '${CAP_FULL}')
         and leadex_assert(not $43::boolean or not exists (
           select 1 from buyer_spend b where b.buyer_id = any($38::text[])
             and b.buyer_id not in (select buyer_id from spent)), '${CAP_FULL}') as ok
@@ -175,10 +188,17 @@ const STORE_SALE: NamedStatement = {
 export async function storeSale(
   db: SqlRunner,
   lead: LeadRecord,
-  sale: { kind: string; matches: MatchRecord[]; caps: CapSlot[]; spendTaken?: boolean } | null,
+  sale: {
+    kind: string;
+    matches: MatchRecord[];
+    caps: CapSlot[];
+    budgets?: BudgetSlot[];
+    spendTaken?: boolean;
+  } | null,
   check: { repostSince: Date; boughtSince: Date } | null,
 ): Promise<NotStored | null> {
   const caps = sale?.caps ?? [];
+  const budgets = sale?.budgets ?? [];
   const matches = sale?.matches ?? [];
   try {
     await db.query(STORE_SALE, [
@@ -228,6 +248,11 @@ export async function storeSale(
       JSON.stringify(lead.request),
       lead.fieldFlags === null ? null : JSON.stringify(lead.fieldFlags),
       lead.trustedFormPingUrl,
+      budgets.map((b) => b.ownerId),
+      budgets.map((b) => b.period),
+      budgets.map((b) => b.periodStart.toISOString()),
+      budgets.map((b) => b.limitCents),
+      budgets.map((b) => b.amountCents),
     ]);
     return null;
   } catch (error) {
@@ -287,6 +312,59 @@ export async function takeCampaignCaps(tx: SqlRunner, slots: CapSlot[]): Promise
 /** Gives back slots taken in this transaction by a sale that does not stand. */
 export async function releaseCaps(tx: SqlRunner, slots: CapSlot[]): Promise<void> {
   if (slots.length > 0) await tx.query(RELEASE_CAPS, slotValues(slots));
+}
+
+const TAKE_BUDGETS: NamedStatement = {
+  name: 'leadex_take_budgets',
+  text: `
+    with wanted as (
+      select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[])
+        as w(owner_id, period, period_start, lim, amount)
+    )
+    insert into budget_counters as c (owner_id, period, period_start, spent_cents)
+    select owner_id, period, period_start, amount from wanted where amount <= lim
+    on conflict (owner_id, period, period_start) do update set spent_cents = c.spent_cents + excluded.spent_cents
+    where c.spent_cents + excluded.spent_cents <= (select w.lim from wanted w where w.owner_id = excluded.owner_id
+      and w.period = excluded.period and w.period_start = excluded.period_start)
+    returning c.owner_id, c.period`,
+};
+
+const RELEASE_BUDGETS: NamedStatement = {
+  name: 'leadex_release_budgets',
+  text: `
+    update budget_counters c set spent_cents = c.spent_cents - w.amount
+    from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[]) as w(owner_id, period, period_start, amount)
+    where c.owner_id = w.owner_id and c.period = w.period and c.period_start = w.period_start`,
+};
+
+/**
+ * Raises ONE campaign's budget counters (its own and its buyer's) by its price inside a transaction,
+ * all or nothing. Answers the slot whose budget the price would pass (the others given back), or null.
+ */
+export async function takeBudgets(tx: SqlRunner, slots: BudgetSlot[]): Promise<BudgetSlot | null> {
+  if (slots.length === 0) return null;
+  const taken = await tx.query<{ owner_id: string; period: string }>(TAKE_BUDGETS, [
+    slots.map((s) => s.ownerId),
+    slots.map((s) => s.period),
+    slots.map((s) => s.periodStart.toISOString()),
+    slots.map((s) => s.limitCents),
+    slots.map((s) => s.amountCents),
+  ]);
+  if (taken.length === slots.length) return null;
+  const isTaken = (s: BudgetSlot) => taken.some((t) => t.owner_id === s.ownerId && t.period === s.period);
+  await releaseBudgets(tx, slots.filter(isTaken));
+  return slots.find((s) => !isTaken(s)) ?? null;
+}
+
+/** Gives back budget raised in this transaction by a sale that does not stand. */
+export async function releaseBudgets(tx: SqlRunner, slots: BudgetSlot[]): Promise<void> {
+  if (slots.length === 0) return;
+  await tx.query(RELEASE_BUDGETS, [
+    slots.map((s) => s.ownerId),
+    slots.map((s) => s.period),
+    slots.map((s) => s.periodStart.toISOString()),
+    slots.map((s) => s.amountCents),
+  ]);
 }
 
 const TAKE_SPEND: NamedStatement = {

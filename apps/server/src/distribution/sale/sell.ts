@@ -115,6 +115,7 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
       hashes,
       now,
       true,
+      matches.map((m) => m.priceCents),
     );
     onSale?.();
   }

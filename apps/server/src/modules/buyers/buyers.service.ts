@@ -13,7 +13,7 @@ import type { Engine } from '../../distribution/engine';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { dollarsToCents } from '../../lib/money';
+import { centsOrNull, centsToDollars, dollarsToCents } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
 import type { UsersService } from '../users/users.service';
 import { toBuyer, toBuyerCampaign, toBuyerLead, toBuyerListItem, toBuyerUser } from './buyers.dto';
@@ -32,7 +32,7 @@ export interface BuyersServiceDeps {
   clock: Clock;
   users: UsersService;
   /** Reloaded at once after a change the distribution engine depends on (pausing campaigns). */
-  engine: Pick<Engine, 'change'>;
+  engine: Pick<Engine, 'change' | 'buyerSpentToday'>;
   /** The bills' part of a buyer's terms (bills/buyer-spend.ts): its prepay ledger and what it may spend. */
   billing: BillingPort;
 }
@@ -69,13 +69,15 @@ export function createBuyersService({ db, clock, users, engine, billing }: Buyer
     /** One buyer; `include` adds its users, its campaigns (`matches`) and its latest leads. */
     async get(viewer: Viewer, id: string, include: string[] = []): Promise<Buyer> {
       const row = await findVisible(viewer, id);
-      const [buyerUsers, matches, leads] = await Promise.all([
+      const [buyerUsers, matches, leads, spentToday] = await Promise.all([
         include.includes('users') ? users.listOf('buyer', row.id) : undefined,
         include.includes('matches') ? buyersRepo.campaignsOf(db, row.id) : undefined,
         include.includes('leads') ? buyersRepo.latestLeads(db, row.id, BUYER_DETAIL_LEADS) : undefined,
+        engine.buyerSpentToday(row.id),
       ]);
       return {
         ...toBuyer(row, buyerUsers),
+        spent_today: centsToDollars(spentToday),
         ...(matches ? { matches: matches.map(toBuyerCampaign) } : {}),
         ...(leads ? { leads: leads.map(toBuyerLead) } : {}),
       };
@@ -125,7 +127,10 @@ export function createBuyersService({ db, clock, users, engine, billing }: Buyer
 
     /** Applies the changed fields; a new email also becomes the primary user's sign-in. */
     async update(id: string, changes: BuyerUpdate): Promise<Buyer> {
-      return db.transaction(async (tx) => {
+      // The daily budget is the engine's (issue 33): its change reloads every process's index.
+      const write = (work: (tx: Tx) => Promise<Buyer>) =>
+        changes.budget_daily !== undefined ? engine.change('buyers', work) : db.transaction(work);
+      return write(async (tx) => {
         const current = await buyersRepo.findById(tx, id);
         if (!current) throw AppError.notFound('Buyer');
         await users.changePrimaryEmail(tx, current.username, changes.email);
@@ -159,6 +164,7 @@ function toColumns(input: BuyerUpdate): Partial<BuyerInsert> {
   if (input.notify) columns.notify = input.notify;
   if (input.autoApproveReturns !== undefined) columns.autoApproveReturns = input.autoApproveReturns;
   if (input.showSource !== undefined) columns.showSource = input.showSource;
+  if (input.budget_daily !== undefined) columns.budgetDailyCents = centsOrNull(input.budget_daily);
   const bill = input.bill;
   if (bill) {
     if (bill.pay !== undefined) columns.payMethod = bill.pay;

@@ -15,6 +15,7 @@ import type { CampaignRow, SourceFilterRow, StatusEventRow } from './campaigns.r
 
 const EMPTY_NOTIFY = { email: [], sms: [], broadcast_webhooks: [] };
 
+const dollarsOrNull = (cents: number | null) => (cents === null ? null : centsToDollars(cents));
 const dollarsOrUndefined = (cents: number | null) => (cents === null ? undefined : centsToDollars(cents));
 
 function asStatus(value: string): CampaignStatusValue {
@@ -50,6 +51,11 @@ function common(row: CampaignRow) {
     zips: row.zips,
     zipset: row.zipsetId ?? undefined,
     max: { hourly: row.maxHourly, daily: row.maxDaily, weekly: row.maxWeekly, monthly: row.maxMonthly },
+    budget: {
+      daily: dollarsOrNull(row.budgetDailyCents),
+      weekly: dollarsOrNull(row.budgetWeeklyCents),
+      monthly: dollarsOrNull(row.budgetMonthlyCents),
+    },
     ts: toEpochSeconds(row.createdAt),
     delivery_failure: toDeliveryFailure(row),
   };

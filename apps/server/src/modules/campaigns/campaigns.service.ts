@@ -20,7 +20,7 @@ import type { Engine } from '../../distribution/engine';
 import type { Clock } from '../../lib/clock';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { centsOrNull, dollarsToCents } from '../../lib/money';
+import { centsOrNull, centsToDollars, dollarsToCents } from '../../lib/money';
 import { pageWindow } from '../../lib/paging';
 import { buyerScopeOf, maySeeBuyer } from '../../lib/scope';
 import type { Viewer } from '../../plugins/auth';
@@ -67,12 +67,21 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
   }
 
   async function present(viewer: Viewer, row: CampaignRow): Promise<Campaign> {
-    const [history, filters] = await Promise.all([
+    const [history, filters, spent] = await Promise.all([
       campaignsRepo.historyOf(db, row.id),
       // Source restrictions are the admin's: a buyer never sees them (portals §3).
       viewer.role === 'admin' ? campaignsRepo.filtersOf(db, row.id) : undefined,
+      // Spent in the budget periods, in the campaign's zone as the engine counts them (issue 33).
+      engine.budgetSpent(row.id, row.buyerId, row.time?.zone ?? null),
     ]);
-    return toCampaign(row, history, filters);
+    return {
+      ...toCampaign(row, history, filters),
+      spent: {
+        daily: centsToDollars(spent.daily),
+        weekly: centsToDollars(spent.weekly),
+        monthly: centsToDollars(spent.monthly),
+      },
+    };
   }
 
   async function get(viewer: Viewer, id: string): Promise<Campaign> {
@@ -214,6 +223,9 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
           maxDaily: input.max.daily ?? null,
           maxWeekly: input.max.weekly ?? null,
           maxMonthly: input.max.monthly ?? null,
+          budgetDailyCents: centsOrNull(input.budget.daily),
+          budgetWeeklyCents: centsOrNull(input.budget.weekly),
+          budgetMonthlyCents: centsOrNull(input.budget.monthly),
           notify,
           time: input.time ?? null,
           // A new campaign starts as draft (DESIGN.md §8).
@@ -307,6 +319,11 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
           columns.maxDaily = changes.max.daily ?? null;
           columns.maxWeekly = changes.max.weekly ?? null;
           columns.maxMonthly = changes.max.monthly ?? null;
+        }
+        if (changes.budget !== undefined) {
+          columns.budgetDailyCents = centsOrNull(changes.budget.daily);
+          columns.budgetWeeklyCents = centsOrNull(changes.budget.weekly);
+          columns.budgetMonthlyCents = centsOrNull(changes.budget.monthly);
         }
         if (changes.notify !== undefined) columns.notify = changes.notify;
         if (changes.time !== undefined) columns.time = changes.time;

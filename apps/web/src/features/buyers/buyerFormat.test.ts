@@ -39,6 +39,7 @@ describe('the buyer form', () => {
     bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
     autoApproveReturns: 0.05,
     showSource: false,
+    budget_daily: null,
     ts: 1,
   };
 

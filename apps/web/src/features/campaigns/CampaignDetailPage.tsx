@@ -31,7 +31,7 @@ import { RecordFrame, RecordRoute, recordStatus, useRecordForm } from '../../com
 import { Section } from '../../components/Section';
 import { useServiceOptions } from '../../components/ServiceName';
 import { StatusBadge } from '../../components/StatusBadge';
-import { formatTimestamp } from '../../lib/format';
+import { formatMoney, formatTimestamp } from '../../lib/format';
 import { useClaims } from '../../lib/session';
 import { useBuyer } from '../buyers/buyers.api';
 import { RegionBuilder } from '../zips/RegionBuilder';
@@ -107,6 +107,7 @@ function CampaignDetail({ id }: { id: string }) {
         <DetailsSection record={record} isAdmin={isAdmin} isNew={isNew} />
         <LocationSection record={record} isAdmin={isAdmin} />
         <LimitsSection />
+        <BudgetSection record={record} />
         <LeadDeliverySection isNew={isNew} />
         {isAdmin && <SourceRestrictions />}
         <TimeSection />
@@ -310,6 +311,44 @@ function LimitsSection() {
       </SimpleGrid>
     </Section>
   );
+}
+
+/** Budget caps in dollars (issue 33): daily, weekly, monthly, each with what is spent in its current period. */
+function BudgetSection({ record }: { record: Campaign | undefined }) {
+  const spent = record?.spent;
+  const spentLine = (period: 'daily' | 'weekly' | 'monthly') =>
+    spent ? `Spent ${formatMoney(spent[period])}${budgetOf(record, period)}` : undefined;
+  return (
+    <Section
+      title="Budget"
+      description="Most dollars spent per period, counted like the limits; leave a budget empty for none."
+    >
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        {(['daily', 'weekly', 'monthly'] as const).map((period) => (
+          <Stack key={period} gap={4}>
+            <TypedNumberField
+              name={`budget.${period}`}
+              label={`${period[0]?.toUpperCase()}${period.slice(1)} budget`}
+              placeholder="No budget"
+              money
+            />
+            {spentLine(period) && (
+              <Text size="sm" c="dimmed" data-testid={`budget-spent-${period}`}>
+                {spentLine(period)}
+              </Text>
+            )}
+          </Stack>
+        ))}
+      </SimpleGrid>
+    </Section>
+  );
+}
+
+/** " of $500.00 this day" when the period has a budget: the spent amount is read against it. */
+function budgetOf(record: Campaign | undefined, period: 'daily' | 'weekly' | 'monthly'): string {
+  const budget = record?.budget[period];
+  const span = { daily: 'today', weekly: 'this week', monthly: 'this month' }[period];
+  return budget === null || budget === undefined ? ` ${span}` : ` of ${formatMoney(budget)} ${span}`;
 }
 
 /** Lead Delivery: email list, SMS list, webhook, broadcast webhooks; a new campaign copies the buyer's. */
