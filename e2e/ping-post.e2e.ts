@@ -112,7 +112,17 @@ describe('a Ping/Post custom delivery', () => {
     const pingFields = await page
       .locator('input[type="hidden"][name^="ping.map."]')
       .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
-    expect(pingFields).toEqual(['service', 'zip', 'state', 'channel', 'pub_id', 'sub_id', 'ts', 'test']);
+    expect(pingFields).toEqual([
+      'service',
+      'zip',
+      'state',
+      'channel',
+      'pub_id',
+      'sub_id',
+      'ts',
+      'test',
+      'trusted_form_ping_url',
+    ]);
 
     // The ping's own messages (the shared schema's), and a timeout out of range.
     const name = `Ridgeline bidder ${unique()}`;

@@ -81,6 +81,10 @@ export function fieldsWhere(
 export const stringFields = (schema: JsonSchema | undefined): string[] =>
   fieldsWhere(schema, (s) => typesOf(s).includes('string'));
 
+/** Every field a string may be sent in: the string fields and those that take any value (the lenient ones). */
+export const textFields = (schema: JsonSchema | undefined): string[] =>
+  fieldsWhere(schema, (s) => typesOf(s).includes('string') || (typesOf(s).length === 0 && isAny(s)));
+
 /** A body with `value` at a dotted path. */
 export function bodyWith(path: string, value: unknown, base: Record<string, unknown> = {}): Record<string, unknown> {
   const body = structuredClone(base);

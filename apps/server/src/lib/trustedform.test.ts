@@ -1,5 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { trustedFormIdKind } from '@leadex/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trustedFormCreatedAt } from './trustedform';
@@ -8,7 +9,7 @@ import { trustedFormCreatedAt } from './trustedform';
  * Agreement with ActiveProspect's own decoder, `@activeprospect/trustedform-cert-id` (a dev
  * dependency): the same kinds, the same creation times, on a corpus of its own examples, ids sealed
  * here with its test key, and ids one character off. The module reads its key from the environment
- * once, when it is loaded: it is loaded here, after the key is set, and by no other file.
+ * once, when it is loaded: a copy of its own is loaded here, after the key is set.
  */
 // The key of the module's own tests (its first 32 characters are the key).
 const SECRET = 'qy3Sjay3D/bXAAx7jMUvSoum54R5JEPs000';
@@ -18,7 +19,16 @@ beforeAll(() => {
   const saved = { web: process.env.CERT_IDS_SECRET_KEY, zero: process.env.TF_CONFIG_CERT_ID_SECRET };
   process.env.CERT_IDS_SECRET_KEY = SECRET;
   process.env.TF_CONFIG_CERT_ID_SECRET = SECRET;
-  ({ decrypt } = createRequire(import.meta.url)('@activeprospect/trustedform-cert-id'));
+  // A fresh copy with the key: leadconduit-types requires the module too, and where a worker ran its
+  // tests first (isolate: false), the cached copy read no key. Others keep the copy they loaded.
+  const require = createRequire(import.meta.url);
+  const folder = dirname(require.resolve('@activeprospect/trustedform-cert-id'));
+  const inFolder = () => Object.keys(require.cache).filter((file) => file.startsWith(folder));
+  const cached = inFolder().map((file) => [file, require.cache[file]] as const);
+  for (const [file] of cached) delete require.cache[file];
+  ({ decrypt } = require('@activeprospect/trustedform-cert-id'));
+  for (const file of inFolder()) delete require.cache[file];
+  for (const [file, module] of cached) require.cache[file] = module;
   for (const [name, value] of [
     ['CERT_IDS_SECRET_KEY', saved.web],
     ['TF_CONFIG_CERT_ID_SECRET', saved.zero],

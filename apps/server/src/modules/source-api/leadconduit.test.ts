@@ -143,7 +143,14 @@ const mapped = (lead: Record<string, unknown>) =>
     }).filter(([, value]) => value !== undefined),
   );
 
-const leadRow = async (id: string) => (await t.database.db.select().from(leads).where(eq(leads.id, id)))[0];
+/** The lead a step's `reference` names: an XML step's is a DOM text node, read as its text (as LeadConduit does). */
+const leadRow = async (reference: unknown) =>
+  (
+    await t.database.db
+      .select()
+      .from(leads)
+      .where(eq(leads.id, String(reference)))
+  )[0];
 
 /** How each Custom body is set up: its module, where the key goes, the answer format in the URL. */
 const CUSTOM_STEPS: [string, (lead: Record<string, unknown>, key: string) => { step: Outbound; vars: object }][] = [

@@ -12,6 +12,7 @@ import {
   type JsonSchema,
   jsonBodySchema,
   stringFields,
+  textFields,
 } from '../../../test/openapi';
 import { leads } from '../../db/schema';
 
@@ -260,7 +261,7 @@ describe('the public source API keeps the lead', () => {
     const wrong: string[] = [];
     for (const path of ['/api/ping', '/api/post', '/api/lead']) {
       const route = routes.find((r) => r.path === path) as DocumentedRoute;
-      const fields = stringFields(jsonBodySchema(route)).filter((f) => f !== 'apikey' && !f.startsWith('metadata'));
+      const fields = textFields(jsonBodySchema(route)).filter((f) => f !== 'apikey' && !f.startsWith('metadata'));
       expect(fields.length).toBeGreaterThan(path === '/api/ping' ? 5 : 15);
       for (const field of fields) {
         const base = path === '/api/ping' ? { service: 'roofing', zip: '75201' } : contact();

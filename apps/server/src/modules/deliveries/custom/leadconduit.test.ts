@@ -179,7 +179,7 @@ function consumer(state: string) {
     tcpa_consent: true,
     tcpa_language: 'By clicking Submit I agree to be contacted.',
     trusted_form: CERT,
-    jornaya: 'LEADID-0123-4567-89AB',
+    jornaya: 'A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D',
     ip: '203.0.113.10',
     user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
     pub_id: 'pub-7',
