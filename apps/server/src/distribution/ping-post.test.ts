@@ -415,6 +415,13 @@ describe('a Ping/Post buyer with two live Ping/Post deliveries', () => {
       const sold = await post(quote.ping_id);
       expect(sold).toMatchObject({ ok: true, status: 'sold', price: 10 });
 
+      // The deliveries' jobs have run (the sale's accepted post is confirmed by its chain): a losing
+      // delivery is never posted to afterwards either.
+      await eventually(
+        async () => (await matchesOf(sold.lead_id)).every((m) => m.deliveryStatus === 'delivered'),
+        10_000,
+        'the match delivered',
+      );
       // Each delivery was pinged once, at the ping only.
       expect(paths.map((p) => hitsOn(`${p}/ping`).length)).toEqual([1, 1]);
       // Only the winning delivery had the post, with its own bid id and the bid as the price.

@@ -1,3 +1,4 @@
+import { DIRECT_DELIVERY } from '@leadex/domain';
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client';
 import {
@@ -54,9 +55,27 @@ export interface ClaimedMatch {
   customIds: string[];
 }
 
-/** The live custom deliveries of a match's buyer, oldest first (SQL over `lead_matches m`). */
-const CUSTOM_IDS = sql`(select coalesce(array_agg(w.id order by w.created_at, w.id), '{}') from webhooks w
-  where w.buyer_id = m.buyer_id and w.status = 'live')`;
+/**
+ * The live custom deliveries a match goes to, oldest first (SQL over the match's table `m`): every
+ * Direct delivery of its buyer, and of its Ping/Post deliveries only the one whose ping made the
+ * buyer's winning bid (its best; a tie goes to the first delivery), as the sale chose (bidding.ts
+ * `roundOf`). The others never asked for this lead, and their bid ids would not match it.
+ */
+function customIdsOf(m: string) {
+  const match = sql.raw(m);
+  return sql`(select coalesce(array_agg(w.id order by w.created_at, w.id), '{}') from webhooks w
+  where w.buyer_id = ${match}.buyer_id and w.status = 'live'
+    and (w.ping_id = ${DIRECT_DELIVERY} or w.id = (
+      select pc.delivery_id from ping_calls pc
+        join leads l on l.id = ${match}.lead_id
+        join webhooks pw on pw.id = pc.delivery_id
+      where pc.buyer_id = ${match}.buyer_id and pc.outcome = 'bid'
+        and (pc.lead_id = l.id or (l.ping_id <> ${DIRECT_DELIVERY} and pc.ping_id = l.ping_id))
+      order by pc.bid_cents desc, pw.created_at, pw.id
+      limit 1)))`;
+}
+
+const CUSTOM_IDS = customIdsOf('m');
 
 export type AttemptRow = typeof deliveryAttempts.$inferSelect;
 
@@ -191,8 +210,7 @@ export const notifyRepo = {
         deliveryStatus: leadMatches.deliveryStatus,
         campaignNotify: campaigns.notify,
         buyerNotify: buyers.notify,
-        customIds: sql<string[]>`(select coalesce(array_agg(w.id order by w.created_at, w.id), '{}') from webhooks w
-          where w.buyer_id = ${leadMatches.buyerId} and w.status = 'live')`,
+        customIds: sql<string[]>`${customIdsOf('lead_matches')}`,
       })
       .from(leadMatches)
       .innerJoin(campaigns, eq(campaigns.id, leadMatches.campaignId))
