@@ -16,7 +16,8 @@ declare module 'autocannon' {
     }
 
     interface Options {
-      url: string;
+      /** Several URLs: the connections are spread over them in turn (`connections` best a multiple of their number). */
+      url: string | string[];
       connections?: number;
       duration?: number;
       amount?: number;

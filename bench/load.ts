@@ -5,7 +5,8 @@ import type { ServiceZip } from './seed';
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export interface LoadOptions {
-  url: string;
+  /** Several URLs (API processes): autocannon spreads the connections over them in turn. */
+  url: string | string[];
   connections: number;
   seconds: number;
 }

@@ -8,9 +8,9 @@
  * Env: BENCH_DATABASE_URL (a server where a database may be created), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_OUTPUT (docs/benchmarks.md),
  * BENCH_SERVER_ARGS (extra node flags for the server process, e.g. `--cpu-prof`), BENCH_KEEP_DB (keep the
- * database afterwards, to look into it), BENCH_ONLY (`engine`, `leads` or `pingpost`: one part alone; the leads
- * lists at 1,000,000 leads run after the engine's scenarios, see bench/leads.ts, then pings with Ping/Post buyers,
- * see bench/pingpost.ts).
+ * database afterwards, to look into it), BENCH_ONLY (`engine`, `leads`, `pingpost` or `scaleout`: one part alone;
+ * the leads lists at 1,000,000 leads run after the engine's scenarios, see bench/leads.ts, then pings with Ping/Post
+ * buyers, see bench/pingpost.ts, then 1, 2 and 4 API processes, see bench/scaleout.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +37,7 @@ import {
   sectionOf,
   writeSection,
 } from './report';
+import { runScaleOutBench } from './scaleout';
 import { type BenchExchange, prng, seedBenchDatabase } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
 
@@ -443,14 +444,16 @@ async function runScenarios(
 }
 
 /**
- * BENCH_ONLY picks one part: `engine` (this file's scenarios), `leads` (the leads lists, bench/leads.ts)
- * or `pingpost` (pings with Ping/Post buyers, bench/pingpost.ts); without it all three run in turn.
+ * BENCH_ONLY picks one part: `engine` (this file's scenarios), `leads` (the leads lists, bench/leads.ts),
+ * `pingpost` (pings with Ping/Post buyers, bench/pingpost.ts) or `scaleout` (1, 2 and 4 API processes,
+ * bench/scaleout.ts); without it all four run in turn.
  */
 async function all() {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === '' || only === 'engine') await main();
   if ((only === undefined || only === '' || only === 'leads') && !(await runLeadsBench())) process.exitCode = 1;
   if ((only === undefined || only === '' || only === 'pingpost') && !(await runPingPostBench())) process.exitCode = 1;
+  if ((only === undefined || only === '' || only === 'scaleout') && !(await runScaleOutBench())) process.exitCode = 1;
 }
 
 all().catch((error) => {

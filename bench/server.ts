@@ -87,6 +87,8 @@ async function main() {
     PUBLIC_API_RATE_LIMIT: '0',
     PUBLIC_URL: 'http://127.0.0.1',
     SEED_DEMO: 'false',
+    // The scale-out runs `api` processes (HTTP only) as production would behind a load balancer.
+    LEADEX_ROLE: process.env.LEADEX_ROLE === 'api' ? 'api' : 'all',
     ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
     // The Ping/Post scenario's buyers are local HTTP servers (bench/pingpost.ts).
     ...(process.env.BENCH_ALLOW_PRIVATE_DELIVERY_TARGETS === 'true' ? { ALLOW_PRIVATE_DELIVERY_TARGETS: 'true' } : {}),
