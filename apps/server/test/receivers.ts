@@ -221,9 +221,10 @@ export const QUICK_DELIVERIES = {
 /**
  * An exchange whose buyers' systems are local servers reached under public names (`network`), the
  * private-address guard on as in production: jobs run, deliveries are quick (`config` adds to or
- * overrides that), no public API rate limit; and a source with an API key (lead cost $10).
+ * overrides that), no public API rate limit; and a source with an API key (lead cost $10). Without a
+ * `network`, `config` lets deliveries reach 127.0.0.1 (`ALLOW_PRIVATE_DELIVERY_TARGETS`).
  */
-export function useDeliveryTestApp(network: OutboundNetwork, config: () => Partial<Config>) {
+export function useDeliveryTestApp(network: OutboundNetwork | undefined, config: () => Partial<Config>) {
   const { t, admin } = useAdminTestApp(
     () => ({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: false, ...QUICK_DELIVERIES, ...config() }),
     { network, startJobs: true },
