@@ -137,9 +137,10 @@ export const jsonAnswer =
 
 /**
  * Buyers' systems on one local server that answers per path: `routes` (emptied before each test) maps a
- * path to its answer; a path without a route answers `{"ok":true}`. `hitsOn` is what came to a path.
+ * path to its answer; a path without a route answers `unrouted` (`{"ok":true}` by default). `hitsOn`
+ * is what came to a path.
  */
-export function useRoutedAnsweringServer() {
+export function useRoutedAnsweringServer(unrouted = '{"ok":true}') {
   const server = useAnsweringServer('{"ok":true}');
   const routes = new Map<string, (res: ServerResponse) => void>();
   beforeEach(() => {
@@ -147,7 +148,7 @@ export function useRoutedAnsweringServer() {
     server.answer = (res, req) => {
       const route = routes.get(req.url ?? '');
       if (route) route(res);
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(unrouted);
     };
   });
   const hitsOn = (path: string) => server.hits.filter((h) => h.url === path);

@@ -1,31 +1,18 @@
-import type { ServerResponse } from 'node:http';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSourceWithKey, uniquePhone, ZIP_OF_STATE } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useRoleCookies, useTestApp } from '../../../../test/harness';
-import { createPingPostBuyer, useAnsweringServer } from '../../../../test/receivers';
+import { createPingPostBuyer, jsonAnswer as json, useRoutedAnsweringServer } from '../../../../test/receivers';
 
 /**
  * The admin's Pings screen (GET /api/pingbids, issue 32): what Ping/Post buyers' systems answered to
  * sources' pings that never became leads, with their bids and reasons. Real local buyers answer the pings.
  */
 
-const buyersServer = useAnsweringServer('{"ok":true}');
+const { server: buyersServer, routes } = useRoutedAnsweringServer('{"ok":false,"reason":"not configured"}');
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: true });
 const roles = useRoleCookies(t);
 const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
-
-const routes = new Map<string, (res: ServerResponse) => void>();
-beforeEach(() => {
-  routes.clear();
-  buyersServer.answer = (res, req) => {
-    const route = routes.get(req.url ?? '');
-    if (route) route(res);
-    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":false,"reason":"not configured"}');
-  };
-});
-const json = (body: object) => (res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** A buyer whose live Ping/Post delivery pings `{path}/ping`, reasons read from `reason`, with a campaign in `state`. */
 function pingPostBuyer(state: string, path: string, reasonField?: string) {
