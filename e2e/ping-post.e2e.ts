@@ -1,3 +1,4 @@
+import { PING_FIELD_NAMES } from '@leadex/domain';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForSettled } from './accessibility';
@@ -112,17 +113,7 @@ describe('a Ping/Post custom delivery', () => {
     const pingFields = await page
       .locator('input[type="hidden"][name^="ping.map."]')
       .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
-    expect(pingFields).toEqual([
-      'service',
-      'zip',
-      'state',
-      'channel',
-      'pub_id',
-      'sub_id',
-      'ts',
-      'test',
-      'trusted_form_ping_url',
-    ]);
+    expect(pingFields).toEqual(PING_FIELD_NAMES);
 
     // The ping's own messages (the shared schema's), and a timeout out of range.
     const name = `Ridgeline bidder ${unique()}`;

@@ -14,7 +14,7 @@ import type { Db } from '../src/db/client';
 import { deliveryAttempts } from '../src/db/schema';
 import { blockedRange, type OutboundNetwork, type ResolvedAddress } from '../src/lib/outbound-http';
 import { NOTIFY_QUEUE } from '../src/modules/deliveries/notify/notify';
-import { createSourceWithKey } from './factories';
+import { createBuyer, createCampaign, createSourceWithKey } from './factories';
 import { useFixture } from './fixtures';
 import { type TestApp, useAdminTestApp } from './harness';
 
@@ -137,9 +137,10 @@ export const jsonAnswer =
 
 /**
  * Buyers' systems on one local server that answers per path: `routes` (emptied before each test) maps a
- * path to its answer; a path without a route answers `{"ok":true}`. `hitsOn` is what came to a path.
+ * path to its answer; a path without a route answers `unrouted` (`{"ok":true}` by default). `hitsOn`
+ * is what came to a path.
  */
-export function useRoutedAnsweringServer() {
+export function useRoutedAnsweringServer(unrouted = '{"ok":true}') {
   const server = useAnsweringServer('{"ok":true}');
   const routes = new Map<string, (res: ServerResponse) => void>();
   beforeEach(() => {
@@ -147,7 +148,7 @@ export function useRoutedAnsweringServer() {
     server.answer = (res, req) => {
       const route = routes.get(req.url ?? '');
       if (route) route(res);
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(unrouted);
     };
   });
   const hitsOn = (path: string) => server.hits.filter((h) => h.url === path);
@@ -221,9 +222,10 @@ export const QUICK_DELIVERIES = {
 /**
  * An exchange whose buyers' systems are local servers reached under public names (`network`), the
  * private-address guard on as in production: jobs run, deliveries are quick (`config` adds to or
- * overrides that), no public API rate limit; and a source with an API key (lead cost $10).
+ * overrides that), no public API rate limit; and a source with an API key (lead cost $10). Without a
+ * `network`, `config` lets deliveries reach 127.0.0.1 (`ALLOW_PRIVATE_DELIVERY_TARGETS`).
  */
-export function useDeliveryTestApp(network: OutboundNetwork, config: () => Partial<Config>) {
+export function useDeliveryTestApp(network: OutboundNetwork | undefined, config: () => Partial<Config>) {
   const { t, admin } = useAdminTestApp(
     () => ({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: false, ...QUICK_DELIVERIES, ...config() }),
     { network, startJobs: true },
@@ -327,6 +329,62 @@ export async function createDelivery(t: TestApp, as: string, delivery: Record<st
   const res = await t.request({ method: 'POST', url: '/api/webhook', as, payload: delivery });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { _id: string; name: string };
+}
+
+/**
+ * The form of a live Ping/Post delivery (DESIGN.md §6) of `buyer`: it pings `{base}/ping` with the
+ * lead's fields `pingMap` names, and posts the ones `map` names to `{base}/post`; an answer with
+ * `ok` = `true` accepts, the ping's bid read from `bid` and the buyer's ping id from `id`. `fields`
+ * adds to or overrides the delivery's settings, `ping` the ping's.
+ */
+export function pingPostDelivery(o: {
+  buyer: string;
+  name: string;
+  base: string;
+  map: Record<string, string>;
+  pingMap: Record<string, string>;
+  fields?: Record<string, unknown>;
+  ping?: Record<string, unknown>;
+}) {
+  return {
+    buyer: o.buyer,
+    name: o.name,
+    url: `${o.base}/post`,
+    status: 'live',
+    ping_id: 'ping_post',
+    accept: fieldRows({ ok: 'true' }),
+    map: fieldRows(o.map),
+    ping: {
+      url: `${o.base}/ping`,
+      map: fieldRows(o.pingMap),
+      accept: fieldRows({ ok: 'true' }),
+      price_field: 'bid',
+      ping_id_field: 'id',
+      ...o.ping,
+    },
+    ...o.fields,
+  };
+}
+
+type PingPostDelivery = Parameters<typeof pingPostDelivery>[0];
+
+/**
+ * A buyer with a $5 campaign in `state` (the price never counts: the buyer's bid stands in for it)
+ * and a live Ping/Post delivery (`pingPostDelivery`), created by `as` (an admin).
+ */
+export async function createPingPostBuyer(
+  t: TestApp,
+  as: string,
+  state: string,
+  delivery: Omit<PingPostDelivery, 'buyer'>,
+) {
+  const buyer = await createBuyer(t);
+  const campaignId = await createCampaign(t, buyer._id, { price: 5, states: [state] });
+  return {
+    buyer,
+    campaignId,
+    delivery: await createDelivery(t, as, pingPostDelivery({ buyer: buyer._id, ...delivery })),
+  };
 }
 
 /**

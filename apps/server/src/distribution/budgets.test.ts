@@ -1,29 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { indexedCampaign } from '../../test/engine-fixtures';
 import { budgetFailure, budgetSlots, MemoryBudgetSpend } from './budgets';
 import type { IndexedCampaign } from './types';
 
 // Pure unit tests of the budget windows (the counters' SQL is exercised by budget.test.ts).
 const LA = { zone: 'America/Los_Angeles', weekday: { start: 0, end: 24 }, weekend: { start: 0, end: 24 } };
 
-const campaign = (overrides: Partial<IndexedCampaign> = {}): IndexedCampaign => ({
-  id: 'cmp_1',
-  buyerId: 'buy_1',
-  name: 'Solar',
-  fixedId: 'SOLAR',
-  status: 'live',
-  priceCents: 2500,
-  shared: false,
-  sharedPriceCents: null,
-  services: new Set(['solar']),
-  location: 'state',
-  states: new Set(['CA']),
-  zips: new Set(),
-  caps: {},
-  time: LA,
-  sourceFilters: [],
-  lastSoldAt: 0,
-  ...overrides,
-});
+const campaign = (overrides: Partial<IndexedCampaign> = {}) =>
+  indexedCampaign({ priceCents: 2500, states: new Set(['CA']), time: LA, ...overrides });
 
 /** The spend after one sale of `c` at `price` at `at`. */
 function spentAt(c: IndexedCampaign, price: number, at: Date) {

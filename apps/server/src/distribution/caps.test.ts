@@ -2,36 +2,16 @@ import { DEFAULT_EXCHANGE_ZONE as DEFAULT_ZONE } from '@leadex/domain';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import { indexedCampaign as campaign } from '../../test/engine-fixtures';
 import type { Db } from '../db/client';
 import { currentPeriods } from '../lib/time';
 import { type CapSlot, capSlots, lockOrder, MemoryCapCounts, setCaps } from './caps';
-import type { IndexedCampaign } from './types';
 
 // Pure unit tests (no database): the counters' SQL is exercised by the PGlite tests of the sale.
 
 // Thursday 2026-01-15 10:30 in New York, 07:30 in Los Angeles.
 const NOW = new Date('2026-01-15T15:30:00Z');
 const LA = { zone: 'America/Los_Angeles', weekday: { start: 0, end: 24 }, weekend: { start: 0, end: 24 } };
-
-const campaign = (overrides: Partial<IndexedCampaign> = {}): IndexedCampaign => ({
-  id: 'cmp_1',
-  buyerId: 'buy_1',
-  name: 'Solar',
-  fixedId: 'SOLAR',
-  status: 'live',
-  priceCents: 5000,
-  shared: false,
-  sharedPriceCents: null,
-  services: new Set(['solar']),
-  location: 'state',
-  states: new Set(['NY']),
-  zips: new Set(),
-  caps: {},
-  time: null,
-  sourceFilters: [],
-  lastSoldAt: 0,
-  ...overrides,
-});
 
 describe('setCaps', () => {
   it('lists the set caps in period order, skipping empty, zero and negative ones', () => {

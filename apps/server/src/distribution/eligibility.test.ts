@@ -1,29 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { indexedCampaign } from '../../test/engine-fixtures';
 import { bidsFor, checkEligibility, explain, matchSourceFilter, throttleDraw } from './eligibility';
 import type { CapCounts, CapPeriod, Eligibility, IndexedCampaign, LeadFacts, Rule, SourceFilter } from './types';
 
 // Thursday 2026-01-15 10:00 in New York.
 const THURSDAY_10AM_NY = new Date('2026-01-15T15:00:00Z');
 
-const campaign = (overrides: Partial<IndexedCampaign> = {}): IndexedCampaign => ({
-  id: 'cmp_1',
-  buyerId: 'buy_1',
-  name: 'Solar NY',
-  fixedId: 'SOLAR-NY',
-  status: 'live',
-  priceCents: 5000,
-  shared: true,
-  sharedPriceCents: 2000,
-  services: new Set(['solar']),
-  location: 'state',
-  states: new Set(['NY']),
-  zips: new Set(),
-  caps: {},
-  time: { zone: 'America/New_York', weekday: { start: 7, end: 19 }, weekend: { start: 9, end: 17 } },
-  sourceFilters: [],
-  lastSoldAt: 0,
-  ...overrides,
-});
+const campaign = (overrides: Partial<IndexedCampaign> = {}) =>
+  indexedCampaign({
+    name: 'Solar NY',
+    fixedId: 'SOLAR-NY',
+    shared: true,
+    sharedPriceCents: 2000,
+    time: { zone: 'America/New_York', weekday: { start: 7, end: 19 }, weekend: { start: 9, end: 17 } },
+    ...overrides,
+  });
 
 const lead = (overrides: Partial<LeadFacts> = {}): LeadFacts => ({
   key: 'png_test_1',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, uniquePhone, ZIP_OF_STATE } from '../../test/factories';
 import {
   createDelivery,
+  createPingPostBuyer,
   eventually,
   fieldRows,
   jsonAnswer as json,
@@ -31,28 +32,14 @@ const { t, admin, source } = useDeliveryTestApp(net.network, () => ({ DELIVERY_R
 const buyerUrl = (path: string, host = 'bids.buyer.test') => `http://${host}:${buyers.port}${path}`;
 
 /** A buyer whose live Ping/Post delivery pings `{path}/ping` and posts to `{path}/post`, with a campaign in `state`. */
-async function pingPostBuyer(state: string, path: string, ping: Record<string, unknown> = {}) {
-  const buyer = await createBuyer(t);
-  // The campaign's own price never counts: the buyer's bid stands in for it.
-  const campaignId = await createCampaign(t, buyer._id, { price: 5, states: [state] });
-  const delivery = await createDelivery(t, admin.cookie, {
-    buyer: buyer._id,
+function pingPostBuyer(state: string, path: string, ping: Record<string, unknown> = {}) {
+  return createPingPostBuyer(t, admin.cookie, state, {
     name: `Bids ${path}`,
-    url: buyerUrl(`${path}/post`),
-    status: 'live',
-    ping_id: 'ping_post',
-    accept: fieldRows({ ok: 'true' }),
-    map: fieldRows({ phone: 'Phone', first_name: 'FirstName', buyer_ping_id: 'PingId', price: 'Price' }),
-    ping: {
-      url: buyerUrl(`${path}/ping`),
-      map: fieldRows({ service: 'Service', zip: 'Zip', state: 'State' }),
-      accept: fieldRows({ ok: 'true' }),
-      price_field: 'bid',
-      ping_id_field: 'id',
-      ...ping,
-    },
+    base: buyerUrl(path),
+    map: { phone: 'Phone', first_name: 'FirstName', buyer_ping_id: 'PingId', price: 'Price' },
+    pingMap: { service: 'Service', zip: 'Zip', state: 'State' },
+    ping,
   });
-  return { buyer, campaignId, delivery };
 }
 
 /** A buyer with a fixed-price campaign in `state` and no delivery. */

@@ -77,7 +77,10 @@ export function UrlSearchInput({
   );
 }
 
-/** A choice among the values present (a service, a tag), kept in the URL param `param`. */
+/**
+ * A choice among the values present (a service, a tag), kept in the URL param `param`; a filter icon
+ * and the full width of a phone, 260 px from `xs` up, unless the props say otherwise.
+ */
 export function UrlSelectFilter({
   param,
   label,
@@ -92,6 +95,8 @@ export function UrlSelectFilter({
       onChange={(next) => setValue(next ?? '')}
       searchable
       clearable
+      leftSection={<IconFilter size={16} />}
+      w={{ base: '100%', xs: 260 }}
       {...props}
     />
   );
@@ -108,13 +113,7 @@ export function UrlServiceFilter({ data, ...props }: FilterProps) {
   );
   const labelled = useServiceOptions(keys);
   return (
-    <UrlSelectFilter
-      param="service"
-      label="Filter by service"
-      leftSection={<IconFilter size={16} />}
-      data={keys === NO_KEYS ? data : labelled}
-      {...props}
-    />
+    <UrlSelectFilter param="service" label="Filter by service" data={keys === NO_KEYS ? data : labelled} {...props} />
   );
 }
 

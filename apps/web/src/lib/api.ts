@@ -84,6 +84,16 @@ export const api = {
   delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, options),
 };
 
+/** POSTs `body` as JSON, in the session, asking for `accept`: the response as it comes (a network failure throws). */
+export function postJson(path: string, body: unknown, accept: string): Promise<Response> {
+  return fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+  });
+}
+
 /**
  * POSTs `body` to a route that answers one JSON object a line (application/x-ndjson) as its work goes
  * on, and calls `onLine` with each as it arrives (a simulator run's progress). Failures before the
@@ -92,12 +102,7 @@ export const api = {
 export async function postForLines<T>(path: string, body: unknown, onLine: (line: T) => void): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-      body: JSON.stringify(body),
-    });
+    response = await postJson(path, body, 'application/x-ndjson');
   } catch {
     throw fail(new ApiRequestError(0, NETWORK_ERROR), true);
   }

@@ -5,7 +5,7 @@ import { adjustOpenBill, expectBillsConsistent } from '../../../test/bill-checks
 import { testDatabaseKind } from '../../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey, postReturn, uniquePhone } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
-import { createDelivery, fieldRows, useAnsweringServer } from '../../../test/receivers';
+import { createDelivery, pingPostDelivery, useAnsweringServer } from '../../../test/receivers';
 import { rowsOf } from '../../db/client';
 import { buyers as buyersTable, leadMatches, leads } from '../../db/schema';
 import type { Viewer } from '../../plugins/auth';
@@ -152,22 +152,17 @@ beforeAll(async () => {
     ],
     NV: [{ buyer: 'P', exclusive: 700 }],
   };
-  await createDelivery(t, admin.cookie, {
-    buyer: D,
-    name: 'Bids',
-    url: `${bidder.base}/post`,
-    status: 'live',
-    ping_id: 'ping_post',
-    accept: fieldRows({ ok: 'true' }),
-    map: fieldRows({ phone: 'Phone', buyer_ping_id: 'PingId', price: 'Price' }),
-    ping: {
-      url: `${bidder.base}/ping`,
-      map: fieldRows({ service: 'Service', zip: 'Zip' }),
-      accept: fieldRows({ ok: 'true' }),
-      price_field: 'bid',
-      ping_id_field: 'id',
-    },
-  });
+  await createDelivery(
+    t,
+    admin.cookie,
+    pingPostDelivery({
+      buyer: D,
+      name: 'Bids',
+      base: bidder.base,
+      map: { phone: 'Phone', buyer_ping_id: 'PingId', price: 'Price' },
+      pingMap: { service: 'Service', zip: 'Zip' },
+    }),
+  );
 });
 
 /** Deletes every sale, bill, deposit and chargeback: the next sequence starts on a clean ledger. */

@@ -5,6 +5,7 @@ import { GUIDED_PLATFORMS, platformFieldNames } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { bearer, FORM, form } from '../../../test/forms';
 import { useTestApp } from '../../../test/harness';
 import { leads } from '../../db/schema';
 import { CAMPAIGN_ID_FIELDS, FIELD_ALIASES, PLATFORM_FIELDS } from './aliases';
@@ -17,12 +18,6 @@ import { fieldNamesOf, leadSchema, pingSchema, postSchema } from './source-api.s
  */
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const form = (fields: Record<string, string>) =>
-  Object.entries(fields)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join('&');
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const send = (url: string, payload: object | string, headers: Record<string, string> = {}) =>
   t.request({ method: 'POST', url, payload, headers });
 const leadRow = async (id: string) => (await t.database.db.select().from(leads).where(eq(leads.id, id)))[0];

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
 import { useFixture } from '../../../test/fixtures';
 import { useAdminTestApp } from '../../../test/harness';
-import { createDelivery, fieldRows, useAnsweringServer } from '../../../test/receivers';
+import { createDelivery, fieldRows, pingPostDelivery, useAnsweringServer } from '../../../test/receivers';
 import { leads } from '../../db/schema';
 
 /**
@@ -180,22 +180,17 @@ describe('pings and deliveries carry only checked evidence (#32.8)', () => {
   it('sends a ping URL in a Ping/Post buyer’s ping, and a certificate only on TrustedForm’s host in the post', async () => {
     const buyer = await createBuyer(t);
     await createCampaign(t, buyer._id, { price: 5, states: ['CO'], services: ['roofing'] });
-    await createDelivery(t, admin.cookie, {
-      buyer: buyer._id,
-      name: 'Bids',
-      url: `${buyers.base}/post`,
-      status: 'live',
-      ping_id: 'ping_post',
-      accept: fieldRows({ ok: 'true' }),
-      map: fieldRows({ phone: 'Phone', trusted_form: 'Cert', trusted_form_ping_url: 'PingUrl', jornaya: 'LeadiD' }),
-      ping: {
-        url: `${buyers.base}/ping`,
-        map: fieldRows({ zip: 'Zip', trusted_form_ping_url: 'PingUrl' }),
-        accept: fieldRows({ ok: 'true' }),
-        price_field: 'bid',
-        ping_id_field: 'id',
-      },
-    });
+    await createDelivery(
+      t,
+      admin.cookie,
+      pingPostDelivery({
+        buyer: buyer._id,
+        name: 'Bids',
+        base: buyers.base,
+        map: { phone: 'Phone', trusted_form: 'Cert', trusted_form_ping_url: 'PingUrl', jornaya: 'LeadiD' },
+        pingMap: { zip: 'Zip', trusted_form_ping_url: 'PingUrl' },
+      }),
+    );
     await t.deps.engine.flush();
     const pinged = await t.sourceApi('/api/ping', market.apiKey, {
       service: 'roofing',

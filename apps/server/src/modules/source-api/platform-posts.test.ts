@@ -7,6 +7,7 @@ import {
   signInForSource,
   uniquePhone,
 } from '../../../test/factories';
+import { FORM, form } from '../../../test/forms';
 import { ADMIN, useTestApp } from '../../../test/harness';
 import { leadMatches, leads } from '../../db/schema';
 
@@ -18,11 +19,6 @@ import { leadMatches, leads } from '../../db/schema';
  */
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const form = (fields: Record<string, string>) =>
-  Object.entries(fields)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join('&');
 type Encoding = 'form' | 'JSON';
 const send = (url: string, fields: Record<string, string>, encoding: Encoding, headers: Record<string, string> = {}) =>
   t.request({

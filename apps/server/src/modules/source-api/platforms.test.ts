@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import { bearer, FORM, form } from '../../../test/forms';
 import { ADMIN, useTestApp } from '../../../test/harness';
 import { leadMatches, leads } from '../../db/schema';
 import { unpackExplanation } from '../../distribution/explanation';
@@ -12,15 +13,8 @@ import { unpackExplanation } from '../../distribution/explanation';
  */
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const form = (fields: Record<string, string | boolean>) =>
-  Object.entries(fields)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
-
 const send = (url: string, payload: object | string, headers: Record<string, string> = {}) =>
   t.request({ method: 'POST', url, payload, headers });
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const basic = (user: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 });

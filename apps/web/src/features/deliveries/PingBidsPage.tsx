@@ -1,6 +1,5 @@
 import { BID_OUTCOME_LABELS, BID_OUTCOMES, PING_BIDS_PAGE_SIZE, type PingBid } from '@leadex/domain';
 import { Badge, Text } from '@mantine/core';
-import { IconFilter } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ListPage, UrlSelectFilter } from '../../components/ListPage';
@@ -53,15 +52,7 @@ export function PingBidsPage() {
     <ListPage
       title="Pings Not Posted"
       description="The bids and reasons of Ping/Post buyers on pings that never became leads. The answers to a ping that became a lead are on the lead."
-      filters={
-        <UrlSelectFilter
-          param="outcome"
-          label="Filter by answer"
-          leftSection={<IconFilter size={16} />}
-          data={OUTCOME_OPTIONS}
-          w={{ base: '100%', xs: 240 }}
-        />
-      }
+      filters={<UrlSelectFilter param="outcome" label="Filter by answer" data={OUTCOME_OPTIONS} />}
     >
       <DataTable<PingBid>
         path="/api/pingbids"

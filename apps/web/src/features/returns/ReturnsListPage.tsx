@@ -1,6 +1,5 @@
 import { PAGE_SIZE, type ReturnListItem } from '@leadex/domain';
 import { Box, Text } from '@mantine/core';
-import { IconFilter } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ListPage, UrlSelectFilter } from '../../components/ListPage';
@@ -58,15 +57,7 @@ export function ReturnsListPage() {
       title="Returns"
       description="Leads buyers asked to return. An approved return credits the buyer's bill with the lead's price."
       padding={{ base: 'xs', xs: 'md' }}
-      filters={
-        <UrlSelectFilter
-          param="status"
-          label="Filter by status"
-          leftSection={<IconFilter size={16} />}
-          data={STATUS_OPTIONS}
-          w={{ base: '100%', xs: 260 }}
-        />
-      }
+      filters={<UrlSelectFilter param="status" label="Filter by status" data={STATUS_OPTIONS} />}
     >
       <DataTable<ReturnListItem>
         path="/api/lead/returns"

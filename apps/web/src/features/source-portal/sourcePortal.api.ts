@@ -1,6 +1,6 @@
 import type { NameList, SessionClaims, Source } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, NETWORK_ERROR } from '../../lib/api';
+import { api, NETWORK_ERROR, postJson } from '../../lib/api';
 import { showError } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
 import { TEST_PING_ZIP, testPostContact } from './endpoints';
@@ -59,12 +59,7 @@ export function sendTestPost(apiKey: string, pingId: string) {
 async function sendRaw(path: string, what: string, payload: object): Promise<RawResponse> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(payload),
-    });
+    response = await postJson(path, payload, 'application/json');
   } catch (cause) {
     console.error(`${what} failed`, cause);
     showError(NETWORK_ERROR);

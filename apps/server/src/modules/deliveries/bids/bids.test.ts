@@ -1,59 +1,28 @@
-import type { ServerResponse } from 'node:http';
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  createBuyer,
-  createCampaign,
-  createSourceWithKey,
-  uniquePhone,
-  ZIP_OF_STATE,
-} from '../../../../test/factories';
+import { describe, expect, it } from 'vitest';
+import { createSourceWithKey, uniquePhone, ZIP_OF_STATE } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
 import { useRoleCookies, useTestApp } from '../../../../test/harness';
-import { createDelivery, fieldRows, useAnsweringServer } from '../../../../test/receivers';
+import { createPingPostBuyer, jsonAnswer as json, useRoutedAnsweringServer } from '../../../../test/receivers';
 
 /**
  * The admin's Pings screen (GET /api/pingbids, issue 32): what Ping/Post buyers' systems answered to
  * sources' pings that never became leads, with their bids and reasons. Real local buyers answer the pings.
  */
 
-const buyersServer = useAnsweringServer('{"ok":true}');
+const { server: buyersServer, routes } = useRoutedAnsweringServer('{"ok":false,"reason":"not configured"}');
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: true });
 const roles = useRoleCookies(t);
 const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
 
-const routes = new Map<string, (res: ServerResponse) => void>();
-beforeEach(() => {
-  routes.clear();
-  buyersServer.answer = (res, req) => {
-    const route = routes.get(req.url ?? '');
-    if (route) route(res);
-    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":false,"reason":"not configured"}');
-  };
-});
-const json = (body: object) => (res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-
 /** A buyer whose live Ping/Post delivery pings `{path}/ping`, reasons read from `reason`, with a campaign in `state`. */
-async function pingPostBuyer(state: string, path: string, reasonField?: string) {
-  const buyer = await createBuyer(t);
-  await createCampaign(t, buyer._id, { price: 5, states: [state] });
-  const delivery = await createDelivery(t, roles.admin, {
-    buyer: buyer._id,
+function pingPostBuyer(state: string, path: string, reasonField?: string) {
+  return createPingPostBuyer(t, roles.admin, state, {
     name: `Bids ${path}`,
-    url: `${buyersServer.base}${path}/post`,
-    status: 'live',
-    ping_id: 'ping_post',
-    ...(reasonField ? { reason_field: reasonField } : {}),
-    accept: fieldRows({ ok: 'true' }),
-    map: fieldRows({ phone: 'Phone' }),
-    ping: {
-      url: `${buyersServer.base}${path}/ping`,
-      map: fieldRows({ service: 'Service', zip: 'Zip' }),
-      accept: fieldRows({ ok: 'true' }),
-      price_field: 'bid',
-    },
+    base: `${buyersServer.base}${path}`,
+    map: { phone: 'Phone' },
+    pingMap: { service: 'Service', zip: 'Zip' },
+    ...(reasonField ? { fields: { reason_field: reasonField } } : {}),
   });
-  return { buyer, delivery };
 }
 
 async function ping(state: string) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, uniquePhone, ZIP_OF_STATE } from '../../../../test/factories';
 import {
   createDelivery,
+  createPingPostBuyer,
   deliveryAttemptsOf,
   eventually,
   fieldRows,
@@ -71,27 +72,15 @@ const liveDelivery = (buyerId: string, path: string) =>
   });
 
 /** A live Ping/Post delivery pinging `{path}/ping` and posting to `{path}/post`, with a $5 campaign in `state`. */
-async function pingPostBuyer(state: string, path: string) {
-  const { buyer, campaignId } = await buyerWithCampaign(state, 5);
-  const delivery = await createDelivery(t, admin.cookie, {
-    buyer: buyer._id,
+function pingPostBuyer(state: string, path: string) {
+  return createPingPostBuyer(t, admin.cookie, state, {
     name: `Bids ${path}`,
-    url: buyerUrl(`${path}/post`),
-    status: 'live',
-    ping_id: 'ping_post',
-    accept: fieldRows({ ok: 'true' }),
-    map: fieldRows({ phone: 'Phone', buyer_ping_id: 'PingId' }),
-    ping: {
-      url: buyerUrl(`${path}/ping`),
-      map: fieldRows({ service: 'Service', zip: 'Zip' }),
-      accept: fieldRows({ ok: 'true' }),
-      price_field: 'bid',
-      ping_id_field: 'id',
-      // The longest a ping may wait: on a loaded machine the bidder's answer must not be a timeout.
-      timeout_ms: 3000,
-    },
+    base: buyerUrl(path),
+    map: { phone: 'Phone', buyer_ping_id: 'PingId' },
+    pingMap: { service: 'Service', zip: 'Zip' },
+    // The longest a ping may wait: on a loaded machine the bidder's answer must not be a timeout.
+    ping: { timeout_ms: 3000 },
   });
-  return { buyer, campaignId, delivery };
 }
 
 const contact = () => ({ first_name: 'Pat', last_name: 'Lee', phone: uniquePhone(), tcpa_consent: true });

@@ -7,19 +7,17 @@ import {
   createBuyer,
   createBuyerWithLogin,
   createCampaign,
-  createSourceWithKey,
   uniquePhone,
   ZIP_OF_STATE,
 } from '../../../../test/factories';
 import { useFixture } from '../../../../test/fixtures';
-import { useAdminTestApp } from '../../../../test/harness';
 import {
   createDelivery,
   deliveryAttemptsOf,
   eventually,
   fieldRows,
   notifyJobsSettled,
-  QUICK_DELIVERIES,
+  useDeliveryTestApp,
 } from '../../../../test/receivers';
 import { leadMatches, leads } from '../../../db/schema';
 import { unpackExplanation } from '../../../distribution/explanation';
@@ -107,11 +105,7 @@ async function startLeadConduitFlow() {
 }
 
 const flow = useFixture(startLeadConduitFlow, (f) => f.close());
-const { t, admin } = useAdminTestApp(
-  () => ({ PUBLIC_API_RATE_LIMIT: 0, ALLOW_PRIVATE_DELIVERY_TARGETS: true, ...QUICK_DELIVERIES }),
-  { startJobs: true },
-);
-const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+const { t, admin, source } = useDeliveryTestApp(undefined, () => ({ ALLOW_PRIVATE_DELIVERY_TARGETS: true }));
 
 /** Every template field a lead carries, under LeadConduit's standard field names where it has one. */
 const LEADCONDUIT_MAPPING = fieldRows({
