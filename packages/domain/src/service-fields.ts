@@ -365,3 +365,144 @@ export function formatFieldValue(field: Pick<ServiceField, 'type'> | undefined, 
 export function fieldsAtStage(fields: readonly ServiceField[], stage: ServiceFieldStage): ServiceField[] {
   return fields.filter((f) => !f.removed && (stage === 'post' || (f.stage === 'ping' && !f.personal)));
 }
+
+/** A value of the field as a source would send it, for the docs' examples. */
+export function exampleFieldValue(field: Pick<ServiceField, 'key' | 'type' | 'options'>): string | number | boolean {
+  switch (field.type) {
+    case 'text':
+      return 'Example';
+    case 'choice':
+      return field.options[0] ?? '';
+    case 'number':
+      return 12;
+    case 'money':
+      return 150.5;
+    case 'boolean':
+      return true;
+    case 'date':
+      return '2027-03-01';
+    case 'phone':
+      return '5127891111';
+    case 'email':
+      return 'jo@example.com';
+    case 'zip':
+      return '78701';
+  }
+}
+
+/** What the docs say a field takes, in a few words. */
+export function fieldTypeHint(field: Pick<ServiceField, 'type' | 'options'>): string {
+  switch (field.type) {
+    case 'choice':
+      return `one of ${field.options.map((o) => `\`${o}\``).join(', ')}`;
+    case 'money':
+      return 'dollars (`$1,200.50` or `1200.5`)';
+    case 'boolean':
+      return 'yes or no (true/false, Y/N, 1/0)';
+    case 'date':
+      return 'a date (YYYY-MM-DD or MM/DD/YYYY)';
+    case 'number':
+      return 'a number';
+    case 'phone':
+      return 'a 10-digit US phone';
+    case 'email':
+      return 'an email address';
+    case 'zip':
+      return 'a 5-digit ZIP';
+    case 'text':
+      return 'text';
+  }
+}
+
+/** A service's example ping and post, generated from its fields: the ping its ping fields, the post the rest. */
+export function serviceFieldExamples(
+  service: string,
+  fields: readonly ServiceField[],
+): { ping: Record<string, unknown>; post: Record<string, unknown> } {
+  const live = fields.filter((f) => !f.removed);
+  const ping: Record<string, unknown> = { service, zip: '78701' };
+  const post: Record<string, unknown> = {
+    ping_id: '<ping_id from the ping>',
+    name: 'Pat Lee',
+    phone: '5127891111',
+    email: 'pat@example.com',
+  };
+  for (const f of live) {
+    if (f.stage === 'ping' && !f.personal) ping[f.key] = exampleFieldValue(f);
+    else post[f.key] = exampleFieldValue(f);
+  }
+  return { ping, post };
+}
+
+/** The JSON Schema of a service's fields (the OpenAPI document's `x-service-fields`). */
+export function serviceFieldsJsonSchema(fields: readonly ServiceField[]): Record<string, unknown> {
+  const live = fields.filter((f) => !f.removed);
+  const TYPES: Record<ServiceFieldType, Record<string, unknown>> = {
+    text: { type: 'string', maxLength: MAX_FIELD_TEXT },
+    choice: { type: 'string' },
+    number: { type: ['number', 'string'] },
+    money: { type: ['number', 'string'], description: 'Dollars' },
+    boolean: { type: ['boolean', 'string'] },
+    date: { type: 'string', format: 'date' },
+    phone: { type: 'string' },
+    email: { type: 'string', format: 'email' },
+    zip: { type: 'string' },
+  };
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      live.map((f) => [
+        f.key,
+        {
+          ...TYPES[f.type],
+          ...(f.type === 'choice' ? { enum: f.options } : {}),
+          title: f.label,
+          description: [
+            f.help,
+            `Sent at ${f.stage === 'ping' ? 'the ping (and kept for the post)' : 'the post'}.`,
+            f.personal ? 'Personal: never in a ping.' : '',
+            f.aliases.length > 0 ? `Also read as ${f.aliases.join(', ')}.` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+          'x-stage': f.stage,
+          'x-personal': f.personal,
+          'x-aliases': f.aliases,
+        },
+      ]),
+    ),
+    required: live.filter((f) => f.required).map((f) => f.key),
+  };
+}
+
+/**
+ * A service's fields as docs/api.md shows them (a test keeps the file equal to this for the demo
+ * services): a table, then an example ping and post.
+ */
+export function serviceFieldsMarkdown(service: string, label: string, fields: readonly ServiceField[]): string {
+  const live = fields.filter((f) => !f.removed);
+  const rows = live.map(
+    (f) =>
+      `| \`${f.key}\` | ${f.label} | ${fieldTypeHint(f)} | ${f.stage === 'ping' && !f.personal ? 'ping' : 'post'} | ${f.required ? 'yes' : 'no'} | ${f.personal ? 'yes' : 'no'} | ${f.aliases.map((a) => `\`${a}\``).join(', ')} | ${f.help} |`,
+  );
+  const { ping, post } = serviceFieldExamples(service, fields);
+  return [
+    `### ${label} (\`${service}\`)`,
+    '',
+    '| Field | Label | Takes | Sent at | Required | Personal | Aliases | Help |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    'Ping:',
+    '',
+    '```json',
+    JSON.stringify(ping, null, 2),
+    '```',
+    '',
+    'Post:',
+    '',
+    '```json',
+    JSON.stringify(post, null, 2),
+    '```',
+  ].join('\n');
+}
