@@ -342,6 +342,11 @@ export function ServiceFieldsSection() {
                         Removed
                       </Badge>
                     )}
+                    {!f.required && !f.personal && !f.removed && (
+                      <Text fz="xs" c="dimmed">
+                        Optional
+                      </Text>
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>
