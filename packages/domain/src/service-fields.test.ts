@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFieldValue, type ServiceField, serviceFieldListSchema, serviceFieldSchema } from './service-fields';
 
 const field = (type: ServiceField['type'], options: string[] = []) => ({ type, options });
-const value = (type: ServiceField['type'], raw: unknown, options: string[] = []) => readFieldValue(field(type, options), raw);
+const value = (type: ServiceField['type'], raw: unknown, options: string[] = []) =>
+  readFieldValue(field(type, options), raw);
 
 describe('readFieldValue: each type at both sides of its boundaries', () => {
   it('text: kept trimmed up to 1000 characters, flagged past them', () => {
