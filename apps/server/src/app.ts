@@ -1,6 +1,11 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { SOURCE_API_REASONS } from '@leadex/domain';
+import {
+  type ServiceFieldsAnswer,
+  SOURCE_API_REASONS,
+  serviceFieldExamples,
+  serviceFieldsJsonSchema,
+} from '@leadex/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
@@ -20,6 +25,7 @@ import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { returnRoutes } from './modules/returns/returns.routes';
+import { serviceFieldRoutes } from './modules/service-fields/service-fields.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { simRoutes } from './modules/sim/sim.routes';
@@ -39,7 +45,11 @@ import { defaultWebDist, registerSpa } from './plugins/spa';
  * The OpenAPI document of the public source API only (ping, post, lead), for sources' docs, with the
  * exchange's services as they are now (`x-services`) and what each reason code means (`x-reasons`).
  */
-function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, services: string[]) {
+function publicOpenApi(
+  doc: { paths?: Record<string, unknown>; info?: object },
+  services: string[],
+  fields: readonly ServiceFieldsAnswer[] = [],
+) {
   const paths = Object.fromEntries(
     Object.entries(doc.paths ?? {}).filter(([path]) =>
       ['/api/ping', '/api/post', '/api/lead', '/api/services'].includes(path),
@@ -51,6 +61,15 @@ function publicOpenApi(doc: { paths?: Record<string, unknown>; info?: object }, 
     paths,
     'x-services': services,
     'x-reasons': SOURCE_API_REASONS,
+    // Each service's own fields (issue 33): a JSON Schema of them, the definitions, an example ping and post.
+    'x-service-fields': fields
+      .filter((s) => s.fields.some((f) => !f.removed))
+      .map((s) => ({
+        service: s.service,
+        fields: s.fields.filter((f) => !f.removed),
+        schema: serviceFieldsJsonSchema(s.fields),
+        examples: serviceFieldExamples(s.service, s.fields),
+      })),
   };
 }
 
@@ -134,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         publicOpenApi(
           app.swagger() as { paths?: Record<string, unknown>; info?: object },
           await services.reference.serviceNames(),
+          await services.serviceFields.all(),
         ),
       );
       await api.register(authRoutes, {
@@ -146,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(outboxRoutes, { outbox: services.outbox });
       await api.register(bidsRoutes, { bids: services.bids });
       await api.register(referenceRoutes, { engine: deps.engine, reference: services.reference });
+      await api.register(serviceFieldRoutes, { serviceFields: services.serviceFields });
       await api.register(zipRoutes, { zips: services.zips });
       await api.register(buyerRoutes, { buyers: services.buyers });
       await api.register(billRoutes, { bills: services.bills });

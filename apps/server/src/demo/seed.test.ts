@@ -53,4 +53,22 @@ describe('demo leads', () => {
     expect(t.clock.now().getTime() - oldest).toBeGreaterThan(50 * 86_400_000);
     expect((await t.database.db.select().from(leadMatches)).length).toBeGreaterThanOrEqual(sold.length);
   });
+
+  it('fills the solar and roofing leads’ own fields as sources would (issue 33 item 6)', async () => {
+    const rows = await t.database.db.select().from(leads);
+    const solar = rows.filter((l) => l.service === 'solar');
+    const roofing = rows.filter((l) => l.service === 'roofing');
+    expect(solar.filter((l) => typeof l.fields.electric_bill === 'number').length).toBeGreaterThan(solar.length / 2);
+    expect(
+      solar.every(
+        (l) =>
+          l.fields.roof_shade === undefined || ['None', 'Partial', 'Heavy'].includes(l.fields.roof_shade as string),
+      ),
+    ).toBe(true);
+    expect(roofing.filter((l) => typeof l.fields.roof_age === 'number').length).toBeGreaterThan(roofing.length / 2);
+    expect(rows.filter((l) => l.service === 'hvac').every((l) => Object.keys(l.fields).length === 0)).toBe(true);
+    expect(
+      rows.every((l) => !l.fieldFlags?.some((f) => ['electric_bill', 'roof_shade', 'roof_age'].includes(f.field))),
+    ).toBe(true);
+  });
 });

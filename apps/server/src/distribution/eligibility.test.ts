@@ -17,6 +17,7 @@ const campaign = (overrides: Partial<IndexedCampaign> = {}) =>
   });
 
 const lead = (overrides: Partial<LeadFacts> = {}): LeadFacts => ({
+  fields: {},
   key: 'png_test_1',
   sourceId: 'src_1',
   channel: null,

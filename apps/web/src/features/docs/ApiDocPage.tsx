@@ -1,5 +1,5 @@
-import { SOURCE_API_REASONS } from '@leadex/domain';
-import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { fieldTypeHint, SOURCE_API_REASONS } from '@leadex/domain';
+import { Badge, Code, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useSession } from '../../lib/session';
@@ -7,7 +7,7 @@ import { firstApiKey, sourceEndpoints } from '../source-portal/endpoints';
 import { SellingNotice } from '../source-portal/SellingStatus';
 import { useOwnSource } from '../source-portal/sourcePortal.api';
 import { usePublicApiDocument } from './docs.api';
-import { documentServices } from './openapi';
+import { type DocumentServiceFields, documentServiceFields, documentServices } from './openapi';
 import { PlatformGuides } from './PlatformGuides';
 
 /** The three calls in the order a source uses them, with what each answers. */
@@ -117,6 +117,7 @@ export default function ApiDocPage() {
       <Section title="Services" description="The service field takes one of these names, as written here.">
         <ServiceList loading={doc.isPending} failed={doc.isError} services={documentServices(doc.data)} />
       </Section>
+      <ServiceFieldsDoc services={documentServiceFields(doc.data)} />
       {shown.map(({ path, answers, example }) => {
         const operation = doc.data?.paths[path]?.post;
         const schema = operation?.requestBody?.content?.['application/json']?.schema;
@@ -239,6 +240,81 @@ function ConnectFromLeadConduit({ origin, apiKey = 'lx_yourkey' }: { origin: str
             block
           >{`curl -s '${standardUrl}' \\\n  -d service=roofing -d first_name=Pat -d last_name=Lee -d email=pat@example.com \\\n  -d phone_1=5125550142 -d postal_code=78701 -d is_test=true\n# {"outcome":"success","lead":{"id":"lead_01…"},"price":20,"test":true}`}</Code>
         </div>
+      </Stack>
+    </Section>
+  );
+}
+
+/**
+ * Each service's own fields (issue 33), from the document: what each takes, when it is sent, and an
+ * example ping and post generated from the definitions.
+ */
+function ServiceFieldsDoc({ services }: { services: DocumentServiceFields[] }) {
+  if (services.length === 0) return null;
+  return (
+    <Section
+      title="Service fields"
+      description="Fields a service's leads carry beyond the standard ones. Send them by key or alias (any case), at the top level or in a fields object. A required field missing or unreadable is refused (400 naming it); an optional one that cannot be read is kept aside and flagged in the answer's warnings, and the lead still sells. Ping fields are read at the ping and kept for the post; personal and post fields are sent with the post."
+    >
+      <Stack gap="lg">
+        {services.map(({ service, fields, examples }) => (
+          <Stack key={service} gap="xs">
+            <Title order={3} size="h5">
+              <Code fz="md">{service}</Code>
+            </Title>
+            <Table withTableBorder striped aria-label={`Fields of ${service}`}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Field</Table.Th>
+                  <Table.Th>Takes</Table.Th>
+                  <Table.Th>Sent at</Table.Th>
+                  <Table.Th>Required</Table.Th>
+                  <Table.Th>Aliases</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {fields.map((f) => (
+                  <Table.Tr key={f.key}>
+                    <Table.Td>
+                      <Code>{f.key}</Code>
+                      <Text fz="xs" c="dimmed">
+                        {f.label}
+                        {f.help ? ` — ${f.help}` : ''}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td fz="sm">{fieldTypeHint(f).replaceAll('`', '')}</Table.Td>
+                    <Table.Td fz="sm">
+                      {f.stage === 'ping' && !f.personal ? 'ping' : 'post'}
+                      {f.personal ? ' (personal)' : ''}
+                    </Table.Td>
+                    <Table.Td fz="sm">{f.required ? 'yes' : 'no'}</Table.Td>
+                    <Table.Td fz="sm">
+                      {f.aliases.map((a) => (
+                        <Code key={a} mr={4}>
+                          {a}
+                        </Code>
+                      ))}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              <div>
+                <Text fz="sm" fw={500}>
+                  Example ping
+                </Text>
+                <Code block>{JSON.stringify(examples.ping, null, 2)}</Code>
+              </div>
+              <div>
+                <Text fz="sm" fw={500}>
+                  Example post
+                </Text>
+                <Code block>{JSON.stringify(examples.post, null, 2)}</Code>
+              </div>
+            </SimpleGrid>
+          </Stack>
+        ))}
       </Stack>
     </Section>
   );

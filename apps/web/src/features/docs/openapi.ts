@@ -1,3 +1,5 @@
+import type { ServiceField } from '@leadex/domain';
+
 /** A field of a request body in the OpenAPI document. */
 export interface FieldSchema {
   type?: string;
@@ -15,6 +17,8 @@ export interface Operation {
 export interface OpenApiDocument {
   paths: Record<string, { post?: Operation }>;
   'x-services'?: unknown;
+  /** Each service's own fields (issue 33), with an example ping and post. */
+  'x-service-fields'?: unknown;
 }
 
 /**
@@ -26,4 +30,27 @@ export function documentServices(doc: Pick<OpenApiDocument, 'x-services'> | unde
   if (!Array.isArray(list)) return [];
   const names = list.filter((name): name is string => typeof name === 'string' && name.trim() !== '');
   return [...new Set(names.map((name) => name.trim()))];
+}
+
+/** A service's own fields as the document gives them (issue 33). */
+export interface DocumentServiceFields {
+  service: string;
+  fields: ServiceField[];
+  examples: { ping: Record<string, unknown>; post: Record<string, unknown> };
+}
+
+/** The services' own fields from the document's `x-service-fields`; anything malformed gives none. */
+export function documentServiceFields(
+  doc: Pick<OpenApiDocument, 'x-service-fields'> | undefined,
+): DocumentServiceFields[] {
+  const list = doc?.['x-service-fields'];
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (s): s is DocumentServiceFields =>
+      typeof s === 'object' &&
+      s !== null &&
+      typeof (s as DocumentServiceFields).service === 'string' &&
+      Array.isArray((s as DocumentServiceFields).fields) &&
+      typeof (s as DocumentServiceFields).examples === 'object',
+  );
 }
