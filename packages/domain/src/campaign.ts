@@ -11,6 +11,7 @@ import {
   tagList,
 } from './common';
 import { PAGE_SIZE, US_STATES } from './constants';
+import { fieldFilterAnswerSchema, fieldFilterListSchema } from './field-filters';
 import { whenMissing } from './messages';
 
 /** Campaign (match) status: mutually exclusive flags in the API (admin §4). */
@@ -416,6 +417,8 @@ const campaignFields = {
   budget: campaignBudgetSchema,
   notify: campaignNotifySchema,
   source_filter: sourceFilterList(1),
+  /** Rules on the fields of the campaign's services (issue 33), all of which must hold; money in dollars. */
+  field_filters: fieldFilterListSchema,
   time: timeInput,
 };
 
@@ -439,6 +442,7 @@ export const campaignCreateSchema = z
     budget: campaignBudgetSchema.default({}),
     notify: campaignNotifySchema.optional(),
     source_filter: sourceFilterList(1).optional(),
+    field_filters: fieldFilterListSchema.default([]),
     time: timeInput.optional(),
   })
   .superRefine((c, ctx) => addRuleIssues(ruleView(c), ctx), ALWAYS);
@@ -549,6 +553,8 @@ export const campaignSchema = z.object({
   notify: campaignNotifyAnswerSchema,
   time: campaignTimeAnswerSchema.optional(),
   source_filter: z.array(campaignSourceFilterAnswerSchema).optional(),
+  /** Rules on the fields of the campaign's services (issue 33): every one must hold. */
+  field_filters: z.array(fieldFilterAnswerSchema).optional(),
   status: campaignStatusSchema,
   ts: z.number(),
   /** `ts` as an ISO date-time. */
