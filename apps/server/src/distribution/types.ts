@@ -1,4 +1,4 @@
-import type { BidOutcome } from '@leadex/domain';
+import type { BidOutcome, CompiledFieldFilter, FilterValue } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
@@ -44,6 +44,11 @@ export interface IndexedCampaign {
   buyerDailyBudgetCents?: number | null;
   time: CampaignTime | null;
   sourceFilters: readonly SourceFilter[];
+  /**
+   * Its field filters (issue 33), compiled once per snapshot, by service: a rule applies to the leads
+   * of the services that define its field. Absent or empty: no filter.
+   */
+  fieldFilters?: ReadonlyMap<string, readonly CompiledFieldFilter[]>;
   /** When it last sold (epoch ms, 0 = never): equal bids rotate, least recently sold first. */
   lastSoldAt: number;
 }
@@ -63,6 +68,13 @@ export interface LeadFacts {
   /** Buyers that already bought this phone or email within the duplicate window (rule 9). */
   duplicateBuyerIds: ReadonlySet<string>;
   now: Date;
+  /** The service fields the request carries (issue 33): money in cents, dates as YYYY-MM-DD. */
+  fields?: Readonly<Record<string, FilterValue>>;
+  /**
+   * `ping`: a rule on a post-only field the ping does not carry is deferred to the post (the ping's
+   * answer names it); `post` (the default): every rule is checked with what the lead holds.
+   */
+  stage?: 'ping' | 'post';
 }
 
 /** Cap counts of the current periods, by campaign id then period (a Map will do). */
@@ -83,6 +95,7 @@ export type Rule =
   | 'service'
   | 'location'
   | 'time'
+  | 'filter'
   | 'cap'
   | 'source'
   | 'budget'
@@ -92,7 +105,13 @@ export type Rule =
   | 'bid';
 
 export type Eligibility =
-  | { eligible: true; priceCents: number; sharedPriceCents: number | null }
+  | {
+      eligible: true;
+      priceCents: number;
+      sharedPriceCents: number | null;
+      /** At ping: the fields of the rules left to the post (the sale depends on them). */
+      pending?: readonly string[];
+    }
   | { eligible: false; rule: Rule; detail: string };
 
 /** One line of a lead's explanation: a campaign considered and why it could or could not bid. */

@@ -3,7 +3,7 @@ import { type BidRound, buyersToPing, packRound, roundOf } from '../bidding';
 import type { SourceCaller } from '../engine';
 import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token';
 import type { Pinger, PingFacts } from '../ports';
-import type { Bid } from '../types';
+import type { AuctionResult, Bid, ExplanationEntry } from '../types';
 import { explanationOf, factsOf, priced, type SaleContext } from './decide';
 import type { QuoteOutcome, QuoteRequest } from './types';
 
@@ -34,6 +34,20 @@ export function pingBuyers(
     );
     return roundOf(calls);
   });
+}
+
+/**
+ * The fields the quote's winners left to the post (issue 33): their filters name post-only fields the
+ * ping did not carry, so the sale depends on what the post sends.
+ */
+function pendingFields(considered: readonly ExplanationEntry[], result: AuctionResult | null): string[] {
+  if (!result) return [];
+  const winners = new Set(result.winners.map((w) => w.campaignId));
+  const fields = new Set<string>();
+  for (const entry of considered)
+    if (winners.has(entry.campaignId) && entry.eligibility.eligible)
+      for (const field of entry.eligibility.pending ?? []) fields.add(field);
+  return [...fields];
 }
 
 /**
@@ -110,7 +124,16 @@ export function quote(
       exp,
       ...(round ? { round: packRound(round) } : {}),
     });
-    return { kind: 'priced', pingId: token, priceCents: reason ? 0 : payout, expires: exp, test, explanation };
+    const conditions = pendingFields(considered, result);
+    return {
+      kind: 'priced',
+      pingId: token,
+      priceCents: reason ? 0 : payout,
+      expires: exp,
+      test,
+      explanation,
+      ...(conditions.length > 0 ? { conditions } : {}),
+    };
   };
 
   // Buyers are asked only for a quote that can stand: not for a test, nor below the source's minprice.
