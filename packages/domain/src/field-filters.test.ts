@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkFieldFilters, type FilterableField, fieldFilterAnswer, fieldFilterListSchema } from './field-filters';
+import {
+  checkFieldFilters,
+  type FilterableField,
+  fieldFilterAnswer,
+  fieldFilterFormRow,
+  fieldFilterListSchema,
+  fieldFilterPayload,
+  NEW_FIELD_FILTER,
+} from './field-filters';
 
 const FIELDS = new Map<string, FilterableField>(
   (
@@ -84,5 +92,27 @@ describe('checkFieldFilters', () => {
   it('accepts min equal to max, and refuses an unknown operator', () => {
     expect(checkFieldFilters([{ field: 'age', op: 'between', min: 18, max: 18 }], FIELDS).issues).toEqual([]);
     expect(fieldFilterListSchema.safeParse([{ field: 'age', op: 'greater' }]).success).toBe(false);
+  });
+});
+
+describe('the form rows', () => {
+  it('send only the inputs an operator reads, typed for the field', () => {
+    const row = { ...NEW_FIELD_FILTER, field: 'bill', type: 'money', value: '100', min: '1', max: '2' };
+    expect(fieldFilterPayload({ ...row, op: 'at_least' })).toEqual({ field: 'bill', op: 'at_least', value: 100 });
+    expect(fieldFilterPayload({ ...row, op: 'between' })).toEqual({ field: 'bill', op: 'between', min: 1, max: 2 });
+    expect(fieldFilterPayload({ ...row, op: 'present' })).toEqual({ field: 'bill', op: 'present' });
+    expect(
+      fieldFilterPayload({ ...NEW_FIELD_FILTER, field: 'dui', type: 'boolean', op: 'equals', value: 'false' }),
+    ).toEqual({ field: 'dui', op: 'equals', value: false });
+    expect(
+      fieldFilterPayload({ ...NEW_FIELD_FILTER, field: 'shade', type: 'choice', op: 'none_of', values: ['full'] }),
+    ).toEqual({ field: 'shade', op: 'none_of', values: ['full'] });
+    expect(fieldFilterFormRow({ field: 'bill', type: 'money', op: 'at_least', value: 100 })).toEqual({
+      ...NEW_FIELD_FILTER,
+      field: 'bill',
+      type: 'money',
+      op: 'at_least',
+      value: '100',
+    });
   });
 });

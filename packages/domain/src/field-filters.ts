@@ -407,3 +407,75 @@ export function compileFieldFilter(rule: StoredFieldFilter, field: FilterableFie
     show: (v) => (present(v) ? show(v) : 'none'),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The campaign form's rows
+
+/** A rule as the campaign form's inputs hold it: text in every input, the field's type beside it. */
+export interface FieldFilterFormRow {
+  field: string;
+  type: string;
+  op: FieldFilterOp | '';
+  value: string;
+  values: string[];
+  min: string;
+  max: string;
+}
+
+/** A new, empty row. */
+export const NEW_FIELD_FILTER: FieldFilterFormRow = {
+  field: '',
+  type: '',
+  op: '',
+  value: '',
+  values: [],
+  min: '',
+  max: '',
+};
+
+const asText = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+
+/** A stored rule (as answered) as a form row. */
+export function fieldFilterFormRow(rule: FieldFilterAnswer): FieldFilterFormRow {
+  return {
+    field: rule.field,
+    type: rule.type,
+    op: rule.op,
+    value: asText(rule.value),
+    values: (rule.values ?? []).map(String),
+    min: asText(rule.min),
+    max: asText(rule.max),
+  };
+}
+
+/** Which inputs an operator reads. */
+export function fieldFilterInputs(op: FieldFilterOp | ''): 'value' | 'values' | 'range' | 'none' {
+  if (op === 'one_of' || op === 'none_of') return 'values';
+  if (op === 'between') return 'range';
+  if (op === 'present' || op === 'absent' || op === '') return 'none';
+  return 'value';
+}
+
+/** A form input's text as the API takes it for the field's type: numbers for numbers and money, true/false for a boolean. */
+function typedValue(type: string, text: string): string | number | boolean {
+  const trimmed = text.trim();
+  if ((type === 'number' || type === 'money') && /^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (type === 'boolean' && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+  return trimmed;
+}
+
+/** A form row as the API takes it: only the inputs its operator reads. */
+export function fieldFilterPayload(row: FieldFilterFormRow): FieldFilter {
+  const op = row.op as FieldFilterOp;
+  const typed = (text: string) => typedValue(row.type, text);
+  switch (fieldFilterInputs(row.op)) {
+    case 'value':
+      return { field: row.field, op, value: typed(row.value) };
+    case 'values':
+      return { field: row.field, op, values: row.values.map((v) => typed(v) as string | number) };
+    case 'range':
+      return { field: row.field, op, min: typed(row.min) as string | number, max: typed(row.max) as string | number };
+    default:
+      return { field: row.field, op };
+  }
+}
