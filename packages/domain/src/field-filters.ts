@@ -98,6 +98,33 @@ export interface FilterableField {
   removed?: boolean | string | null;
 }
 
+/** GET /api/match/fields: a field a campaign of these services may filter on, with the services that have it. */
+export const filterFieldSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(['text', 'number', 'money', 'boolean', 'choice', 'date', 'phone', 'email', 'zip']),
+  options: z.array(z.union([z.string(), z.object({ value: z.string(), label: z.string().optional() })])).optional(),
+  stage: z.enum(['ping', 'post']),
+  personal: z.boolean(),
+  services: z.array(z.string()),
+});
+export type FilterField = z.infer<typeof filterFieldSchema>;
+export const filterFieldListSchema = z.array(filterFieldSchema);
+
+/** GET /api/match/fields?services=solar,roofing. */
+export const filterFieldsQuery = z.object({
+  services: z
+    .string()
+    .max(2000)
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+});
+
 export interface FilterIssue {
   path: string;
   message: string;
