@@ -38,6 +38,7 @@ import { createLeadsService, type LeadsService } from './modules/leads/leads.ser
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
+import { createServiceFieldsService, type ServiceFieldsService } from './modules/service-fields/service-fields.service';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service';
 import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
@@ -91,6 +92,8 @@ export interface AppDeps {
     outbox: OutboxService;
     bids: BidsService;
     reference: ReferenceService;
+    /** The services' own fields (issue 33). */
+    serviceFields: ServiceFieldsService;
     sessions: SessionService;
     signInLimit: SignInLimit;
     stats: StatsService;
@@ -150,7 +153,19 @@ export function createDeps(
   const messages = createMessagesService({ db, clock, buyers, users });
   const integrations = createIntegrationsService({ db, clock, config, logger, messages });
   const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
-  const campaigns = createCampaignsService({ db, clock, engine });
+  const serviceFields = createServiceFieldsService({ db, clock, engine });
+  // The field filters name the services' fields (issue 33): read through their service.
+  const campaigns = createCampaignsService({
+    db,
+    clock,
+    engine,
+    serviceFields: async (names) => {
+      const wanted = new Set(names);
+      return new Map(
+        (await serviceFields.all()).filter((s) => wanted.has(s.service)).map((s) => [s.service, s.fields]),
+      );
+    },
+  });
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
   const bills = createBillsService({ db, clock, payments, buyers });
@@ -236,6 +251,7 @@ export function createDeps(
     outbox,
     bids: createBidsService({ db }),
     reference: createReferenceService({ db }),
+    serviceFields,
     sessions: createSessionService(db, users),
     signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),
     stats: createStatsService(db, clock, buyers),

@@ -1,4 +1,4 @@
-import type { BidOutcome, CompiledFieldFilter, FilterValue } from '@leadex/domain';
+import type { BidOutcome, CompiledFieldFilter, FieldValue } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
@@ -68,8 +68,12 @@ export interface LeadFacts {
   /** Buyers that already bought this phone or email within the duplicate window (rule 9). */
   duplicateBuyerIds: ReadonlySet<string>;
   now: Date;
-  /** The service fields the request carries (issue 33): money in cents, dates as YYYY-MM-DD. */
-  fields?: Readonly<Record<string, FilterValue>>;
+  /**
+   * The service's own fields as read (issue 33): `{ [key]: value }`, money in integer cents. At a ping,
+   * only its ping-stage fields that are not personal; at a post or direct lead, every field sent (with the
+   * ping's carried over). The definitions are the snapshot's `serviceFields`.
+   */
+  fields: Record<string, FieldValue>;
   /**
    * `ping`: a rule on a post-only field the ping does not carry is deferred to the post (the ping's
    * answer names it); `post` (the default): every rule is checked with what the lead holds.

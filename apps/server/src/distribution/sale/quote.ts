@@ -75,10 +75,11 @@ export function quote(
     ctx,
     pingId,
     caller,
-    { service: input.service, zip: input.zip, channel, campaign },
+    { service: input.service, zip: input.zip, channel, campaign, fields: input.fields },
     duplicates,
   );
-  const eligible = engine.candidateBids(pingFacts);
+  // At ping, a filter on a post-only field the ping lacks waits for the post (issue 33).
+  const eligible = engine.candidateBids({ ...pingFacts, stage: 'ping' });
   const belowMin = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
 
   const answer = (round: BidRound | undefined): QuoteOutcome => {
@@ -123,6 +124,8 @@ export function quote(
       test,
       exp,
       ...(round ? { round: packRound(round) } : {}),
+      // The ping-stage fields (never personal) ride to the post, which keeps them (issue 33).
+      ...(input.fields && Object.keys(input.fields).length > 0 ? { fields: input.fields } : {}),
     });
     const conditions = pendingFields(considered, result);
     return {

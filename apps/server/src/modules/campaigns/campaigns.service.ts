@@ -33,10 +33,7 @@ import { toCampaign, toCampaignListItem } from './campaigns.dto';
 import { type CampaignInsert, type CampaignRow, campaignsRepo } from './campaigns.repo';
 
 /** The fields of services, by service (the services module's definitions, removed ones included). */
-export type ServiceFieldsOf = (
-  services: readonly string[],
-  tx?: Db | Tx,
-) => Promise<ReadonlyMap<string, readonly FilterableField[]>>;
+export type ServiceFieldsOf = (services: readonly string[]) => Promise<ReadonlyMap<string, readonly FilterableField[]>>;
 
 export interface CampaignsServiceDeps {
   db: Db;
@@ -91,9 +88,9 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
    * The rules checked against the fields of the campaign's services, as stored (money in cents); a
    * 400 naming each rule at fault (issue 33).
    */
-  async function storedFilters(tx: Db | Tx, services: readonly string[], rules: readonly FieldFilter[]) {
+  async function storedFilters(services: readonly string[], rules: readonly FieldFilter[]) {
     if (rules.length === 0) return [];
-    const { issues, stored } = checkFieldFilters(rules, filterableFields(await serviceFields(services, tx)));
+    const { issues, stored } = checkFieldFilters(rules, filterableFields(await serviceFields(services)));
     if (issues.length) throw fieldErrors(issues);
     return stored;
   }
@@ -261,7 +258,7 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
         });
         if (input.fixed_id && (await campaignsRepo.fixedIdTaken(tx, input.fixed_id)))
           throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
-        const fieldFilters = await storedFilters(tx, input.services, input.field_filters);
+        const fieldFilters = await storedFilters(input.services, input.field_filters);
         const shared = input.exclusive !== 1;
         await campaignsRepo.insert(tx, {
           id,
@@ -387,7 +384,7 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
         // New rules, or new services under the stored ones: the rules must name the services' fields.
         if (changes.field_filters !== undefined || changes.services !== undefined) {
           const rules = changes.field_filters ?? current.fieldFilters.map((rule) => fieldFilterAnswer(rule));
-          columns.fieldFilters = await storedFilters(tx, changes.services ?? current.services, rules);
+          columns.fieldFilters = await storedFilters(changes.services ?? current.services, rules);
         }
         if (changes.notify !== undefined) columns.notify = changes.notify;
         if (changes.time !== undefined) columns.time = changes.time;
