@@ -160,10 +160,8 @@ export function createDeps(
     clock,
     engine,
     serviceFields: async (names) => {
-      const wanted = new Set(names);
-      return new Map(
-        (await serviceFields.all()).filter((s) => wanted.has(s.service)).map((s) => [s.service, s.fields]),
-      );
+      const all = await serviceFields.all();
+      return new Map(all.filter((s) => !names || names.includes(s.service)).map((s) => [s.service, s.fields]));
     },
   });
   const stripe = createStripe(config);

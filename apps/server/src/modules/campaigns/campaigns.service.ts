@@ -33,7 +33,10 @@ import { toCampaign, toCampaignListItem } from './campaigns.dto';
 import { type CampaignInsert, type CampaignRow, campaignsRepo } from './campaigns.repo';
 
 /** The fields of services, by service (the services module's definitions, removed ones included). */
-export type ServiceFieldsOf = (services: readonly string[]) => Promise<ReadonlyMap<string, readonly FilterableField[]>>;
+export type ServiceFieldsOf = (
+  /** Undefined: every service's. */
+  services?: readonly string[],
+) => Promise<ReadonlyMap<string, readonly FilterableField[]>>;
 
 export interface CampaignsServiceDeps {
   db: Db;
@@ -88,9 +91,14 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
    * The rules checked against the fields of the campaign's services, as stored (money in cents); a
    * 400 naming each rule at fault (issue 33).
    */
-  async function storedFilters(services: readonly string[], rules: readonly FieldFilter[]) {
+  async function storedFilters(
+    services: readonly string[],
+    rules: readonly FieldFilter[],
+    all: ReadonlyMap<string, readonly FilterableField[]>,
+  ) {
     if (rules.length === 0) return [];
-    const { issues, stored } = checkFieldFilters(rules, filterableFields(await serviceFields(services)));
+    const wanted = new Map(services.flatMap((s) => (all.has(s) ? [[s, all.get(s) ?? []] as const] : [])));
+    const { issues, stored } = checkFieldFilters(rules, filterableFields(wanted));
     if (issues.length) throw fieldErrors(issues);
     return stored;
   }
@@ -245,6 +253,8 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
       }
       const now = clock.now();
       const id = newId('cmp');
+      // Read before the transaction: PGlite has one connection, which the transaction holds.
+      const fields = input.field_filters.length > 0 ? await serviceFields(input.services) : new Map();
       await write(async (tx) => {
         const buyerNotify = await campaignsRepo.buyerNotify(tx, buyerId);
         const buyerName = await campaignsRepo.buyerName(tx, buyerId);
@@ -258,7 +268,7 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
         });
         if (input.fixed_id && (await campaignsRepo.fixedIdTaken(tx, input.fixed_id)))
           throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
-        const fieldFilters = await storedFilters(input.services, input.field_filters);
+        const fieldFilters = await storedFilters(input.services, input.field_filters, fields);
         const shared = input.exclusive !== 1;
         await campaignsRepo.insert(tx, {
           id,
@@ -311,6 +321,9 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
      */
     async update(viewer: Viewer, id: string, changes: CampaignUpdate): Promise<Campaign> {
       const isAdmin = viewer.role === 'admin';
+      // Every service's fields, read before the transaction (PGlite has one connection, which it holds).
+      const fields =
+        changes.field_filters !== undefined || changes.services !== undefined ? await serviceFields() : new Map();
       await write(async (tx) => {
         const current = await findVisible(viewer, id, tx);
         if (!isAdmin && changes.source_filter !== undefined) throw AppError.field('source_filter', ADMIN_ONLY_FILTERS);
@@ -384,7 +397,7 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
         // New rules, or new services under the stored ones: the rules must name the services' fields.
         if (changes.field_filters !== undefined || changes.services !== undefined) {
           const rules = changes.field_filters ?? current.fieldFilters.map((rule) => fieldFilterAnswer(rule));
-          columns.fieldFilters = await storedFilters(changes.services ?? current.services, rules);
+          columns.fieldFilters = await storedFilters(changes.services ?? current.services, rules, fields);
         }
         if (changes.notify !== undefined) columns.notify = changes.notify;
         if (changes.time !== undefined) columns.time = changes.time;
