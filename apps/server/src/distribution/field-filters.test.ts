@@ -181,9 +181,9 @@ const words = (rule: FieldFilter) => `${rule.op} ${JSON.stringify(rule.value ?? 
 describe('field filters in eligibility', () => {
   for (const [type, cases] of Object.entries(CASES)) {
     for (const stage of ['ping', 'post'] as const) {
-      it.each(cases.map((c) => [words(c[0]), ...c] as const))(
-        `${type} at ${stage}: %s with %j`,
-        (_name, rule, value, holds) => {
+      it.each(cases.map((c) => [words(c[0]), c[1] === undefined ? 'none' : c[1], ...c] as const))(
+        `${type} at ${stage}: %s, lead %j`,
+        (_name, _shown, rule, value, holds) => {
           const result = checkEligibility(
             campaignWith([rule]),
             facts(value === undefined ? {} : { [rule.field]: value }, stage),
