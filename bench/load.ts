@@ -1,5 +1,6 @@
 /** Load generation with autocannon: request bodies, timed runs and the pool of pings the posts follow. */
 import autocannon from 'autocannon';
+import { PING_FIELDS, POST_FIELDS, WITH_FIELDS } from './fields';
 import type { ServiceZip } from './seed';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -49,6 +50,7 @@ export function postBody(pingId: string, i: number, tag: string): string {
     tcpa_language: TCPA,
     trusted_form: `https://cert.trustedform.com/${(i * 2_654_435_761).toString(16).padStart(40, '0').slice(0, 40)}`,
     ip: `203.0.113.${i % 250}`,
+    ...(WITH_FIELDS ? POST_FIELDS : {}),
   });
 }
 
@@ -63,7 +65,7 @@ export function pingBodies(
   return Array.from({ length: n }, () => {
     const list = rnd() < unmatchedShare && unmatched.length > 0 ? unmatched : matching;
     const pair = list[Math.floor(rnd() * list.length)] as ServiceZip;
-    return JSON.stringify({ service: pair.service, zip: pair.zip });
+    return JSON.stringify({ service: pair.service, zip: pair.zip, ...(WITH_FIELDS ? PING_FIELDS : {}) });
   });
 }
 

@@ -315,6 +315,13 @@ export function renderMarkdown(report: Report): string {
       `six services, one or two each; ${exchange.shared} with shared leads; ${exchange.capped} capped high enough never to ` +
       `fill in a run; ${exchange.withHours} with all-day hours in their own zone; ${exchange.withSourceFilters} with source ` +
       'restrictions), and 2 approved sources paid $10 and $15 a lead. The database is dropped at the end.',
+    ...(exchange.fieldsPerService > 0
+      ? [
+          `- BENCH_FIELDS=1: each service has ${exchange.fieldsPerService} fields of its own (7 at the ping, 3 at the post) and ` +
+            `every campaign ${exchange.rulesPerCampaign} field filters (4 judged at the ping, 1 left to the post); the pings and ` +
+            'posts send values every rule accepts (bench/fields.ts).',
+        ]
+      : []),
     `- Each scenario: ${machine.warmupSeconds} s warm-up (discarded), then ${machine.seconds} s at ${machine.connections} ` +
       'connections (autocannon, no pipelining). req/s is the mean of per-second samples; latencies are whole milliseconds.',
     '- (a) `GET /bench/constant`: a constant JSON object the size of a ping answer, on the same Fastify instance.',

@@ -6,6 +6,8 @@ import {
   type CampaignTime,
   campaignSourceFilters,
   campaigns,
+  serviceFields,
+  services as serviceTable,
   sources,
   zips,
   zipsets,
@@ -14,6 +16,7 @@ import { loadZipsIfEmpty } from '../apps/server/src/db/zips';
 import { seedReferenceData } from '../apps/server/src/demo/seed';
 import { createApiKeyVault } from '../apps/server/src/lib/api-keys';
 import { newId } from '../apps/server/src/lib/ids';
+import { BENCH_FIELDS, BENCH_RULES, WITH_FIELDS } from './fields';
 
 /** A deterministic PRNG (mulberry32), so every run seeds the same exchange. */
 export function prng(seed: number): () => number {
@@ -64,6 +67,9 @@ export interface BenchExchange {
     withHours: number;
     withSourceFilters: number;
     zipsets: number;
+    /** BENCH_FIELDS: the fields of each service and the field filters of each campaign (issue 33). */
+    fieldsPerService: number;
+    rulesPerCampaign: number;
   };
 }
 
@@ -87,7 +93,12 @@ export function benchBuyerRow(id: string, kind: 'buyer' | 'bidder', n: number, n
  * services, some shared, caps too high to fill during a run or none), 2 approved sources with
  * an API key each and a payout every campaign's price covers.
  */
-export async function seedExchange(db: Db, secret: string, seed = 20_260_115): Promise<BenchExchange> {
+export async function seedExchange(
+  db: Db,
+  secret: string,
+  seed = 20_260_115,
+  withFields = WITH_FIELDS,
+): Promise<BenchExchange> {
   const rnd = prng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -182,7 +193,21 @@ export async function seedExchange(db: Db, secret: string, seed = 20_260_115): P
     withHours: 0,
     withSourceFilters: 0,
     zipsets: ZIPSET_COUNT,
+    fieldsPerService: withFields ? BENCH_FIELDS.length : 0,
+    rulesPerCampaign: withFields ? BENCH_RULES.length : 0,
   };
+  if (withFields) {
+    const known = new Set((await db.select({ name: serviceTable.name }).from(serviceTable)).map((r) => r.name));
+    const missing = SERVICES.filter((s) => !known.has(s));
+    if (missing.length > 0) await db.insert(serviceTable).values(missing.map((name) => ({ name, label: name })));
+    await db
+      .insert(serviceFields)
+      .values(
+        SERVICES.flatMap((service) =>
+          BENCH_FIELDS.map((f, position) => ({ ...f, service, position, createdAt: now, updatedAt: now })),
+        ),
+      );
+  }
   const campaignRows: (typeof campaigns.$inferInsert)[] = [];
   const filterRows: (typeof campaignSourceFilters.$inferInsert)[] = [];
   for (let i = 0; i < CAMPAIGN_COUNT; i++) {
@@ -246,6 +271,7 @@ export async function seedExchange(db: Db, secret: string, seed = 20_260_115): P
       maxWeekly: max.weekly ?? null,
       maxMonthly: max.monthly ?? null,
       time,
+      fieldFilters: withFields ? BENCH_RULES : [],
       status: 'live',
       createdAt: now,
       updatedAt: now,

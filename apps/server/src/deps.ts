@@ -153,7 +153,17 @@ export function createDeps(
   const messages = createMessagesService({ db, clock, buyers, users });
   const integrations = createIntegrationsService({ db, clock, config, logger, messages });
   const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
-  const campaigns = createCampaignsService({ db, clock, engine });
+  const serviceFields = createServiceFieldsService({ db, clock, engine });
+  // The field filters name the services' fields (issue 33): read through their service.
+  const campaigns = createCampaignsService({
+    db,
+    clock,
+    engine,
+    serviceFields: async (names) => {
+      const all = await serviceFields.all();
+      return new Map(all.filter((s) => !names || names.includes(s.service)).map((s) => [s.service, s.fields]));
+    },
+  });
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
   const bills = createBillsService({ db, clock, payments, buyers });
@@ -239,7 +249,7 @@ export function createDeps(
     outbox,
     bids: createBidsService({ db }),
     reference: createReferenceService({ db }),
-    serviceFields: createServiceFieldsService({ db, clock, engine }),
+    serviceFields,
     sessions: createSessionService(db, users),
     signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),
     stats: createStatsService(db, clock, buyers),

@@ -1,4 +1,4 @@
-import type { BuyerCreate } from '@leadex/domain';
+import type { BuyerCreate, StoredFieldFilter } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { apiKeys, type CampaignTime, campaigns, leadMatches, leads, sources } from '../src/db/schema';
@@ -147,6 +147,8 @@ export interface CampaignOptions {
   fixedId?: string;
   /** Where its sales are posted (its notify webhook); no notification when left out. */
   webhook?: string;
+  /** Field filters as stored (issue 33): money in cents. */
+  fieldFilters?: StoredFieldFilter[];
   filters?: {
     sourceId: string;
     channel?: string | null;
@@ -178,6 +180,7 @@ export async function createCampaign(t: TestApp, buyerId: string, o: CampaignOpt
     maxWeekly: o.max?.weekly ?? null,
     maxMonthly: o.max?.monthly ?? null,
     time: o.time ?? null,
+    fieldFilters: o.fieldFilters ?? [],
     ...(o.webhook ? { notify: { email: [], sms: [], webhook: o.webhook, broadcast_webhooks: [] } } : {}),
     status: o.status ?? 'live',
     createdAt: now,

@@ -5,6 +5,7 @@ import {
   type CampaignTime,
   campaignCreateSchema,
   campaignUpdateSchema,
+  type FieldFilter,
   type ServiceFieldInput,
   serviceFieldListSchema,
   sourceCreateSchema,
@@ -71,6 +72,8 @@ interface DemoCampaign {
   max?: { hourly?: number; daily?: number; weekly?: number; monthly?: number };
   time?: CampaignTime;
   status: 'live' | 'draft' | 'pause';
+  /** Rules on the services' own fields (issue 33 item 3), money in dollars as the form sends them. */
+  fieldFilters?: FieldFilter[];
 }
 
 const DEMO_ZIPSETS: Record<string, { description: string; zips: string[] }> = {
@@ -146,6 +149,8 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         states: ['TX', 'OK'],
         max: { daily: 40, monthly: 800 },
         status: 'live',
+        // Roofs old enough to need replacing.
+        fieldFilters: [{ field: 'roof_age', op: 'at_least', value: 10 }],
       },
       {
         name: 'Roofing - Dallas Metro shared',
@@ -158,6 +163,7 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         max: { hourly: 5, daily: 30 },
         time: EASTERN_BUSINESS_HOURS,
         status: 'live',
+        fieldFilters: [{ field: 'roof_type', op: 'none_of', values: ['Flat'] }],
       },
     ],
   },
@@ -188,6 +194,12 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         states: ['AZ', 'CA', 'NV', 'NM'],
         max: { daily: 60, monthly: 1000 },
         status: 'live',
+        // A bill worth offsetting, a roof the sun reaches, credit to finance the panels.
+        fieldFilters: [
+          { field: 'electric_bill', op: 'at_least', value: 100 },
+          { field: 'roof_shade', op: 'none_of', values: ['Heavy'] },
+          { field: 'credit_rating', op: 'one_of', values: ['Excellent', 'Good', 'Fair'] },
+        ],
       },
       {
         name: 'Solar - Phoenix ZIPs',
@@ -198,6 +210,7 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         zips: ['85004', '85006', '85008', '85012', '85014', '85016', '85018', '85020'],
         max: { weekly: 50 },
         status: 'draft',
+        fieldFilters: [{ field: 'electric_bill', op: 'between', min: 150, max: 600 }],
       },
     ],
   },
@@ -461,6 +474,7 @@ function campaignInput(buyerId: string, c: DemoCampaign, zipsetIds: Record<strin
     zipset: c.zipset ? zipsetIds[c.zipset] : undefined,
     max: c.max ?? {},
     time: c.time,
+    field_filters: c.fieldFilters ?? [],
   });
 }
 

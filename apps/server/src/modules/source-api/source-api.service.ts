@@ -28,6 +28,12 @@ export type Answer = { status: number; body: Record<string, unknown> };
 /** A ping's answer, with how each campaign decided (the simulator shows it). */
 export type QuoteAnswer = Answer & { explanation: ExplanationRecord[] };
 
+/** A field the winning buyers' filters check only at post: the sale depends on the post's value. */
+const conditionOf = (field: string) => ({
+  field,
+  message: `The sale depends on ${field}: a buyer's filter checks it at post`,
+});
+
 /** A ping's outcome as the source is answered: a price and its ping_id, or no_match. */
 function quoteAnswer(outcome: QuoteOutcome, warnings: readonly string[] = []): QuoteAnswer {
   const said = warnings.length > 0 ? { warnings: [...warnings] } : {};
@@ -42,6 +48,7 @@ function quoteAnswer(outcome: QuoteOutcome, warnings: readonly string[] = []): Q
       price: centsToDollars(outcome.priceCents),
       expires: outcome.expires,
       ...(outcome.test ? { test: true } : {}),
+      ...(outcome.conditions ? { conditions: outcome.conditions.map(conditionOf) } : {}),
       ...said,
     },
   };
