@@ -20,6 +20,7 @@ import { leadRoutes } from './modules/leads/leads.routes';
 import { messageRoutes } from './modules/messages/messages.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { returnRoutes } from './modules/returns/returns.routes';
+import { serviceFieldRoutes } from './modules/service-fields/service-fields.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { simRoutes } from './modules/sim/sim.routes';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(outboxRoutes, { outbox: services.outbox });
       await api.register(bidsRoutes, { bids: services.bids });
       await api.register(referenceRoutes, { engine: deps.engine, reference: services.reference });
+      await api.register(serviceFieldRoutes, { serviceFields: services.serviceFields });
       await api.register(zipRoutes, { zips: services.zips });
       await api.register(buyerRoutes, { buyers: services.buyers });
       await api.register(billRoutes, { bills: services.bills });

@@ -38,6 +38,7 @@ import { createLeadsService, type LeadsService } from './modules/leads/leads.ser
 import { createMessagesService, type MessagesService } from './modules/messages/messages.service';
 import { createReferenceService, type ReferenceService } from './modules/reference/reference.service';
 import { createReturnsService, type ReturnsService } from './modules/returns/returns.service';
+import { createServiceFieldsService, type ServiceFieldsService } from './modules/service-fields/service-fields.service';
 import { createSettingsService, type SettingsService } from './modules/settings/settings.service';
 import { createSignupService, type SignupService } from './modules/signup/signup.service';
 import { createMockDate, type MockDate } from './modules/sim/mock-date';
@@ -91,6 +92,8 @@ export interface AppDeps {
     outbox: OutboxService;
     bids: BidsService;
     reference: ReferenceService;
+    /** The services' own fields (issue 33). */
+    serviceFields: ServiceFieldsService;
     sessions: SessionService;
     signInLimit: SignInLimit;
     stats: StatsService;
@@ -236,6 +239,7 @@ export function createDeps(
     outbox,
     bids: createBidsService({ db }),
     reference: createReferenceService({ db }),
+    serviceFields: createServiceFieldsService({ db, clock, engine }),
     sessions: createSessionService(db, users),
     signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),
     stats: createStatsService(db, clock, buyers),

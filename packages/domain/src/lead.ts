@@ -452,6 +452,11 @@ export const leadDetailSchema = z.object({
   metadata: z.unknown().optional(),
   /** The fields that could not be read or contradict another (each role sees those of the fields it is shown). */
   field_flags: z.array(leadFieldFlagSchema).optional(),
+  /**
+   * The service's own fields (issue 33): `{ [key]: value }`, money in dollars (stored in cents), a removed
+   * field's value too; labels and types from GET /api/services/fields.
+   */
+  fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   /** Source: what it is paid; admin: the payout. */
   cost: z.number().optional(),
   /** Admin: the buyers' revenue; buyer: its own price. */

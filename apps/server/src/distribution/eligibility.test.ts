@@ -26,6 +26,7 @@ const campaign = (overrides: Partial<IndexedCampaign> = {}): IndexedCampaign => 
 });
 
 const lead = (overrides: Partial<LeadFacts> = {}): LeadFacts => ({
+  fields: {},
   key: 'png_test_1',
   sourceId: 'src_1',
   channel: null,

@@ -1,4 +1,4 @@
-import { isPingPost, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
+import { isPingPost, type ServiceField, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -7,6 +7,7 @@ import {
   campaignSourceFilters,
   campaigns,
   engineVersions,
+  serviceFields,
   services,
   settings,
   sourceChannels,
@@ -86,6 +87,11 @@ export class EngineSnapshot {
     readonly liveDeliveryBuyers: ReadonlySet<string> = new Set(),
     /** The live Ping/Post deliveries by buyer: these buyers bid by answering a ping (DESIGN.md §6). */
     readonly pingPostDeliveries: ReadonlyMap<string, readonly PingPostDelivery[]> = new Map(),
+    /**
+     * Each service's own fields (issue 33), in their order, removed ones included (flagged): what the
+     * source API reads and eligibility filters on, without a query per request.
+     */
+    readonly serviceFields: ReadonlyMap<string, readonly ServiceField[]> = new Map(),
   ) {
     for (const c of campaigns) {
       for (const service of c.services) {
@@ -122,11 +128,18 @@ export class EngineSnapshot {
     return this.ofService.get(service) ?? [];
   }
 
+  /** A service's fields (removed ones included), in their order; none for a service without any. */
+  fieldsOf(service: string): readonly ServiceField[] {
+    return this.serviceFields.get(service) ?? NO_FIELDS;
+  }
+
   campaignByFixedId(fixedId: string): IndexedCampaign | undefined {
     const wanted = fixedId.toLowerCase();
     return this.campaigns.find((c) => c.fixedId.toLowerCase() === wanted);
   }
 }
+
+const NO_FIELDS: readonly ServiceField[] = [];
 
 const ms = (d: Date | null) => (d ? d.getTime() : null);
 
@@ -143,6 +156,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     settingRows,
     liveRows,
     buyerBudgetRows,
+    fieldRows,
   ] = await Promise.all([
     db.select().from(campaigns),
     db.select().from(campaignSourceFilters),
@@ -172,6 +186,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
       .where(eq(webhooks.status, 'live'))
       .orderBy(webhooks.createdAt, webhooks.id),
     db.select({ id: buyers.id, cents: buyers.budgetDailyCents }).from(buyers).where(isNotNull(buyers.budgetDailyCents)),
+    db.select().from(serviceFields).orderBy(serviceFields.service, serviceFields.position, serviceFields.key),
   ]);
   const buyerBudgets = new Map(buyerBudgetRows.map((b) => [b.id, b.cents]));
   const setting = (key: string, fallback: number) => {
@@ -262,7 +277,30 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     },
     new Set(liveRows.map((r) => r.buyerId)),
     pingPostOf(liveRows),
+    serviceFieldsOf(fieldRows),
   );
+}
+
+/** The service_fields rows as each service's definitions, in their order. */
+export function serviceFieldsOf(rows: (typeof serviceFields.$inferSelect)[]): Map<string, ServiceField[]> {
+  const byService = new Map<string, ServiceField[]>();
+  for (const r of rows) {
+    const list = byService.get(r.service) ?? [];
+    list.push({
+      key: r.key,
+      label: r.label,
+      type: r.type,
+      options: r.options,
+      required: r.required,
+      stage: r.stage,
+      personal: r.personal,
+      aliases: r.aliases,
+      help: r.help,
+      removed: r.removed,
+    });
+    byService.set(r.service, list);
+  }
+  return byService;
 }
 
 /** The live Ping/Post deliveries (with their ping) by buyer. */

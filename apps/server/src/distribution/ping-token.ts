@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
-import { BID_OUTCOMES } from '@leadex/domain';
+import { BID_OUTCOMES, type FieldValue } from '@leadex/domain';
 import { newId } from '../lib/ids';
 import { deriveKey } from '../lib/secrets';
 import type { PackedRound } from './bidding';
@@ -31,6 +31,8 @@ export interface PingTokenPayload {
    * at these bids, and a Ping/Post buyer without one does not buy.
    */
   round?: PackedRound;
+  /** The service's ping-stage fields the ping carried (issue 33; never personal; money in cents). */
+  fields?: Record<string, FieldValue>;
 }
 
 export type PingTokenCheck = { ok: true; payload: PingTokenPayload } | { ok: false; reason: 'invalid' | 'expired' };
@@ -118,6 +120,12 @@ function isRound(value: unknown): value is PackedRound {
   );
 }
 
+/** The ping's fields as `quote` seals them: `{ [key]: text, number or boolean }`. */
+function isFieldValues(value: unknown): value is Record<string, FieldValue> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'boolean' || Number.isFinite(v));
+}
+
 /** Whether an opened body has every field of a payload with the right type (sealed bodies always do; this guards key reuse or bugs). */
 function isPayload(value: unknown): value is PingTokenPayload {
   if (typeof value !== 'object' || value === null) return false;
@@ -135,7 +143,8 @@ function isPayload(value: unknown): value is PingTokenPayload {
     isNullableString(v.campaign) &&
     typeof v.test === 'boolean' &&
     Number.isSafeInteger(v.exp) &&
-    (v.round === undefined || isRound(v.round))
+    (v.round === undefined || isRound(v.round)) &&
+    (v.fields === undefined || isFieldValues(v.fields))
   );
 }
 

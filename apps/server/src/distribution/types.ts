@@ -1,4 +1,4 @@
-import type { BidOutcome } from '@leadex/domain';
+import type { BidOutcome, FieldValue } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
@@ -63,6 +63,12 @@ export interface LeadFacts {
   /** Buyers that already bought this phone or email within the duplicate window (rule 9). */
   duplicateBuyerIds: ReadonlySet<string>;
   now: Date;
+  /**
+   * The service's own fields as read (issue 33): `{ [key]: value }`, money in integer cents. At a ping,
+   * only its ping-stage fields that are not personal; at a post or direct lead, every field sent (with the
+   * ping's carried over). The definitions are the snapshot's `serviceFields`.
+   */
+  fields: Record<string, FieldValue>;
 }
 
 /** Cap counts of the current periods, by campaign id then period (a Map will do). */

@@ -1,4 +1,4 @@
-import type { LeadFieldFlag } from '@leadex/domain';
+import type { FieldValue, LeadFieldFlag } from '@leadex/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -64,6 +64,8 @@ export const leads = pgTable(
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
     /** The fields that could not be read or contradict another, with the value sent (issue 32 item 4); null: none. */
     fieldFlags: jsonb('field_flags').$type<LeadFieldFlag[]>(),
+    /** The service's own fields (issue 33): `{ [key]: value }`, money in integer cents; what could not be read is a field flag. */
+    fields: jsonb('fields').$type<Record<string, FieldValue>>().notNull().default({}),
     tags: text('tags').array().notNull().default([]),
     costCents: integer('cost_cents').notNull().default(0),
     priceCents: integer('price_cents').notNull().default(0),

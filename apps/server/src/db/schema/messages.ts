@@ -1,5 +1,6 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { primaryId, timestamptz } from './columns';
+import type { ServiceFieldStage, ServiceFieldType } from '@leadex/domain';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { primaryId, timestamps, timestamptz } from './columns';
 
 /** Messages for the admins: undelivered leads, buyers' "Message Us", system events. */
 export const messages = pgTable(
@@ -48,3 +49,30 @@ export const services = pgTable('services', {
   name: text('name').primaryKey(),
   label: text('label').notNull(),
 });
+
+/**
+ * The fields a service's leads carry beyond the fixed ones (issue 33), defined by the admin. Never
+ * deleted: a removed field stays, flagged, so old leads still show it with its label.
+ */
+export const serviceFields = pgTable(
+  'service_fields',
+  {
+    service: text('service')
+      .notNull()
+      .references(() => services.name, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    key: text('key').notNull(),
+    /** The order the screens, the docs and the CSV show the service's fields in. */
+    position: integer('position').notNull(),
+    label: text('label').notNull(),
+    type: text('type').$type<ServiceFieldType>().notNull(),
+    options: text('options').array().notNull().default([]),
+    required: boolean('required').notNull().default(false),
+    stage: text('stage').$type<ServiceFieldStage>().notNull().default('post'),
+    personal: boolean('personal').notNull().default(false),
+    aliases: text('aliases').array().notNull().default([]),
+    help: text('help').notNull().default(''),
+    removed: boolean('removed').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.key] }), index('service_fields_position_idx').on(t.service, t.position)],
+);

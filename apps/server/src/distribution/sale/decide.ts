@@ -1,3 +1,4 @@
+import type { FieldValue } from '@leadex/domain';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
@@ -59,7 +60,13 @@ export function factsOf(
   { engine, clock }: SaleContext,
   key: string,
   caller: SourceCaller,
-  input: { service: string; zip: string; channel: string | null; campaign: string | null },
+  input: {
+    service: string;
+    zip: string;
+    channel: string | null;
+    campaign: string | null;
+    fields?: Record<string, FieldValue>;
+  },
   duplicateBuyerIds: ReadonlySet<string>,
 ): LeadFacts {
   return {
@@ -72,6 +79,7 @@ export function factsOf(
     campaign: input.campaign,
     duplicateBuyerIds,
     now: clock.now(),
+    fields: input.fields ?? {},
   };
 }
 
@@ -156,6 +164,7 @@ export function leadRecord(engine: Engine, req: SaleRequest, now: Date): LeadRec
     homeowner: contact.homeowner ?? null,
     metadata: contact.metadata ?? null,
     fieldFlags: contact.flags?.length ? contact.flags : null,
+    fields: req.fields ?? {},
     pingId: req.pingId ?? 'no_ping',
     test: req.test,
     answer: {},

@@ -61,7 +61,7 @@ export function quote(
     ctx,
     pingId,
     caller,
-    { service: input.service, zip: input.zip, channel, campaign },
+    { service: input.service, zip: input.zip, channel, campaign, fields: input.fields },
     duplicates,
   );
   const eligible = engine.candidateBids(pingFacts);
@@ -109,6 +109,8 @@ export function quote(
       test,
       exp,
       ...(round ? { round: packRound(round) } : {}),
+      // The ping-stage fields (never personal) ride to the post, which keeps them (issue 33).
+      ...(input.fields && Object.keys(input.fields).length > 0 ? { fields: input.fields } : {}),
     });
     return { kind: 'priced', pingId: token, priceCents: reason ? 0 : payout, expires: exp, test, explanation };
   };

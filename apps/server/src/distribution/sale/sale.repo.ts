@@ -1,4 +1,4 @@
-import type { LeadFieldFlag } from '@leadex/domain';
+import type { FieldValue, LeadFieldFlag } from '@leadex/domain';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { NamedStatement, SqlRunner } from '../../db/raw';
@@ -39,6 +39,8 @@ export interface LeadRecord {
   metadata: Record<string, unknown> | null;
   /** The fields that could not be read or contradict another; null when none. */
   fieldFlags: LeadFieldFlag[] | null;
+  /** The service's own fields (issue 33): `{ [key]: value }`, money in integer cents. */
+  fields: Record<string, FieldValue>;
   pingId: string;
   test: boolean;
   answer: Record<string, unknown>;
@@ -165,10 +167,10 @@ const STORE_SALE: NamedStatement = {
       insert into leads (id, source_id, api_key_id, channel, service, zip, state, city, name, first_name,
         last_name, address, phone, email, tcpa_consent, tcpa_language, trusted_form, jornaya, ip, user_agent,
         pub_id, sub_id, homeowner, metadata, ping_id, test, answer, explanation, price_cents, cost_cents, created_at,
-        sold, request, field_flags, trusted_form_ping_url)
+        sold, request, field_flags, trusted_form_ping_url, fields)
       select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
         $23, $24::jsonb, $25, $26, $27::jsonb, $28::jsonb, $29, $30, $31::timestamptz, cardinality($36::text[]) > 0,
-        $44::jsonb, $45::jsonb, $46
+        $44::jsonb, $45::jsonb, $46, $52::jsonb
       from caps_ok where ok
       on conflict (ping_id) where ping_id <> 'no_ping' do nothing
       returning id
@@ -253,6 +255,7 @@ export async function storeSale(
       budgets.map((b) => b.periodStart.toISOString()),
       budgets.map((b) => b.limitCents),
       budgets.map((b) => b.amountCents),
+      JSON.stringify(lead.fields),
     ]);
     return null;
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { LeadFieldFlag } from '@leadex/domain';
+import type { FieldValue, LeadFieldFlag } from '@leadex/domain';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
@@ -66,6 +66,11 @@ export interface SaleRequest {
   /** The Ping/Post buyers' answers to the lead's ping (from the ping_id); a direct lead pings them itself. */
   bidRound?: BidRound;
   contact: SaleContact;
+  /**
+   * The service's own fields as read (issue 33): `{ [key]: value }`, money in integer cents; the ping's
+   * carried over (from the ping_id) for a post. What could not be read is in `contact.flags`.
+   */
+  fields?: Record<string, FieldValue>;
   meta: RequestMeta;
 }
 
@@ -83,6 +88,11 @@ export interface QuoteRequest {
   sub_id?: string;
   /** A TrustedForm ping URL, checked by the source API: it goes on to the Ping/Post buyers' pings. */
   trusted_form_ping_url?: string;
+  /**
+   * The service's ping-stage fields that are not personal, as read (issue 33; money in cents): eligibility
+   * reads them, and the ping_id carries them to the post.
+   */
+  fields?: Record<string, FieldValue>;
 }
 
 /** The answer a lead is stored with: what its source is told, and told again on a repeated post. */
