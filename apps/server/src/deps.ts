@@ -149,6 +149,7 @@ export function createDeps(
       onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
     });
   const engine = engineOn(clock);
+  const serviceFields = createServiceFieldsService({ db, clock, engine });
   const buyers = createBuyersService({ db, clock, users, engine, billing: buyerSpend });
   const messages = createMessagesService({ db, clock, buyers, users });
   const integrations = createIntegrationsService({ db, clock, config, logger, messages });
@@ -164,7 +165,20 @@ export function createDeps(
       db,
       clock,
       config,
-      channels: createChannels({ db, clock, config, mailer, whitelist, network }),
+      channels: createChannels({
+        db,
+        clock,
+        config,
+        mailer,
+        whitelist,
+        network,
+        // A service removed since (or unknown): its fields are sent as stored.
+        fieldsOf: (service) =>
+          serviceFields.ofService(service).then(
+            (s) => s.fields,
+            () => [],
+          ),
+      }),
     }),
     logger,
     scheduled: [
@@ -189,6 +203,7 @@ export function createDeps(
         webhooks,
         clock: on,
         liveBuyers: () => onEngine.snapshot().liveDeliveryBuyers,
+        fieldsOf: (service) => onEngine.snapshot().fieldsOf(service),
       }),
       pinger: createPinger({
         clock: on,
@@ -221,7 +236,7 @@ export function createDeps(
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }) });
+  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }), serviceFields });
   const outbox = createOutboxService({ db, clock });
   const services: AppDeps['services'] = {
     users,
@@ -239,7 +254,7 @@ export function createDeps(
     outbox,
     bids: createBidsService({ db }),
     reference: createReferenceService({ db }),
-    serviceFields: createServiceFieldsService({ db, clock, engine }),
+    serviceFields,
     sessions: createSessionService(db, users),
     signInLimit: createSignInLimit(db, clock, config.SIGN_IN_FAILURES_BEFORE_DELAY, users),
     stats: createStatsService(db, clock, buyers),
