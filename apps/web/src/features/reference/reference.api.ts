@@ -1,4 +1,4 @@
-import type { NameList, ServiceLabel, TagKind } from '@leadex/domain';
+import type { NameList, ServiceFieldsAnswer, ServiceLabel, TagKind } from '@leadex/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -22,5 +22,17 @@ export function useServiceLabels() {
     queryKey: queryKeys.serviceLabels,
     queryFn: ({ signal }) => api.get<ServiceLabel[]>('/api/services/labels', { signal, toast: false }),
     staleTime: 30 * 60_000,
+  });
+}
+
+/**
+ * GET /api/services/fields: every service's own fields (issue 33), removed ones included, flagged; the
+ * lead screens label a lead's fields with them. Kept a few minutes: the admin changes them rarely.
+ */
+export function useServiceFields() {
+  return useQuery({
+    queryKey: queryKeys.serviceFields,
+    queryFn: ({ signal }) => api.get<ServiceFieldsAnswer[]>('/api/services/fields', { signal, toast: false }),
+    staleTime: 5 * 60_000,
   });
 }
