@@ -154,7 +154,19 @@ export function createDeps(
   const messages = createMessagesService({ db, clock, buyers, users });
   const integrations = createIntegrationsService({ db, clock, config, logger, messages });
   const adSpend = createAdSpendService({ db, clock, config, integrations, logger });
-  const campaigns = createCampaignsService({ db, clock, engine });
+  const serviceFields = createServiceFieldsService({ db, clock, engine });
+  // The field filters name the services' fields (issue 33): read through their service.
+  const campaigns = createCampaignsService({
+    db,
+    clock,
+    engine,
+    serviceFields: async (names) => {
+      const wanted = new Set(names);
+      return new Map(
+        (await serviceFields.all()).filter((s) => wanted.has(s.service)).map((s) => [s.service, s.fields]),
+      );
+    },
+  });
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
   const bills = createBillsService({ db, clock, payments, buyers });

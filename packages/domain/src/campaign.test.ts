@@ -324,6 +324,7 @@ describe('the payload rules (admin §7)', () => {
         { source: 'src_1', pct: 0.125 },
         { source: 'src_2', channel: 'facebook', price: 30, shared_price: 10, pct: 1 },
       ],
+      field_filters: [],
       time: { zone: 'America/Chicago', weekday: { start: 8, end: 20 }, weekend: { start: 0, end: 0 } },
     });
   });
@@ -459,6 +460,7 @@ describe('campaign form values (mutation testing)', () => {
       budget: { daily: '', weekly: 250.5, monthly: '' },
       notify: { email: [], sms: ['+15555550100'], webhook: '', broadcast_webhooks: ['https://hooks.example/a'] },
       source_filter: [],
+      field_filters: [],
       timeOn: false,
       time: { zone: 'America/New_York', weekday: { start: '7', end: '19' }, weekend: { start: '7', end: '19' } },
     });

@@ -11,6 +11,14 @@ import {
   tagList,
 } from './common';
 import { PAGE_SIZE, US_STATES } from './constants';
+import {
+  type FieldFilter,
+  type FieldFilterFormRow,
+  fieldFilterAnswerSchema,
+  fieldFilterFormRow,
+  fieldFilterListSchema,
+  fieldFilterPayload,
+} from './field-filters';
 import { whenMissing } from './messages';
 
 /** Campaign (match) status: mutually exclusive flags in the API (admin §4). */
@@ -416,6 +424,8 @@ const campaignFields = {
   budget: campaignBudgetSchema,
   notify: campaignNotifySchema,
   source_filter: sourceFilterList(1),
+  /** Rules on the fields of the campaign's services (issue 33), all of which must hold; money in dollars. */
+  field_filters: fieldFilterListSchema,
   time: timeInput,
 };
 
@@ -439,6 +449,7 @@ export const campaignCreateSchema = z
     budget: campaignBudgetSchema.default({}),
     notify: campaignNotifySchema.optional(),
     source_filter: sourceFilterList(1).optional(),
+    field_filters: fieldFilterListSchema.default([]),
     time: timeInput.optional(),
   })
   .superRefine((c, ctx) => addRuleIssues(ruleView(c), ctx), ALWAYS);
@@ -549,6 +560,8 @@ export const campaignSchema = z.object({
   notify: campaignNotifyAnswerSchema,
   time: campaignTimeAnswerSchema.optional(),
   source_filter: z.array(campaignSourceFilterAnswerSchema).optional(),
+  /** Rules on the fields of the campaign's services (issue 33): every one must hold. */
+  field_filters: z.array(fieldFilterAnswerSchema).optional(),
   status: campaignStatusSchema,
   ts: z.number(),
   /** `ts` as an ISO date-time. */
@@ -621,6 +634,8 @@ export interface CampaignFormValues {
     /** Percent, 0 to 100. */
     pct: number | string;
   }[];
+  /** Field filters (issue 33): a row per rule; `type` is the chosen field's, values as the inputs hold them. */
+  field_filters: FieldFilterFormRow[];
   /** The Time Restrictions toggle. */
   timeOn: boolean;
   time: { zone: string; weekday: { start: string; end: string }; weekend: { start: string; end: string } };
@@ -649,6 +664,7 @@ export function newCampaignFormValues(buyer = ''): CampaignFormValues {
     budget: { daily: '', weekly: '', monthly: '' },
     notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
     source_filter: [],
+    field_filters: [],
     timeOn: false,
     time: timeFormValues(DEFAULT_CAMPAIGN_TIME),
   };
@@ -702,6 +718,7 @@ export function campaignFormValues(c: Campaign): CampaignFormValues {
       // A share of 0.125 shows as 12.5 (percent), without float noise.
       pct: Math.round(f.pct * 100 * 1e6) / 1e6,
     })),
+    field_filters: (c.field_filters ?? []).map(fieldFilterFormRow),
     timeOn: Boolean(c.time),
     time: timeFormValues(c.time ?? DEFAULT_CAMPAIGN_TIME),
   };
@@ -733,6 +750,12 @@ export const campaignFormSchema = z
     budget: campaignBudgetSchema,
     notify: campaignNotifySchema,
     source_filter: sourceFilterList(100),
+    field_filters: z.array(
+      z.looseObject({
+        field: z.string().min(1, 'Field is required'),
+        op: z.string().min(1, 'Operator is required'),
+      }),
+    ),
     timeOn: z.boolean(),
     time: z.unknown(),
   })
@@ -770,6 +793,7 @@ export interface CampaignPayload {
   budget: CampaignBudget;
   notify: CampaignNotify;
   source_filter?: CampaignSourceFilterInput[];
+  field_filters: FieldFilter[];
   time: CampaignTime | { delete: true };
 }
 
@@ -827,6 +851,7 @@ export function toCampaignPayload(v: CampaignFormValues, options: { withSourceFi
           weekend: { start: Number(v.time.weekend.start), end: Number(v.time.weekend.end) },
         }
       : { delete: true },
+    field_filters: v.field_filters.map(fieldFilterPayload),
   };
   if (options.withSourceFilter) {
     payload.source_filter = v.source_filter.map((row) => {

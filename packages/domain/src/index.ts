@@ -9,6 +9,7 @@ export * from './common';
 export * from './constants';
 export * from './errors';
 export * from './evidence';
+export * from './field-filters';
 export * from './integration';
 export * from './lead';
 export * from './lenient-readers';

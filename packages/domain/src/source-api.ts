@@ -87,6 +87,11 @@ export const pingQuoteSchema = z.object({
   price: z.number(),
   expires: z.number().int(),
   test: z.literal(true).optional(),
+  /**
+   * The fields the winning buyers' filters check only at post (issue 33): post-only fields the ping did
+   * not carry. The sale depends on the values the post sends.
+   */
+  conditions: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   warnings,
 });
 

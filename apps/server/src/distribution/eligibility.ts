@@ -76,6 +76,27 @@ function checkTime(c: IndexedCampaign, lead: LeadFacts): Failure | null {
 }
 
 /**
+ * Field filters (issue 33): every rule of the lead's service must hold. At ping, a rule on a post-only
+ * field the ping does not carry cannot be judged: it is deferred (`pending`) and checked at post.
+ */
+function checkFields(c: IndexedCampaign, lead: LeadFacts): Failure | string[] | null {
+  const rules = c.fieldFilters?.get(lead.service);
+  if (!rules || rules.length === 0) return null;
+  const fields = lead.fields;
+  let pending: string[] | null = null;
+  for (const rule of rules) {
+    const value = fields?.[rule.field];
+    if (value === undefined && rule.postOnly && lead.stage === 'ping') {
+      pending ??= [];
+      if (!pending.includes(rule.field)) pending.push(rule.field);
+      continue;
+    }
+    if (!rule.test(value)) return fail('filter', `Filter: ${rule.text} (lead: ${rule.show(value)})`);
+  }
+  return pending;
+}
+
+/**
  * Rule 5. Only a positive limit is a cap: null/undefined is "no cap" by contract, a monthly 0
  * is "no cap" by the spec, and an hourly/daily/weekly 0 is read the same way, because the
  * campaign form saves an emptied number field as 0 and a buyer who wants no leads pauses the
@@ -141,16 +162,15 @@ function checkDuplicate(c: IndexedCampaign, lead: LeadFacts): Failure | null {
   return fail('duplicate', 'buyer already bought this phone or email');
 }
 
-/** Whether campaign `c` may buy `lead` (DESIGN.md §5 rules 1-6, 8, 9): the first failing rule, or the effective prices. */
+/** Whether campaign `c` may buy `lead` (DESIGN.md §5 rules 1-6, 8, 9, and the field filters): the first failing rule, or the effective prices. */
 export function checkEligibility(c: IndexedCampaign, lead: LeadFacts, caps: CapCounts): Eligibility {
   const early =
-    checkStatus(c) ??
-    checkBranded(c, lead) ??
-    checkService(c, lead) ??
-    checkLocation(c, lead) ??
-    checkTime(c, lead) ??
-    checkCaps(c, caps);
+    checkStatus(c) ?? checkBranded(c, lead) ?? checkService(c, lead) ?? checkLocation(c, lead) ?? checkTime(c, lead);
   if (early) return early;
+  const fields = checkFields(c, lead);
+  if (fields !== null && !Array.isArray(fields)) return fields;
+  const capped = checkCaps(c, caps);
+  if (capped) return capped;
   const source = checkSource(c, lead);
   if ('eligible' in source) return source;
   const row = source.row;
@@ -163,6 +183,7 @@ export function checkEligibility(c: IndexedCampaign, lead: LeadFacts, caps: CapC
     eligible: true,
     priceCents,
     sharedPriceCents: c.shared ? (row?.sharedPriceCents ?? c.sharedPriceCents) : null,
+    ...(fields ? { pending: fields } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   zips,
   zipsets,
 } from '../db/schema';
+import { compileCampaignFilters } from './field-filters';
 import { type PingPostDelivery, pingPostDelivery } from './ports';
 import type { IndexedCampaign, SourceFilter } from './types';
 
@@ -206,6 +207,11 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     filtersOf.set(f.campaignId, list);
   }
   const zipsetZips = new Map(zipsetRows.map((z) => [z.id, z.zips]));
+  const fieldsByService = serviceFieldsOf(fieldRows);
+  // The field filters are compiled here, once per snapshot, never per request (issue 33).
+  const fieldMaps = new Map(
+    [...fieldsByService].map(([service, fields]) => [service, new Map(fields.map((f) => [f.key, f]))]),
+  );
   const indexed: IndexedCampaign[] = campaignRows.map((c) => ({
     id: c.id,
     buyerId: c.buyerId,
@@ -226,6 +232,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     buyerDailyBudgetCents: buyerBudgets.get(c.buyerId) ?? null,
     time: c.time,
     sourceFilters: filtersOf.get(c.id) ?? [],
+    fieldFilters: compileCampaignFilters(c.fieldFilters, c.services, (service) => fieldMaps.get(service)),
     lastSoldAt: c.lastSoldAt?.getTime() ?? 0,
   }));
   const channelsOf = new Map<string, Map<string, number | null>>();
@@ -277,7 +284,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     },
     new Set(liveRows.map((r) => r.buyerId)),
     pingPostOf(liveRows),
-    serviceFieldsOf(fieldRows),
+    fieldsByService,
   );
 }
 

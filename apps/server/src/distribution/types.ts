@@ -1,4 +1,4 @@
-import type { BidOutcome, FieldValue } from '@leadex/domain';
+import type { BidOutcome, CompiledFieldFilter, FieldValue } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
@@ -44,6 +44,11 @@ export interface IndexedCampaign {
   buyerDailyBudgetCents?: number | null;
   time: CampaignTime | null;
   sourceFilters: readonly SourceFilter[];
+  /**
+   * Its field filters (issue 33), compiled once per snapshot, by service: a rule applies to the leads
+   * of the services that define its field. Absent or empty: no filter.
+   */
+  fieldFilters?: ReadonlyMap<string, readonly CompiledFieldFilter[]>;
   /** When it last sold (epoch ms, 0 = never): equal bids rotate, least recently sold first. */
   lastSoldAt: number;
 }
@@ -69,6 +74,11 @@ export interface LeadFacts {
    * ping's carried over). The definitions are the snapshot's `serviceFields`.
    */
   fields: Record<string, FieldValue>;
+  /**
+   * `ping`: a rule on a post-only field the ping does not carry is deferred to the post (the ping's
+   * answer names it); `post` (the default): every rule is checked with what the lead holds.
+   */
+  stage?: 'ping' | 'post';
 }
 
 /** Cap counts of the current periods, by campaign id then period (a Map will do). */
@@ -89,6 +99,7 @@ export type Rule =
   | 'service'
   | 'location'
   | 'time'
+  | 'filter'
   | 'cap'
   | 'source'
   | 'budget'
@@ -98,7 +109,13 @@ export type Rule =
   | 'bid';
 
 export type Eligibility =
-  | { eligible: true; priceCents: number; sharedPriceCents: number | null }
+  | {
+      eligible: true;
+      priceCents: number;
+      sharedPriceCents: number | null;
+      /** At ping: the fields of the rules left to the post (the sale depends on them). */
+      pending?: readonly string[];
+    }
   | { eligible: false; rule: Rule; detail: string };
 
 /** One line of a lead's explanation: a campaign considered and why it could or could not bid. */

@@ -1,3 +1,4 @@
+import type { StoredFieldFilter } from '@leadex/domain';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
 import type { CampaignTime } from '../../lib/time';
 import type { NotifyConfig } from './buyers';
@@ -33,6 +34,8 @@ export const campaigns = pgTable(
     budgetDailyCents: integer('budget_daily_cents'),
     budgetWeeklyCents: integer('budget_weekly_cents'),
     budgetMonthlyCents: integer('budget_monthly_cents'),
+    /** Rules on the fields of the campaign's services (issue 33): money in cents, with each field's type. */
+    fieldFilters: jsonb('field_filters').$type<StoredFieldFilter[]>().notNull().default([]),
     notify: jsonb('notify').$type<NotifyConfig>(),
     time: jsonb('time').$type<CampaignTime>(),
     /** live, draft or pause. */

@@ -3,7 +3,7 @@ import { type BidRound, buyersToPing, packRound, roundOf } from '../bidding';
 import type { SourceCaller } from '../engine';
 import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token';
 import type { Pinger, PingFacts } from '../ports';
-import type { Bid } from '../types';
+import type { AuctionResult, Bid, ExplanationEntry } from '../types';
 import { explanationOf, factsOf, priced, type SaleContext } from './decide';
 import type { QuoteOutcome, QuoteRequest } from './types';
 
@@ -37,6 +37,20 @@ export function pingBuyers(
 }
 
 /**
+ * The fields the quote's winners left to the post (issue 33): their filters name post-only fields the
+ * ping did not carry, so the sale depends on what the post sends.
+ */
+function pendingFields(considered: readonly ExplanationEntry[], result: AuctionResult | null): string[] {
+  if (!result) return [];
+  const winners = new Set(result.winners.map((w) => w.campaignId));
+  const fields = new Set<string>();
+  for (const entry of considered)
+    if (winners.has(entry.campaignId) && entry.eligibility.eligible)
+      for (const field of entry.eligibility.pending ?? []) fields.add(field);
+  return [...fields];
+}
+
+/**
  * A price for a ping (DESIGN.md §4): from memory only, answered at once, unless Ping/Post buyers
  * are among the eligible ones: then they are pinged first, all at once, and the answer comes once
  * the last has answered or timed out (never later than the slowest ping's timeout).
@@ -64,7 +78,8 @@ export function quote(
     { service: input.service, zip: input.zip, channel, campaign, fields: input.fields },
     duplicates,
   );
-  const eligible = engine.candidateBids(pingFacts);
+  // At ping, a filter on a post-only field the ping lacks waits for the post (issue 33).
+  const eligible = engine.candidateBids({ ...pingFacts, stage: 'ping' });
   const belowMin = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
 
   const answer = (round: BidRound | undefined): QuoteOutcome => {
@@ -112,7 +127,16 @@ export function quote(
       // The ping-stage fields (never personal) ride to the post, which keeps them (issue 33).
       ...(input.fields && Object.keys(input.fields).length > 0 ? { fields: input.fields } : {}),
     });
-    return { kind: 'priced', pingId: token, priceCents: reason ? 0 : payout, expires: exp, test, explanation };
+    const conditions = pendingFields(considered, result);
+    return {
+      kind: 'priced',
+      pingId: token,
+      priceCents: reason ? 0 : payout,
+      expires: exp,
+      test,
+      explanation,
+      ...(conditions.length > 0 ? { conditions } : {}),
+    };
   };
 
   // Buyers are asked only for a quote that can stand: not for a test, nor below the source's minprice.

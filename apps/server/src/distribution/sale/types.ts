@@ -125,6 +125,8 @@ export type QuoteOutcome =
       expires: number;
       test: boolean;
       explanation: ExplanationRecord[];
+      /** The fields the winners' filters left to the post (issue 33): the sale depends on them. */
+      conditions?: string[];
     }
   | { kind: 'no_match'; explanation: ExplanationRecord[] };
 

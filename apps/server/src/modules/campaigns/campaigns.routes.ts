@@ -5,6 +5,8 @@ import {
   campaignListQuery,
   campaignSchema,
   campaignUpdateSchema,
+  filterFieldListSchema,
+  filterFieldsQuery,
   nameListSchema,
   pageSchema,
 } from '@leadex/domain';
@@ -34,6 +36,16 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService
     '/match/services',
     { onRequest: adminOrBuyer, schema: { tags, response: apiResponses(nameListSchema) } },
     (request) => campaigns.servicesInUse(request.viewer()),
+  );
+
+  // The Field Filters' picker: the fields of the services a campaign buys (issue 33).
+  app.get(
+    '/match/fields',
+    {
+      onRequest: adminOrBuyer,
+      schema: { tags, querystring: filterFieldsQuery, response: apiResponses(filterFieldListSchema) },
+    },
+    (request) => campaigns.filterFields(request.query.services),
   );
 
   app.get(

@@ -9,7 +9,12 @@ import {
   type CampaignStatusValue,
   type CampaignUpdate,
   campaignRuleIssues,
+  checkFieldFilters,
+  type FieldFilter,
   type FieldIssue,
+  type FilterableField,
+  type FilterField,
+  fieldFilterAnswer,
   hasNotifyMethod,
   type LocationType,
   type Page,
@@ -27,10 +32,30 @@ import type { Viewer } from '../../plugins/auth';
 import { toCampaign, toCampaignListItem } from './campaigns.dto';
 import { type CampaignInsert, type CampaignRow, campaignsRepo } from './campaigns.repo';
 
+/** The fields of services, by service (the services module's definitions, removed ones included). */
+export type ServiceFieldsOf = (services: readonly string[]) => Promise<ReadonlyMap<string, readonly FilterableField[]>>;
+
 export interface CampaignsServiceDeps {
   db: Db;
   clock: Clock;
   engine: Engine;
+  /** The services' field definitions, which the field filters name (issue 33). */
+  serviceFields: ServiceFieldsOf;
+}
+
+/** The live fields of these services by key, each with the services that have it (the first service's definition wins). */
+export function filterableFields(
+  byService: ReadonlyMap<string, readonly FilterableField[]>,
+): Map<string, FilterableField & { services: string[] }> {
+  const out = new Map<string, FilterableField & { services: string[] }>();
+  for (const [service, fields] of byService)
+    for (const f of fields) {
+      if (f.removed) continue;
+      const known = out.get(f.key);
+      if (known) known.services.push(service);
+      else out.set(f.key, { ...f, services: [service] });
+    }
+  return out;
 }
 
 const BRANDED_ID_TAKEN = 'Branded Id is already in use';
@@ -58,7 +83,18 @@ function locationColumns(
   };
 }
 
-export function createCampaignsService({ db, clock, engine }: CampaignsServiceDeps) {
+export function createCampaignsService({ db, clock, engine, serviceFields }: CampaignsServiceDeps) {
+  /**
+   * The rules checked against the fields of the campaign's services, as stored (money in cents); a
+   * 400 naming each rule at fault (issue 33).
+   */
+  async function storedFilters(services: readonly string[], rules: readonly FieldFilter[]) {
+    if (rules.length === 0) return [];
+    const { issues, stored } = checkFieldFilters(rules, filterableFields(await serviceFields(services)));
+    if (issues.length) throw fieldErrors(issues);
+    return stored;
+  }
+
   /** A campaign the viewer may see, or 404: another buyer's campaign is answered as if it did not exist. */
   async function findVisible(viewer: Viewer, id: string, tx: Db | Tx = db): Promise<CampaignRow> {
     const row = await campaignsRepo.findById(tx, id);
@@ -67,15 +103,18 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
   }
 
   async function present(viewer: Viewer, row: CampaignRow): Promise<Campaign> {
-    const [history, filters, spent] = await Promise.all([
+    const [history, filters, spent, fields] = await Promise.all([
       campaignsRepo.historyOf(db, row.id),
       // Source restrictions are the admin's: a buyer never sees them (portals §3).
       viewer.role === 'admin' ? campaignsRepo.filtersOf(db, row.id) : undefined,
       // Spent in the budget periods, in the campaign's zone as the engine counts them (issue 33).
       engine.budgetSpent(row.id, row.buyerId, row.time?.zone ?? null),
+      row.fieldFilters.length > 0 ? serviceFields(row.services) : new Map(),
     ]);
+    const labels = filterableFields(fields);
     return {
       ...toCampaign(row, history, filters),
+      field_filters: row.fieldFilters.map((rule) => fieldFilterAnswer(rule, labels.get(rule.field)?.label)),
       spent: {
         daily: centsToDollars(spent.daily),
         weekly: centsToDollars(spent.weekly),
@@ -165,6 +204,21 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
       return { data: rows.map(toCampaignListItem), total };
     },
 
+    /** The fields a campaign of these services may filter on (the Field Filters' picker; admin and buyer). */
+    async filterFields(services: readonly string[]): Promise<FilterField[]> {
+      const known = await campaignsRepo.serviceNames(db);
+      const fields = filterableFields(await serviceFields(services.filter((s) => known.has(s))));
+      return [...fields.values()].map((f) => ({
+        key: f.key,
+        label: f.label,
+        type: f.type,
+        ...(f.options?.length ? { options: [...f.options] } : {}),
+        stage: f.stage ?? 'post',
+        personal: f.personal ?? false,
+        services: f.services,
+      }));
+    },
+
     /** The services the viewer's campaigns buy (the list's service filter offers these). */
     servicesInUse(viewer: Viewer): Promise<string[]> {
       return campaignsRepo.servicesInUse(db, buyerScopeOf(viewer));
@@ -204,6 +258,7 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
         });
         if (input.fixed_id && (await campaignsRepo.fixedIdTaken(tx, input.fixed_id)))
           throw AppError.field('fixed_id', BRANDED_ID_TAKEN);
+        const fieldFilters = await storedFilters(input.services, input.field_filters);
         const shared = input.exclusive !== 1;
         await campaignsRepo.insert(tx, {
           id,
@@ -226,6 +281,7 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
           budgetDailyCents: centsOrNull(input.budget.daily),
           budgetWeeklyCents: centsOrNull(input.budget.weekly),
           budgetMonthlyCents: centsOrNull(input.budget.monthly),
+          fieldFilters,
           notify,
           time: input.time ?? null,
           // A new campaign starts as draft (DESIGN.md §8).
@@ -324,6 +380,11 @@ export function createCampaignsService({ db, clock, engine }: CampaignsServiceDe
           columns.budgetDailyCents = centsOrNull(changes.budget.daily);
           columns.budgetWeeklyCents = centsOrNull(changes.budget.weekly);
           columns.budgetMonthlyCents = centsOrNull(changes.budget.monthly);
+        }
+        // New rules, or new services under the stored ones: the rules must name the services' fields.
+        if (changes.field_filters !== undefined || changes.services !== undefined) {
+          const rules = changes.field_filters ?? current.fieldFilters.map((rule) => fieldFilterAnswer(rule));
+          columns.fieldFilters = await storedFilters(changes.services ?? current.services, rules);
         }
         if (changes.notify !== undefined) columns.notify = changes.notify;
         if (changes.time !== undefined) columns.time = changes.time;

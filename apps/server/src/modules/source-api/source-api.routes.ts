@@ -31,6 +31,8 @@ declare module 'fastify' {
     sourceCaller?: SourceCaller;
     /** Why the call is refused (no key, an unknown or held one), answered after the rate limit counted it. */
     sourceAuthError?: unknown;
+    /** The services' own fields sent (issue 33), taken out of the body before validation. */
+    serviceFieldsSent?: Record<string, unknown>;
   }
 }
 
@@ -50,7 +52,8 @@ const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;
  * ordered or encoded (JSON, form, XML), and the same key on another route is another request.
  */
 function fingerprintOf(request: FastifyRequest): string {
-  return sha256Hex(`${request.routeOptions.url}\n${stringify(request.body) ?? ''}`);
+  const fields = request.serviceFieldsSent ? `\n${stringify(request.serviceFieldsSent) ?? ''}` : '';
+  return sha256Hex(`${request.routeOptions.url}\n${stringify(request.body) ?? ''}${fields}`);
 }
 
 /** What the OpenAPI document says of the header, on the two routes that take it. */
@@ -111,6 +114,7 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
   });
   app.decorateRequest('sourceCaller', undefined);
   app.decorateRequest('sourceAuthError', undefined);
+  app.decorateRequest('serviceFieldsSent', undefined);
   app.addHook('preValidation', async (request) => {
     request.sourceApiKey = takeApiKey(request);
     mapTestFlags(request);
@@ -174,6 +178,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
           }
           const fields = request.body;
           if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
+          // The services' own fields first: their names are none of ours (issue 33).
+          request.serviceFieldsSent = api.captureFields(fields as Record<string, unknown>);
           const { warnings, campaignIds } = mapFields(fields as Record<string, unknown>);
           if (takesService) {
             const { key, source } = request.sourceCaller;
@@ -213,15 +219,19 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
     );
   };
 
-  publicRoute('/ping', 'Ask a price for a lead (no contact data)', pingSchema, pingAnswerSchema, (caller, body) =>
-    api.pingAs(caller, body),
+  publicRoute(
+    '/ping',
+    'Ask a price for a lead (no contact data)',
+    pingSchema,
+    pingAnswerSchema,
+    (caller, body, request) => api.pingAs(caller, body, request.serviceFieldsSent),
   );
   publicRoute(
     '/post',
     'Send the lead of a ping; it sells once',
     postSchema,
     saleAnswerSchema,
-    (caller, body, request) => api.postAs(caller, body, metaOf(request)),
+    (caller, body, request) => api.postAs(caller, body, metaOf(request), request.serviceFieldsSent),
     IDEMPOTENCY_NOTE,
   );
   publicRoute(
@@ -229,7 +239,7 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
     'Ping and post in one call (sources approved to post directly)',
     leadSchema,
     saleAnswerSchema,
-    (caller, body, request) => api.leadAs(caller, body, metaOf(request)),
+    (caller, body, request) => api.leadAs(caller, body, metaOf(request), request.serviceFieldsSent),
     IDEMPOTENCY_NOTE,
   );
 };

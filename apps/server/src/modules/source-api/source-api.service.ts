@@ -1,3 +1,4 @@
+import type { FieldValue } from '@leadex/domain';
 import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
 import type { ExplanationRecord } from '../../distribution/explanation';
@@ -10,6 +11,13 @@ import { AppError } from '../../lib/errors';
 import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
 import { checkEvidence, checkedPingUrl } from './evidence';
+import {
+  captureServiceFields,
+  type FieldStage,
+  type ReadServiceFields,
+  readServiceFields,
+  type SentServiceFields,
+} from './service-fields';
 import { type ContactInput, flagWarning, type LeadInput, type PingInput, type PostInput } from './source-api.schema';
 
 export type { RequestMeta } from '../../distribution/sale';
@@ -20,10 +28,17 @@ export type Answer = { status: number; body: Record<string, unknown> };
 /** A ping's answer, with how each campaign decided (the simulator shows it). */
 export type QuoteAnswer = Answer & { explanation: ExplanationRecord[] };
 
+/** A field the winning buyers' filters check only at post: the sale depends on the post's value. */
+const conditionOf = (field: string) => ({
+  field,
+  message: `The sale depends on ${field}: a buyer's filter checks it at post`,
+});
+
 /** A ping's outcome as the source is answered: a price and its ping_id, or no_match. */
-function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
+function quoteAnswer(outcome: QuoteOutcome, warnings: readonly string[] = []): QuoteAnswer {
+  const said = warnings.length > 0 ? { warnings: [...warnings] } : {};
   if (outcome.kind === 'no_match')
-    return { status: 200, body: { ok: false, reason: 'no_match' }, explanation: outcome.explanation };
+    return { status: 200, body: { ok: false, reason: 'no_match', ...said }, explanation: outcome.explanation };
   return {
     explanation: outcome.explanation,
     status: 200,
@@ -33,6 +48,8 @@ function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
       price: centsToDollars(outcome.priceCents),
       expires: outcome.expires,
       ...(outcome.test ? { test: true } : {}),
+      ...(outcome.conditions ? { conditions: outcome.conditions.map(conditionOf) } : {}),
+      ...said,
     },
   };
 }
@@ -41,11 +58,11 @@ function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
  * A sale's outcome as the source is answered: the lead's answer (with a warning per flagged field), a
  * replayed one, or a refused Idempotency-Key.
  */
-function saleAnswer(outcome: SaleOutcome, contact: SaleContact): Answer {
+function saleAnswer(outcome: SaleOutcome, contact: SaleContact, read: ReadServiceFields): Answer {
   switch (outcome.kind) {
     case 'sold':
     case 'not_sold': {
-      const warnings = contact.flags?.map(flagWarning) ?? [];
+      const warnings = [...read.warnings, ...(contact.flags?.map(flagWarning) ?? [])];
       return { status: 200, body: warnings.length > 0 ? { ...outcome.answer, warnings } : outcome.answer };
     }
     case 'replayed':
@@ -137,7 +154,35 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
     };
   }
 
+  /** The service's own fields as sent, read with the lenient rules (issue 33); a 400 names a required one. */
+  function fieldsOf(
+    service: string,
+    sent: SentServiceFields | undefined,
+    stage: FieldStage,
+    carried?: Record<string, FieldValue>,
+  ): ReadServiceFields {
+    return readServiceFields(engine.snapshot().fieldsOf(service), sent, stage, carried);
+  }
+
+  /** The contact with the service fields' flags and the names kept in metadata. */
+  function withFields(contact: SaleContact, read: ReadServiceFields): SaleContact {
+    if (read.flags.length === 0 && Object.keys(read.metadata).length === 0) return contact;
+    return {
+      ...contact,
+      flags: [...(contact.flags ?? []), ...read.flags],
+      ...(Object.keys(read.metadata).length > 0 ? { metadata: { ...contact.metadata, ...read.metadata } } : {}),
+    };
+  }
+
   return {
+    /**
+     * Takes the services' own fields out of a body before it is validated (issue 33): the names any
+     * service's field takes and a `fields` object; read once the service is known.
+     */
+    captureFields(body: Record<string, unknown>): SentServiceFields | undefined {
+      return captureServiceFields(engine.snapshot(), body);
+    },
+
     /**
      * The rate limiter's bucket of a call: the key's own (by its hash, so no key is kept in memory) for a
      * key the exchange knows, else one per client address, so inventing a new key for each call buys
@@ -162,15 +207,19 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
     },
 
     /** A ping by an already identified source (the public route, or the simulator). */
-    pingAs(caller: SourceCaller, input: PingInput): QuoteAnswer | Promise<QuoteAnswer> {
+    pingAs(caller: SourceCaller, input: PingInput, sent?: SentServiceFields): QuoteAnswer | Promise<QuoteAnswer> {
       checkService(input.service);
       checkApproved(caller, input.test ?? false);
       checkPayout(caller, input.test ?? false, input.channel ?? null);
+      const read = fieldsOf(input.service, sent, 'ping');
       // Only a ping URL on TrustedForm's ping host goes on to the buyers' pings.
       const { trusted_form_ping_url: pingUrl, ...rest } = input;
       const checkedUrl = checkedPingUrl(pingUrl);
-      const outcome = sale.quote(caller, checkedUrl ? { ...rest, trusted_form_ping_url: checkedUrl } : rest);
-      return outcome instanceof Promise ? outcome.then(quoteAnswer) : quoteAnswer(outcome);
+      const quoted = { ...rest, ...(checkedUrl ? { trusted_form_ping_url: checkedUrl } : {}), fields: read.fields };
+      const outcome = sale.quote(caller, quoted);
+      return outcome instanceof Promise
+        ? outcome.then((o) => quoteAnswer(o, read.warnings))
+        : quoteAnswer(outcome, read.warnings);
     },
 
     /** POST /api/post: the lead for a ping; the auction runs again and sells once (DESIGN.md §4). */
@@ -178,7 +227,7 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       return this.postAs(engine.authenticate(apiKey, { direct: false }), input, meta);
     },
 
-    async postAs(caller: SourceCaller, input: PostInput, meta: RequestMeta): Promise<Answer> {
+    async postAs(caller: SourceCaller, input: PostInput, meta: RequestMeta, sent?: SentServiceFields): Promise<Answer> {
       const check = openPingToken(secret, input.ping_id, clock.now());
       if (!check.ok) {
         const message = check.reason === 'expired' ? 'ping_id has expired: ping again' : 'ping_id is not valid';
@@ -188,7 +237,9 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       if (ping.sourceId !== caller.source.id) throw AppError.field('ping_id', 'ping_id is not valid');
       checkApproved(caller, ping.test);
       checkPayout(caller, ping.test, ping.channel);
-      const contact = contactOf(input, ping.zip);
+      // The ping's fields ride in its ping_id; the post adds the rest (issue 33).
+      const read = fieldsOf(ping.service, sent, 'post', ping.fields);
+      const contact = withFields(contactOf(input, ping.zip), read);
       const outcome = await sale.sell({
         caller,
         pingId: ping.id,
@@ -202,9 +253,10 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
         bidRound: unpackRound(ping.round),
         // The ping's sub_id and pub_id are what the buyers were pinged with: they stay the lead's.
         contact: { ...contact, sub_id: ping.subId ?? input.sub_id, pub_id: ping.pubId ?? input.pub_id },
+        fields: read.fields,
         meta,
       });
-      return saleAnswer(outcome, contact);
+      return saleAnswer(outcome, contact, read);
     },
 
     /** POST /api/lead: ping and post in one call, for sources approved to post directly. */
@@ -212,7 +264,7 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       return this.leadAs(engine.authenticate(apiKey, { direct: true }), input, meta);
     },
 
-    async leadAs(caller: SourceCaller, input: LeadInput, meta: RequestMeta): Promise<Answer> {
+    async leadAs(caller: SourceCaller, input: LeadInput, meta: RequestMeta, sent?: SentServiceFields): Promise<Answer> {
       const test = input.test ?? false;
       checkService(input.service);
       checkApproved(caller, test);
@@ -220,7 +272,8 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       checkPayout(caller, test, channel);
       const payout = engine.payoutCents(caller.source, channel);
       const belowMinPrice = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
-      const contact = contactOf(input, input.zip);
+      const read = fieldsOf(input.service, sent, 'lead');
+      const contact = withFields(contactOf(input, input.zip), read);
       const outcome = await sale.sell({
         caller,
         pingId: null,
@@ -232,9 +285,10 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
         payoutCents: payout,
         belowMinPrice,
         contact,
+        fields: read.fields,
         meta,
       });
-      return saleAnswer(outcome, contact);
+      return saleAnswer(outcome, contact, read);
     },
   };
 }

@@ -48,6 +48,7 @@ import {
 } from './campaignForm';
 import { useCampaign, useCreateCampaign, useServices, useUpdateCampaign } from './campaigns.api';
 import { DeliveryFailureAlert } from './DeliveryFailure';
+import { FieldFilters } from './FieldFilters';
 import { SourceRestrictions } from './SourceRestrictions';
 import { TypedNumberField } from './TypedNumberField';
 
@@ -109,6 +110,7 @@ function CampaignDetail({ id }: { id: string }) {
         <LimitsSection />
         <BudgetSection record={record} />
         <LeadDeliverySection isNew={isNew} />
+        <FieldFilters />
         {isAdmin && <SourceRestrictions />}
         <TimeSection />
       </EditableForm>

@@ -1,4 +1,4 @@
-import type { Campaign, CampaignPayload, NameList, Page, SourceListItem } from '@leadex/domain';
+import type { Campaign, CampaignPayload, FilterField, NameList, Page, SourceListItem } from '@leadex/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -50,6 +50,20 @@ export function useSourceOptions(enabled: boolean) {
     queryFn: ({ signal }) =>
       api.get<Page<SourceOption>>('/api/source', { query: { pageSize: 200, sort: 'name' }, signal }),
     enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** A field the Field Filters offer: its definition and the campaign's services that have it. */
+export type FilterFieldOption = FilterField;
+
+/** GET /api/match/fields: the fields of these services a campaign may filter on (admin and buyer). */
+export function useFilterFields(services: readonly string[]) {
+  const list = [...services].sort().join(',');
+  return useQuery({
+    queryKey: [...queryKeys.campaigns.all, 'fields', list],
+    queryFn: ({ signal }) => api.get<FilterField[]>('/api/match/fields', { query: { services: list }, signal }),
+    enabled: list.length > 0,
     staleTime: 60_000,
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "campaigns" ADD COLUMN "field_filters" jsonb DEFAULT '[]'::jsonb NOT NULL;
