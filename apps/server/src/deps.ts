@@ -149,7 +149,6 @@ export function createDeps(
       onError: (error) => logBackgroundError(logger, error, 'engine: a refresh or a batched write failed'),
     });
   const engine = engineOn(clock);
-  const serviceFields = createServiceFieldsService({ db, clock, engine });
   const buyers = createBuyersService({ db, clock, users, engine, billing: buyerSpend });
   const messages = createMessagesService({ db, clock, buyers, users });
   const integrations = createIntegrationsService({ db, clock, config, logger, messages });

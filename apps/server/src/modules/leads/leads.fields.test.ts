@@ -265,13 +265,13 @@ describe('custom deliveries', () => {
       FIELDS.map((f) => ({
         options: [],
         required: false,
-        stage: 'post' as const,
         personal: false,
         aliases: [],
         help: '',
         removed: false,
         ...f,
         type: f.type as 'money',
+        stage: (f.stage ?? 'post') as 'ping' | 'post',
       })),
     ];
     const test = testLead({ 'test_fields.monthly_bill': '99.5' }, snapshotFields);
