@@ -5,6 +5,8 @@ import {
   type CampaignTime,
   campaignCreateSchema,
   campaignUpdateSchema,
+  type ServiceFieldInput,
+  serviceFieldListSchema,
   sourceCreateSchema,
   webhookCreateSchema,
 } from '@leadex/domain';
@@ -19,6 +21,8 @@ import type { BuyersService } from '../modules/buyers/buyers.service';
 import type { CampaignsService } from '../modules/campaigns/campaigns.service';
 import type { WebhooksService } from '../modules/deliveries/custom/webhooks.service';
 import type { LeadsService } from '../modules/leads/leads.service';
+import type { ServiceFieldsService } from '../modules/service-fields/service-fields.service';
+import { seededDraw, simulatedFields } from '../modules/sim/simulated-fields';
 import { leadSchema, pingSchema, postSchema } from '../modules/source-api/source-api.schema';
 import type { SourceApiService } from '../modules/source-api/source-api.service';
 import type { SourcesService } from '../modules/sources/sources.service';
@@ -37,6 +41,7 @@ export const DEFAULT_SERVICES: { name: string; label: string }[] = [
   { name: 'bath_remodel', label: 'Bath Remodel' },
   { name: 'kitchen_remodel', label: 'Kitchen Remodel' },
   { name: 'pest_control', label: 'Pest Control' },
+  { name: 'auto_insurance', label: 'Auto Insurance' },
 ];
 
 /** Reference data every exchange needs; idempotent, so it runs on every start. */
@@ -288,7 +293,8 @@ export interface DemoDeps {
   clock: Clock;
   /** deps.ts's engine and source API on another clock (AppDeps['exchangeOn']). */
   exchangeOn: (clock: Clock) => {
-    engine: Pick<Engine, 'start' | 'stop'>;
+    /** The engine's service fields are what the demo's sources fill. */
+    engine: Pick<Engine, 'start' | 'stop' | 'snapshot'>;
     sourceApi: Pick<SourceApiService, 'lead' | 'ping' | 'post'>;
   };
   services: {
@@ -300,6 +306,7 @@ export interface DemoDeps {
     webhooks: Pick<WebhooksService, 'create'>;
     sources: Pick<SourcesService, 'create' | 'newApiKey' | 'addUser'>;
     leads: Pick<LeadsService, 'markEveryMatchDelivered'>;
+    serviceFields: Pick<ServiceFieldsService, 'replace'>;
   };
 }
 
@@ -317,6 +324,10 @@ export async function seedDemo(deps: DemoDeps): Promise<boolean> {
 
   const buyerPassword = await hashPassword(DEMO_PASSWORD.buyer);
   const sourcePassword = await hashPassword(DEMO_PASSWORD.source);
+
+  // The demo services' own fields (issue 33 item 6), before any lead carries them.
+  for (const [service, fields] of Object.entries(DEMO_SERVICE_FIELDS))
+    await svc.serviceFields.replace(service, serviceFieldListSchema.parse({ fields }));
 
   const zipsetIds: Record<string, string> = {};
   for (const [name, set] of Object.entries(DEMO_ZIPSETS))
@@ -358,6 +369,58 @@ export async function seedDemo(deps: DemoDeps): Promise<boolean> {
   await seedDemoLeads(deps, keys);
   return true;
 }
+
+/**
+ * The demo services' own fields (issue 33 item 6): what a solar, roofing or auto insurance buyer asks
+ * for. Optional, so a source that does not send them still sells; sent at the ping where a buyer's filter
+ * should decide before the post. The demo campaigns that filter on them are in DEMO_BUYERS (issue 33 item 3).
+ */
+export const DEMO_SERVICE_FIELDS: Record<string, ServiceFieldInput[]> = {
+  solar: [
+    {
+      key: 'electric_bill',
+      label: 'Monthly electric bill',
+      type: 'money',
+      stage: 'ping',
+      aliases: ['monthly_bill', 'electric_bill_amount'],
+      help: 'The average monthly electric bill, in dollars',
+    },
+    {
+      key: 'roof_shade',
+      label: 'Roof shade',
+      type: 'choice',
+      options: ['None', 'Partial', 'Heavy'],
+      stage: 'ping',
+      aliases: ['shade'],
+      help: 'How much of the roof is shaded during the day',
+    },
+    {
+      key: 'credit_rating',
+      label: 'Credit rating',
+      type: 'choice',
+      options: ['Excellent', 'Good', 'Fair', 'Poor'],
+      stage: 'ping',
+      aliases: ['credit'],
+      help: 'As the consumer rated it',
+    },
+  ],
+  roofing: [
+    {
+      key: 'roof_type',
+      label: 'Roof type',
+      type: 'choice',
+      options: ['Asphalt shingle', 'Metal', 'Tile', 'Flat', 'Wood shake', 'Slate'],
+      stage: 'ping',
+      aliases: ['roofing_material'],
+    },
+    { key: 'roof_age', label: 'Age of roof', type: 'number', stage: 'ping', help: 'In years' },
+  ],
+  auto_insurance: [
+    { key: 'age', label: 'Driver age', type: 'number', stage: 'ping', aliases: ['driver_age'] },
+    { key: 'current_insurer', label: 'Current insurer', type: 'text', stage: 'ping', aliases: ['insurance_company'] },
+    { key: 'vehicles', label: 'Vehicles', type: 'number', stage: 'ping', aliases: ['vehicle_count'] },
+  ],
+};
 
 /** The demo's one custom delivery, as its form would send it. */
 function demoDelivery(buyerId: string, name: string) {
@@ -441,6 +504,7 @@ async function seedDemoLeads(deps: DemoDeps, keys: { key: string; direct: boolea
   const clock = new FixedClock(deps.clock.now());
   const { engine, sourceApi: api } = deps.exchangeOn(clock);
   await engine.start();
+  const draw = seededDraw(33);
   try {
     const end = deps.clock.now().getTime();
     const today = end - (end % 86_400_000);
@@ -474,12 +538,28 @@ async function seedDemoLeads(deps: DemoDeps, keys: { key: string; direct: boolea
         user_agent: 'Mozilla/5.0 (demo consumer)',
       };
       const meta = { ip: '203.0.113.10', userAgent: 'Leadex demo seed' };
+      // The service's own fields, as a source fills them: its ping fields at the ping, the rest at the post.
+      const fields = engine.snapshot().fieldsOf(service);
       if (source.direct && i % 2 === 0) {
-        await api.lead(leadSchema.parse({ service, zip, ...contact }), source.key, meta);
+        await api.lead(
+          leadSchema.parse({ service, zip, ...contact }),
+          source.key,
+          meta,
+          simulatedFields(fields, 'lead', draw),
+        );
       } else {
-        const ping = await api.ping(pingSchema.parse({ service, zip }), source.key);
+        const ping = await api.ping(
+          pingSchema.parse({ service, zip }),
+          source.key,
+          simulatedFields(fields, 'ping', draw),
+        );
         if (ping.body.ok)
-          await api.post(postSchema.parse({ ping_id: ping.body.ping_id, ...contact }), source.key, meta);
+          await api.post(
+            postSchema.parse({ ping_id: ping.body.ping_id, ...contact }),
+            source.key,
+            meta,
+            simulatedFields(fields, 'post', draw),
+          );
       }
     }
     // The demo's history is backdated: its leads were delivered long ago, not mailed again at start.

@@ -79,7 +79,7 @@ export const queryKeys = {
   services: ['services'] as const,
   /** GET /api/services/labels: each service's key and label. */
   serviceLabels: ['services', 'labels'] as const,
-  /** GET /api/services/fields: each service's own fields (issue 33). */
+  /** GET /api/services/fields: every service's own fields (issue 33). */
   serviceFields: ['services', 'fields'] as const,
   tags: (kind: TagKind) => ['tags', kind] as const,
 };

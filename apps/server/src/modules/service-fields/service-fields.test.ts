@@ -102,7 +102,7 @@ describe('GET/PUT /api/services/{service}/fields', () => {
     const retyped = await put('roofing', [{ ...first[1], type: 'text' }]);
     expect(retyped.statusCode).toBe(400);
     expect(retyped.json().errors['fields.0.type']).toMatch(/^Age of roof: its type cannot change from Number to Text/);
-    const res = await put('roofing', [first[1]]);
+    const res = await put('roofing', [first[1] as object]);
     expect(res.json().fields.map((f: { key: string; removed: boolean }) => [f.key, f.removed])).toEqual([
       ['roof_age', false],
       ['roof_type', true],

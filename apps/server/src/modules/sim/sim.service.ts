@@ -12,6 +12,7 @@ import type { SourceApiService } from '../source-api/source-api.service';
 import type { MockDate } from './mock-date';
 import { type BuyablePair, simRepo } from './sim.repo';
 import { simulatedContact } from './simulated-contact';
+import { simulatedFields } from './simulated-fields';
 
 const EVERY_ENGINE_INPUT: EngineInput[] = [
   'campaigns',
@@ -72,7 +73,13 @@ export function createSimService({ db, engine, leads, outbox, sourceApi, mockDat
      */
     async pingPost({ Project, Source, Zip, minprice }: SimPingPost) {
       const caller = engine.callerFor(Source);
-      const ping = await sourceApi.pingAs(caller, pingSchema.parse({ service: Project, zip: Zip, minprice }));
+      // The service's own fields, filled as a source would (issue 33): its ping fields at the ping, the rest at the post.
+      const fields = engine.snapshot().fieldsOf(Project);
+      const ping = await sourceApi.pingAs(
+        caller,
+        pingSchema.parse({ service: Project, zip: Zip, minprice }),
+        simulatedFields(fields, 'ping'),
+      );
       if (!ping.body.ok) {
         const payout = engine.payoutCents(caller.source, null);
         const belowMin = minprice !== undefined && payout < Math.round(minprice * 100);
@@ -89,6 +96,7 @@ export function createSimService({ db, engine, leads, outbox, sourceApi, mockDat
         caller,
         postSchema.parse({ ping_id: ping.body.ping_id, ...simulatedContact() }),
         META,
+        simulatedFields(fields, 'post'),
       );
       return {
         ok: true,
@@ -105,6 +113,7 @@ export function createSimService({ db, engine, leads, outbox, sourceApi, mockDat
         engine.callerFor(Source, { direct: true }),
         leadSchema.parse({ service: Project, zip: Zip, ...simulatedContact() }),
         META,
+        simulatedFields(engine.snapshot().fieldsOf(Project), 'lead'),
       );
       return {
         ok: true,
@@ -135,7 +144,12 @@ export function createSimService({ db, engine, leads, outbox, sourceApi, mockDat
         const base = { index: index + 1, count: targets.length, ...target };
         try {
           const input = leadSchema.parse({ service: target.service, zip: target.zip, ...simulatedContact() });
-          const answer = await sourceApi.leadAs(engine.callerFor(pick(sourceIds)), input, META);
+          const answer = await sourceApi.leadAs(
+            engine.callerFor(pick(sourceIds)),
+            input,
+            META,
+            simulatedFields(engine.snapshot().fieldsOf(target.service), 'lead'),
+          );
           const body = answer.body as {
             ok: boolean;
             status?: string;

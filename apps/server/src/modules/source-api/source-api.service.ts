@@ -202,8 +202,8 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
      * POST /api/ping: a price for a lead, from memory only (DESIGN.md §4), at once; a promise only
      * when Ping/Post buyers are asked for their bids first (DESIGN.md §6).
      */
-    ping(input: PingInput, apiKey: string | undefined): Answer | Promise<Answer> {
-      return this.pingAs(engine.authenticate(apiKey, { direct: false }), input);
+    ping(input: PingInput, apiKey: string | undefined, sent?: SentServiceFields): Answer | Promise<Answer> {
+      return this.pingAs(engine.authenticate(apiKey, { direct: false }), input, sent);
     },
 
     /** A ping by an already identified source (the public route, or the simulator). */
@@ -223,8 +223,8 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
     },
 
     /** POST /api/post: the lead for a ping; the auction runs again and sells once (DESIGN.md §4). */
-    post(input: PostInput, apiKey: string | undefined, meta: RequestMeta): Promise<Answer> {
-      return this.postAs(engine.authenticate(apiKey, { direct: false }), input, meta);
+    post(input: PostInput, apiKey: string | undefined, meta: RequestMeta, sent?: SentServiceFields): Promise<Answer> {
+      return this.postAs(engine.authenticate(apiKey, { direct: false }), input, meta, sent);
     },
 
     async postAs(caller: SourceCaller, input: PostInput, meta: RequestMeta, sent?: SentServiceFields): Promise<Answer> {
@@ -260,8 +260,8 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
     },
 
     /** POST /api/lead: ping and post in one call, for sources approved to post directly. */
-    lead(input: LeadInput, apiKey: string | undefined, meta: RequestMeta): Promise<Answer> {
-      return this.leadAs(engine.authenticate(apiKey, { direct: true }), input, meta);
+    lead(input: LeadInput, apiKey: string | undefined, meta: RequestMeta, sent?: SentServiceFields): Promise<Answer> {
+      return this.leadAs(engine.authenticate(apiKey, { direct: true }), input, meta, sent);
     },
 
     async leadAs(caller: SourceCaller, input: LeadInput, meta: RequestMeta, sent?: SentServiceFields): Promise<Answer> {

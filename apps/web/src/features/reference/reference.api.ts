@@ -26,8 +26,8 @@ export function useServiceLabels() {
 }
 
 /**
- * GET /api/services/fields: every service's own fields (issue 33), removed ones included, flagged; the
- * lead screens label a lead's fields with them. Kept a few minutes: the admin changes them rarely.
+ * GET /api/services/fields: every service's own fields in their order (issue 33), removed ones included
+ * (flagged) so old leads still show them. Kept a while: the admin's save refreshes it.
  */
 export function useServiceFields() {
   return useQuery({

@@ -6,6 +6,7 @@ import { Section } from '../../components/Section';
 import { useSystemInfo } from '../sim/sim.api';
 import { AdSpendSection } from './AdSpendSection';
 import { IntegrationsSection } from './IntegrationsSection';
+import { ServiceFieldsSection } from './ServiceFieldsSection';
 import { TimeZoneSection } from './TimeZoneSection';
 
 /**
@@ -23,6 +24,7 @@ export function SettingsPage() {
         <IntegrationsSection />
         <AdSpendSection />
         <TimeZoneSection />
+        <ServiceFieldsSection />
         {env.data && (
           <Section
             title="Simulator"
