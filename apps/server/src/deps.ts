@@ -174,7 +174,20 @@ export function createDeps(
       db,
       clock,
       config,
-      channels: createChannels({ db, clock, config, mailer, whitelist, network }),
+      channels: createChannels({
+        db,
+        clock,
+        config,
+        mailer,
+        whitelist,
+        network,
+        // A service removed since (or unknown): its fields are sent as stored.
+        fieldsOf: (service) =>
+          serviceFields.ofService(service).then(
+            (s) => s.fields,
+            () => [],
+          ),
+      }),
     }),
     logger,
     scheduled: [
@@ -199,6 +212,7 @@ export function createDeps(
         webhooks,
         clock: on,
         liveBuyers: () => onEngine.snapshot().liveDeliveryBuyers,
+        fieldsOf: (service) => onEngine.snapshot().fieldsOf(service),
       }),
       pinger: createPinger({
         clock: on,
@@ -231,7 +245,7 @@ export function createDeps(
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }) });
+  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }), serviceFields });
   const outbox = createOutboxService({ db, clock });
   const services: AppDeps['services'] = {
     users,

@@ -4,6 +4,7 @@ import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
 import { jornayaToken, trustedFormCertificateUrl } from './evidence';
 import { whenMissing } from './messages';
+import { leadFieldsSchema, SERVICE_FIELD_KEY } from './service-fields';
 import { BID_OUTCOMES } from './webhook';
 
 // The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
@@ -29,6 +30,9 @@ export const LEADS_COUNT_LIMIT = 10_000;
  */
 export const LEADS_NAME_COUNT_LIMIT = 1_000;
 
+/** Most field filters a leads list takes at once (issue 33). */
+export const MAX_LEAD_FIELD_FILTERS = 5;
+
 /** `buyer=none`: the leads nobody bought (admin list, "No Buyer"). */
 export const NO_BUYER = 'none';
 
@@ -40,6 +44,31 @@ const leadFilterFields = {
   buyer: optionalText(100),
   service: optionalText(100),
   zip: optionalText(5),
+  /**
+   * Filters on the services' own fields (issue 33 item 5): `key:value`, repeatable, all of which must
+   * hold. The value is read as the field's type reads a source's (`$120` for money, `yes` for a boolean).
+   */
+  field: z.preprocess(
+    (v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]),
+    z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(300, 'A field filter is at most 300 characters')
+          .transform((text, ctx) => {
+            const at = text.indexOf(':');
+            const key = at < 0 ? '' : text.slice(0, at).trim();
+            if (!SERVICE_FIELD_KEY.test(key)) {
+              ctx.addIssue({ code: 'custom', message: 'A field filter is key:value (a field’s key, then its value)' });
+              return z.NEVER;
+            }
+            return { key, value: text.slice(at + 1).trim() };
+          }),
+      )
+      .max(MAX_LEAD_FIELD_FILTERS, `At most ${MAX_LEAD_FIELD_FILTERS} field filters`)
+      .optional(),
+  ),
 };
 
 function beginBeforeEnd(query: { begin?: string; end?: string }, ctx: z.RefinementCtx) {
@@ -96,6 +125,8 @@ const leadRowFields = {
   service: z.string(),
   state: z.string().optional(),
   zip: z.string(),
+  /** The service's own fields the role may see (issue 33), money in dollars; a source's list leaves out personal ones. */
+  fields: leadFieldsSchema.optional(),
 };
 
 export const adminLeadListItemSchema = z.object({

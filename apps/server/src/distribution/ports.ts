@@ -57,6 +57,7 @@ export type DeliverableLead = Pick<
   | 'channel'
   | 'test'
   | 'priceCents'
+  | 'fields'
 >;
 
 // --- Inline (live) custom deliveries ---

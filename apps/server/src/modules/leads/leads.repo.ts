@@ -1,3 +1,4 @@
+import type { FieldValue } from '@leadex/domain';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
 import { likeContains } from '../../db/records';
@@ -24,6 +25,17 @@ export interface LeadListFilter {
   buyer?: string;
   service?: string;
   zip?: string;
+  /** The services' own fields (issue 33), all of which must hold: a text compared without case, any other value exactly. */
+  fields?: LeadFieldCondition[];
+}
+
+/** One field filter as the repository runs it: `text` compares case-insensitively, `exact` the stored value. */
+export type LeadFieldCondition = { key: string; text: string } | { key: string; exact: FieldValue };
+
+/** A field filter on `leads.fields` (jsonb): containment for an exact value, the text without case otherwise. */
+function fieldCondition(c: LeadFieldCondition): SQL {
+  if ('text' in c) return sql`lower(${leads.fields} ->> ${c.key}) = lower(${c.text})`;
+  return sql`${leads.fields} @> ${JSON.stringify({ [c.key]: c.exact })}::jsonb`;
 }
 
 export interface LeadOrder {
@@ -63,6 +75,8 @@ export interface LeadListRow {
   homeowner: boolean | null;
   test: boolean;
   pingId: string;
+  /** The service's own fields as stored (money in cents). */
+  fields: Record<string, FieldValue>;
   /** Admins: the names of the buyers that bought it. */
   buyerNames: string[] | null;
   /** Buyers: their own match's price and return. */
@@ -134,6 +148,7 @@ function conditions(scope: LeadScope, filter: LeadListFilter): SQL | undefined {
     filter.service && at !== leads.createdAt ? eq(leadMatches.service, filter.service) : undefined,
     filter.zip ? eq(leads.zip, filter.zip) : undefined,
     scope.role === 'admin' && filter.buyer === 'none' ? eq(leads.sold, false) : undefined,
+    ...(filter.fields ?? []).map(fieldCondition),
   );
 }
 
@@ -258,6 +273,7 @@ export const leadsRepo = {
       homeowner: leads.homeowner,
       test: leads.test,
       pingId: leads.pingId,
+      fields: leads.fields,
       buyerNames:
         scope.role === 'admin'
           ? sql<
@@ -284,7 +300,7 @@ export const leadsRepo = {
     // sale copies): counted from the buyer's matches alone (every match has its lead, dated as the sale),
     // from the buyer's own indexes.
     const capped =
-      buyerId && !filter.zip
+      buyerId && !filter.zip && !filter.fields?.length
         ? db
             .select({ one: sql`1` })
             .from(leadMatches)

@@ -2,6 +2,9 @@ import { Readable } from 'node:stream';
 import {
   type AdminLeadListItem,
   type BuyerLeadListItem,
+  type FieldValue,
+  fieldsForAnswer,
+  isBlankFieldValue,
   isoInZone,
   LEAD_CSV_COLUMNS,
   LEADS_COUNT_LIMIT,
@@ -15,6 +18,9 @@ import {
   type LeadUpdate,
   RETURN_STATUS_LABELS,
   type ReturnStatus,
+  readFieldValue,
+  type ServiceField,
+  type ServiceFieldsAnswer,
   type SourceLeadListItem,
   trustedFormCertificateUrl,
 } from '@leadex/domain';
@@ -33,6 +39,7 @@ import { returnWindowDays } from '../returns/returns.service';
 import { leadDateSpan, leadsToday } from './date-range';
 import {
   type LeadCursor,
+  type LeadFieldCondition,
   type LeadListFilter,
   type LeadListRow,
   type LeadOrder,
@@ -169,14 +176,29 @@ export function createLeadsService({
   clock,
   exportBatch = EXPORT_BATCH,
   deliveryLog,
+  serviceFields,
 }: {
   db: Db;
   clock: Clock;
+  /** Each service's own fields (issue 33), removed ones included: their labels, types and who may see them. */
+  serviceFields: { all(): Promise<ServiceFieldsAnswer[]> };
   /** Each match's delivery logs (the deliveries module's). */
   deliveryLog: DeliveryLog;
   /** Rows an export reads per round trip (tests make it small to cross batches). */
   exportBatch?: number;
 }) {
+  /** Every service's fields, by service (removed ones included: old leads still show them). */
+  async function definitions(): Promise<FieldDefinitions> {
+    return new Map((await serviceFields.all()).map((s) => [s.service, s.fields]));
+  }
+
+  /** The lead's own fields as the answers give them (money in dollars); absent when it has none. */
+  async function fieldsOfLead(lead: LeadRow) {
+    if (!lead.fields || Object.keys(lead.fields).length === 0) return {};
+    const defs = (await definitions()).get(lead.service) ?? [];
+    return { fields: fieldsForAnswer(defs, lead.fields) };
+  }
+
   function base(lead: LeadRow & { sourceName: string }) {
     return {
       _id: lead.id,
@@ -222,6 +244,7 @@ export function createLeadsService({
     );
     return {
       ...base(lead),
+      ...(await fieldsOfLead(lead)),
       ip: orUndefined(lead.ip),
       user_agent: orUndefined(lead.userAgent),
       quality: orUndefined(lead.quality),
@@ -253,7 +276,8 @@ export function createLeadsService({
     /** A page of the viewer's leads (GET /api/lead/date/{dateq}); the total counted up to 10,000 (1,000 for a name search). */
     async list(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): Promise<LeadPage<LeadListItem>> {
       const scope = scopeOf(viewer);
-      const filter = filterOf(dateq, query, scope, clock.now());
+      const defs = await definitions();
+      const filter = filterOf(dateq, query, scope, clock.now(), defs);
       const countLimit = filter.name ? LEADS_NAME_COUNT_LIMIT : LEADS_COUNT_LIMIT;
       const [rows, counted] = await Promise.all([
         leadsRepo.list(db, scope, filter, orderOf(query), {
@@ -264,7 +288,7 @@ export function createLeadsService({
       ]);
       const more = counted > countLimit;
       return {
-        data: rows.map((row) => listItem(scope, row)),
+        data: rows.map((row) => withFields(scope, listItem(scope, row), row, defs)),
         total: Math.min(counted, countLimit),
         ...(more ? { more } : {}),
       };
@@ -287,22 +311,31 @@ export function createLeadsService({
      */
     exportCsv(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): { fileName: string; body: Readable } {
       const scope = scopeOf(viewer);
-      const filter = filterOf(dateq, query, scope, clock.now());
       const order = orderOf(query);
+      const now = clock.now();
       // Each batch becomes one chunk of CSV: a failed read ends the stream with its error (the
       // response is cut short, never a file that looks whole).
       async function* chunks() {
-        yield stringify([[...LEAD_CSV_COLUMNS[scope.role]]]);
+        const defs = await definitions();
+        const filter = filterOf(dateq, query, scope, now, defs);
+        // The services' own fields after the role's columns (issue 33): the service's, or for an export
+        // of several services the union of theirs, in the services' order then each one's own.
+        const services = filter.service
+          ? [filter.service]
+          : await leadsRepo.values(db, scope, filter.span, 'service', VALUES_LIMIT);
+        const columns = csvFieldColumns(services, defs, scope.role);
+        yield stringify([[...LEAD_CSV_COLUMNS[scope.role], ...columns.map((c) => c.header)]]);
         let cursor: LeadCursor | undefined;
         for (;;) {
           const batch = await leadsRepo.list(db, scope, filter, order, { limit: exportBatch, cursor });
-          if (batch.length > 0) yield stringify(batch.map((row) => csvRecord(scope.role, row)));
+          if (batch.length > 0)
+            yield stringify(batch.map((row) => [...csvRecord(scope.role, row), ...csvFieldCells(columns, row)]));
           const last = batch.at(-1);
           if (!last || batch.length < exportBatch) return;
           cursor = { at: last.cursorAt, id: last.id, service: last.service };
         }
       }
-      return { fileName: `leads_${leadsToday(clock.now())}.csv`, body: Readable.from(chunks()) };
+      return { fileName: `leads_${leadsToday(now)}.csv`, body: Readable.from(chunks()) };
     },
 
     /**
@@ -362,6 +395,8 @@ export function createLeadsService({
         const { source, ...seen } = base(lead);
         return {
           ...seen,
+          // The buyer sees the lead's contact fields, so its personal service fields too.
+          ...(await fieldsOfLead(lead)),
           ...(mine[0]?.buyerShowsSource ? { source } : {}),
           price: centsToDollars(mine[0]?.priceCents ?? 0),
           match: withDeliveryReasons(
@@ -375,7 +410,8 @@ export function createLeadsService({
         };
       }
       if (viewer.role === 'source' && lead.sourceId === viewer.roleId) {
-        return { ...base(lead), cost: centsToDollars(lead.costCents) };
+        // The source sees its own lead's contact fields, so its personal service fields too.
+        return { ...base(lead), ...(await fieldsOfLead(lead)), cost: centsToDollars(lead.costCents) };
       }
       throw AppError.notFound('Lead');
     },
@@ -396,8 +432,50 @@ function scopeOf(viewer: Viewer): LeadScope {
   throw new AppError('forbidden', 'You do not have access to leads');
 }
 
-function filterOf(dateq: LeadDateRange, query: LeadListQuery, scope: LeadScope, now: Date): LeadListFilter {
+/** Each service's own fields, removed ones included, by service. */
+type FieldDefinitions = ReadonlyMap<string, readonly ServiceField[]>;
+
+/** Whether the role sees a field in lists: a source's list shows no contact, so no personal field either. */
+const listShows = (role: LeadScope['role'], f: ServiceField) => role !== 'source' || !f.personal;
+
+/**
+ * A list's field filters as the repository runs them (issue 33): each key a field of the filtered service
+ * (any service's without one) the role may see, each value read as the field's type reads a source's.
+ * An unknown key or an unreadable value is a 400 naming the filter.
+ */
+function fieldConditions(
+  query: LeadListQuery,
+  scope: LeadScope,
+  defs: FieldDefinitions,
+): LeadFieldCondition[] | undefined {
+  if (!query.field?.length) return undefined;
+  const candidates = query.service ? (defs.get(query.service) ?? []) : [...defs.values()].flat();
+  return query.field.map(({ key, value }) => {
+    // A live field before a removed one of the same key (another service's).
+    const matching = candidates.filter((f) => f.key === key && listShows(scope.role, f));
+    const field = matching.find((f) => !f.removed) ?? matching[0];
+    if (!field)
+      throw AppError.field(
+        'field',
+        query.service ? `${query.service} has no field “${key}”` : `No service has a field “${key}”`,
+      );
+    if (isBlankFieldValue(value)) throw AppError.field('field', `${field.label}: a value is required`);
+    if (field.type === 'text') return { key, text: value };
+    const read = readFieldValue(field, value);
+    if ('flag' in read) throw AppError.field('field', `${field.label}: “${value}” cannot be read: ${read.flag}`);
+    return { key, exact: read.value };
+  });
+}
+
+function filterOf(
+  dateq: LeadDateRange,
+  query: LeadListQuery,
+  scope: LeadScope,
+  now: Date,
+  defs: FieldDefinitions,
+): LeadListFilter {
   return {
+    fields: fieldConditions(query, scope, defs),
     span: leadDateSpan(dateq, now, query),
     name: query.name,
     // Only admins filter by buyer: a buyer sees its own leads, a source never sees buyers.
@@ -461,6 +539,64 @@ function listItem(scope: LeadScope, row: LeadListRow): AdminLeadListItem | Buyer
     sold: row.costCents > 0 || row.priceCents > 0,
     test: row.test,
   };
+}
+
+/** A row with the service's own fields the role may see (money in dollars); none when it has none. */
+function withFields<T extends object>(scope: LeadScope, item: T, row: LeadListRow, defs: FieldDefinitions): T {
+  if (!row.fields || Object.keys(row.fields).length === 0) return item;
+  const own = defs.get(row.service) ?? [];
+  const shown: Record<string, FieldValue> = {};
+  for (const [key, value] of Object.entries(row.fields)) {
+    const def = own.find((f) => f.key === key);
+    if (def && !listShows(scope.role, def)) continue;
+    shown[key] = value;
+  }
+  return { ...item, fields: fieldsForAnswer(own, shown) };
+}
+
+/** A column of the services' own fields in an export: its header and its field per service. */
+interface CsvFieldColumn {
+  key: string;
+  header: string;
+  /** The field's definition in each service that has it (types may differ between services). */
+  byService: Map<string, ServiceField>;
+}
+
+/**
+ * The export's field columns: the fields of `services`, in the services' order then each one's own,
+ * one column per key (removed fields included: old leads carry them), headed by the label, with the key
+ * beside it where two fields share a label. A source's export leaves personal fields out, as its contacts.
+ */
+export function csvFieldColumns(
+  services: readonly string[],
+  defs: FieldDefinitions,
+  role: LeadScope['role'],
+): CsvFieldColumn[] {
+  const columns = new Map<string, CsvFieldColumn>();
+  for (const service of services)
+    for (const f of defs.get(service) ?? []) {
+      if (!listShows(role, f)) continue;
+      const column = columns.get(f.key) ?? { key: f.key, header: f.label, byService: new Map() };
+      column.byService.set(service, f);
+      columns.set(f.key, column);
+    }
+  const list = [...columns.values()];
+  const labels = new Map<string, number>();
+  for (const c of list) labels.set(c.header.toLowerCase(), (labels.get(c.header.toLowerCase()) ?? 0) + 1);
+  for (const c of list) if ((labels.get(c.header.toLowerCase()) ?? 0) > 1) c.header = `${c.header} (${c.key})`;
+  return list;
+}
+
+/** A row's cells under the field columns: money in dollars with cents, Yes or No, text made safe. */
+function csvFieldCells(columns: readonly CsvFieldColumn[], row: LeadListRow): string[] {
+  return columns.map((c) => {
+    const value = row.fields?.[c.key];
+    const field = c.byService.get(row.service);
+    if (value === undefined || !field) return '';
+    if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+    if (field.type === 'money' && typeof value === 'number') return formatMoney(value);
+    return typeof value === 'number' ? String(value) : csvText(value);
+  });
 }
 
 /** Whether a lead carries a text (a certificate, a token): absent is No. */

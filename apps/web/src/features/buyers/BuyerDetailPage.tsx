@@ -1,5 +1,5 @@
-import { buyerUserSchema } from '@leadex/domain';
-import { Alert, Grid, SimpleGrid } from '@mantine/core';
+import { type Buyer, buyerUserSchema } from '@leadex/domain';
+import { Alert, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconInfoCircle, IconPlayerPause } from '@tabler/icons-react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { EditableForm } from '../../components/EditableForm';
@@ -8,10 +8,11 @@ import { AddressFields, NotesAndTagsFields } from '../../components/ProfileField
 import { RecordFrame, RecordRoute, recordStatus, useCreateOrUpdateForm } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { UsersSection } from '../../components/UsersSection';
-import { formatPhone, formatTimestamp } from '../../lib/format';
+import { formatMoney, formatPhone, formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
 import { useClaims } from '../../lib/session';
 import { PaymentCardsSection } from '../bills/PaymentCardsSection';
+import { TypedNumberField } from '../campaigns/TypedNumberField';
 import { BuyerBillsTable, BuyerCampaignsTable, BuyerLeadsTable } from './BuyerTables';
 import {
   BUYER_FORM,
@@ -156,6 +157,8 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
           </SimpleGrid>
         </Section>
 
+        <BuyerBudgetSection record={record} selfView={selfView} />
+
         {record && selfView && <PaymentCardsSection buyerId={record._id} />}
 
         {record && !selfView && (
@@ -190,5 +193,33 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
         )}
       </EditableForm>
     </RecordFrame>
+  );
+}
+
+/** Budget (issue 33): the buyer's daily budget across its campaigns and what it has spent today. */
+function BuyerBudgetSection({ record, selfView }: { record: Buyer | undefined; selfView: boolean }) {
+  const spent = record?.spent_today;
+  const budget = record?.budget_daily ?? null;
+  return (
+    <Section
+      title="Budget"
+      description={
+        selfView
+          ? 'The most your campaigns together may spend in a day; to change it, contact your provider.'
+          : 'The most the buyer’s campaigns together may spend in a day, in the exchange’s zone; leave it empty for none.'
+      }
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        <Stack gap={4}>
+          <TypedNumberField name="budget_daily" label="Daily budget" placeholder="No budget" money />
+          {/* Spend is counted against a set budget only (no counter without one). */}
+          {spent !== undefined && budget !== null && (
+            <Text size="sm" c="dimmed" data-testid="buyer-spent-today">
+              {`Spent ${formatMoney(spent)} of ${formatMoney(budget)} today`}
+            </Text>
+          )}
+        </Stack>
+      </SimpleGrid>
+    </Section>
   );
 }

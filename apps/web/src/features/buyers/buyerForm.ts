@@ -24,6 +24,8 @@ export interface BuyerFormValues extends AddressFormValues {
   autoApproveReturns: number;
   /** Whether the buyer sees each lead's source (off by default; issue 27). */
   showSource: boolean;
+  /** The daily budget across the buyer's campaigns, in dollars as typed; '' = none (issue 33). */
+  budget_daily: number | string;
   bill: {
     pay: string;
     prepay: number | string;
@@ -45,6 +47,7 @@ export const NEW_BUYER: BuyerFormValues = {
   notify: { email: [], sms: [], webhook: '', broadcast_webhooks: [] },
   autoApproveReturns: 0,
   showSource: false,
+  budget_daily: '',
   bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: '3', threshold: 0 },
 };
 
@@ -68,6 +71,7 @@ export function toFormValues(buyer: Buyer): BuyerFormValues {
     },
     autoApproveReturns: buyer.autoApproveReturns ?? 0,
     showSource: buyer.showSource ?? false,
+    budget_daily: buyer.budget_daily ?? '',
     bill: {
       pay: buyer.bill.pay,
       prepay: buyer.bill.prepay,

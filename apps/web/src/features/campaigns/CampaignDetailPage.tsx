@@ -318,8 +318,14 @@ function LimitsSection() {
 /** Budget caps in dollars (issue 33): daily, weekly, monthly, each with what is spent in its current period. */
 function BudgetSection({ record }: { record: Campaign | undefined }) {
   const spent = record?.spent;
-  const spentLine = (period: 'daily' | 'weekly' | 'monthly') =>
-    spent ? `Spent ${formatMoney(spent[period])}${budgetOf(record, period)}` : undefined;
+  // Spend is counted only against a set budget (the engine keeps no counter without one): a period
+  // without a budget shows no spent line rather than a $0.00 that is not true.
+  const spentLine = (period: 'daily' | 'weekly' | 'monthly') => {
+    const budget = record?.budget[period];
+    return spent && budget !== null && budget !== undefined
+      ? `Spent ${formatMoney(spent[period])} of ${formatMoney(budget)} ${SPAN[period]}`
+      : undefined;
+  };
   return (
     <Section
       title="Budget"
@@ -346,12 +352,8 @@ function BudgetSection({ record }: { record: Campaign | undefined }) {
   );
 }
 
-/** " of $500.00 this day" when the period has a budget: the spent amount is read against it. */
-function budgetOf(record: Campaign | undefined, period: 'daily' | 'weekly' | 'monthly'): string {
-  const budget = record?.budget[period];
-  const span = { daily: 'today', weekly: 'this week', monthly: 'this month' }[period];
-  return budget === null || budget === undefined ? ` ${span}` : ` of ${formatMoney(budget)} ${span}`;
-}
+/** The current period a budget's spend is counted in. */
+const SPAN = { daily: 'today', weekly: 'this week', monthly: 'this month' } as const;
 
 /** Lead Delivery: email list, SMS list, webhook, broadcast webhooks; a new campaign copies the buyer's. */
 function LeadDeliverySection({ isNew }: { isNew: boolean }) {

@@ -23,6 +23,7 @@ import { LeadPings } from './LeadPings';
 import { type LeadFormValues, leadFormSchema, toLeadFormValues, toLeadUpdate, YES_NO_OPTIONS } from './leadForm';
 import { leadType } from './leadFormat';
 import { useUpdateLead } from './leads.api';
+import { ServiceFieldsSection } from './ServiceFieldsSection';
 
 /** A lead's name as its title and its toasts read it. */
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
@@ -194,6 +195,8 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
           </Grid>
         </Section>
       </EditableForm>
+
+      <ServiceFieldsSection lead={lead} />
 
       <QualitySection lead={lead} />
 

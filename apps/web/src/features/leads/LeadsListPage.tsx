@@ -11,6 +11,7 @@ import { useClaims } from '../../lib/session';
 import { LeadBuyerFilter } from './LeadBuyerFilter';
 import { LeadColumnsChooser, useLeadColumns } from './LeadColumnsChooser';
 import { LeadDateRangeFilter } from './LeadDateRangeFilter';
+import { LeadFieldColumnsChooser, LeadFieldFilter, useLeadFieldColumns } from './LeadServiceFields';
 import { ADMIN_LEAD_COLUMNS, BUYER_LEAD_COLUMNS, SOURCE_LEAD_COLUMNS } from './leadColumns';
 import { LEAD_URL_FILTERS, leadExportUrl, leadListRequest, leadRangeOf } from './leadRange';
 import { useLeadValues } from './leads.api';
@@ -55,6 +56,12 @@ export function LeadsListPage() {
   const zipOptions = useMemo(() => withChosen(zips.data, zip), [zips.data, zip]);
   // Issue 27: the user chooses the table's columns, kept per user, so a laptop shows Phone and Email.
   const columns = useLeadColumns(COLUMNS[role], { userId: claims.user_id, role });
+  // Issue 33: the services' own fields as columns the user picks, and a filter on one of them.
+  const fieldColumns = useLeadFieldColumns<LeadListItem>({ userId: claims.user_id, role, service });
+  const shownColumns = useMemo(
+    () => [...columns.visible, ...fieldColumns.columns],
+    [columns.visible, fieldColumns.columns],
+  );
 
   return (
     <>
@@ -68,6 +75,11 @@ export function LeadsListPage() {
               hidden={columns.hidden}
               onToggle={columns.toggle}
               onReset={columns.reset}
+            />
+            <LeadFieldColumnsChooser
+              fields={fieldColumns.fields}
+              shown={fieldColumns.shown}
+              onToggle={fieldColumns.toggle}
             />
             <ExportButton
               href={leadExportUrl(params, DEFAULT_SORT)}
@@ -85,12 +97,13 @@ export function LeadsListPage() {
             {role === 'admin' && <LeadBuyerFilter w={{ base: '100%', xs: 240 }} />}
             <UrlServiceFilter data={serviceOptions} limit={50} w={{ base: '100%', xs: 220 }} />
             <UrlZipFilter data={zipOptions} limit={50} w={{ base: '100%', xs: 180 }} />
+            <LeadFieldFilter fields={fieldColumns.fields} />
           </Group>
           <DataTable<LeadListItem>
             path="/api/lead/date"
             request={leadListRequest}
             queryKey={queryKeys.leads.all}
-            columns={columns.visible}
+            columns={shownColumns}
             compact
             pageSize={PAGE_SIZE.leads}
             filterParams={LEAD_URL_FILTERS}

@@ -19,6 +19,7 @@ import {
   ValueField,
 } from './LeadFields';
 import { leadType } from './leadFormat';
+import { ServiceFieldsSection } from './ServiceFieldsSection';
 
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
 const phoneOf = (phone: string | undefined) => (phone ? formatLeadPhone(phone) : '');
@@ -146,6 +147,8 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
           />
         </LeadDetailsSection>
 
+        <ServiceFieldsSection lead={lead} />
+
         <Section title="Consent">
           <Grid gap="md">
             <ConsentFlags lead={lead} labels={['TCPA Consent', 'Homeowner']} span={{ base: 6, lg: 3 }} />
@@ -257,6 +260,7 @@ export function SourceLeadDetail({ lead }: { lead: LeadDetail }) {
           <LongValueField label="TCPA_Language" value={lead.tcpa_language} />
         </Grid.Col>
       </LeadDetailsSection>
+      <ServiceFieldsSection lead={lead} />
     </>
   );
 }

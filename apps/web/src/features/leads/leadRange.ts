@@ -11,7 +11,17 @@ import { todayInExchangeZone } from '../../lib/format';
  */
 
 /** The URL parameters of a leads list that are filters (the page and the sort aside). */
-export const LEAD_URL_FILTERS = ['name', 'buyer', 'dateq', 'dateRangeStart', 'dateRangeEnd', 'service', 'zip'] as const;
+export const LEAD_URL_FILTERS = [
+  'name',
+  'buyer',
+  'dateq',
+  'dateRangeStart',
+  'dateRangeEnd',
+  'service',
+  'zip',
+  // A filter on a service's own field, `key:value` (issue 33).
+  'field',
+] as const;
 
 export const DEFAULT_DATE_RANGE: LeadDateRange = 'today';
 
@@ -89,6 +99,7 @@ export function leadExportUrl(params: URLSearchParams, defaultSort: { column: st
     buyer: params.get('buyer'),
     service: params.get('service'),
     zip: params.get('zip'),
+    field: params.get('field'),
     sort: params.get('sort') ?? defaultSort.column,
     order: params.get('order') ?? defaultSort.order,
   })}`;

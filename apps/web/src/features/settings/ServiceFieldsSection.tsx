@@ -22,6 +22,7 @@ import {
   Textarea,
   TextInput,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPencil, IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -297,7 +298,9 @@ export function ServiceFieldsSection() {
               <Table.Th>Sent at</Table.Th>
               <Table.Th>Rules</Table.Th>
               <Table.Th>Aliases</Table.Th>
-              <Table.Th />
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -1,3 +1,4 @@
+import type { ServiceField } from '@leadex/domain';
 import type {
   InlineAttempt,
   InlineDeliveries,
@@ -55,11 +56,14 @@ export function createInlineDeliveries({
   webhooks,
   clock,
   liveBuyers,
+  fieldsOf = () => [],
 }: {
   webhooks: WebhooksService;
   clock: Clock;
   /** The buyers with a live delivery, from the engine's snapshot (no database read on the hot path). */
   liveBuyers: () => ReadonlySet<string>;
+  /** A service's own fields (issue 33), from the engine's snapshot: money is sent in dollars. */
+  fieldsOf?: (service: string) => readonly ServiceField[];
 }): InlineDeliveries {
   return {
     /** Whether a sale to this buyer runs deliveries inline. */
@@ -75,7 +79,10 @@ export function createInlineDeliveries({
 
     /** Sends the lead to each of the buyer's live deliveries at once and sums up their answers. */
     async deliver(deliveries: LiveDelivery[], sold: InlineLead, matchId: string): Promise<InlineOutcome> {
-      const lead = { ...leadForDelivery(sold.lead, sold.priceCents), buyer_ping_id: sold.buyerPingId };
+      const lead = {
+        ...leadForDelivery(sold.lead, sold.priceCents, fieldsOf(sold.lead.service)),
+        buyer_ping_id: sold.buyerPingId,
+      };
       const results = await Promise.all(
         deliveries.map((d) =>
           deliverCustom(

@@ -1,4 +1,12 @@
-import { type ContentType, DELIVERY_FIELDS, type FieldValueRow, trustedFormCertificateUrl } from '@leadex/domain';
+import {
+  type ContentType,
+  DELIVERY_FIELDS,
+  type FieldValue,
+  type FieldValueRow,
+  fieldValueForAnswer,
+  type ServiceField,
+  trustedFormCertificateUrl,
+} from '@leadex/domain';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import type { DeliverableLead, DeliveryTarget } from '../../../distribution/ports';
 import { toEpochSeconds } from '../../../lib/clock';
@@ -19,9 +27,34 @@ type Scalar = string | number | boolean | null;
 /** A lead as a delivery sees it: the template fields (DELIVERY_FIELDS) by name. */
 export type DeliveryLead = Record<string, Scalar | undefined>;
 
-/** A lead as the mapping reads it; `priceCents` is what this buyer pays (its match's price). */
-export function leadForDelivery(row: DeliverableLead, priceCents = row.priceCents): DeliveryLead {
+/** How a mapping names a service's own field (issue 33): `fields.` and its key. */
+export const SERVICE_FIELD_PREFIX = 'fields.';
+
+/** The service's own fields as a delivery reads them: `fields.<key>`, money in dollars (stored in cents). */
+export function serviceFieldsForDelivery(
+  stored: Record<string, FieldValue> | null | undefined,
+  definitions: readonly Pick<ServiceField, 'key' | 'type'>[],
+): DeliveryLead {
+  const out: DeliveryLead = {};
+  for (const [key, value] of Object.entries(stored ?? {}))
+    out[`${SERVICE_FIELD_PREFIX}${key}`] = fieldValueForAnswer(
+      definitions.find((d) => d.key === key),
+      value,
+    );
+  return out;
+}
+
+/**
+ * A lead as the mapping reads it; `priceCents` is what this buyer pays (its match's price);
+ * `definitions` are the lead's service's own fields (their types: money is sent in dollars).
+ */
+export function leadForDelivery(
+  row: DeliverableLead,
+  priceCents = row.priceCents,
+  definitions: readonly Pick<ServiceField, 'key' | 'type'>[] = [],
+): DeliveryLead {
   return {
+    ...serviceFieldsForDelivery(row.fields, definitions),
     lead_id: row.id,
     ts: toEpochSeconds(row.createdAt),
     service: row.service,
@@ -55,13 +88,50 @@ export function leadForDelivery(row: DeliverableLead, priceCents = row.priceCent
 const BOOLEAN_FIELDS = new Set(['homeowner', 'tcpa_consent', 'test']);
 const NUMBER_FIELDS = new Set(['price', 'ts']);
 
+/** A sample value of a service's field of this type, for the template and the Test modal. */
+export function serviceFieldSample(field: Pick<ServiceField, 'type' | 'options'>): string {
+  const samples: Record<ServiceField['type'], string> = {
+    text: 'sample text',
+    number: '3',
+    money: '150.00',
+    boolean: 'true',
+    choice: field.options[0] ?? '',
+    date: '2026-01-15',
+    phone: '5125550100',
+    email: 'jane.doe@example.com',
+    zip: '78701',
+  };
+  return samples[field.type];
+}
+
+/**
+ * The services' own fields a mapping may send (issue 33): `fields.<key>` for each live field of every
+ * service, once per key (the first service's definition), each with its sample.
+ */
+export function serviceDeliveryFields(
+  services: Iterable<readonly ServiceField[]>,
+): { field: string; sample: string; definition: ServiceField }[] {
+  const seen = new Map<string, { field: string; sample: string; definition: ServiceField }>();
+  for (const fields of services)
+    for (const f of fields)
+      if (!f.removed && !seen.has(f.key))
+        seen.set(f.key, { field: `${SERVICE_FIELD_PREFIX}${f.key}`, sample: serviceFieldSample(f), definition: f });
+  return [...seen.values()];
+}
+
 /**
  * The Test modal's lead (POST /api/webhook/{id}/test): the template's samples, with the values typed
- * for `test_<field>`, typed as a real lead's would be (booleans, numbers).
+ * for `test_<field>`, typed as a real lead's would be (booleans, numbers); `services` gives the
+ * services' own fields (`fields.<key>`) their samples and types.
  */
-export function testLead(values: Record<string, unknown>): DeliveryLead {
+export function testLead(
+  values: Record<string, unknown>,
+  services: Iterable<readonly ServiceField[]> = [],
+): DeliveryLead {
   const lead: DeliveryLead = {};
   for (const { field, sample } of DELIVERY_FIELDS) lead[field] = sample;
+  const own = serviceDeliveryFields(services);
+  for (const { field, sample } of own) lead[field] = sample;
   for (const [name, value] of Object.entries(values)) {
     if (!name.startsWith('test_')) continue;
     lead[name.slice('test_'.length)] = value === null || value === undefined ? null : (value as Scalar);
@@ -71,6 +141,15 @@ export function testLead(values: Record<string, unknown>): DeliveryLead {
     const text = value.trim().toLowerCase();
     if (BOOLEAN_FIELDS.has(field) && (text === 'true' || text === 'false')) lead[field] = text === 'true';
     if (NUMBER_FIELDS.has(field) && /^-?\d+(\.\d+)?$/.test(text)) lead[field] = Number(text);
+  }
+  // A service's number, money or yes/no field is sent as a real lead's would be.
+  for (const { field, definition } of own) {
+    const value = lead[field];
+    if (typeof value !== 'string') continue;
+    const text = value.trim().toLowerCase();
+    if (definition.type === 'boolean' && (text === 'true' || text === 'false')) lead[field] = text === 'true';
+    if ((definition.type === 'number' || definition.type === 'money') && /^-?\d+(\.\d+)?$/.test(text))
+      lead[field] = Number(text);
   }
   return lead;
 }

@@ -3,6 +3,7 @@ import {
   DELIVERY_FIELDS,
   isPingPost,
   newWebhookDraft,
+  type ServiceField,
   type Webhook,
   type WebhookDraft,
   type WebhookListItem,
@@ -13,6 +14,7 @@ import {
 } from '@leadex/domain';
 import { toEpochSeconds } from '../../../lib/clock';
 import { orUndefined } from '../../../lib/dto';
+import { serviceDeliveryFields } from './render';
 import type { WebhookRow } from './webhooks.repo';
 
 const asStatus = (value: string): WebhookStatusValue => (value === 'live' || value === 'pause' ? value : 'draft');
@@ -65,9 +67,18 @@ export function toWebhookListItem(row: WebhookRow): WebhookListItem {
   };
 }
 
-/** GET /api/webhook/new: a draft whose map lists every template field with an empty value. */
-export function webhookTemplate(): WebhookTemplate {
-  return { ...newWebhookDraft(), fields: DELIVERY_FIELDS.map(({ field, sample }) => ({ field, sample })) };
+/**
+ * GET /api/webhook/new: a draft whose map lists every template field with an empty value; the field
+ * list adds the services' own fields (`fields.<key>`, issue 33) with their samples.
+ */
+export function webhookTemplate(services: Iterable<readonly ServiceField[]> = []): WebhookTemplate {
+  return {
+    ...newWebhookDraft(),
+    fields: [
+      ...DELIVERY_FIELDS.map(({ field, sample }) => ({ field, sample })),
+      ...serviceDeliveryFields(services).map(({ field, sample }) => ({ field, sample })),
+    ],
+  };
 }
 
 /** GET /api/webhook/{id}/copy: the delivery as a new, unsaved draft named '… (copy)'. */

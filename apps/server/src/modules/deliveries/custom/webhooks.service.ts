@@ -42,7 +42,7 @@ export interface WebhooksServiceDeps {
   /** Read at each call: `ALLOW_PRIVATE_DELIVERY_TARGETS`. */
   config: Pick<Config, 'ALLOW_PRIVATE_DELIVERY_TARGETS' | 'LEADEX_SECRET'>;
   /** The engine knows which buyers have live deliveries: a sale to one runs them inline. */
-  engine: Pick<Engine, 'change'>;
+  engine: Pick<Engine, 'change' | 'snapshot'>;
   /** How deliveries resolve and reach their targets: the system's by default; tests script it. */
   network?: OutboundNetwork;
 }
@@ -175,7 +175,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
 
     /** GET /api/webhook/new: the blank delivery and the template field list. */
     template(): WebhookTemplate {
-      return webhookTemplate();
+      return webhookTemplate(engine.snapshot().serviceFields.values());
     },
 
     get,
@@ -260,7 +260,7 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
       const webhook = toWebhook(await findVisible(viewer, id));
       // A delivery saved before headers were checked is refused here as it would be at a save.
       checkHeaders(webhook);
-      const lead = testLead(values);
+      const lead = testLead(values, engine.snapshot().serviceFields.values());
       const options = { ...network, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
       let ping: WebhookPingTestResult | undefined;
       if (webhook.ping) {

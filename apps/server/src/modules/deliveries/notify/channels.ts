@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { trustedFormCertificateUrl } from '@leadex/domain';
+import { type ServiceField, trustedFormCertificateUrl } from '@leadex/domain';
 import twilio from 'twilio';
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
@@ -111,6 +111,8 @@ export interface ChannelDeps {
   whitelist?: Whitelist;
   /** How the HTTP channels find and reach a buyer's address: the system's by default (tests inject one). */
   network?: OutboundNetwork;
+  /** A service's own fields (issue 33): a custom delivery sends money fields in dollars. */
+  fieldsOf?: (service: string) => Promise<readonly ServiceField[]>;
 }
 
 /** What an email attempt's log says of its outbox row. */
@@ -121,7 +123,15 @@ const EMAIL_OUTCOMES: Record<string, string> = {
 };
 
 /** Sends one lead on one channel to one target; never throws for the target's own failure. */
-export function createChannels({ db, clock, config, mailer, whitelist, network = {} }: ChannelDeps) {
+export function createChannels({
+  db,
+  clock,
+  config,
+  mailer,
+  whitelist,
+  network = {},
+  fieldsOf = async () => [],
+}: ChannelDeps) {
   const sms =
     config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
       ? twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN)
@@ -262,7 +272,7 @@ export function createChannels({ db, clock, config, mailer, whitelist, network =
     const buyerPingId = webhook.ping ? await notifyRepo.buyerPingIdOf(db, row, deliveryId) : null;
     const result = await deliverCustom(
       webhook,
-      { ...leadForDelivery(row, lead.priceCents), buyer_ping_id: buyerPingId },
+      { ...leadForDelivery(row, lead.priceCents, await fieldsOf(row.service)), buyer_ping_id: buyerPingId },
       {
         allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
         messageId: customMessageId(lead.matchId, deliveryId),
