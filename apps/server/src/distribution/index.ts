@@ -1,4 +1,4 @@
-import { isPingPost, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
+import { consentNameKey, isPingPost, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
 import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -143,6 +143,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     settingRows,
     liveRows,
     buyerBudgetRows,
+    legalNameRows,
   ] = await Promise.all([
     db.select().from(campaigns),
     db.select().from(campaignSourceFilters),
@@ -150,7 +151,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     db.select().from(sources),
     db.select().from(sourceChannels),
     db.select().from(apiKeys),
-    db.select({ name: services.name }).from(services),
+    db.select({ name: services.name, medicare: services.medicare }).from(services),
     db
       .select()
       .from(settings)
@@ -172,7 +173,15 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
       .where(eq(webhooks.status, 'live'))
       .orderBy(webhooks.createdAt, webhooks.id),
     db.select({ id: buyers.id, cents: buyers.budgetDailyCents }).from(buyers).where(isNotNull(buyers.budgetDailyCents)),
+    db
+      .select({ id: buyers.id, legalNames: buyers.legalNames })
+      .from(buyers)
+      .where(sql`cardinality(${buyers.legalNames}) > 0`),
   ]);
+  const legalNameKeys = new Map(
+    legalNameRows.map((b) => [b.id, b.legalNames.map(consentNameKey).filter((k) => k !== '')]),
+  );
+  const medicare = new Set(serviceRows.filter((s) => s.medicare).map((s) => s.name));
   const buyerBudgets = new Map(buyerBudgetRows.map((b) => [b.id, b.cents]));
   const setting = (key: string, fallback: number) => {
     const value = Number(settingRows.find((r) => r.key === key)?.value);
@@ -212,6 +221,10 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     time: c.time,
     sourceFilters: filtersOf.get(c.id) ?? [],
     lastSoldAt: c.lastSoldAt?.getTime() ?? 0,
+    requireNamedConsent: c.requireNamedConsent,
+    medicareServices: new Set(c.services.filter((s) => medicare.has(s))),
+    legalNameKeys: legalNameKeys.get(c.buyerId) ?? [],
+    refuseOutsideCallingWindow: c.refuseOutsideCallingWindow,
   }));
   const channelsOf = new Map<string, Map<string, number | null>>();
   for (const ch of channelRows) {

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { primaryId, timestamptz } from './columns';
 
 /** Messages for the admins: undelivered leads, buyers' "Message Us", system events. */
@@ -47,4 +47,6 @@ export const settings = pgTable('settings', {
 export const services = pgTable('services', {
   name: text('name').primaryKey(),
   label: text('label').notNull(),
+  /** Medicare marketing (42 CFR 422.2274): every campaign buys its leads only with consent naming the buyer. */
+  medicare: boolean('medicare').notNull().default(false),
 });
