@@ -163,6 +163,7 @@ export function createDeps(
     db,
     clock,
     leads: { soldLeadFor: (viewer, id) => leads.soldLeadFor(viewer, id) },
+    engine,
   });
   const jobs = createJobs({
     db,

@@ -417,6 +417,10 @@ const campaignFields = {
   notify: campaignNotifySchema,
   source_filter: sourceFilterList(1),
   time: timeInput,
+  /** Buys only leads whose consent language names the buyer's legal name (issue 34 item 4). */
+  require_named_consent: z.boolean({ error: 'Require named consent must be true or false' }),
+  /** Refuses leads that arrive outside the consumer's calling window: the buyer calls at once (issue 34 item 5). */
+  refuse_outside_calling_window: z.boolean({ error: 'Refuse outside the calling window must be true or false' }),
 };
 
 /**
@@ -440,6 +444,8 @@ export const campaignCreateSchema = z
     notify: campaignNotifySchema.optional(),
     source_filter: sourceFilterList(1).optional(),
     time: timeInput.optional(),
+    require_named_consent: campaignFields.require_named_consent.default(false),
+    refuse_outside_calling_window: campaignFields.refuse_outside_calling_window.default(false),
   })
   .superRefine((c, ctx) => addRuleIssues(ruleView(c), ctx), ALWAYS);
 export type CampaignCreate = z.infer<typeof campaignCreateSchema>;
@@ -555,6 +561,8 @@ export const campaignSchema = z.object({
   tsdate: z.string(),
   /** The buyer's last custom delivery failure, or null when its live deliveries have none. */
   delivery_failure: campaignDeliveryFailureSchema.nullable(),
+  require_named_consent: z.boolean().optional(),
+  refuse_outside_calling_window: z.boolean().optional(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 

@@ -633,3 +633,11 @@ export const evidenceRetentionSchema = z.object({
     .max(50, 'Years must be at most 50'),
 });
 export type EvidenceRetention = z.infer<typeof evidenceRetentionSchema>;
+
+/** A service with its Medicare flag (GET /api/compliance/services). */
+export const complianceServiceSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  medicare: z.boolean({ error: 'Medicare must be true or false' }),
+});
+export type ComplianceService = z.infer<typeof complianceServiceSchema>;

@@ -1,8 +1,8 @@
 import {
   apiResponses,
   buyerCreateSchema,
-  buyerLegalNamesSchema,
   buyerGetQuery,
+  buyerLegalNamesSchema,
   buyerListItemSchema,
   buyerListQuery,
   buyerPauseResultSchema,

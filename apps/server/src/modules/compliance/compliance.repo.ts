@@ -1,7 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/client';
-import { consentEvidence, consentEvidenceHolds } from '../../db/schema';
+import { asc, eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf, type Tx } from '../../db/client';
+import { consentEvidence, consentEvidenceHolds, services } from '../../db/schema';
 import { readSetting, writeSetting } from '../../db/settings';
 
 /** The settings key of the evidence's retention, in years. */
@@ -39,6 +38,21 @@ export const complianceRepo = {
 
   async release(db: Db, leadId: string) {
     await db.delete(consentEvidenceHolds).where(eq(consentEvidenceHolds.leadId, leadId));
+  },
+
+  services: (db: Db) =>
+    db
+      .select({ name: services.name, label: services.label, medicare: services.medicare })
+      .from(services)
+      .orderBy(asc(services.name)),
+
+  async setMedicare(db: Db | Tx, name: string, medicare: boolean) {
+    const [row] = await db
+      .update(services)
+      .set({ medicare })
+      .where(eq(services.name, name))
+      .returning({ name: services.name, label: services.label, medicare: services.medicare });
+    return row ?? null;
   },
 
   retentionYears: (db: Db) => readSetting<number>(db, RETENTION_KEY),

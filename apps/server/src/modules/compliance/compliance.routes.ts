@@ -1,5 +1,6 @@
 import {
   apiResponses,
+  complianceServiceSchema,
   evidenceRetentionSchema,
   fileResponses,
   leadComplianceSchema,
@@ -90,6 +91,34 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
       },
     },
     (request) => compliance.setHold(request.params.id, null, request.viewer()),
+  );
+
+  app.get(
+    '/compliance/services',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['settings'],
+        summary: 'The services, each with its Medicare flag',
+        response: apiResponses(z.array(complianceServiceSchema)),
+      },
+    },
+    () => compliance.services(),
+  );
+
+  app.put(
+    '/compliance/services/:name',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['settings'],
+        summary: 'Marks a service Medicare (every campaign buys its leads only with consent naming the buyer), or not',
+        params: z.object({ name: z.string() }),
+        body: complianceServiceSchema.pick({ medicare: true }),
+        response: apiResponses(complianceServiceSchema),
+      },
+    },
+    (request) => compliance.setMedicare(request.params.name, request.body.medicare),
   );
 
   app.get(

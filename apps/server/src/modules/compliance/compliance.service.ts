@@ -8,6 +8,7 @@ import {
 } from '@leadex/domain';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/client';
+import type { Engine } from '../../distribution/engine';
 import { callingWindowOf } from '../../lib/calling-window';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -33,10 +34,13 @@ export function createComplianceService({
   db,
   clock,
   leads,
+  engine,
 }: {
   db: Db;
   clock: Clock;
   leads: Pick<LeadsService, 'soldLeadFor'>;
+  /** A Medicare service is the engine's: its change reloads every process's index. */
+  engine: Pick<Engine, 'change'>;
 }) {
   async function retentionYears(): Promise<number> {
     const stored = Number(await complianceRepo.retentionYears(db));
@@ -114,6 +118,17 @@ export function createComplianceService({
       if (hold) await complianceRepo.hold(db, id, hold.reason ?? null, viewer.userId, clock.now());
       else await complianceRepo.release(db, id);
       return { evidence: await evidenceOf(id) };
+    },
+
+    /** The services and whether each is Medicare (its leads sell only with consent naming the buyer). */
+    services: () => complianceRepo.services(db),
+
+    async setMedicare(name: string, medicare: boolean) {
+      return engine.change('services', async (tx) => {
+        const row = await complianceRepo.setMedicare(tx, name, medicare);
+        if (!row) throw AppError.notFound('Service');
+        return row;
+      });
     },
 
     async retention() {
