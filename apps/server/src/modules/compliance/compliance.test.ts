@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { consentNameKey } from '@leadex/domain';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
@@ -238,6 +239,22 @@ describe('consent that names the buyer (issue 34 item 4)', () => {
         as: admin.cookie,
         payload: { medicare: false },
       });
+    }
+  });
+
+  it('reads names the same in the database (the evidence’s covered names) as in the engine', async () => {
+    const texts = [
+      'ACME Home-Services, L.L.C.',
+      'Smith & Jones Co.',
+      'The Inc. Company LLP',
+      '  éclair  ROOFING, Ltd ',
+      'a_b',
+    ];
+    for (const text of texts) {
+      const [row] = rowsOf<{ key: string }>(
+        await t.database.db.execute(sql`select leadex_consent_norm(${text}) as key`),
+      );
+      expect(row?.key, text).toBe(consentNameKey(text));
     }
   });
 
