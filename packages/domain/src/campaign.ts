@@ -632,6 +632,9 @@ export interface CampaignFormValues {
   /** The Time Restrictions toggle. */
   timeOn: boolean;
   time: { zone: string; weekday: { start: string; end: string }; weekend: { start: string; end: string } };
+  /** Issue 34: named consent, and the consumer's calling window for a buyer that calls at once. */
+  require_named_consent: boolean;
+  refuse_outside_calling_window: boolean;
 }
 
 const hourText = (n: number) => String(n);
@@ -659,6 +662,8 @@ export function newCampaignFormValues(buyer = ''): CampaignFormValues {
     source_filter: [],
     timeOn: false,
     time: timeFormValues(DEFAULT_CAMPAIGN_TIME),
+    require_named_consent: false,
+    refuse_outside_calling_window: false,
   };
 }
 
@@ -712,6 +717,8 @@ export function campaignFormValues(c: Campaign): CampaignFormValues {
     })),
     timeOn: Boolean(c.time),
     time: timeFormValues(c.time ?? DEFAULT_CAMPAIGN_TIME),
+    require_named_consent: c.require_named_consent ?? false,
+    refuse_outside_calling_window: c.refuse_outside_calling_window ?? false,
   };
 }
 
@@ -743,6 +750,8 @@ export const campaignFormSchema = z
     source_filter: sourceFilterList(100),
     timeOn: z.boolean(),
     time: z.unknown(),
+    require_named_consent: z.boolean(),
+    refuse_outside_calling_window: z.boolean(),
   })
   .superRefine((v, ctx) => {
     // Runs even when the value is not an object at all (ALWAYS), so every read is guarded.
@@ -779,6 +788,8 @@ export interface CampaignPayload {
   notify: CampaignNotify;
   source_filter?: CampaignSourceFilterInput[];
   time: CampaignTime | { delete: true };
+  require_named_consent: boolean;
+  refuse_outside_calling_window: boolean;
 }
 
 const toNumber = (v: number | string): number => (typeof v === 'number' ? v : Number(v));
@@ -835,6 +846,8 @@ export function toCampaignPayload(v: CampaignFormValues, options: { withSourceFi
           weekend: { start: Number(v.time.weekend.start), end: Number(v.time.weekend.end) },
         }
       : { delete: true },
+    require_named_consent: v.require_named_consent,
+    refuse_outside_calling_window: v.refuse_outside_calling_window,
   };
   if (options.withSourceFilter) {
     payload.source_filter = v.source_filter.map((row) => {
