@@ -6,6 +6,7 @@ import { createEngine, type Engine } from './distribution/engine';
 import { createSale } from './distribution/sale';
 import { createJobs, type Jobs } from './jobs';
 import { billingRunJob } from './jobs/billing-run';
+import { evidencePurgeJob } from './jobs/purge-consent-evidence';
 import { idempotencyPurgeJob } from './jobs/purge-idempotency-keys';
 import { type Clock, isMockable } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
@@ -21,6 +22,7 @@ import { buyerSpend } from './modules/bills/buyer-spend';
 import { type CardsService, createCardsService } from './modules/bills/cards.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
+import { type ComplianceService, createComplianceService } from './modules/compliance/compliance.service';
 import { type BidsService, createBidsService } from './modules/deliveries/bids/bids.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
@@ -87,6 +89,8 @@ export interface AppDeps {
     bills: BillsService;
     cards: CardsService;
     leads: LeadsService;
+    /** Consent evidence and calling windows (issue 34 items 3 and 5). */
+    compliance: ComplianceService;
     returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
@@ -167,6 +171,13 @@ export function createDeps(
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
   const bills = createBillsService({ db, clock, payments, buyers });
+  // Reads leads through their service, built below (called only once requests and jobs run).
+  const compliance = createComplianceService({
+    db,
+    clock,
+    leads: { soldLeadFor: (viewer, id) => leads.soldLeadFor(viewer, id) },
+    engine,
+  });
   const jobs = createJobs({
     db,
     config,
@@ -192,6 +203,7 @@ export function createDeps(
     logger,
     scheduled: [
       idempotencyPurgeJob({ db, clock }),
+      evidencePurgeJob(compliance),
       billingRunJob(bills),
       statsRollupJob({ db, clock }),
       integrationsRefreshJob(integrations),
@@ -258,6 +270,7 @@ export function createDeps(
     bills,
     cards: createCardsService({ db, stripe, config, buyers }),
     leads,
+    compliance,
     returns: createReturnsService({ db, clock }),
     messages,
     outbox,

@@ -95,6 +95,17 @@ const autoApproveReturns = z.coerce
  */
 const showSource = z.boolean({ error: 'Show Lead Sources must be on or off' });
 
+/**
+ * A buyer's legal names (issue 34 item 4): each as registered ("Acme Home Services, LLC"); the
+ * named-consent rule reads them case-insensitively, without punctuation or "Inc."/"LLC" (compliance.ts).
+ */
+const legalNamesSchema = z
+  .array(z.string().trim().min(1, 'A legal name cannot be empty').max(200, 'A legal name is at most 200 characters'), {
+    error: 'Legal names must be a list of names',
+  })
+  .max(20, 'At most 20 legal names')
+  .refine((names) => names.every((n) => /[A-Za-z0-9]/.test(n)), 'A legal name needs a letter or a digit');
+
 const buyerFields = {
   name: requiredText('Name is required', 200),
   email: emailAddress('Email is required'),
@@ -111,7 +122,13 @@ const buyerFields = {
   showSource: showSource.default(false),
   /** The buyer's daily budget across its campaigns, in dollars (issue 33); empty = none. */
   budget_daily: optionalDollars('Daily budget', MAX_BUDGET),
+  /** The company's legal names, as consent must name it (issue 34 item 4). */
+  legal_names: legalNamesSchema.optional(),
 };
+
+/** PUT /api/buyer/{id}/legal-names: the buyer (its portal, its API key holder) or the admin names the company. */
+export const buyerLegalNamesSchema = z.object({ legal_names: legalNamesSchema });
+export type BuyerLegalNames = z.infer<typeof buyerLegalNamesSchema>;
 
 /** POST /api/buyer: the buyer and its primary user's sign-in (Username, Email). */
 export const buyerCreateSchema = z.object({ username, ...buyerFields });
@@ -138,6 +155,7 @@ export const buyerUpdateSchema = z
     autoApproveReturns,
     showSource,
     budget_daily: buyerFields.budget_daily,
+    legal_names: legalNamesSchema,
     username: z.never({ error: 'Username cannot be changed' }),
   })
   .partial();
@@ -186,6 +204,8 @@ export const buyerSchema = contactSchema.extend({
   showSource: z.boolean(),
   /** The daily budget across the buyer's campaigns, in dollars; null = none (issue 33). */
   budget_daily: z.number().nullable(),
+  /** The legal names a consumer's consent must name for a named-consent campaign (issue 34 item 4). */
+  legal_names: z.array(z.string()),
   /** Dollars spent today against it, in the exchange's zone (the buyer detail only). */
   spent_today: z.number().optional(),
   ts: z.number(),

@@ -326,6 +326,8 @@ describe('the payload rules (admin §7)', () => {
       ],
       field_filters: [],
       time: { zone: 'America/Chicago', weekday: { start: 8, end: 20 }, weekend: { start: 0, end: 0 } },
+      require_named_consent: false,
+      refuse_outside_calling_window: false,
     });
   });
 
@@ -418,7 +420,12 @@ describe('campaign form values (mutation testing)', () => {
   });
 
   it('starts a new campaign as an empty draft located by state, with no time restriction', () => {
-    const { status, shared, location, timeOn, time, ...others } = newCampaignFormValues();
+    const { status, shared, location, timeOn, time, require_named_consent, refuse_outside_calling_window, ...others } =
+      newCampaignFormValues();
+    expect({ require_named_consent, refuse_outside_calling_window }).toEqual({
+      require_named_consent: false,
+      refuse_outside_calling_window: false,
+    });
     expect({ status, shared, location, timeOn }).toEqual({
       status: 'draft',
       shared: 'no',
@@ -463,6 +470,8 @@ describe('campaign form values (mutation testing)', () => {
       field_filters: [],
       timeOn: false,
       time: { zone: 'America/New_York', weekday: { start: '7', end: '19' }, weekend: { start: '7', end: '19' } },
+      require_named_consent: false,
+      refuse_outside_calling_window: false,
     });
   });
 

@@ -427,6 +427,10 @@ const campaignFields = {
   /** Rules on the fields of the campaign's services (issue 33), all of which must hold; money in dollars. */
   field_filters: fieldFilterListSchema,
   time: timeInput,
+  /** Buys only leads whose consent language names the buyer's legal name (issue 34 item 4). */
+  require_named_consent: z.boolean({ error: 'Require named consent must be true or false' }),
+  /** Refuses leads that arrive outside the consumer's calling window: the buyer calls at once (issue 34 item 5). */
+  refuse_outside_calling_window: z.boolean({ error: 'Refuse outside the calling window must be true or false' }),
 };
 
 /**
@@ -451,6 +455,8 @@ export const campaignCreateSchema = z
     source_filter: sourceFilterList(1).optional(),
     field_filters: fieldFilterListSchema.default([]),
     time: timeInput.optional(),
+    require_named_consent: campaignFields.require_named_consent.default(false),
+    refuse_outside_calling_window: campaignFields.refuse_outside_calling_window.default(false),
   })
   .superRefine((c, ctx) => addRuleIssues(ruleView(c), ctx), ALWAYS);
 export type CampaignCreate = z.infer<typeof campaignCreateSchema>;
@@ -568,6 +574,8 @@ export const campaignSchema = z.object({
   tsdate: z.string(),
   /** The buyer's last custom delivery failure, or null when its live deliveries have none. */
   delivery_failure: campaignDeliveryFailureSchema.nullable(),
+  require_named_consent: z.boolean().optional(),
+  refuse_outside_calling_window: z.boolean().optional(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
@@ -639,6 +647,9 @@ export interface CampaignFormValues {
   /** The Time Restrictions toggle. */
   timeOn: boolean;
   time: { zone: string; weekday: { start: string; end: string }; weekend: { start: string; end: string } };
+  /** Issue 34: named consent, and the consumer's calling window for a buyer that calls at once. */
+  require_named_consent: boolean;
+  refuse_outside_calling_window: boolean;
 }
 
 const hourText = (n: number) => String(n);
@@ -667,6 +678,8 @@ export function newCampaignFormValues(buyer = ''): CampaignFormValues {
     field_filters: [],
     timeOn: false,
     time: timeFormValues(DEFAULT_CAMPAIGN_TIME),
+    require_named_consent: false,
+    refuse_outside_calling_window: false,
   };
 }
 
@@ -721,6 +734,8 @@ export function campaignFormValues(c: Campaign): CampaignFormValues {
     field_filters: (c.field_filters ?? []).map(fieldFilterFormRow),
     timeOn: Boolean(c.time),
     time: timeFormValues(c.time ?? DEFAULT_CAMPAIGN_TIME),
+    require_named_consent: c.require_named_consent ?? false,
+    refuse_outside_calling_window: c.refuse_outside_calling_window ?? false,
   };
 }
 
@@ -758,6 +773,8 @@ export const campaignFormSchema = z
     ),
     timeOn: z.boolean(),
     time: z.unknown(),
+    require_named_consent: z.boolean(),
+    refuse_outside_calling_window: z.boolean(),
   })
   .superRefine((v, ctx) => {
     // Runs even when the value is not an object at all (ALWAYS), so every read is guarded.
@@ -795,6 +812,8 @@ export interface CampaignPayload {
   source_filter?: CampaignSourceFilterInput[];
   field_filters: FieldFilter[];
   time: CampaignTime | { delete: true };
+  require_named_consent: boolean;
+  refuse_outside_calling_window: boolean;
 }
 
 const toNumber = (v: number | string): number => (typeof v === 'number' ? v : Number(v));
@@ -852,6 +871,8 @@ export function toCampaignPayload(v: CampaignFormValues, options: { withSourceFi
         }
       : { delete: true },
     field_filters: v.field_filters.map(fieldFilterPayload),
+    require_named_consent: v.require_named_consent,
+    refuse_outside_calling_window: v.refuse_outside_calling_window,
   };
   if (options.withSourceFilter) {
     payload.source_filter = v.source_filter.map((row) => {

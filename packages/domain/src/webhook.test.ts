@@ -366,12 +366,21 @@ describe('a Ping/Post delivery (DESIGN.md §6)', () => {
     expect(mapped('price')).toBe(
       'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
     );
-    // Every template field is either one a ping may send or contact data or the sale's own (id, price, the echo).
+    // Every template field is either one a ping may send or contact data or the sale's own (id, price, the echo,
+    // and the consumer's calling window: read from the phone when the ZIP does not tell, so never pinged).
     for (const field of DELIVERY_FIELD_NAMES)
       expect(
         PING_FIELD_NAMES.includes(field) ||
           (CONTACT_FIELDS as readonly string[]).includes(field) ||
-          ['lead_id', 'price', 'homeowner', 'buyer_ping_id'].includes(field),
+          [
+            'lead_id',
+            'price',
+            'homeowner',
+            'buyer_ping_id',
+            'consumer_time_zone',
+            'calling_window',
+            'calling_window_max_per_24h',
+          ].includes(field),
       ).toBe(true);
   });
 

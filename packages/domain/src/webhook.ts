@@ -93,6 +93,14 @@ export const DELIVERY_FIELDS = [
   { field: 'channel', sample: 'web' },
   { field: 'price', sample: '45.00' },
   { field: 'test', sample: 'true' },
+  /** The page where the consumer consented (issue 34 item 3). */
+  { field: 'consent_page_url', sample: 'https://quotes.example.com/roofing' },
+  /** The consumer's IANA time zone, from the ZIP (else the phone's area code) (issue 34 item 5). */
+  { field: 'consumer_time_zone', sample: 'America/Chicago' },
+  /** The consumer's calling window in a sentence: the state's hours, Sundays, holidays. */
+  { field: 'calling_window', sample: 'May call 9am-9pm CT, Sundays 12pm-9pm' },
+  /** The state's cap of calls or texts per 24 hours on one subject; empty when none. */
+  { field: 'calling_window_max_per_24h', sample: '3' },
   /** Ping/Post: the buyer's own id of its bid (the ping answer's `ping_id_field`), echoed in the post. */
   { field: 'buyer_ping_id', sample: 'bid-0001' },
 ] as const;
@@ -135,6 +143,7 @@ export const CONTACT_FIELDS = [
   'jornaya',
   'tcpa_consent',
   'tcpa_language',
+  'consent_page_url',
 ] as const;
 
 /** A ping's timeout in milliseconds (DESIGN.md §6): 1,000 unless set, never more than 3,000. */

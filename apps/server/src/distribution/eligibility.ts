@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { consentNamesAny } from '@leadex/domain';
 import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
 import { budgetFailure } from './budgets';
 import {
@@ -162,10 +163,39 @@ function checkDuplicate(c: IndexedCampaign, lead: LeadFacts): Failure | null {
   return fail('duplicate', 'buyer already bought this phone or email');
 }
 
-/** Whether campaign `c` may buy `lead` (DESIGN.md §5 rules 1-6, 8, 9, and the field filters): the first failing rule, or the effective prices. */
+/**
+ * Named consent (issue 34 item 4): a campaign that requires it, or any campaign for a Medicare service
+ * (42 CFR 422.2274), buys only a lead whose consent language names one of its buyer's legal names.
+ * Unknown at a ping (no consent yet): checked at the post.
+ */
+function checkNamedConsent(c: IndexedCampaign, lead: LeadFacts): Failure | null {
+  if (lead.consentKey === undefined) return null;
+  const medicare = c.medicareServices?.has(lead.service) ?? false;
+  if (!c.requireNamedConsent && !medicare) return null;
+  if (consentNamesAny(lead.consentKey, c.legalNameKeys ?? [])) return null;
+  const why = medicare ? `service '${lead.service}' is Medicare` : 'campaign requires named consent';
+  if (!c.legalNameKeys?.length) return fail('consent', `${why}, and the buyer has given no legal name`);
+  if (lead.consentKey === '') return fail('consent', `${why}, and the lead has no consent language`);
+  return fail('consent', `${why}: the consent language does not name the buyer`);
+}
+
+/** The consumer's calling window (issue 34 item 5): a campaign whose buyer calls at once refuses a lead outside it. */
+function checkCallingWindow(c: IndexedCampaign, lead: LeadFacts): Failure | null {
+  if (!c.refuseOutsideCallingWindow || !lead.outsideCallingWindow) return null;
+  const outside = lead.outsideCallingWindow();
+  return outside === null ? null : fail('calling_window', `outside the consumer's calling window: ${outside}`);
+}
+
+/** Whether campaign `c` may buy `lead` (DESIGN.md §5 rules 1-6, 8, 9, named consent, the calling window and the field filters): the first failing rule, or the effective prices. */
 export function checkEligibility(c: IndexedCampaign, lead: LeadFacts, caps: CapCounts): Eligibility {
   const early =
-    checkStatus(c) ?? checkBranded(c, lead) ?? checkService(c, lead) ?? checkLocation(c, lead) ?? checkTime(c, lead);
+    checkStatus(c) ??
+    checkBranded(c, lead) ??
+    checkService(c, lead) ??
+    checkLocation(c, lead) ??
+    checkTime(c, lead) ??
+    checkNamedConsent(c, lead) ??
+    checkCallingWindow(c, lead);
   if (early) return early;
   const fields = checkFields(c, lead);
   if (fields !== null && !Array.isArray(fields)) return fields;

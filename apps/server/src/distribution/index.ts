@@ -1,4 +1,10 @@
-import { isPingPost, type ServiceField, type SourceApiAnswerFormat, type WebhookPing } from '@leadex/domain';
+import {
+  consentNameKey,
+  isPingPost,
+  type ServiceField,
+  type SourceApiAnswerFormat,
+  type WebhookPing,
+} from '@leadex/domain';
 import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -158,6 +164,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     liveRows,
     buyerBudgetRows,
     fieldRows,
+    legalNameRows,
   ] = await Promise.all([
     db.select().from(campaigns),
     db.select().from(campaignSourceFilters),
@@ -165,7 +172,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     db.select().from(sources),
     db.select().from(sourceChannels),
     db.select().from(apiKeys),
-    db.select({ name: services.name }).from(services),
+    db.select({ name: services.name, medicare: services.medicare }).from(services),
     db
       .select()
       .from(settings)
@@ -188,7 +195,15 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
       .orderBy(webhooks.createdAt, webhooks.id),
     db.select({ id: buyers.id, cents: buyers.budgetDailyCents }).from(buyers).where(isNotNull(buyers.budgetDailyCents)),
     db.select().from(serviceFields).orderBy(serviceFields.service, serviceFields.position, serviceFields.key),
+    db
+      .select({ id: buyers.id, legalNames: buyers.legalNames })
+      .from(buyers)
+      .where(sql`cardinality(${buyers.legalNames}) > 0`),
   ]);
+  const legalNameKeys = new Map(
+    legalNameRows.map((b) => [b.id, b.legalNames.map(consentNameKey).filter((k) => k !== '')]),
+  );
+  const medicare = new Set(serviceRows.filter((s) => s.medicare).map((s) => s.name));
   const buyerBudgets = new Map(buyerBudgetRows.map((b) => [b.id, b.cents]));
   const setting = (key: string, fallback: number) => {
     const value = Number(settingRows.find((r) => r.key === key)?.value);
@@ -234,6 +249,10 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     sourceFilters: filtersOf.get(c.id) ?? [],
     fieldFilters: compileCampaignFilters(c.fieldFilters, c.services, (service) => fieldMaps.get(service)),
     lastSoldAt: c.lastSoldAt?.getTime() ?? 0,
+    requireNamedConsent: c.requireNamedConsent,
+    medicareServices: new Set(c.services.filter((s) => medicare.has(s))),
+    legalNameKeys: legalNameKeys.get(c.buyerId) ?? [],
+    refuseOutsideCallingWindow: c.refuseOutsideCallingWindow,
   }));
   const channelsOf = new Map<string, Map<string, number | null>>();
   for (const ch of channelRows) {

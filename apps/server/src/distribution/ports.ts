@@ -58,7 +58,10 @@ export type DeliverableLead = Pick<
   | 'test'
   | 'priceCents'
   | 'fields'
->;
+> & {
+  /** The page where the consumer consented (issue 34): the evidence's, or the sale's own before it is stored. */
+  consentPageUrl?: string | null;
+};
 
 // --- Inline (live) custom deliveries ---
 

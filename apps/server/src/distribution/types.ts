@@ -51,6 +51,14 @@ export interface IndexedCampaign {
   fieldFilters?: ReadonlyMap<string, readonly CompiledFieldFilter[]>;
   /** When it last sold (epoch ms, 0 = never): equal bids rotate, least recently sold first. */
   lastSoldAt: number;
+  /** Buys only leads whose consent names its buyer (issue 34 item 4); a Medicare service requires it anyway. */
+  requireNamedConsent?: boolean;
+  /** Its services marked Medicare: their leads need consent naming the buyer, whatever the campaign says. */
+  medicareServices?: ReadonlySet<string>;
+  /** The buyer's legal names as `consentNameKey`s (packages/domain/src/compliance.ts). */
+  legalNameKeys?: readonly string[];
+  /** Refuses a lead that arrives outside the consumer's calling window (issue 34 item 5). */
+  refuseOutsideCallingWindow?: boolean;
 }
 
 /** What the engine knows about a lead (or a ping) when deciding who may buy it. */
@@ -79,6 +87,16 @@ export interface LeadFacts {
    * answer names it); `post` (the default): every rule is checked with what the lead holds.
    */
   stage?: 'ping' | 'post';
+  /**
+   * The consent language as a `consentNameKey`: '' when the lead has none; undefined at a ping, which
+   * carries no consent (named consent is checked at the post).
+   */
+  consentKey?: string;
+  /**
+   * Why the consumer may not be called now (outside the state's hours, a Sunday, a holiday), or null
+   * when they may; computed once, on the first campaign that asks. Absent: not known (no check).
+   */
+  outsideCallingWindow?: () => string | null;
 }
 
 /** Cap counts of the current periods, by campaign id then period (a Map will do). */
@@ -104,6 +122,8 @@ export type Rule =
   | 'source'
   | 'budget'
   | 'duplicate'
+  | 'consent'
+  | 'calling_window'
   | 'delivery'
   | 'balance'
   | 'bid';

@@ -33,5 +33,7 @@ export const buyers = pgTable('buyers', {
   showSource: boolean('show_source').notNull().default(false),
   /** The buyer's daily budget across its campaigns, in cents (issue 33); null = no budget. */
   budgetDailyCents: integer('budget_daily_cents'),
+  /** The company's legal names, as a consumer's consent must name it (issue 34 item 4). */
+  legalNames: text('legal_names').array().notNull().default([]),
   ...timestamps(),
 });

@@ -43,6 +43,10 @@ export const campaigns = pgTable(
     notes: text('notes'),
     tags: text('tags').array().notNull().default([]),
     lastSoldAt: timestamptz('last_sold_at'),
+    /** Buys only leads whose consent language names one of its buyer's legal names (issue 34 item 4). */
+    requireNamedConsent: boolean('require_named_consent').notNull().default(false),
+    /** Refuses a lead that arrives outside the consumer's calling window: its buyer calls at once (issue 34 item 5). */
+    refuseOutsideCallingWindow: boolean('refuse_outside_calling_window').notNull().default(false),
     ...timestamps(),
   },
   (t) => [index('campaigns_buyer_id_idx').on(t.buyerId), index('campaigns_status_idx').on(t.status)],

@@ -48,6 +48,8 @@ export const settings = pgTable('settings', {
 export const services = pgTable('services', {
   name: text('name').primaryKey(),
   label: text('label').notNull(),
+  /** Medicare marketing (42 CFR 422.2274): every campaign buys its leads only with consent naming the buyer. */
+  medicare: boolean('medicare').notNull().default(false),
 });
 
 /**

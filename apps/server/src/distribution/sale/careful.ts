@@ -171,7 +171,8 @@ export class CarefulSale {
         inline.deliver(
           this.deliveriesOf(w.buyerId),
           {
-            lead: this.lead,
+            // The page URL rides in the request until the evidence takes it (the trigger): the delivery reads it here.
+            lead: { ...this.lead, consentPageUrl: this.lead.request.consent?.page_url ?? null },
             priceCents: w.priceCents,
             buyerPingId: this.req.bidRound?.bids.get(w.buyerId)?.buyerPingId ?? null,
           },

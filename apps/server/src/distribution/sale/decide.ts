@@ -1,4 +1,5 @@
-import type { FieldValue } from '@leadex/domain';
+import { consentNameKey, type FieldValue } from '@leadex/domain';
+import { callingWindowOf } from '../../lib/calling-window';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import { centsToDollars } from '../../lib/money';
@@ -11,7 +12,7 @@ import type { Engine, SourceCaller } from '../engine';
 import { type ExplanationRecord, packExplanation } from '../explanation';
 import type { AuctionResult, Bid, ExplanationEntry, LeadFacts } from '../types';
 import type { LeadRecord, MatchRecord } from './sale.repo';
-import type { LeadAnswer, SaleRequest } from './types';
+import type { LeadAnswer, SaleContact, SaleRequest } from './types';
 
 /** What the sale's parts read: the engine's memory and the clock. */
 export interface SaleContext {
@@ -66,20 +67,40 @@ export function factsOf(
     channel: string | null;
     campaign: string | null;
     fields?: Record<string, FieldValue>;
+    contact?: SaleContact;
   },
   duplicateBuyerIds: ReadonlySet<string>,
 ): LeadFacts {
+  const state = engine.stateOf(input.zip);
+  const now = clock.now();
+  const phone = input.contact?.phone ?? null;
+  let outside: string | null | undefined;
   return {
     key,
     sourceId: caller.source.id,
     channel: input.channel,
     service: input.service,
     zip: input.zip,
-    state: engine.stateOf(input.zip),
+    state,
     campaign: input.campaign,
     duplicateBuyerIds,
-    now: clock.now(),
     fields: input.fields ?? {},
+    now,
+    // A ping carries no consent: named consent waits for the post.
+    ...(input.contact ? { consentKey: consentNameKey(input.contact.tcpa_language ?? '') } : {}),
+    outsideCallingWindow: () => {
+      if (outside === undefined) {
+        const window = callingWindowOf({ zip: input.zip, phone, state: state ?? input.contact?.state ?? null }, now);
+        // A zone nothing tells (no known ZIP nor area code) is no window a buyer may rely on.
+        outside =
+          window === null
+            ? 'the consumer’s time zone is unknown (ZIP and area code)'
+            : window.open
+              ? null
+              : `${window.reason} (${window.localTime})`;
+      }
+      return outside;
+    },
   };
 }
 
@@ -158,7 +179,13 @@ export function leadRecord(engine: Engine, req: SaleRequest, now: Date): LeadRec
     // The consumer's, as the source sent them: the request's own address and client are the poster's.
     ip: contact.ip ?? null,
     userAgent: contact.user_agent ?? null,
-    request: { ip: req.meta.ip, ...(req.meta.userAgent ? { user_agent: req.meta.userAgent } : {}) },
+    request: {
+      ip: req.meta.ip,
+      ...(req.meta.userAgent ? { user_agent: req.meta.userAgent } : {}),
+      ...(contact.page_url || contact.consent_snapshot
+        ? { consent: { page_url: contact.page_url, snapshot: contact.consent_snapshot } }
+        : {}),
+    },
     pubId: contact.pub_id ?? null,
     subId: contact.sub_id ?? null,
     homeowner: contact.homeowner ?? null,

@@ -8,6 +8,16 @@ import type { BudgetSlot } from '../budgets';
 import type { CapSlot } from '../caps';
 import { CUSTOM_CHANNEL, type InlineAttempt } from '../ports';
 
+/**
+ * What the consent evidence keeps that the lead has no column for: it rides in the request's jsonb
+ * to the `leads_consent_evidence` trigger, which moves it into the evidence (migration 0032), so the
+ * sale's statement is not widened. The lead's `request` never keeps it.
+ */
+export interface ConsentExtras {
+  page_url?: string;
+  snapshot?: string;
+}
+
 /** A lead as stored, with the answer its source got (replayed on a repeated post). */
 export interface LeadRecord {
   id: string;
@@ -32,7 +42,7 @@ export interface LeadRecord {
   ip: string | null;
   userAgent: string | null;
   /** The poster's own address and client (the request's), never the consumer's. */
-  request: { ip: string; user_agent?: string };
+  request: { ip: string; user_agent?: string; consent?: ConsentExtras };
   pubId: string | null;
   subId: string | null;
   homeowner: boolean | null;

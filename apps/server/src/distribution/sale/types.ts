@@ -43,6 +43,9 @@ export interface SaleContact {
   jornaya?: string;
   ip?: string;
   user_agent?: string;
+  /** The page where the consumer consented, and the source's snapshot of it: kept in the consent evidence only. */
+  page_url?: string;
+  consent_snapshot?: string;
   sub_id?: string;
   pub_id?: string;
   metadata?: Record<string, unknown>;

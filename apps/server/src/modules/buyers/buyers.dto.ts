@@ -28,6 +28,7 @@ export function toBuyer(row: BuyerRow, users?: UserRow[]): Buyer {
     autoApproveReturns: row.autoApproveReturns,
     showSource: row.showSource,
     budget_daily: row.budgetDailyCents === null ? null : centsToDollars(row.budgetDailyCents),
+    legal_names: row.legalNames,
     ts: toEpochSeconds(row.createdAt),
     users: users?.map(toBuyerUser),
   };

@@ -2,6 +2,7 @@ import {
   apiResponses,
   buyerCreateSchema,
   buyerGetQuery,
+  buyerLegalNamesSchema,
   buyerListItemSchema,
   buyerListQuery,
   buyerPauseResultSchema,
@@ -59,6 +60,21 @@ export const buyerRoutes: FastifyPluginAsyncZod<{ buyers: BuyersService }> = asy
       schema: { tags: ['buyers'], params: idParams, body: buyerUpdateSchema, response: apiResponses(buyerSchema) },
     },
     (request) => buyers.update(request.params.id, request.body),
+  );
+
+  app.put(
+    '/buyer/:id/legal-names',
+    {
+      onRequest: app.requireRole('admin', 'buyer'),
+      schema: {
+        tags: ['buyers'],
+        summary: 'The company’s legal names, as a consumer’s consent must name it (named-consent campaigns)',
+        params: idParams,
+        body: buyerLegalNamesSchema,
+        response: apiResponses(buyerSchema),
+      },
+    },
+    (request) => buyers.setLegalNames(request.viewer(), request.params.id, request.body.legal_names),
   );
 
   app.put(

@@ -129,7 +129,9 @@ export function createBuyersService({ db, clock, users, engine, billing }: Buyer
     async update(id: string, changes: BuyerUpdate): Promise<Buyer> {
       // The daily budget is the engine's (issue 33): its change reloads every process's index.
       const write = (work: (tx: Tx) => Promise<Buyer>) =>
-        changes.budget_daily !== undefined ? engine.change('buyers', work) : db.transaction(work);
+        changes.budget_daily !== undefined || changes.legal_names !== undefined
+          ? engine.change('buyers', work)
+          : db.transaction(work);
       return write(async (tx) => {
         const current = await buyersRepo.findById(tx, id);
         if (!current) throw AppError.notFound('Buyer');
@@ -137,6 +139,19 @@ export function createBuyersService({ db, clock, users, engine, billing }: Buyer
         const row = await buyersRepo.update(tx, id, { ...toColumns(changes), updatedAt: clock.now() });
         if (row) await billing.termsChanged(tx, row, current.prepayCents, clock.now());
         return toBuyer(row ?? current);
+      });
+    },
+
+    /**
+     * The buyer's legal names (PUT /api/buyer/{id}/legal-names): the admin's, or the buyer's own (another
+     * buyer's answers 404). The engine reloads: named-consent campaigns read them.
+     */
+    async setLegalNames(viewer: Viewer, id: string, names: string[]): Promise<Buyer> {
+      if (viewer.role === 'buyer' && viewer.roleId !== id) throw AppError.notFound('Buyer');
+      return engine.change('buyers', async (tx) => {
+        const row = await buyersRepo.update(tx, id, { legalNames: names, updatedAt: clock.now() });
+        if (!row) throw AppError.notFound('Buyer');
+        return toBuyer(row);
       });
     },
 
@@ -165,6 +180,7 @@ function toColumns(input: BuyerUpdate): Partial<BuyerInsert> {
   if (input.autoApproveReturns !== undefined) columns.autoApproveReturns = input.autoApproveReturns;
   if (input.showSource !== undefined) columns.showSource = input.showSource;
   if (input.budget_daily !== undefined) columns.budgetDailyCents = centsOrNull(input.budget_daily);
+  if (input.legal_names !== undefined) columns.legalNames = input.legal_names;
   const bill = input.bill;
   if (bill) {
     if (bill.pay !== undefined) columns.payMethod = bill.pay;

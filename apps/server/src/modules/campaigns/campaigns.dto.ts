@@ -58,6 +58,8 @@ function common(row: CampaignRow) {
     },
     ts: toEpochSeconds(row.createdAt),
     delivery_failure: toDeliveryFailure(row),
+    require_named_consent: row.requireNamedConsent,
+    refuse_outside_calling_window: row.refuseOutsideCallingWindow,
   };
 }
 

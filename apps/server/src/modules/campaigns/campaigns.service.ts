@@ -294,6 +294,8 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
           fieldFilters,
           notify,
           time: input.time ?? null,
+          requireNamedConsent: input.require_named_consent,
+          refuseOutsideCallingWindow: input.refuse_outside_calling_window,
           // A new campaign starts as draft (DESIGN.md §8).
           status: 'draft',
           notes: input.notes ?? null,
@@ -401,6 +403,9 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
         }
         if (changes.notify !== undefined) columns.notify = changes.notify;
         if (changes.time !== undefined) columns.time = changes.time;
+        if (changes.require_named_consent !== undefined) columns.requireNamedConsent = changes.require_named_consent;
+        if (changes.refuse_outside_calling_window !== undefined)
+          columns.refuseOutsideCallingWindow = changes.refuse_outside_calling_window;
         const status = changes.status;
         if (status && status.value !== current.status) {
           columns.status = status.value;

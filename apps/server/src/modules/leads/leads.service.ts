@@ -381,6 +381,19 @@ export function createLeadsService({
       return adminDetail(updated, { includeMatchLog: true, includeNotifyLogs: true });
     },
 
+    /**
+     * The lead as the compliance module reads it (its consent evidence and calling window), when the
+     * viewer may: an admin, or a buyer that bought it. Null otherwise (another buyer, a source: 404).
+     */
+    async soldLeadFor(viewer: Viewer, id: string) {
+      const lead = await leadsRepo.findById(db, id);
+      if (!lead) return null;
+      if (viewer.role === 'admin') return lead;
+      if (viewer.role !== 'buyer') return null;
+      const mine = (await leadsRepo.matchesOf(db, [id])).some((m) => m.buyerId === viewer.roleId && !m.rejected);
+      return mine ? lead : null;
+    },
+
     async get(viewer: Viewer, id: string, options: DetailOptions) {
       const lead = await leadsRepo.findById(db, id);
       if (!lead) throw AppError.notFound('Lead');

@@ -130,6 +130,10 @@ const contactFields = {
   ),
   ip: text(64),
   user_agent: text(1000),
+  page_url: text(2000).describe('The web page where the consumer gave consent: kept in the lead’s consent evidence'),
+  consent_snapshot: text(100_000).describe(
+    'The consent page as the consumer saw it (its text or HTML): kept in the lead’s consent evidence, hashed with it',
+  ),
   sub_id: text(200),
   pub_id: text(200),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object, kept with the lead'),

@@ -32,6 +32,7 @@ import {
   useUpdateBuyer,
 } from './buyers.api';
 import { LeadDeliverySection } from './LeadDeliverySection';
+import { LegalNamesSection } from './LegalNamesSection';
 
 /** Admin §8: the question before pausing all campaigns of a buyer. */
 export const PAUSE_CONFIRM = 'Are you sure you want to pause all campaigns for this buyer?';
@@ -192,6 +193,7 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
           </>
         )}
       </EditableForm>
+      {record && <LegalNamesSection buyer={record} selfView={selfView} />}
     </RecordFrame>
   );
 }

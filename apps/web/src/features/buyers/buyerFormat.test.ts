@@ -38,6 +38,7 @@ describe('the buyer form', () => {
     notify: { email: ['a@acme.example'], sms: [], broadcast_webhooks: [] },
     bill: { pay: 'invoice', prepay: 0, period: 'monthly', grace: 3, threshold: 0 },
     autoApproveReturns: 0.05,
+    legal_names: [],
     showSource: false,
     budget_daily: null,
     ts: 1,

@@ -16,6 +16,7 @@ import { showSaved } from '../../lib/notify';
 import { useServices } from '../campaigns/campaigns.api';
 import { DecideReturnButtons } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
+import { LeadComplianceSections } from './LeadCompliance';
 import { LeadDeliveryLogs, MatchDeliveryBadge } from './LeadDeliveryLogs';
 import { LeadExplanation } from './LeadExplanation';
 import { BadgeRow, FieldFlagNote, OpenLinkButton, recordLinkColumn, ValueField } from './LeadFields';
@@ -205,6 +206,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
       </Section>
 
       <BuyersSection matches={matches} />
+      <LeadComplianceSections leadId={lead._id} admin />
       <LeadPings lead={lead} />
       <LeadDeliveryLogs lead={lead} />
       <LeadExplanation lead={lead} />

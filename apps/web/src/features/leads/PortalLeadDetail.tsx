@@ -9,6 +9,7 @@ import { useServiceLabel } from '../../components/ServiceName';
 import { formatMoney, formatTimestamp } from '../../lib/format';
 import { RequestReturnButton } from '../returns/ReturnActions';
 import { ReturnStatusBadge, returnStatusOf, TestBadge } from './LeadBadges';
+import { LeadComplianceSections } from './LeadCompliance';
 import {
   BadgeRow,
   FieldFlagNote,
@@ -165,6 +166,8 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
             </Grid.Col>
           </Grid>
         </Section>
+
+        <LeadComplianceSections leadId={lead._id} />
 
         {first?.reject && (
           <Alert color="gray" icon={<IconInfoCircle />} title="Not billed">

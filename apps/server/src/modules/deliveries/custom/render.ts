@@ -9,6 +9,7 @@ import {
 } from '@leadex/domain';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import type { DeliverableLead, DeliveryTarget } from '../../../distribution/ports';
+import { callingWindowOf } from '../../../lib/calling-window';
 import { toEpochSeconds } from '../../../lib/clock';
 import { centsToDollars } from '../../../lib/money';
 import {
@@ -82,6 +83,21 @@ export function leadForDelivery(
     channel: row.channel,
     price: centsToDollars(priceCents),
     test: row.test,
+    consent_page_url: row.consentPageUrl ?? null,
+    ...callingWindowFields(row),
+  };
+}
+
+/**
+ * The consumer's calling window at the lead's arrival (issue 34 item 5): its zone, the state's rule in
+ * a sentence, and the frequency cap; empty when neither the ZIP nor the phone tells the zone.
+ */
+function callingWindowFields(row: DeliverableLead): DeliveryLead {
+  const window = callingWindowOf(row, row.createdAt);
+  return {
+    consumer_time_zone: window?.zone ?? null,
+    calling_window: window?.text ?? null,
+    calling_window_max_per_24h: window?.rule.maxPer24h ?? null,
   };
 }
 

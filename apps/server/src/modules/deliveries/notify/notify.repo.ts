@@ -4,6 +4,7 @@ import { type Db, rowsOf } from '../../../db/client';
 import {
   buyers,
   campaigns,
+  consentEvidence,
   deliveryAttempts,
   leadMatches,
   leads,
@@ -221,8 +222,12 @@ export const notifyRepo = {
 
   /** The stored lead, as a custom delivery renders it. */
   async leadRow(db: Db, leadId: string) {
-    const [row] = await db.select().from(leads).where(eq(leads.id, leadId));
-    return row ?? null;
+    const [row] = await db
+      .select({ lead: leads, consentPageUrl: sql<string | null>`${consentEvidence.record} ->> 'page_url'` })
+      .from(leads)
+      .leftJoin(consentEvidence, eq(consentEvidence.leadId, leads.id))
+      .where(eq(leads.id, leadId));
+    return row ? { ...row.lead, consentPageUrl: row.consentPageUrl } : null;
   },
 
   /**
