@@ -10,8 +10,8 @@ import {
   zoneOfPhone,
   zoneOfPlace,
 } from '@leadex/domain';
-import { readZipData } from '../db/zips';
 import { dayInZone, localClock } from './time';
+import { readZipData } from './zip-data';
 
 /** ZIP -> the consumer's zone, from the ZIP data's state and county; built once, on first use (about 41,000 ZIPs). */
 let zipZones: Map<string, string> | null = null;
