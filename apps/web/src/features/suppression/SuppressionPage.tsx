@@ -279,7 +279,9 @@ export function SuppressionPage() {
   return (
     <Stack p={{ base: 'xs', xs: 'md' }} gap="lg">
       <div>
-        <Title order={2}>Suppression</Title>
+        <Title order={1} size="h2">
+          Suppression
+        </Title>
         <Text c="dimmed" fz="sm">
           {admin
             ? 'Phones, emails and ZIPs no buyer (a global list) or one buyer is sold. Values are kept as keyed hashes: a list shows how many it holds, never what.'
@@ -288,7 +290,9 @@ export function SuppressionPage() {
       </div>
       <Card withBorder>
         <Stack gap="sm">
-          <Title order={4}>Lists</Title>
+          <Title order={2} size="h4">
+            Lists
+          </Title>
           <NewListForm admin={admin} />
           <Table highlightOnHover>
             <Table.Thead>
@@ -330,7 +334,7 @@ export function SuppressionPage() {
           </Table>
           {open && (
             <Card withBorder bg="var(--mantine-color-gray-0)">
-              <Title order={5} mb="xs">
+              <Title order={3} size="h5" mb="xs">
                 {open.name}
               </Title>
               <ListEntries list={open} />
@@ -340,7 +344,9 @@ export function SuppressionPage() {
       </Card>
       <Card withBorder>
         <Stack gap="sm">
-          <Title order={4}>Opt-outs</Title>
+          <Title order={2} size="h4">
+            Opt-outs
+          </Title>
           <Text c="dimmed" fz="sm">
             A consumer who revoked consent (by any reasonable means) is suppressed for every buyer at once; every buyer
             that bought the consumer in the last 5 years is told. The record is kept 10 years.
