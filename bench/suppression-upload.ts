@@ -55,7 +55,11 @@ async function main() {
       headers: { origin: config.PUBLIC_URL },
       payload: { email: 'admin@upload.test', password: 'admin-password-1' },
     });
-    const cookie = [signIn.headers['set-cookie']].flat().filter(Boolean).map((c) => String(c).split(';')[0]).join('; ');
+    const cookie = [signIn.headers['set-cookie']]
+      .flat()
+      .filter(Boolean)
+      .map((c) => String(c).split(';')[0])
+      .join('; ');
     const list = await app.inject({
       method: 'POST',
       url: '/api/suppression/list',

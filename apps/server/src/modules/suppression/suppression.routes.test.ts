@@ -32,8 +32,15 @@ describe('suppression routes, per role', () => {
     expect(forBuyer.json()).toMatchObject({ buyer: buyer.buyer._id });
 
     const mine = await t.request({ method: 'GET', url: '/api/suppression/list', as: buyer.cookie });
-    expect(mine.json().map((l: { _id: string }) => l._id).sort()).toEqual([id, forBuyer.json()._id].sort());
-    expect((await t.request({ method: 'GET', url: '/api/suppression/list', as: otherBuyer.cookie })).json()).toEqual([]);
+    expect(
+      mine
+        .json()
+        .map((l: { _id: string }) => l._id)
+        .sort(),
+    ).toEqual([id, forBuyer.json()._id].sort());
+    expect((await t.request({ method: 'GET', url: '/api/suppression/list', as: otherBuyer.cookie })).json()).toEqual(
+      [],
+    );
     expect((await t.request({ method: 'GET', url: '/api/suppression/list', as: admin })).json()).toHaveLength(3);
 
     for (const [method, url, payload] of [
@@ -54,12 +61,25 @@ describe('suppression routes, per role', () => {
       expect(byNobody.statusCode, `${method} ${url} signed out`).toBe(401);
     }
     expect((await t.request({ method: 'GET', url: '/api/opt-out', as: source })).statusCode).toBe(403);
-    expect((await t.request({ method: 'POST', url: '/api/opt-out', payload: { phone: '5125550123', method: 'call' } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/opt-out', payload: { phone: '5125550123', method: 'call' } }))
+        .statusCode,
+    ).toBe(401);
 
     // Its owner and the admin edit it.
-    const renamed = await t.request({ method: 'PUT', url: `/api/suppression/list/${id}`, as: buyer.cookie, payload: { name: 'Customers 2026' } });
+    const renamed = await t.request({
+      method: 'PUT',
+      url: `/api/suppression/list/${id}`,
+      as: buyer.cookie,
+      payload: { name: 'Customers 2026' },
+    });
     expect(renamed.json()).toMatchObject({ name: 'Customers 2026' });
-    const byAdmin = await t.request({ method: 'PUT', url: `/api/suppression/list/${id}`, as: admin, payload: { purpose: 'other' } });
+    const byAdmin = await t.request({
+      method: 'PUT',
+      url: `/api/suppression/list/${id}`,
+      as: admin,
+      payload: { purpose: 'other' },
+    });
     expect(byAdmin.json()).toMatchObject({ purpose: 'other' });
   });
 
@@ -71,17 +91,36 @@ describe('suppression routes, per role', () => {
       as: buyer.cookie,
       payload: { values: ['512-555-2301', '(512) 555-2301', 'not a phone', '+1 512 555 2302'] },
     });
-    expect(added.json()).toEqual({ read: 4, added: 2, already: 0, invalid: 1, invalid_lines: [{ line: 3, value: 'not a phone' }], entries: 2 });
+    expect(added.json()).toEqual({
+      read: 4,
+      added: 2,
+      already: 0,
+      invalid: 1,
+      invalid_lines: [{ line: 3, value: 'not a phone' }],
+      entries: 2,
+    });
     const look = (value: string) =>
       t.request({ method: 'POST', url: `/api/suppression/list/${id}/lookup`, as: buyer.cookie, payload: { value } });
     expect((await look('5125552301')).json()).toEqual({ value: '5125552301', listed: true });
     expect((await look('5125552303')).json()).toEqual({ value: '5125552303', listed: false });
     expect((await look('abc')).statusCode).toBe(400);
-    const removed = await t.request({ method: 'POST', url: `/api/suppression/list/${id}/remove`, as: buyer.cookie, payload: { value: '512.555.2301' } });
+    const removed = await t.request({
+      method: 'POST',
+      url: `/api/suppression/list/${id}/remove`,
+      as: buyer.cookie,
+      payload: { value: '512.555.2301' },
+    });
     expect(removed.statusCode).toBe(200);
     expect((await look('5125552301')).json().listed).toBe(false);
-    expect((await t.request({ method: 'GET', url: `/api/suppression/list/${id}`, as: buyer.cookie })).json().entries).toBe(1);
-    const none = await t.request({ method: 'POST', url: `/api/suppression/list/${id}/entries`, as: buyer.cookie, payload: { values: ['x'] } });
+    expect(
+      (await t.request({ method: 'GET', url: `/api/suppression/list/${id}`, as: buyer.cookie })).json().entries,
+    ).toBe(1);
+    const none = await t.request({
+      method: 'POST',
+      url: `/api/suppression/list/${id}/entries`,
+      as: buyer.cookie,
+      payload: { values: ['x'] },
+    });
     expect(none.statusCode).toBe(400);
     expect(none.json().errors).toHaveProperty('values');
     const badKind = await make(admin, { name: 'x', kind: 'address' });
@@ -102,7 +141,14 @@ describe('suppression routes, per role', () => {
       payload: Readable.from([csv]),
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ read: 4, added: 2, already: 1, invalid: 1, invalid_lines: [{ line: 4, value: '12' }], entries: 2 });
+    expect(res.json()).toEqual({
+      read: 4,
+      added: 2,
+      already: 1,
+      invalid: 1,
+      invalid_lines: [{ line: 4, value: '12' }],
+      entries: 2,
+    });
     // Without a header, the first column.
     const plain = await t.request({
       method: 'POST',
@@ -112,13 +158,24 @@ describe('suppression routes, per role', () => {
       payload: '5125552403\n5125552404\n',
     });
     expect(plain.json()).toMatchObject({ read: 2, added: 2, entries: 4 });
-    const empty = await t.request({ method: 'POST', url: `/api/suppression/list/${id}/upload`, as: admin, headers: { 'content-type': 'text/csv' }, payload: 'phone\n' });
+    const empty = await t.request({
+      method: 'POST',
+      url: `/api/suppression/list/${id}/upload`,
+      as: admin,
+      headers: { 'content-type': 'text/csv' },
+      payload: 'phone\n',
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errors).toHaveProperty('file');
   });
 
   it('keeps the opt-out list: no route edits, empties or deletes it', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/opt-out', as: admin, payload: { email: 'Stop@Me.test', method: 'email', note: 'asked by email' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { email: 'Stop@Me.test', method: 'email', note: 'asked by email' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const lists = (await t.request({ method: 'GET', url: '/api/suppression/list', as: admin })).json();
     const optOuts = lists.find((l: { system: boolean; kind: string }) => l.system && l.kind === 'email');
@@ -133,6 +190,8 @@ describe('suppression routes, per role', () => {
       expect(r.statusCode, `${method} ${url}`).toBe(409);
     }
     const recorded = await t.request({ method: 'GET', url: '/api/opt-out', as: admin });
-    expect(recorded.json()).toContainEqual(expect.objectContaining({ contact: 's•••@me.test', method: 'email', recorded_by: 'admin' }));
+    expect(recorded.json()).toContainEqual(
+      expect.objectContaining({ contact: 's•••@me.test', method: 'email', recorded_by: 'admin' }),
+    );
   });
 });
