@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../apps/server/src/db/client';
 import { openDatabase } from '../apps/server/src/db/client';
 import { newId } from '../apps/server/src/lib/ids';
-import { createContactHasher } from '../apps/server/src/modules/suppression/suppression.hash';
+import { contactHasherFor } from '../apps/server/src/modules/suppression/suppression.hash';
 import { suppressionRepo } from '../apps/server/src/modules/suppression/suppression.repo';
 import { positive } from './env';
 import { prng, seedBenchDatabase } from './seed';
@@ -41,7 +41,7 @@ async function fill(
   kind: 'phone' | 'email',
   secret: string,
 ) {
-  const hasher = createContactHasher(secret);
+  const hasher = contactHasherFor(secret);
   const at = new Date();
   for (let start = 0; start < count; start += BATCH) {
     const hashes: string[] = [];

@@ -15,7 +15,7 @@ export function normaliseContact(kind: SuppressionKind, raw: string): string | n
  * from LEADEX_SECRET (HKDF, purpose `suppression`), in base64url. Without the secret a list reads
  * as noise: a phone number's 10 digits cannot be tried one by one against it.
  */
-export function createContactHasher(secret: string) {
+export function contactHasherFor(secret: string) {
   const key = deriveKey(secret, 'suppression');
   const hash = (kind: SuppressionKind, normalised: string): string =>
     createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
@@ -28,7 +28,7 @@ export function createContactHasher(secret: string) {
     },
   };
 }
-export type ContactHasher = ReturnType<typeof createContactHasher>;
+export type ContactHasher = ReturnType<typeof contactHasherFor>;
 
 /** A contact shown without being given away: `•••-•••-1234`, `j•••@example.com`. */
 export function maskContact(kind: 'phone' | 'email', normalised: string): string {

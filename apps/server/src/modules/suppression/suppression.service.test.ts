@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { suppressionEntries } from '../../db/schema';
-import { createContactHasher } from './suppression.hash';
+import { contactHasherFor } from './suppression.hash';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,8 +40,8 @@ describe('suppression service (for other modules: erasure, opt-outs)', () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.hash).not.toMatch(/5125552301|example/);
     // Keyed: the same phone under another secret hashes differently.
-    const mine = createContactHasher(t.deps.config.LEADEX_SECRET).of('phone', '5125552301');
-    const other = createContactHasher('another-secret-of-at-least-32-characters!').of('phone', '5125552301');
+    const mine = contactHasherFor(t.deps.config.LEADEX_SECRET).of('phone', '5125552301');
+    const other = contactHasherFor('another-secret-of-at-least-32-characters!').of('phone', '5125552301');
     expect(rows.map((r) => r.hash)).toContain(mine);
     expect(mine).not.toBe(other);
   });

@@ -17,7 +17,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { buyerScopeOf, maySeeBuyer, type Viewer } from '../../lib/scope';
-import { type ContactHasher, createContactHasher, maskContact, normaliseContact } from './suppression.hash';
+import { type ContactHasher, contactHasherFor, maskContact, normaliseContact } from './suppression.hash';
 import { type OptOutRow, type SuppressionHit, type SuppressionListRow, suppressionRepo } from './suppression.repo';
 
 /** Hashes written to the database in one statement while a CSV streams in. */
@@ -138,7 +138,7 @@ export function createSuppressionService({
   buyerExists,
   onError,
 }: SuppressionServiceDeps) {
-  const hasher: ContactHasher = createContactHasher(secret);
+  const hasher: ContactHasher = contactHasherFor(secret);
 
   // The ZIP lists' entries by hash, for the ping (which is answered from memory).
   let zips: Map<string, SuppressionHit[]> | null = null;
