@@ -27,7 +27,7 @@ describe('suppression lists and opt-outs', () => {
     await admin.page
       .locator('input[type="file"]')
       .setInputFiles({ name: 'litigators.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await admin.page.getByRole('button', { name: 'Upload' }).click();
+    await admin.page.getByRole('button', { name: 'Upload', exact: true }).click();
     const result = admin.page.getByTestId('import-result');
     await result.waitFor();
     await expect.poll(() => result.textContent()).toContain('added 2');
