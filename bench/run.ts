@@ -10,7 +10,8 @@
  * BENCH_SERVER_ARGS (extra node flags for the server process, e.g. `--cpu-prof`), BENCH_KEEP_DB (keep the
  * database afterwards, to look into it), BENCH_ONLY (`engine`, `leads`, `pingpost` or `scaleout`: one part alone;
  * the leads lists at 1,000,000 leads run after the engine's scenarios, see bench/leads.ts, then pings with Ping/Post
- * buyers, see bench/pingpost.ts, then 1, 2 and 4 API processes, see bench/scaleout.ts).
+ * buyers, see bench/pingpost.ts, then 1, 2 and 4 API processes, see bench/scaleout.ts), BENCH_SUPPRESSION (load a
+ * 1,000,000-entry global list and 100,000-entry buyer lists first, see bench/suppression.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +41,7 @@ import {
 import { runScaleOutBench } from './scaleout';
 import { type BenchExchange, prng, seedBenchDatabase } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
+import { seedSuppressionLists, suppressionBenchSize } from './suppression';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = positive('BENCH_SECONDS', 10);
@@ -154,6 +156,13 @@ async function main() {
     database = await openDatabase({ url: benchUrl.toString(), poolSize: 4 });
     await database.migrate();
     const exchange = await seedBenchDatabase(database.db, secret);
+    const suppression = suppressionBenchSize();
+    if (suppression) {
+      const ms = await seedSuppressionLists(database.db, secret, suppression);
+      log(
+        `loaded suppression lists: ${suppression.global} global phones, ${suppression.perBuyer} emails for each of ${suppression.buyers} buyers (${Math.round(ms / 1000)} s)`,
+      );
+    }
     await database.db.execute(
       sql`create table bench_rows (id text primary key, payload jsonb not null, created_at timestamptz not null)`,
     );

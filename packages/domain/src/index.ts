@@ -26,6 +26,7 @@ export * from './source';
 export * from './source-api';
 export * from './source-api-aliases';
 export * from './stats';
+export * from './suppression';
 export * from './system';
 export * from './time-zone';
 export * from './webhook';

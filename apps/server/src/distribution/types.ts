@@ -75,6 +75,8 @@ export interface LeadFacts {
   campaign: string | null;
   /** Buyers that already bought this phone or email within the duplicate window (rule 9). */
   duplicateBuyerIds: ReadonlySet<string>;
+  /** Buyers whose own suppression list holds the lead's phone, email or ZIP -> the list's name (issue 34). */
+  suppressedBuyers?: ReadonlyMap<string, string>;
   now: Date;
   /**
    * The service's own fields as read (issue 33): `{ [key]: value }`, money in integer cents. At a ping,
@@ -113,6 +115,7 @@ export interface CapCounts {
  */
 export type Rule =
   | 'status'
+  | 'suppressed'
   | 'branded'
   | 'service'
   | 'location'

@@ -10,6 +10,7 @@ import {
   IconLogout,
   IconMessage,
   IconSettings,
+  IconShieldOff,
   IconTargetArrow,
   IconUserCircle,
   IconUsers,
@@ -52,6 +53,7 @@ export const MENUS: Record<Role, NavItem[]> = {
     item('Bills', '/bills', IconFileDollar, '/bill'),
     item('Settings', '/settings', IconSettings, '/sim'),
     item('Custom Deliveries', '/deliveries', IconWebhook, '/delivery'),
+    item('Suppression', '/suppression', IconShieldOff),
     item('Messages', '/messages', IconMessage),
     logout,
   ],
@@ -62,6 +64,7 @@ export const MENUS: Record<Role, NavItem[]> = {
     item('Campaigns', '/campaigns', IconTargetArrow, '/campaign'),
     item('Bills', '/bills', IconFileDollar, '/bill'),
     item('Custom Deliveries', '/deliveries', IconWebhook, '/delivery'),
+    item('Suppression', '/suppression', IconShieldOff),
     logout,
   ],
   // Spec: /source is both the source's home (the welcome page while onboarding, else its details) and

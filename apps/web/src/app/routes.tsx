@@ -35,6 +35,7 @@ const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'),
 const SimulatorPage = lazyPage(() => import('../features/sim/SimulatorPage'), 'SimulatorPage');
 const PingBidsPage = lazyPage(() => import('../features/deliveries/PingBidsPage'), 'PingBidsPage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
+const SuppressionPage = lazyPage(() => import('../features/suppression/SuppressionPage'), 'SuppressionPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
 const ApiDocPage = lazyPage(() => import('../features/docs/ApiDocPage'), 'default');
 
@@ -58,6 +59,7 @@ const ADMIN_AND_BUYER_ROUTES = (
     <Route path="bills" element={<BillsListPage />} />
     <Route path="bill/:id" element={<BillDetailPage />} />
     <Route path="bill/:id/buyer/:buyerId" element={<BillDetailPage />} />
+    <Route path="suppression" element={<SuppressionPage />} />
   </>
 );
 

@@ -10,6 +10,7 @@ import { type CapSlot, capSlots, lockOrder } from '../caps';
 import { bidsFor } from '../eligibility';
 import type { Engine, SourceCaller } from '../engine';
 import { type ExplanationRecord, packExplanation } from '../explanation';
+import type { SuppressionVerdict } from '../ports';
 import type { AuctionResult, Bid, ExplanationEntry, LeadFacts } from '../types';
 import type { LeadRecord, MatchRecord } from './sale.repo';
 import type { LeadAnswer, SaleContact, SaleRequest } from './types';
@@ -68,6 +69,7 @@ export function factsOf(
     campaign: string | null;
     fields?: Record<string, FieldValue>;
     contact?: SaleContact;
+    suppression?: SuppressionVerdict | null;
   },
   duplicateBuyerIds: ReadonlySet<string>,
 ): LeadFacts {
@@ -85,6 +87,7 @@ export function factsOf(
     campaign: input.campaign,
     duplicateBuyerIds,
     fields: input.fields ?? {},
+    ...(input.suppression?.buyers.size ? { suppressedBuyers: input.suppression.buyers } : {}),
     now,
     // A ping carries no consent: named consent waits for the post.
     ...(input.contact ? { consentKey: consentNameKey(input.contact.tcpa_language ?? '') } : {}),
@@ -102,6 +105,25 @@ export function factsOf(
       return outside;
     },
   };
+}
+
+/**
+ * The explanation of a lead refused before pricing (issue 34): one line naming the exchange-wide list
+ * that holds its contact, for the admin; the source is answered `suppressed` and nothing more.
+ */
+export function suppressedExplanation(global: NonNullable<SuppressionVerdict['global']>): ExplanationEntry[] {
+  return [
+    {
+      campaignId: '',
+      buyerId: '',
+      name: '',
+      eligibility: {
+        eligible: false,
+        rule: 'suppressed',
+        detail: `the ${global.kind} is on the exchange's suppression list "${global.listName}": refused before pricing`,
+      },
+    },
+  ];
 }
 
 /** The bids once the Ping/Post buyers have answered (a no-op where the exchange has none). */
@@ -133,6 +155,8 @@ export function auction(
   duplicateBuyerIds: ReadonlySet<string>,
 ): LeadAuction {
   const { engine } = ctx;
+  const global = req.suppression?.global;
+  if (global) return { result: null, considered: suppressedExplanation(global), run: () => null };
   const eligible = bidsFor(
     engine.campaignsFor(req.service, req.campaign),
     factsOf(ctx, req.pingId ?? lead.id, req.caller, req, duplicateBuyerIds),
@@ -262,7 +286,11 @@ export function decide(
     ),
   );
   if (!result) {
-    const answer: LeadAnswer = { ok: false, lead_id: lead.id, reason: 'no_match' };
+    const answer: LeadAnswer = {
+      ok: false,
+      lead_id: lead.id,
+      reason: req.suppression?.global ? 'suppressed' : 'no_match',
+    };
     return { row: { ...lead, explanation, answer }, answer, sale: null };
   }
   const answer: LeadAnswer = {

@@ -199,6 +199,7 @@ describe('toLeadConduit', () => {
     expect(outcomes).toEqual({
       no_match: 'failure',
       duplicate: 'failure',
+      suppressed: 'failure',
       invalid: 'failure',
       expired: 'failure',
       unauthorized: 'error',

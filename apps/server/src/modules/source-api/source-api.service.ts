@@ -37,8 +37,8 @@ const conditionOf = (field: string) => ({
 /** A ping's outcome as the source is answered: a price and its ping_id, or no_match. */
 function quoteAnswer(outcome: QuoteOutcome, warnings: readonly string[] = []): QuoteAnswer {
   const said = warnings.length > 0 ? { warnings: [...warnings] } : {};
-  if (outcome.kind === 'no_match')
-    return { status: 200, body: { ok: false, reason: 'no_match', ...said }, explanation: outcome.explanation };
+  if (outcome.kind === 'no_match' || outcome.kind === 'suppressed')
+    return { status: 200, body: { ok: false, reason: outcome.kind, ...said }, explanation: outcome.explanation };
   return {
     explanation: outcome.explanation,
     status: 200,
