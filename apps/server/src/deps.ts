@@ -21,6 +21,7 @@ import { buyerSpend } from './modules/bills/buyer-spend';
 import { type CardsService, createCardsService } from './modules/bills/cards.service';
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
+import { type AccessLogService, createAccessLogService } from './modules/compliance/access-log.service';
 import { type BidsService, createBidsService } from './modules/deliveries/bids/bids.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
@@ -86,6 +87,8 @@ export interface AppDeps {
     bills: BillsService;
     cards: CardsService;
     leads: LeadsService;
+    /** Who saw what (issue 35 item 5). */
+    accessLog: AccessLogService;
     returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
@@ -218,7 +221,8 @@ export function createDeps(
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }) });
+  const accessLog = createAccessLogService({ db, clock });
+  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }), accessLog });
   const outbox = createOutboxService({ db, clock });
   const services: AppDeps['services'] = {
     users,
@@ -231,6 +235,7 @@ export function createDeps(
     bills,
     cards: createCardsService({ db, stripe, config, buyers }),
     leads,
+    accessLog,
     returns: createReturnsService({ db, clock }),
     messages,
     outbox,

@@ -6,6 +6,7 @@ export * from './bill';
 export * from './buyer';
 export * from './campaign';
 export * from './common';
+export * from './compliance';
 export * from './constants';
 export * from './errors';
 export * from './evidence';

@@ -45,7 +45,10 @@ export type IdPrefix =
   | 'ppe'
   | 'chb'
   | 'ads'
-  | 'pcl';
+  | 'pcl'
+  | 'acc'
+  | 'era'
+  | 'ern';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

@@ -2,6 +2,7 @@ export * from './auth';
 export * from './bills';
 export * from './buyers';
 export * from './campaigns';
+export * from './compliance';
 export * from './engine';
 export * from './leads';
 export * from './messages';

@@ -336,6 +336,7 @@ describe('CSV export', () => {
       clock: t.clock,
       exportBatch: 2,
       deliveryLog: createDeliveryLog({ db: t.database.db }),
+      accessLog: t.deps.services.accessLog,
     });
     const viewer = { userId: 'u', role: 'admin' as const, roleId: null };
     const read = async (query: Record<string, string>) => {
