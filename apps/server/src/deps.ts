@@ -47,6 +47,7 @@ import { createSourceApiService, type SourceApiService } from './modules/source-
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
 import { statsRollupJob } from './modules/stats/stats-rollup';
+import { createSuppressionService, type SuppressionService } from './modules/suppression/suppression.service';
 import { createSystemService, type SystemService } from './modules/system/system.service';
 import { createUsersService, type UsersService } from './modules/users/users.service';
 import { createZipsService, type ZipsService } from './modules/zips/zips.service';
@@ -104,6 +105,8 @@ export interface AppDeps {
     settings: SettingsService;
     /** Readiness and liveness (GET /api/health, /api/live). */
     system: SystemService;
+    /** Suppression lists and opt-outs (issue 34): `add` and `isSuppressed` for other modules. */
+    suppression: SuppressionService;
   };
 }
 
@@ -176,6 +179,14 @@ export function createDeps(
     ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
+  const suppression = createSuppressionService({
+    db,
+    clock,
+    secret: config.LEADEX_SECRET,
+    buyerExists: async (id) => (await buyers.findRow(id)) !== null,
+    onError: (error) =>
+      logBackgroundError(logger, error, 'suppression: reading the ZIP lists or telling a buyer failed'),
+  });
   /** The sale and the source API on an engine and a clock; `onSale` wakes the deliveries. */
   const sourceApiOn = (on: Clock, onEngine: Engine, onSale?: () => void) => {
     const sale = createSale({
@@ -249,6 +260,7 @@ export function createDeps(
     settings: createSettingsService({ db, clock }),
     signup,
     system: createSystemService({ db, clock }),
+    suppression,
   };
   const production = config.NODE_ENV === 'production';
   const mockDate = !production && isMockable(clock) ? createMockDate({ db, clock }) : null;

@@ -27,3 +27,4 @@ export * from './system';
 export * from './time-zone';
 export * from './webhook';
 export * from './zip';
+export * from './suppression';

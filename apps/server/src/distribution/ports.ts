@@ -208,3 +208,21 @@ export interface Pinger {
   /** Pings every delivery at once with the lead's non-personal fields; answers every call, in order. */
   pingAll(deliveries: readonly PingPostDelivery[], facts: PingFacts, pingKey: string): Promise<PingCall[]>;
 }
+
+// --- Suppression (issue 34) ---
+
+/** Which suppression lists hold a lead's contact: an exchange-wide one (the lead is refused), and buyers' own (those buyers are left out). */
+export interface SuppressionVerdict {
+  /** The first global list holding the contact, named for the admin's explanation; null when none. */
+  global: { listId: string; listName: string } | null;
+  /** Buyer id -> the name of the buyer's list holding the contact. */
+  buyers: ReadonlyMap<string, string>;
+}
+
+/** The sale's side of the suppression lists (`modules/suppression` implements it, deps.ts plugs it in). */
+export interface SuppressionCheck {
+  /** A post or a direct lead: the phone, email and ZIP against every list (one indexed query). */
+  contact(contact: { phone?: string | null; email?: string | null; zip?: string | null }): Promise<SuppressionVerdict>;
+  /** A ping (no contact, answered from memory): the ZIP against the ZIP lists; null when on none. */
+  zip(zip: string): SuppressionVerdict | null;
+}

@@ -46,6 +46,8 @@ export type IdPrefix =
   | 'chb'
   | 'ads'
   | 'pcl'
+  | 'spl'
+  | 'opt'
   | 'acc'
   | 'era'
   | 'ern';

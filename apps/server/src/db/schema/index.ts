@@ -11,3 +11,4 @@ export * from './sources';
 export * from './stats';
 export * from './webhooks';
 export * from './zips';
+export * from './suppression';
