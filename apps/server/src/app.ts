@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(sourceApiRoutes, { sourceApi: services.sourceApi, config });
       await api.register(sourceRoutes, { sources: services.sources });
       await api.register(leadRoutes, { leads: services.leads });
-      await api.register(complianceRoutes, { accessLog: services.accessLog });
+      await api.register(complianceRoutes, { accessLog: services.accessLog, erasure: services.erasure });
       await api.register(returnRoutes, { returns: services.returns });
       await api.register(notifyRoutes, { jobs: deps.jobs, config });
       await api.register(messageRoutes, { messages: services.messages, config });

@@ -22,6 +22,8 @@ import { type CardsService, createCardsService } from './modules/bills/cards.ser
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
 import { type AccessLogService, createAccessLogService } from './modules/compliance/access-log.service';
+import { erasureJobs } from './modules/compliance/erasure.jobs';
+import { createErasureService, type ErasureService } from './modules/compliance/erasure.service';
 import { type BidsService, createBidsService } from './modules/deliveries/bids/bids.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
@@ -90,6 +92,8 @@ export interface AppDeps {
     leads: LeadsService;
     /** Who saw what (issue 35 item 5). */
     accessLog: AccessLogService;
+    /** Erasure on request and by retention (issue 35 items 1 and 4). */
+    erasure: ErasureService;
     returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
@@ -160,15 +164,22 @@ export function createDeps(
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
   const bills = createBillsService({ db, clock, payments, buyers });
+  const channels = createChannels({ db, clock, config, mailer, whitelist, network });
+  const accessLog = createAccessLogService({ db, clock });
+  // The suppression service is built below; an erasure asks for it long after.
+  const erasure = createErasureService({
+    db,
+    clock,
+    accessLog,
+    suppress: (kind, value) =>
+      suppression.add({ scope: 'global', kind, value, reason: 'erasure request', source: 'erasure' }),
+    notice: channels.notice,
+    logger,
+  });
   const jobs = createJobs({
     db,
     config,
-    notify: createNotifyHandler({
-      db,
-      clock,
-      config,
-      channels: createChannels({ db, clock, config, mailer, whitelist, network }),
-    }),
+    notify: createNotifyHandler({ db, clock, config, channels }),
     logger,
     scheduled: [
       idempotencyPurgeJob({ db, clock }),
@@ -176,6 +187,7 @@ export function createDeps(
       statsRollupJob({ db, clock }),
       integrationsRefreshJob(integrations),
       adSpendImportJob(adSpend),
+      ...erasureJobs(erasure),
     ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
@@ -232,7 +244,6 @@ export function createDeps(
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const accessLog = createAccessLogService({ db, clock });
   const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }), accessLog });
   const outbox = createOutboxService({ db, clock });
   const services: AppDeps['services'] = {
@@ -247,6 +258,7 @@ export function createDeps(
     cards: createCardsService({ db, stripe, config, buyers }),
     leads,
     accessLog,
+    erasure,
     returns: createReturnsService({ db, clock }),
     messages,
     outbox,

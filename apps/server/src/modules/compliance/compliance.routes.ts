@@ -4,14 +4,89 @@ import {
   accessLogQuery,
   apiResponses,
   csvResponse,
+  erasureContactSchema,
+  erasureListQuery,
+  erasurePreviewSchema,
+  erasureRecordSchema,
+  erasureRequestSchema,
   pageSchema,
+  retentionSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AccessLogService } from './access-log.service';
+import type { ErasureService } from './erasure.service';
 
-/** /api/compliance: the access log (issue 35 item 5), the admin's only; no route changes or deletes an entry. */
-export const complianceRoutes: FastifyPluginAsyncZod<{ accessLog: AccessLogService }> = async (app, { accessLog }) => {
+/**
+ * /api/compliance, the admin's only (issue 35): erasure on request with its preview and records, the
+ * retention setting, and the access log, which no route changes or deletes.
+ */
+export const complianceRoutes: FastifyPluginAsyncZod<{ accessLog: AccessLogService; erasure: ErasureService }> = async (
+  app,
+  { accessLog, erasure },
+) => {
   const admin = app.requireRole('admin');
+
+  app.post(
+    '/compliance/erasure/search',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['compliance'],
+        summary: 'Every lead and row an erasure of this email or phone would overwrite, and the buyers it would tell',
+        body: erasureContactSchema,
+        response: apiResponses(erasurePreviewSchema),
+      },
+    },
+    (request) => erasure.preview(request.viewer(), request.body),
+  );
+
+  app.post(
+    '/compliance/erasure',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['compliance'],
+        summary: 'Erases a person (an email or a phone) everywhere in one step; answers the request record',
+        body: erasureRequestSchema,
+        response: apiResponses(erasureRecordSchema),
+      },
+    },
+    (request) => erasure.erase(request.viewer(), request.body),
+  );
+
+  app.get(
+    '/compliance/erasures',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['compliance'],
+        summary: 'The erasure request records, newest first (kept 24 months at least)',
+        querystring: erasureListQuery,
+        response: apiResponses(pageSchema(erasureRecordSchema)),
+      },
+    },
+    (request) => erasure.list(request.query),
+  );
+
+  app.get(
+    '/compliance/retention',
+    { onRequest: admin, schema: { tags: ['compliance'], response: apiResponses(retentionSchema) } },
+    () => erasure.retention(),
+  );
+
+  app.put(
+    '/compliance/retention',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['compliance'],
+        summary: 'Days after which leads’ personal fields are erased by the daily job; null: off',
+        body: retentionSchema,
+        response: apiResponses(retentionSchema),
+      },
+    },
+    (request) => erasure.setRetention(request.body),
+  );
 
   app.get(
     '/compliance/access-log',
