@@ -27,6 +27,7 @@ import { simRoutes } from './modules/sim/sim.routes';
 import { sourceApiRoutes } from './modules/source-api/source-api.routes';
 import { sourceRoutes } from './modules/sources/sources.routes';
 import { statsRoutes } from './modules/stats/stats.routes';
+import { suppressionRoutes } from './modules/suppression/suppression.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { zipRoutes } from './modules/zips/zips.routes';
 import { serializerCompiler } from './plugins/answers';
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(bidsRoutes, { bids: services.bids });
       await api.register(referenceRoutes, { engine: deps.engine, reference: services.reference });
       await api.register(zipRoutes, { zips: services.zips });
+      await api.register(suppressionRoutes, { suppression: services.suppression });
       await api.register(buyerRoutes, { buyers: services.buyers });
       await api.register(billRoutes, { bills: services.bills });
       await api.register(stripeWebhookRoutes, { payments: deps.payments, config });

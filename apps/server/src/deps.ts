@@ -30,6 +30,7 @@ import { createPinger } from './modules/deliveries/custom/ping';
 import { createWebhooksService, type WebhooksService } from './modules/deliveries/custom/webhooks.service';
 import { createChannels } from './modules/deliveries/notify/channels';
 import { createDeliveryLog } from './modules/deliveries/notify/delivery-log';
+import { createBuyerNotices } from './modules/deliveries/notify/notice';
 import { createNotifyHandler } from './modules/deliveries/notify/notify';
 import { createMailer, type Mailer } from './modules/deliveries/outbox/mailer';
 import { createOutboxService, type OutboxService } from './modules/deliveries/outbox/outbox.service';
@@ -49,7 +50,11 @@ import { createSourceApiService, type SourceApiService } from './modules/source-
 import { createSourcesService, type SourcesService } from './modules/sources/sources.service';
 import { createStatsService, type StatsService } from './modules/stats/stats.service';
 import { statsRollupJob } from './modules/stats/stats-rollup';
-import { createSuppressionService, type SuppressionService } from './modules/suppression/suppression.service';
+import {
+  createSuppressionService,
+  optOutNotice,
+  type SuppressionService,
+} from './modules/suppression/suppression.service';
 import { createSystemService, type SystemService } from './modules/system/system.service';
 import { createUsersService, type UsersService } from './modules/users/users.service';
 import { createZipsService, type ZipsService } from './modules/zips/zips.service';
@@ -191,11 +196,21 @@ export function createDeps(
     ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
+  const buyerNotices = createBuyerNotices({ clock, config, mailer, network });
   const suppression = createSuppressionService({
     db,
     clock,
     secret: config.LEADEX_SECRET,
     buyerExists: async (id) => (await buyers.findRow(id)) !== null,
+    notifier: {
+      async tell(buyerId, notice) {
+        const buyer = await buyers.findRow(buyerId);
+        if (!buyer) return;
+        const results = await buyerNotices.send(buyerId, buyer.notify, optOutNotice(notice));
+        for (const r of results.filter((x) => !x.ok))
+          logger.warn({ buyerId, channel: r.channel, error: r.error }, 'opt-out: a buyer could not be told');
+      },
+    },
     onError: (error) =>
       logBackgroundError(logger, error, 'suppression: reading the ZIP lists or telling a buyer failed'),
   });
@@ -208,6 +223,7 @@ export function createDeps(
       secret: config.LEADEX_SECRET,
       onSale,
       logger,
+      suppression: suppression.check,
       inline: createInlineDeliveries({
         webhooks,
         clock: on,

@@ -57,6 +57,9 @@ async function main() {
     logBackgroundError(logger, error, 'zone: refresh failed'),
   );
 
+  // The ping checks the ZIP suppression lists from memory (issue 34): read before the first ping.
+  await deps.services.suppression.warm();
+
   const app = await buildApp(deps);
   if (config.LEADEX_ROLE !== 'worker') {
     // PORT=0 takes any free port: the address line says which (tests start servers this way).

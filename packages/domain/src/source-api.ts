@@ -9,6 +9,11 @@ export const SOURCE_API_REASONS = [
   { status: 200, reason: 'no_match', meaning: 'no buyer takes this lead now (service, location, hours, caps, price)' },
   { status: 200, reason: 'duplicate', meaning: 'you sent the same phone or email within the last 5 minutes' },
   {
+    status: 200,
+    reason: 'suppressed',
+    meaning: "the consumer's phone, email or ZIP is on the exchange's suppression list: the lead is not sold",
+  },
+  {
     status: 400,
     reason: 'invalid',
     meaning: 'a field is missing or malformed: `errors` names each field; a tampered or foreign `ping_id` too',
@@ -43,6 +48,7 @@ export const SOURCE_API_REASONS = [
 export const sourceApiReasonSchema = z.enum([
   'no_match',
   'duplicate',
+  'suppressed',
   'invalid',
   'expired',
   'unauthorized',

@@ -135,6 +135,12 @@ function checkBudget(c: IndexedCampaign, priceCents: number, lead: LeadFacts, ca
   return detail === null ? null : fail('budget', detail);
 }
 
+/** A buyer's own suppression list holds the lead's contact (issue 34): that buyer only is left out. */
+function checkSuppressed(c: IndexedCampaign, lead: LeadFacts): Failure | null {
+  const list = lead.suppressedBuyers?.get(c.buyerId);
+  return list === undefined ? null : fail('suppressed', `on the buyer's suppression list "${list}"`);
+}
+
 /** Rule 9. */
 function checkDuplicate(c: IndexedCampaign, lead: LeadFacts): Failure | null {
   if (!lead.duplicateBuyerIds.has(c.buyerId)) return null;
@@ -145,6 +151,7 @@ function checkDuplicate(c: IndexedCampaign, lead: LeadFacts): Failure | null {
 export function checkEligibility(c: IndexedCampaign, lead: LeadFacts, caps: CapCounts): Eligibility {
   const early =
     checkStatus(c) ??
+    checkSuppressed(c, lead) ??
     checkBranded(c, lead) ??
     checkService(c, lead) ??
     checkLocation(c, lead) ??

@@ -214,7 +214,7 @@ export interface Pinger {
 /** Which suppression lists hold a lead's contact: an exchange-wide one (the lead is refused), and buyers' own (those buyers are left out). */
 export interface SuppressionVerdict {
   /** The first global list holding the contact, named for the admin's explanation; null when none. */
-  global: { listId: string; listName: string } | null;
+  global: { listId: string; listName: string; kind: string } | null;
   /** Buyer id -> the name of the buyer's list holding the contact. */
   buyers: ReadonlyMap<string, string>;
 }

@@ -62,6 +62,8 @@ export interface LeadFacts {
   campaign: string | null;
   /** Buyers that already bought this phone or email within the duplicate window (rule 9). */
   duplicateBuyerIds: ReadonlySet<string>;
+  /** Buyers whose own suppression list holds the lead's phone, email or ZIP -> the list's name (issue 34). */
+  suppressedBuyers?: ReadonlyMap<string, string>;
   now: Date;
 }
 
@@ -79,6 +81,7 @@ export interface CapCounts {
  */
 export type Rule =
   | 'status'
+  | 'suppressed'
   | 'branded'
   | 'service'
   | 'location'

@@ -9,6 +9,6 @@ export * from './messages';
 export * from './sign-in-failures';
 export * from './sources';
 export * from './stats';
+export * from './suppression';
 export * from './webhooks';
 export * from './zips';
-export * from './suppression';

@@ -8,6 +8,7 @@ import { type CapSlot, capSlots, lockOrder } from '../caps';
 import { bidsFor } from '../eligibility';
 import type { Engine, SourceCaller } from '../engine';
 import { type ExplanationRecord, packExplanation } from '../explanation';
+import type { SuppressionVerdict } from '../ports';
 import type { AuctionResult, Bid, ExplanationEntry, LeadFacts } from '../types';
 import type { LeadRecord, MatchRecord } from './sale.repo';
 import type { LeadAnswer, SaleRequest } from './types';
@@ -59,7 +60,13 @@ export function factsOf(
   { engine, clock }: SaleContext,
   key: string,
   caller: SourceCaller,
-  input: { service: string; zip: string; channel: string | null; campaign: string | null },
+  input: {
+    service: string;
+    zip: string;
+    channel: string | null;
+    campaign: string | null;
+    suppression?: SuppressionVerdict | null;
+  },
   duplicateBuyerIds: ReadonlySet<string>,
 ): LeadFacts {
   return {
@@ -71,8 +78,28 @@ export function factsOf(
     state: engine.stateOf(input.zip),
     campaign: input.campaign,
     duplicateBuyerIds,
+    ...(input.suppression?.buyers.size ? { suppressedBuyers: input.suppression.buyers } : {}),
     now: clock.now(),
   };
+}
+
+/**
+ * The explanation of a lead refused before pricing (issue 34): one line naming the exchange-wide list
+ * that holds its contact, for the admin; the source is answered `suppressed` and nothing more.
+ */
+export function suppressedExplanation(global: NonNullable<SuppressionVerdict['global']>): ExplanationEntry[] {
+  return [
+    {
+      campaignId: '',
+      buyerId: '',
+      name: '',
+      eligibility: {
+        eligible: false,
+        rule: 'suppressed',
+        detail: `the ${global.kind} is on the exchange's suppression list "${global.listName}": refused before pricing`,
+      },
+    },
+  ];
 }
 
 /** The bids once the Ping/Post buyers have answered (a no-op where the exchange has none). */
@@ -104,6 +131,8 @@ export function auction(
   duplicateBuyerIds: ReadonlySet<string>,
 ): LeadAuction {
   const { engine } = ctx;
+  const global = req.suppression?.global;
+  if (global) return { result: null, considered: suppressedExplanation(global), run: () => null };
   const eligible = bidsFor(
     engine.campaignsFor(req.service, req.campaign),
     factsOf(ctx, req.pingId ?? lead.id, req.caller, req, duplicateBuyerIds),
@@ -226,7 +255,11 @@ export function decide(
     ),
   );
   if (!result) {
-    const answer: LeadAnswer = { ok: false, lead_id: lead.id, reason: 'no_match' };
+    const answer: LeadAnswer = {
+      ok: false,
+      lead_id: lead.id,
+      reason: req.suppression?.global ? 'suppressed' : 'no_match',
+    };
     return { row: { ...lead, explanation, answer }, answer, sale: null };
   }
   const answer: LeadAnswer = {

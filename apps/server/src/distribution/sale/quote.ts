@@ -2,9 +2,9 @@ import { toEpochSeconds } from '../../lib/clock';
 import { type BidRound, buyersToPing, packRound, roundOf } from '../bidding';
 import type { SourceCaller } from '../engine';
 import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token';
-import type { Pinger, PingFacts } from '../ports';
+import type { Pinger, PingFacts, SuppressionCheck } from '../ports';
 import type { Bid } from '../types';
-import { explanationOf, factsOf, priced, type SaleContext } from './decide';
+import { explanationOf, factsOf, priced, type SaleContext, suppressedExplanation } from './decide';
 import type { QuoteOutcome, QuoteRequest } from './types';
 
 /**
@@ -42,7 +42,7 @@ export function pingBuyers(
  * the last has answered or timed out (never later than the slowest ping's timeout).
  */
 export function quote(
-  ctx: SaleContext & { secret: string; pinger?: Pinger },
+  ctx: SaleContext & { secret: string; pinger?: Pinger; suppression?: SuppressionCheck },
   caller: SourceCaller,
   input: QuoteRequest,
 ): QuoteOutcome | Promise<QuoteOutcome> {
@@ -57,13 +57,30 @@ export function quote(
     [input.phone_hash, input.email_hash],
     engine.duplicateWindowStart(now),
   );
+  // A ping carries no contact: only the ZIP lists apply, read from memory (issue 34).
+  const suppression = ctx.suppression?.zip(input.zip) ?? null;
   const pingFacts = factsOf(
     ctx,
     pingId,
     caller,
-    { service: input.service, zip: input.zip, channel, campaign },
+    { service: input.service, zip: input.zip, channel, campaign, suppression },
     duplicates,
   );
+  if (suppression?.global) {
+    engine.recorder.ping({
+      id: pingId,
+      sourceId: caller.source.id,
+      apiKeyId: caller.key.id,
+      channel,
+      service: input.service,
+      zip: input.zip,
+      priceCents: null,
+      reason: 'suppressed',
+      test,
+      createdAt: now,
+    });
+    return { kind: 'suppressed', explanation: explanationOf(suppressedExplanation(suppression.global), null) };
+  }
   const eligible = engine.candidateBids(pingFacts);
   const belowMin = input.minprice !== undefined && payout < Math.round(input.minprice * 100);
 

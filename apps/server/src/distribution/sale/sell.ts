@@ -55,6 +55,13 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
   let req = sold;
   const now = clock.now();
   const lead = leadRecord(engine, req, now);
+  // The suppression lists first (issue 34): one indexed query over every list's hashes. A contact on an
+  // exchange-wide list is refused before pricing; a buyer's own list leaves that buyer out.
+  if (deps.suppression)
+    req = {
+      ...req,
+      suppression: await deps.suppression.contact({ phone: lead.phone, email: lead.email, zip: req.zip }),
+    };
   const hashes = [lead.phone ? phoneHash(lead.phone) : null, lead.email ? emailHash(lead.email) : null];
   const window = {
     repostSince: new Date(now.getTime() - REPOST_WINDOW_MS),
@@ -66,7 +73,13 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
       window.boughtSince,
     );
   // A direct lead is its own ping: its Ping/Post buyers are asked for their bids first.
-  if (req.pingId === null && !req.test && !req.bidRound && engine.snapshot().pingPostDeliveries.size > 0) {
+  if (
+    req.pingId === null &&
+    !req.test &&
+    !req.bidRound &&
+    !req.suppression?.global &&
+    engine.snapshot().pingPostDeliveries.size > 0
+  ) {
     // A retry of a request already answered is replayed before any buyer's system is asked again.
     const earlier = await answeredBefore(deps, req);
     if (earlier) return earlier;

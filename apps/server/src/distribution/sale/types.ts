@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/logger';
 import type { BidRound } from '../bidding';
 import type { Engine, SourceCaller } from '../engine';
 import type { ExplanationRecord } from '../explanation';
-import type { InlineDeliveries, Pinger } from '../ports';
+import type { InlineDeliveries, Pinger, SuppressionCheck, SuppressionVerdict } from '../ports';
 
 /**
  * Where a request came from: the poster's address and client, kept with the lead as its `request`,
@@ -67,6 +67,8 @@ export interface SaleRequest {
   bidRound?: BidRound;
   contact: SaleContact;
   meta: RequestMeta;
+  /** What the suppression lists said of the contact (the sale asks them first, issue 34). */
+  suppression?: SuppressionVerdict;
 }
 
 /** What a ping asks a price for (the lead's non-personal fields). */
@@ -89,6 +91,7 @@ export interface QuoteRequest {
 export type LeadAnswer =
   | { ok: true; lead_id: string; price: number; status: 'sold'; test?: true }
   | { ok: false; lead_id: string; reason: 'no_match' }
+  | { ok: false; lead_id: string; reason: 'suppressed' }
   | { ok: false; lead_id: string; reason: 'duplicate'; duplicate_of: string };
 
 /**
@@ -116,7 +119,9 @@ export type QuoteOutcome =
       test: boolean;
       explanation: ExplanationRecord[];
     }
-  | { kind: 'no_match'; explanation: ExplanationRecord[] };
+  | { kind: 'no_match'; explanation: ExplanationRecord[] }
+  /** The ZIP is on an exchange-wide suppression list: refused before pricing (issue 34). */
+  | { kind: 'suppressed'; explanation: ExplanationRecord[] };
 
 /** What a sale works with (and the public source API, which sells through it). */
 export interface SaleDeps {
@@ -131,6 +136,8 @@ export interface SaleDeps {
   inline?: InlineDeliveries;
   /** Pings the Ping/Post buyers' systems for their bids (DESIGN.md §6). */
   pinger?: Pinger;
+  /** The suppression lists (issue 34): a globally listed contact is refused before pricing. */
+  suppression?: SuppressionCheck;
   /** Where a failure after the answer is reported (the delivery outcomes kept for the campaigns). */
   logger?: Pick<Logger, 'error'>;
 }

@@ -71,7 +71,14 @@ const MEANING = new Map<string, string>(SOURCE_API_REASONS.map(({ reason, meanin
  * The reasons that refuse this lead for what it is (LeadConduit's `failure`: sending it again will not
  * sell it); every other reason is the key's, the source's, a limit's or the exchange's (`error`).
  */
-const FAILURES: ReadonlySet<SourceApiReason> = new Set(['no_match', 'duplicate', 'invalid', 'expired', 'not_found']);
+const FAILURES: ReadonlySet<SourceApiReason> = new Set([
+  'no_match',
+  'duplicate',
+  'suppressed',
+  'invalid',
+  'expired',
+  'not_found',
+]);
 
 type LeadexAnswer = Record<string, unknown>;
 

@@ -22,8 +22,8 @@ export type QuoteAnswer = Answer & { explanation: ExplanationRecord[] };
 
 /** A ping's outcome as the source is answered: a price and its ping_id, or no_match. */
 function quoteAnswer(outcome: QuoteOutcome): QuoteAnswer {
-  if (outcome.kind === 'no_match')
-    return { status: 200, body: { ok: false, reason: 'no_match' }, explanation: outcome.explanation };
+  if (outcome.kind === 'no_match' || outcome.kind === 'suppressed')
+    return { status: 200, body: { ok: false, reason: outcome.kind }, explanation: outcome.explanation };
   return {
     explanation: outcome.explanation,
     status: 200,

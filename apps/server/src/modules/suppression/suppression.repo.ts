@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from '../../db/client';
 import { buyers, optOuts, suppressionEntries, suppressionLists } from '../../db/schema';
 
@@ -10,6 +10,7 @@ export interface SuppressionHit {
   hash: string;
   listId: string;
   listName: string;
+  kind: string;
   buyerId: string | null;
 }
 
@@ -125,6 +126,7 @@ export const suppressionRepo = {
         hash: suppressionEntries.hash,
         listId: suppressionLists.id,
         listName: suppressionLists.name,
+        kind: suppressionLists.kind,
         buyerId: suppressionLists.buyerId,
       })
       .from(suppressionEntries)
@@ -140,6 +142,7 @@ export const suppressionRepo = {
         hash: suppressionEntries.hash,
         listId: suppressionLists.id,
         listName: suppressionLists.name,
+        kind: suppressionLists.kind,
         buyerId: suppressionLists.buyerId,
       })
       .from(suppressionEntries)
@@ -152,12 +155,22 @@ export const suppressionRepo = {
   },
 
   optOuts(db: Db, recordedByBuyerId: string | undefined, limit: number): Promise<OptOutRow[]> {
-    return db
-      .select()
-      .from(optOuts)
-      .where(recordedByBuyerId === undefined ? undefined : eq(optOuts.recordedByBuyerId, recordedByBuyerId))
-      .orderBy(desc(optOuts.createdAt))
-      .limit(limit);
+    return (
+      db
+        .select()
+        .from(optOuts)
+        // A buyer reads those it recorded and those it was told of (its inbox when it has no channel).
+        .where(
+          recordedByBuyerId === undefined
+            ? undefined
+            : or(
+                eq(optOuts.recordedByBuyerId, recordedByBuyerId),
+                sql`${recordedByBuyerId} = any(${optOuts.notifiedBuyerIds})`,
+              ),
+        )
+        .orderBy(desc(optOuts.createdAt))
+        .limit(limit)
+    );
   },
 
   /** The buyers (and their lead ids) that bought a lead with this phone or email since `since`. */

@@ -58,6 +58,37 @@ export interface SuppressionServiceDeps {
   onError?: (error: unknown) => void;
 }
 
+const METHOD_WORDS: Record<string, string> = {
+  text_stop: 'a texted STOP',
+  call: 'a phone call',
+  email: 'an email',
+  web_form: 'a web form',
+  other: 'other means',
+};
+
+/** The message a buyer gets of a consumer's opt-out: what to stop, since when, which of its leads. */
+export function optOutNotice(n: Parameters<OptOutNotifier['tell']>[1]) {
+  const revoked = n.revokedAt.toISOString();
+  const text = [
+    `A consumer you bought revoked consent to be contacted: ${n.kind} ${n.contact}, by ${METHOD_WORDS[n.method] ?? n.method}, on ${revoked}.`,
+    'Stop calling, texting and emailing this consumer: revocation must be honoured within 10 business days (FCC, April 2025).',
+    'The contact is on the exchange-wide suppression list: no buyer will be sold it again.',
+    `Your leads with this contact: ${n.leadIds.join(', ')}.`,
+  ].join('\n');
+  return {
+    event: 'consent.revoked',
+    subject: `Opt-out: stop contacting ${n.contact}`,
+    text,
+    data: {
+      opt_out_id: n.optOutId,
+      [n.kind]: n.contact,
+      method: n.method,
+      revoked_at: revoked,
+      lead_ids: n.leadIds,
+    },
+  };
+}
+
 export function toSuppressionList(row: SuppressionListRow): SuppressionList {
   return {
     _id: row.id,
@@ -153,7 +184,7 @@ export function createSuppressionService({
     let global: SuppressionVerdict['global'] = null;
     const buyers = new Map<string, string>();
     for (const hit of hits) {
-      if (hit.buyerId === null) global ??= { listId: hit.listId, listName: hit.listName };
+      if (hit.buyerId === null) global ??= { listId: hit.listId, listName: hit.listName, kind: hit.kind };
       else if (!buyers.has(hit.buyerId)) buyers.set(hit.buyerId, hit.listName);
     }
     return { global, buyers };

@@ -1,0 +1,217 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBuyerWithLogin,
+  createCampaign,
+  createSourceWithKey,
+  leadInput,
+  uniquePhone,
+} from '../../../test/factories';
+import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
+import { campaigns, leads, outbox } from '../../db/schema';
+
+let t: TestApp;
+let admin: string;
+let source: { apiKey: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signIn(ADMIN.email, ADMIN.password);
+  source = await createSourceWithKey(t);
+});
+afterAll(() => t.close());
+
+/** Makes a list as `as` and puts these values on it (JSON, as a buyer's system or the screen does). */
+async function listWith(as: string, list: Record<string, unknown>, values: string[]) {
+  const made = await t.request({ method: 'POST', url: '/api/suppression/list', as, payload: list });
+  expect(made.statusCode, made.body).toBe(201);
+  const id = made.json()._id as string;
+  const added = await t.request({
+    method: 'POST',
+    url: `/api/suppression/list/${id}/entries`,
+    as,
+    payload: { values },
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  return { id, added: added.json() };
+}
+
+const explanationOf = async (leadId: string) =>
+  (await t.request({ method: 'GET', url: `/api/lead/${leadId}?includeMatchLog=true`, as: admin })).json()
+    .explanation as Array<Record<string, unknown>>;
+
+describe('suppression in the sale (issue 34)', () => {
+  it('refuses a globally listed phone before pricing, answering the source only "suppressed"', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    await createCampaign(t, buyer._id, { services: ['solar'], states: ['TX'], price: 50 });
+    const phone = uniquePhone();
+    await listWith(admin, { name: 'Known litigators', kind: 'phone', purpose: 'litigators' }, [
+      `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`,
+    ]);
+    const res = await t.sourceApi('/api/lead', source.apiKey, leadInput({ service: 'solar', phone: `+1${phone}` }));
+    expect(res.json()).toEqual({ ok: false, lead_id: expect.any(String), reason: 'suppressed' });
+    expect(res.body).not.toContain('litigators');
+    // Before pricing: no campaign was priced; the admin's explanation names the list.
+    const explanation = await explanationOf(res.json().lead_id);
+    expect(explanation).toEqual([
+      expect.objectContaining({
+        eligible: false,
+        rule: 'suppressed',
+        detail: expect.stringContaining('"Known litigators"'),
+      }),
+    ]);
+    const [row] = await t.database.db.select().from(leads).where(eq(leads.id, res.json().lead_id));
+    expect(row?.priceCents).toBe(0);
+    // The other side of the boundary: the next number sells.
+    const other = await t.sourceApi('/api/lead', source.apiKey, leadInput({ service: 'solar' }));
+    expect(other.json()).toMatchObject({ ok: true, status: 'sold' });
+  });
+
+  it('skips only the buyer whose own list holds the email, and sells to the next', async () => {
+    const first = await createBuyerWithLogin(t);
+    const second = await createBuyerWithLogin(t);
+    const firstCampaign = await createCampaign(t, first.buyer._id, {
+      services: ['windows'],
+      states: ['TX'],
+      price: 80,
+    });
+    const secondCampaign = await createCampaign(t, second.buyer._id, {
+      services: ['windows'],
+      states: ['TX'],
+      price: 40,
+    });
+    await listWith(first.cookie, { name: 'Our customers', kind: 'email', purpose: 'customers' }, [
+      ' Sam.Lee@Example.com ',
+    ]);
+    const res = await t.sourceApi(
+      '/api/lead',
+      source.apiKey,
+      leadInput({ service: 'windows', email: 'sam.lee@example.com' }),
+    );
+    expect(res.json()).toMatchObject({ ok: true, status: 'sold' });
+    const explanation = await explanationOf(res.json().lead_id);
+    expect(explanation).toContainEqual(
+      expect.objectContaining({
+        campaign: firstCampaign,
+        eligible: false,
+        rule: 'suppressed',
+        detail: expect.stringContaining('"Our customers"'),
+      }),
+    );
+    expect(explanation).toContainEqual(
+      expect.objectContaining({ campaign: secondCampaign, eligible: true, won: true }),
+    );
+    // Another email: the first buyer, paying more, wins.
+    const plain = await t.sourceApi('/api/lead', source.apiKey, leadInput({ service: 'windows' }));
+    expect(await explanationOf(plain.json().lead_id)).toContainEqual(
+      expect.objectContaining({ campaign: firstCampaign, won: true }),
+    );
+  });
+
+  it('refuses a ping from a globally listed ZIP, and leaves out a buyer that lists the ZIP', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    const mine = await createBuyerWithLogin(t);
+    await createCampaign(t, buyer._id, { services: ['siding'], states: ['TX'], price: 30 });
+    const own = await createCampaign(t, mine.buyer._id, { services: ['siding'], states: ['TX'], price: 60 });
+    await listWith(admin, { name: 'Closed areas', kind: 'zip' }, ['75202-1234']);
+    await listWith(mine.cookie, { name: 'Not here', kind: 'zip' }, ['75203']);
+    const refused = await t.sourceApi('/api/ping', source.apiKey, { service: 'siding', zip: '75202' });
+    expect(refused.json()).toEqual({ ok: false, reason: 'suppressed' });
+    const next = await t.sourceApi('/api/ping', source.apiKey, { service: 'siding', zip: '75203' });
+    expect(next.json()).toMatchObject({ ok: true, price: expect.any(Number) });
+    const post = await t.sourceApi('/api/post', source.apiKey, {
+      ping_id: next.json().ping_id,
+      ...leadInput({ zip: '75203', service: 'siding' }),
+    });
+    expect(post.json()).toMatchObject({ ok: true, status: 'sold' });
+    expect(await explanationOf(post.json().lead_id)).toContainEqual(
+      expect.objectContaining({ campaign: own, rule: 'suppressed' }),
+    );
+  });
+});
+
+describe('opt-outs (issue 34 item 2)', () => {
+  it('an opt-out recorded by one buyer suppresses the consumer for every buyer and tells the others', async () => {
+    const recorder = await createBuyerWithLogin(t);
+    const other = await createBuyerWithLogin(t, {
+      notify: { email: ['compliance@other-buyer.test'], sms: [], broadcast_webhooks: [] },
+    });
+    const stranger = await createBuyerWithLogin(t, {
+      notify: { email: ['compliance@stranger.test'], sms: [], broadcast_webhooks: [] },
+    });
+    await createCampaign(t, recorder.buyer._id, { services: ['gutters'], states: ['TX'], price: 70 });
+    const otherCampaign = await createCampaign(t, other.buyer._id, {
+      services: ['gutters'],
+      states: ['TX'],
+      price: 20,
+      shared: 20,
+    });
+    const phone = uniquePhone();
+    // The consumer is sold to the recorder, then (the recorder's campaign paused) to the other buyer.
+    const firstSale = await t.sourceApi('/api/lead', source.apiKey, leadInput({ service: 'gutters', phone }));
+    expect(firstSale.json()).toMatchObject({ ok: true });
+    await t.database.db.update(campaigns).set({ status: 'pause' }).where(eq(campaigns.buyerId, recorder.buyer._id));
+    await t.deps.engine.reload();
+    const another = await createSourceWithKey(t);
+    const secondSale = await t.sourceApi('/api/lead', another.apiKey, leadInput({ service: 'gutters', phone }));
+    expect(secondSale.json()).toMatchObject({ ok: true });
+
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: recorder.cookie,
+      payload: { phone, method: 'text_stop', revoked_at: t.clock.now().toISOString() },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual([
+      expect.objectContaining({
+        kind: 'phone',
+        contact: `•••-•••-${phone.slice(6)}`,
+        method: 'text_stop',
+        notified_buyers: 1,
+      }),
+    ]);
+    // Kept 10 years.
+    const retain = new Date(res.json()[0].retain_until);
+    expect(retain.getUTCFullYear() - t.clock.now().getUTCFullYear()).toBe(10);
+
+    // Suppressed for all at once: a new post of the consumer is refused.
+    await createCampaign(t, stranger.buyer._id, { services: ['gutters'], states: ['TX'], price: 90 });
+    const third = await createSourceWithKey(t);
+    const again = await t.sourceApi('/api/lead', third.apiKey, leadInput({ service: 'gutters', phone }));
+    expect(again.json()).toMatchObject({ ok: false, reason: 'suppressed' });
+
+    // The other buyer that bought the consumer is told by its channel; one that never did is not.
+    const mail = await t.database.db.select().from(outbox).where(eq(outbox.to, 'compliance@other-buyer.test'));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.text).toContain(phone);
+    expect(mail[0]?.text).toContain(secondSale.json().lead_id);
+    expect(await t.database.db.select().from(outbox).where(eq(outbox.to, 'compliance@stranger.test'))).toHaveLength(0);
+    expect(otherCampaign).toBeTruthy();
+    // The told buyer reads it in its portal too; the stranger does not.
+    const told = await t.request({ method: 'GET', url: '/api/opt-out', as: other.cookie });
+    expect(told.json()).toHaveLength(1);
+    expect((await t.request({ method: 'GET', url: '/api/opt-out', as: stranger.cookie })).json()).toHaveLength(0);
+  });
+
+  it('refuses an opt-out without a contact, or with a bad one, naming the field', async () => {
+    const none = await t.request({ method: 'POST', url: '/api/opt-out', as: admin, payload: { method: 'call' } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors).toHaveProperty('phone');
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { email: 'nope', method: 'email' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toHaveProperty('email');
+    const method = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { phone: uniquePhone(), method: 'fax' },
+    });
+    expect(method.statusCode).toBe(400);
+    expect(method.json().errors).toHaveProperty('method');
+  });
+});
