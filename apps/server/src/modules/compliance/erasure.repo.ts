@@ -39,11 +39,15 @@ export interface ErasureBuyerRow {
 /** The overwrite of a free text that held personal data. */
 export const ERASED = '[erased]';
 
-const anyPattern = (column: SQL, patterns: string[]): SQL =>
-  sql`(${column}) ilike any (array[${sql.join(
-    patterns.map((p) => sql`${p}`),
+/** A text[] of parameters (an empty list is an empty array). */
+const texts = (values: readonly string[]): SQL =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
     sql`, `,
-  )}]::text[])`;
+  )}]::text[]`;
+const ids = texts;
+
+const anyPattern = (column: SQL, patterns: string[]): SQL => sql`(${column}) ilike any (${texts(patterns)})`;
 
 /**
  * Where an erasure finds the rows that hold a person's contact (issue 35 item 1): the leads by the
@@ -78,7 +82,7 @@ export const erasureRepo = {
       from lead_matches m
       join buyers b on b.id = m.buyer_id
       left join campaigns c on c.id = m.campaign_id
-      where m.lead_id = any(${leadIds}::text[]) and not m.rejected
+      where m.lead_id = any(${ids(leadIds)}) and not m.rejected
       group by m.buyer_id, b.name, b.email, b.notify
       order by b.name`);
     return rowsOf<ErasureBuyerRow>(result);
@@ -88,10 +92,10 @@ export const erasureRepo = {
   async counts(db: Db | Tx, target: ErasureTarget, leadIds: string[], pingIds: string[]) {
     const result = await db.execute(sql`
       select
-        (select count(*) from lead_matches where lead_id = any(${leadIds}::text[]))::int as lead_matches,
+        (select count(*) from lead_matches where lead_id = any(${ids(leadIds)}))::int as lead_matches,
         (select count(*) from delivery_attempts a join lead_matches m on m.id = a.match_id
-          where m.lead_id = any(${leadIds}::text[]))::int as delivery_attempts,
-        (select count(*) from ping_calls where lead_id = any(${leadIds}::text[]) or ping_id = any(${pingIds}::text[]))::int
+          where m.lead_id = any(${ids(leadIds)}))::int as delivery_attempts,
+        (select count(*) from ping_calls where lead_id = any(${ids(leadIds)}) or ping_id = any(${ids(pingIds)}))::int
           as ping_calls,
         (select count(*) from outbox o where ${outboxMatch(target, leadIds)})::int as outbox,
         (select count(*) from messages g where ${messageMatch(target, leadIds)})::int as messages,
@@ -132,7 +136,7 @@ export const erasureRepo = {
           response = case when a.response is null then null else ${ERASED} end,
           error = case when a.error is null then null else ${ERASED} end,
           reason = case when a.reason is null then null else ${ERASED} end
-        from lead_matches m where m.id = a.match_id and m.lead_id = any(${leadIds}::text[])`),
+        from lead_matches m where m.id = a.match_id and m.lead_id = any(${ids(leadIds)})`),
     );
     counts.ping_calls = n(
       await tx.execute(sql`
@@ -140,13 +144,13 @@ export const erasureRepo = {
           request = case when request is null then null else ${ERASED} end,
           response = case when response is null then null else ${ERASED} end,
           error = case when error is null then null else ${ERASED} end
-        where lead_id = any(${leadIds}::text[]) or ping_id = any(${pingIds}::text[])`),
+        where lead_id = any(${ids(leadIds)}) or ping_id = any(${ids(pingIds)})`),
     );
     counts.lead_matches = n(
       await tx.execute(sql`
         update lead_matches set name = null,
           return_comment = case when return_comment is null then null else ${ERASED} end
-        where lead_id = any(${leadIds}::text[])`),
+        where lead_id = any(${ids(leadIds)})`),
     );
     // The lead stays a sale: its money, service, ZIP, state and city (the reports' keys) are kept.
     counts.leads = n(
@@ -154,7 +158,7 @@ export const erasureRepo = {
         update leads set name = null, first_name = null, last_name = null, address = null, phone = null,
           email = null, ip = null, user_agent = null, metadata = null, quality = null, field_flags = null,
           answer = null
-        where id = any(${leadIds}::text[])`),
+        where id = any(${ids(leadIds)})`),
     );
     return counts;
   },
@@ -250,7 +254,7 @@ export const erasureRepo = {
   async pingIdsOf(db: Db | Tx, leadIds: string[]): Promise<string[]> {
     if (leadIds.length === 0) return [];
     const result = await db.execute(
-      sql`select ping_id from leads where id = any(${leadIds}::text[]) and ping_id <> 'no_ping'`,
+      sql`select ping_id from leads where id = any(${ids(leadIds)}) and ping_id <> 'no_ping'`,
     );
     return rowsOf<{ ping_id: string }>(result).map((r) => r.ping_id);
   },
@@ -259,7 +263,7 @@ export const erasureRepo = {
 /** The outbox rows of the leads' delivery logs, and any whose text quotes the contact. */
 function outboxMatch(target: ErasureTarget, leadIds: string[]): SQL {
   return sql`(o.id in (select a.provider_id from delivery_attempts a join lead_matches m on m.id = a.match_id
-      where m.lead_id = any(${leadIds}::text[]) and a.provider_id is not null)
+      where m.lead_id = any(${ids(leadIds)}) and a.provider_id is not null)
     or ${anyPattern(sql`coalesce(o."to", '') || ' ' || coalesce(o.subject, '') || ' ' || o.text || ' ' || coalesce(o.html, '')`, target.patterns)})`;
 }
 

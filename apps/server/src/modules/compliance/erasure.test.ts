@@ -103,13 +103,11 @@ beforeAll(async () => {
     response: `{"ok":true,"echo":"${formatted}"}`,
     at: t.clock.now(),
   });
-  await t.database.db
-    .insert(messages)
-    .values({
-      id: newId('msg'),
-      text: `Buyer says: call ${phone.slice(0, 3)}-${phone.slice(3, 6)}-${phone.slice(6)} back`,
-      createdAt: t.clock.now(),
-    });
+  await t.database.db.insert(messages).values({
+    id: newId('msg'),
+    text: `Buyer says: call ${phone.slice(0, 3)}-${phone.slice(3, 6)}-${phone.slice(6)} back`,
+    createdAt: t.clock.now(),
+  });
   otherLeadId = (await postSoldLead(t, apiKey, leadInput())).leadId;
 }, 60_000);
 
@@ -227,9 +225,13 @@ describe('erasure on request (issue 35 item 1)', () => {
   });
 
   it('refuses the next lead with that phone before pricing', async () => {
-    const res = await t.sourceApi('/api/lead', apiKey, leadInput({ phone }));
-    expect(res.json().status).not.toBe('sold');
-    expect(await everywhere(phone)).toEqual([]);
+    const res = await t.sourceApi('/api/lead', apiKey, leadInput({ phone: formatted }));
+    expect(res.json()).toMatchObject({ ok: false, reason: 'suppressed' });
+    // Refused before pricing: no buyer was offered it, nothing was paid for it.
+    const refused = res.json().lead_id as string;
+    expect(await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, refused))).toEqual([]);
+    const [row] = await t.database.db.select().from(leads).where(eq(leads.id, refused));
+    expect(row?.costCents ?? 0).toBe(0);
   });
 });
 
