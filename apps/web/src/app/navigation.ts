@@ -10,6 +10,7 @@ import {
   IconLogout,
   IconMessage,
   IconSettings,
+  IconShieldLock,
   IconTargetArrow,
   IconUserCircle,
   IconUsers,
@@ -53,6 +54,7 @@ export const MENUS: Record<Role, NavItem[]> = {
     item('Settings', '/settings', IconSettings, '/sim'),
     item('Custom Deliveries', '/deliveries', IconWebhook, '/delivery'),
     item('Messages', '/messages', IconMessage),
+    item('Compliance', '/compliance', IconShieldLock),
     logout,
   ],
   buyer: [
