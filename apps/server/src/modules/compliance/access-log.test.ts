@@ -15,7 +15,7 @@ beforeAll(async () => {
   await createCampaign(t, buyer.buyer._id, { price: 30, services: ['roofing'], states: ['TX'] });
   const { apiKey } = await createSourceWithKey(t, { maxCost: 10 });
   leadId = (await postSoldLead(t, apiKey, { name: 'Robin Shaw' })).leadId;
-});
+}, 180_000);
 
 /** The access log's rows, oldest first, read from the table itself. */
 async function entries() {

@@ -109,7 +109,7 @@ beforeAll(async () => {
     createdAt: t.clock.now(),
   });
   otherLeadId = (await postSoldLead(t, apiKey, leadInput())).leadId;
-}, 60_000);
+}, 180_000);
 
 describe('erasure on request (issue 35 item 1)', () => {
   let before: { billsA: number; billsB: number; sources: unknown; buyers: unknown };
