@@ -27,7 +27,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { ListPage, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { PageHeader } from '../../components/PageHeader';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
@@ -251,10 +252,12 @@ function AccessLogPanel() {
     setParams(next, { replace: true });
   };
   return (
-    <ListPage
-      title="Access log"
-      description="Every view of a lead's personal data, list page, export and erasure: who, when, which leads, from where. Nobody can change or delete an entry."
-      filters={
+    <Paper withBorder p="md" shadow="xs">
+      <Stack gap="md">
+        <Text c="dimmed" fz="sm">
+          Every view of a lead's personal data, list page, export and erasure: who, when, which leads, from where.
+          Nobody can change or delete an entry.
+        </Text>
         <Group align="end">
           <UrlSearchInput param="user" label="User (name or email)" w={200} />
           <UrlSelectFilter
@@ -282,18 +285,17 @@ function AccessLogPanel() {
             Export CSV
           </Anchor>
         </Group>
-      }
-    >
-      <DataTable<AccessLogEntry>
-        path="/api/compliance/access-log"
-        queryKey={queryKeys.compliance.accessLog}
-        columns={logColumns}
-        pageSize={COMPLIANCE_PAGE_SIZE}
-        filterParams={LOG_FILTERS}
-        noRecordsText="No entries"
-        compact
-      />
-    </ListPage>
+        <DataTable<AccessLogEntry>
+          path="/api/compliance/access-log"
+          queryKey={queryKeys.compliance.accessLog}
+          columns={logColumns}
+          pageSize={COMPLIANCE_PAGE_SIZE}
+          filterParams={LOG_FILTERS}
+          noRecordsText="No entries"
+          compact
+        />
+      </Stack>
+    </Paper>
   );
 }
 
@@ -344,7 +346,10 @@ export function CompliancePage() {
   const tab = params.get('tab') ?? 'erasure';
   return (
     <Stack p="md" gap="md">
-      <Title order={2}>Compliance</Title>
+      <PageHeader
+        title="Compliance"
+        description="A person's data: erasure on request, the erasure records, who saw what, and retention."
+      />
       <Tabs value={tab} onChange={(v) => setParams(v === 'erasure' ? {} : { tab: v ?? 'erasure' })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="erasure">Erasure</Tabs.Tab>
