@@ -23,6 +23,9 @@ import { type CardsService, createCardsService } from './modules/bills/cards.ser
 import { type BuyersService, createBuyersService } from './modules/buyers/buyers.service';
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
 import { type ComplianceService, createComplianceService } from './modules/compliance/compliance.service';
+import { type AccessLogService, createAccessLogService } from './modules/compliance/access-log.service';
+import { erasureJobs } from './modules/compliance/erasure.jobs';
+import { createErasureService, type ErasureService } from './modules/compliance/erasure.service';
 import { type BidsService, createBidsService } from './modules/deliveries/bids/bids.service';
 import { createInlineDeliveries } from './modules/deliveries/custom/inline';
 import { createPinger } from './modules/deliveries/custom/ping';
@@ -97,6 +100,10 @@ export interface AppDeps {
     leads: LeadsService;
     /** Consent evidence and calling windows (issue 34 items 3 and 5). */
     compliance: ComplianceService;
+    /** Who saw what (issue 35 item 5). */
+    accessLog: AccessLogService;
+    /** Erasure on request and by retention (issue 35 items 1 and 4). */
+    erasure: ErasureService;
     returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
@@ -179,6 +186,31 @@ export function createDeps(
   const stripe = createStripe(config);
   const payments = createBillPayments({ db, clock, stripe, logger, buyers, messages });
   const bills = createBillsService({ db, clock, payments, buyers });
+  const channels = createChannels({
+    db,
+    clock,
+    config,
+    mailer,
+    whitelist,
+    network,
+    // A service removed since (or unknown): its fields are sent as stored.
+    fieldsOf: (service) =>
+      serviceFields.ofService(service).then(
+        (s) => s.fields,
+        () => [],
+      ),
+  });
+  const accessLog = createAccessLogService({ db, clock });
+  // The suppression service is built below; an erasure asks for it long after.
+  const erasure = createErasureService({
+    db,
+    clock,
+    accessLog,
+    suppress: (kind, value) =>
+      suppression.add({ scope: 'global', kind, value, reason: 'erasure request', source: 'erasure' }),
+    notice: channels.notice,
+    logger,
+  });
   // Reads leads through their service, built below (called only once requests and jobs run).
   const compliance = createComplianceService({
     db,
@@ -189,25 +221,7 @@ export function createDeps(
   const jobs = createJobs({
     db,
     config,
-    notify: createNotifyHandler({
-      db,
-      clock,
-      config,
-      channels: createChannels({
-        db,
-        clock,
-        config,
-        mailer,
-        whitelist,
-        network,
-        // A service removed since (or unknown): its fields are sent as stored.
-        fieldsOf: (service) =>
-          serviceFields.ofService(service).then(
-            (s) => s.fields,
-            () => [],
-          ),
-      }),
-    }),
+    notify: createNotifyHandler({ db, clock, config, channels }),
     logger,
     scheduled: [
       idempotencyPurgeJob({ db, clock }),
@@ -216,6 +230,7 @@ export function createDeps(
       statsRollupJob({ db, clock }),
       integrationsRefreshJob(integrations),
       adSpendImportJob(adSpend),
+      ...erasureJobs(erasure),
     ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
@@ -284,7 +299,13 @@ export function createDeps(
       await auth.api.sendVerificationEmail({ body: { email } });
     },
   });
-  const leads = createLeadsService({ db, clock, deliveryLog: createDeliveryLog({ db }), serviceFields });
+  const leads = createLeadsService({
+    db,
+    clock,
+    deliveryLog: createDeliveryLog({ db }),
+    serviceFields,
+    accessLog,
+  });
   const outbox = createOutboxService({ db, clock });
   const services: AppDeps['services'] = {
     users,
@@ -298,6 +319,8 @@ export function createDeps(
     cards: createCardsService({ db, stripe, config, buyers }),
     leads,
     compliance,
+    accessLog,
+    erasure,
     returns: createReturnsService({ db, clock }),
     messages,
     outbox,

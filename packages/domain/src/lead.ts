@@ -201,7 +201,8 @@ export function formatLeadPhone(phone: string | null | undefined): string {
   return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
 }
 
-const phoneInput = z.preprocess(
+/** A lead's phone as typed: its 10 digits (a leading 1 dropped), empty for none. */
+export const phoneInput = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
   z
     .string()
@@ -220,7 +221,8 @@ const phoneInput = z.preprocess(
     .optional(),
 );
 
-const emailInput = z.preprocess(
+/** A lead's email as typed: trimmed and lower-cased, empty for none. */
+export const emailInput = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
   z.string().trim().toLowerCase().max(254).pipe(z.email('Email must be a valid email address')).nullable().optional(),
 );

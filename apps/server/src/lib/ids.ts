@@ -47,7 +47,10 @@ export type IdPrefix =
   | 'ads'
   | 'pcl'
   | 'spl'
-  | 'opt';
+  | 'opt'
+  | 'acc'
+  | 'era'
+  | 'ern';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid().toLowerCase()}`;

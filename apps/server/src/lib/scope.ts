@@ -5,6 +5,8 @@ export interface Viewer {
   userId: string;
   role: Role | null;
   roleId: string | null;
+  /** The client address of the request (the access log's, issue 35); absent outside a request. */
+  address?: string;
 }
 
 /**

@@ -42,7 +42,7 @@ export function registerAuthGuards(app: FastifyInstance, sessions: SessionReader
   app.decorateRequest('viewer', function viewer(this: FastifyRequest): Viewer {
     const ctx = this.authContext;
     if (!ctx) throw new AppError('unauthenticated', 'Sign in to continue');
-    return { userId: ctx.userId, role: ctx.role, roleId: ctx.roleId };
+    return { userId: ctx.userId, role: ctx.role, roleId: ctx.roleId, address: this.ip };
   });
   app.decorate('requireRole', (...roles: Role[]): RoleGuard => {
     const guard: onRequestAsyncHookHandler = async (request) => {

@@ -11,6 +11,7 @@ import {
   IconMessage,
   IconSettings,
   IconShieldOff,
+  IconShieldLock,
   IconTargetArrow,
   IconUserCircle,
   IconUsers,
@@ -55,6 +56,7 @@ export const MENUS: Record<Role, NavItem[]> = {
     item('Custom Deliveries', '/deliveries', IconWebhook, '/delivery'),
     item('Suppression', '/suppression', IconShieldOff),
     item('Messages', '/messages', IconMessage),
+    item('Compliance', '/compliance', IconShieldLock),
     logout,
   ],
   buyer: [

@@ -34,6 +34,7 @@ const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'),
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const SimulatorPage = lazyPage(() => import('../features/sim/SimulatorPage'), 'SimulatorPage');
 const PingBidsPage = lazyPage(() => import('../features/deliveries/PingBidsPage'), 'PingBidsPage');
+const CompliancePage = lazyPage(() => import('../features/compliance/CompliancePage'), 'CompliancePage');
 const ReturnsListPage = lazyPage(() => import('../features/returns/ReturnsListPage'), 'ReturnsListPage');
 const SuppressionPage = lazyPage(() => import('../features/suppression/SuppressionPage'), 'SuppressionPage');
 /** The API documentation (admin spec §2: /doc/api is lazy loaded). */
@@ -91,6 +92,7 @@ function areaRoutes(claims: SessionClaims | null) {
           <Route path="sources" element={<SourcesListPage />} />
           <Route path="source/:id" element={<SourceDetailPage />} />
           <Route path="returns" element={<ReturnsListPage />} />
+          <Route path="compliance" element={<CompliancePage />} />
           <Route path="pings" element={<PingBidsPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="sim" element={<SimulatorPage />} />

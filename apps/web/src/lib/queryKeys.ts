@@ -63,6 +63,13 @@ export const queryKeys = {
   pingBids: {
     all: ['pingBids'] as const,
   },
+  /** GET /api/compliance/…: the access log, the erasure records and the retention (issue 35). */
+  compliance: {
+    all: ['compliance'] as const,
+    accessLog: ['compliance', 'accessLog'] as const,
+    erasures: ['compliance', 'erasures'] as const,
+    retention: ['compliance', 'retention'] as const,
+  },
   /** GET /api/lead/returns: the admin's Returns screen. */
   returns: {
     all: ['returns'] as const,

@@ -3,6 +3,7 @@ export * from './bills';
 export * from './buyers';
 export * from './campaigns';
 export * from './compliance';
+export * from './privacy';
 export * from './engine';
 export * from './leads';
 export * from './messages';

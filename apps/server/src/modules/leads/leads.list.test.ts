@@ -337,6 +337,7 @@ describe('CSV export', () => {
       exportBatch: 2,
       deliveryLog: createDeliveryLog({ db: t.database.db }),
       serviceFields: { all: async () => [] },
+      accessLog: t.deps.services.accessLog,
     });
     const viewer = { userId: 'u', role: 'admin' as const, roleId: null };
     const read = async (query: Record<string, string>) => {

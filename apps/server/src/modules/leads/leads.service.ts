@@ -28,12 +28,15 @@ import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
 import { unpackExplanation } from '../../distribution/explanation';
 import { type Clock, toEpochSeconds } from '../../lib/clock';
+import { csvText } from '../../lib/csv-text';
 import { orUndefined } from '../../lib/dto';
 import { AppError } from '../../lib/errors';
 import { exchangeZone } from '../../lib/exchange-zone';
 import { centsToDollars, formatMoney } from '../../lib/money';
 import type { Viewer } from '../../plugins/auth';
 import { withinReturnWindow } from '../bills/money';
+import type { AccessLogService } from '../compliance/access-log.service';
+import { loggedFilter } from '../compliance/access-log.service';
 import type { AttemptRow, DeliveryLog } from '../deliveries/notify/delivery-log';
 import { returnWindowDays } from '../returns/returns.service';
 import { leadDateSpan, leadsToday } from './date-range';
@@ -177,6 +180,7 @@ export function createLeadsService({
   exportBatch = EXPORT_BATCH,
   deliveryLog,
   serviceFields,
+  accessLog,
 }: {
   db: Db;
   clock: Clock;
@@ -184,6 +188,8 @@ export function createLeadsService({
   serviceFields: { all(): Promise<ServiceFieldsAnswer[]> };
   /** Each match's delivery logs (the deliveries module's). */
   deliveryLog: DeliveryLog;
+  /** Who saw what (issue 35): every view, list page and export of leads is recorded there. */
+  accessLog: AccessLogService;
   /** Rows an export reads per round trip (tests make it small to cross batches). */
   exportBatch?: number;
 }) {
@@ -259,6 +265,41 @@ export function createLeadsService({
     };
   }
 
+  /** The lead as `viewer` may see it, or 404 (a buyer that did not buy it, another source). */
+  async function detailFor(viewer: Viewer, lead: LeadRow & { sourceName: string }, options: DetailOptions) {
+    const id = lead.id;
+    if (viewer.role === 'admin') return adminDetail(lead, options);
+    if (viewer.role === 'buyer') {
+      const mine = (await leadsRepo.matchesOf(db, [id])).filter((m) => m.buyerId === viewer.roleId);
+      if (mine.length === 0) throw AppError.notFound('Lead');
+      const windowDays = await returnWindowDays(db);
+      const attempts = await deliveryLog.attemptsOf(mine.map((m) => m.id));
+      const now = clock.now();
+      // Exchanges keep their suppliers from their buyers: the source only for a buyer allowed to see it.
+      const { source, ...seen } = base(lead);
+      return {
+        ...seen,
+        // The buyer sees the lead's contact fields, so its personal service fields too.
+        ...(await fieldsOfLead(lead)),
+        ...(mine[0]?.buyerShowsSource ? { source } : {}),
+        price: centsToDollars(mine[0]?.priceCents ?? 0),
+        match: withDeliveryReasons(
+          mine.map((m) => ({
+            ...matchOf(m, false),
+            // Whether Request Lead Return can still be used: sold, not returned yet, within the window.
+            returnable: !m.rejected && !m.returnStatus && withinReturnWindow(m.createdAt, now, windowDays),
+          })),
+          attempts,
+        ),
+      };
+    }
+    if (viewer.role === 'source' && lead.sourceId === viewer.roleId) {
+      // The source sees its own lead's contact fields, so its personal service fields too.
+      return { ...base(lead), ...(await fieldsOfLead(lead)), cost: centsToDollars(lead.costCents) };
+    }
+    throw AppError.notFound('Lead');
+  }
+
   return {
     /** The engine's explanation of a ping (the simulator's), with the campaigns' and buyers' names. */
     named(explanation: readonly LeadExplanationEntry[]) {
@@ -287,6 +328,11 @@ export function createLeadsService({
         leadsRepo.count(db, scope, filter, countLimit + 1),
       ]);
       const more = counted > countLimit;
+      // One row per page shown: its leads' ids, the range and the filter.
+      await accessLog.record(viewer, 'lead.list', {
+        leadIds: rows.map((r) => r.id),
+        detail: listDetail(dateq, query),
+      });
       return {
         data: rows.map((row) => withFields(scope, listItem(scope, row), row, defs)),
         total: Math.min(counted, countLimit),
@@ -325,6 +371,9 @@ export function createLeadsService({
           : await leadsRepo.values(db, scope, filter.span, 'service', VALUES_LIMIT);
         const columns = csvFieldColumns(services, defs, scope.role);
         yield stringify([[...LEAD_CSV_COLUMNS[scope.role], ...columns.map((c) => c.header)]]);
+        // Recorded before the first byte: an export nobody logged never starts.
+        await accessLog.record(viewer, 'lead.export', { detail: listDetail(dateq, query) });
+        yield stringify([[...LEAD_CSV_COLUMNS[scope.role]]]);
         let cursor: LeadCursor | undefined;
         for (;;) {
           const batch = await leadsRepo.list(db, scope, filter, order, { limit: exportBatch, cursor });
@@ -397,38 +446,17 @@ export function createLeadsService({
     async get(viewer: Viewer, id: string, options: DetailOptions) {
       const lead = await leadsRepo.findById(db, id);
       if (!lead) throw AppError.notFound('Lead');
-      if (viewer.role === 'admin') return adminDetail(lead, options);
-      if (viewer.role === 'buyer') {
-        const mine = (await leadsRepo.matchesOf(db, [id])).filter((m) => m.buyerId === viewer.roleId);
-        if (mine.length === 0) throw AppError.notFound('Lead');
-        const windowDays = await returnWindowDays(db);
-        const attempts = await deliveryLog.attemptsOf(mine.map((m) => m.id));
-        const now = clock.now();
-        // Exchanges keep their suppliers from their buyers: the source only for a buyer allowed to see it.
-        const { source, ...seen } = base(lead);
-        return {
-          ...seen,
-          // The buyer sees the lead's contact fields, so its personal service fields too.
-          ...(await fieldsOfLead(lead)),
-          ...(mine[0]?.buyerShowsSource ? { source } : {}),
-          price: centsToDollars(mine[0]?.priceCents ?? 0),
-          match: withDeliveryReasons(
-            mine.map((m) => ({
-              ...matchOf(m, false),
-              // Whether Request Lead Return can still be used: sold, not returned yet, within the window.
-              returnable: !m.rejected && !m.returnStatus && withinReturnWindow(m.createdAt, now, windowDays),
-            })),
-            attempts,
-          ),
-        };
-      }
-      if (viewer.role === 'source' && lead.sourceId === viewer.roleId) {
-        // The source sees its own lead's contact fields, so its personal service fields too.
-        return { ...base(lead), ...(await fieldsOfLead(lead)), cost: centsToDollars(lead.costCents) };
-      }
-      throw AppError.notFound('Lead');
+      const shown = await detailFor(viewer, lead, options);
+      await accessLog.record(viewer, 'lead.view', { leadIds: [id] });
+      return shown;
     },
   };
+}
+
+/** A list's or export's range and filter as the access log keeps them (a name search by its first letter). */
+function listDetail(dateq: LeadDateRange, query: LeadListQuery): Record<string, unknown> {
+  const { page, pageSize, sort, order, ...filter } = query;
+  return loggedFilter({ dateq, ...filter, ...(dateq === 'range' ? {} : { begin: undefined, end: undefined }) });
 }
 
 export type LeadsService = ReturnType<typeof createLeadsService>;
@@ -619,15 +647,7 @@ const yesNo = (value: boolean | null) => (value === null ? 'Unknown' : value ? '
 /** Date and time in ISO 8601 with the exchange zone's offset: 2026-11-27T03:31:00-05:00 (docs/decisions.md "One clock"). */
 const csvDate = (at: Date) => isoInZone(at, exchangeZone());
 
-/**
- * A text a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) gets a leading
- * apostrophe: lead fields come from sources, and an export must not carry their formulas (OWASP
- * CSV injection).
- */
-export function csvText(value: string | null | undefined): string {
-  if (!value) return '';
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+export { csvText };
 
 function csvRecord(role: LeadScope['role'], row: LeadListRow): string[] {
   const date = csvDate(row.at);

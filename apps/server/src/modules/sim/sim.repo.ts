@@ -3,8 +3,19 @@ import { type Db, rowsOf, type Tx } from '../../db/client';
 import { campaigns, services, sources, zips } from '../../db/schema';
 import { readSetting, writeSetting } from '../../db/settings';
 
-/** What the reset keeps: the ZIP reference data, the engine's version counters, and the admins (below). */
-const KEPT_TABLES = new Set(['zips', 'engine_versions', 'user', 'session', 'account']);
+/**
+ * What the reset keeps: the ZIP reference data, the engine's version counters, the admins (below), and
+ * the compliance records (the access log is append-only; erasure requests are kept 24 months).
+ */
+const KEPT_TABLES = new Set([
+  'zips',
+  'engine_versions',
+  'user',
+  'session',
+  'account',
+  'access_log',
+  'erasure_requests',
+]);
 
 /** A ZIP and service pair some live campaign buys. */
 export interface BuyablePair {

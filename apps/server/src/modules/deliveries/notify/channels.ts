@@ -102,6 +102,18 @@ export function webhookId(matchId: string, target: string): string {
   return `msg_${createHash('sha256').update(`${matchId}|${target}`).digest('hex').slice(0, 32)}`;
 }
 
+/** A notice to a buyer in each channel's form (channels.notice). */
+export interface ChannelNotice {
+  /** The notice's own id: a webhook's id is derived from it, the same on every retry. */
+  id: string;
+  buyerId: string;
+  subject: string;
+  text: string;
+  sms: string;
+  /** The webhook's body (a `timestamp` is added). */
+  json: Record<string, unknown>;
+}
+
 export interface ChannelDeps {
   db: Db;
   clock: Clock;
@@ -295,7 +307,62 @@ export function createChannels({
     };
   }
 
+  /**
+   * A notice that is not a lead (an erasure request, issue 35): on one of the buyer's channels, never
+   * with the person's data. Answers null when the channel took it, else why not.
+   */
+  async function notice(channel: NotifyChannel, target: string, message: ChannelNotice): Promise<string | null> {
+    if (channel === 'email') {
+      const row = await mailer.send({ to: target, subject: message.subject, text: message.text });
+      return row.status === 'failed' ? (row.error ?? 'the mail failed') : null;
+    }
+    if (channel === 'sms') {
+      const kept = whitelist && !(await whitelist.allows('sms', target));
+      if (!sms || kept) {
+        await outboxRepo.insert(db, {
+          id: newId('out'),
+          channel: 'sms',
+          to: target,
+          text: message.sms,
+          status: kept ? NOT_WHITELISTED : 'pending',
+          createdAt: clock.now(),
+        });
+        return null;
+      }
+      try {
+        await sms.messages.create({ to: target, from: config.TWILIO_FROM as string, body: message.sms });
+        return null;
+      } catch (error) {
+        return excerpt((error as Error).message ?? String(error));
+      }
+    }
+    if (channel === 'webhook' || channel === 'broadcast') {
+      const now = clock.now();
+      const payload = JSON.stringify({ ...message.json, timestamp: now.toISOString() });
+      const id = `msg_${createHash('sha256').update(`${message.id}|${target}`).digest('hex').slice(0, 32)}`;
+      try {
+        const res = await outboundRequest({
+          url: target,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Leadex-Webhooks/1.0',
+            ...signWebhook(deriveSigningSecret(config.LEADEX_SECRET, message.buyerId), { id, timestamp: now, payload }),
+          },
+          body: payload,
+          allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+          ...network,
+        });
+        return res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}`;
+      } catch (error) {
+        return excerpt(error instanceof OutboundError ? error.message : String(error));
+      }
+    }
+    return `no notice on the ${channel} channel`;
+  }
+
   return {
+    notice,
     /** Whether an accepted SMS waits for Twilio's callback to be "delivered". */
     smsByCallback: sms !== null,
     send(channel: NotifyChannel, lead: NotifyLead, target: string): Promise<AttemptResult> {

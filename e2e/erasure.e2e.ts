@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+import { tableRows } from './screen';
+import { fullPageScreenshot } from './screenshots';
+import { apiCall, demoBuyerMarket, USERS, unique } from './support';
+
+/**
+ * Issue 35: the admin erases a person by phone on the Compliance screen (search, preview, confirm),
+ * sees the request record, and reads the access log (its view of the lead, the erasure).
+ */
+const e2e = useBrowser();
+
+const NAME = `Erasa ${unique()}`;
+const PHONE = `212555${String(Math.floor(Math.random() * 9000) + 1000)}`;
+let leadId = '';
+let buyerId = '';
+let autoApproveBefore = 0;
+
+beforeAll(async () => {
+  const { context, page } = await e2e.signedIn(USERS.admin);
+  const market = await demoBuyerMarket(page.request, {
+    campaign: `Erasure e2e ${unique()}`,
+    fixedId: `ERASURE-E2E-${unique()}`.toUpperCase(),
+    zip: '10003',
+    email: 'erasure-e2e@example.com',
+    source: `Erasure e2e ${unique()}`,
+  });
+  ({ buyerId, autoApproveBefore } = market);
+  leadId = await market.sell({ name: NAME, phone: PHONE, email: `${unique()}@erasure-e2e.example` });
+  await context.close();
+});
+
+afterAll(async () => {
+  const { context, page } = await e2e.signedIn(USERS.admin);
+  await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: autoApproveBefore });
+  await context.close();
+});
+
+describe('the Compliance screen', () => {
+  it('erases a person, shows the request record, and the access log records the view and the erasure', async () => {
+    const admin = await e2e.signedIn(USERS.admin);
+    const { page } = admin;
+    // A view of the lead: one entry of the access log.
+    await page.goto(`/lead/${leadId}`);
+    await page.getByRole('heading', { name: NAME }).waitFor();
+
+    await page.goto('/compliance');
+    await page.getByRole('heading', { name: 'Compliance' }).waitFor();
+    await page
+      .getByRole('textbox', { name: 'Phone' })
+      .fill(`(${PHONE.slice(0, 3)}) ${PHONE.slice(3, 6)}-${PHONE.slice(6)}`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('1 lead(s) found').waitFor();
+    await page.getByRole('cell', { name: NAME }).waitFor();
+    await page.getByText('Buyers to be told').waitFor();
+    await fullPageScreenshot(page, 'compliance-erasure-preview');
+    await page.getByRole('textbox', { name: 'Requested by' }).fill('The consumer, by phone (e2e)');
+    await page.getByRole('button', { name: 'Erase' }).click();
+    await page.getByText('Erased', { exact: true }).waitFor();
+    await fullPageScreenshot(page, 'compliance-erased');
+
+    // The lead stays, without its name.
+    const lead = await apiCall<{ name?: string; phone?: string; price: number }>(
+      page.request,
+      'get',
+      `/api/lead/${leadId}`,
+    );
+    expect(lead.name).toBeUndefined();
+    expect(lead.phone).toBeUndefined();
+    expect(lead.price).toBe(35);
+
+    await page.getByRole('tab', { name: 'Erasure requests' }).click();
+    const record = tableRows(page).filter({ hasText: 'The consumer, by phone (e2e)' });
+    await record.waitFor();
+    await expect.poll(() => record.textContent()).toContain('Leads: 1');
+    await fullPageScreenshot(page, 'compliance-requests');
+
+    await page.getByRole('tab', { name: 'Access log' }).click();
+    await page.getByRole('textbox', { name: 'Lead id' }).fill(leadId);
+    const rows = tableRows(page);
+    await expect.poll(() => rows.filter({ hasText: 'Erasure' }).count()).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => rows.filter({ hasText: 'Lead viewed' }).count()).toBeGreaterThanOrEqual(1);
+    await fullPageScreenshot(page, 'compliance-access-log');
+    await admin.context.close();
+  });
+});
