@@ -200,7 +200,8 @@ async function directLead(campaign: string, fields: Record<string, unknown>) {
 }
 
 const explanationOf = async (leadId: string) =>
-  (await t.request({ method: 'GET', url: `/api/lead/${leadId}?includeMatchLog=true`, as: admin.cookie })).json().explanation as {
+  (await t.request({ method: 'GET', url: `/api/lead/${leadId}?includeMatchLog=true`, as: admin.cookie })).json()
+    .explanation as {
     campaign: string;
     eligible: boolean;
     rule?: string;
