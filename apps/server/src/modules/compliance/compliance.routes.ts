@@ -122,7 +122,7 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
   );
 
   app.get(
-    '/compliance/retention',
+    '/compliance/evidence-retention',
     {
       onRequest: admin,
       schema: {
@@ -135,7 +135,7 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
   );
 
   app.put(
-    '/compliance/retention',
+    '/compliance/evidence-retention',
     {
       onRequest: admin,
       schema: {

@@ -159,13 +159,13 @@ describe('consent evidence (issue 34 item 3)', () => {
     await t.request({ method: 'PUT', url: `/api/lead/${kept}/legal-hold`, as: admin.cookie, payload: {} });
     const refused = await t.request({
       method: 'PUT',
-      url: '/api/compliance/retention',
+      url: '/api/compliance/evidence-retention',
       as: admin.cookie,
       payload: { years: 4 },
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors.years).toMatch(/at least 5/);
-    await t.request({ method: 'PUT', url: '/api/compliance/retention', as: admin.cookie, payload: { years: 5 } });
+    await t.request({ method: 'PUT', url: '/api/compliance/evidence-retention', as: admin.cookie, payload: { years: 5 } });
     const now = t.clock.now();
     try {
       t.clock.set('2031-11-25T15:59:59Z'); // not yet 5 years
