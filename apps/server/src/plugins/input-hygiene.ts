@@ -234,6 +234,10 @@ function registerJsonParser(app: FastifyInstance) {
   });
 }
 
+/** A body handed to its route as the request's stream (a content-type parser's `done(null, payload)`). */
+const isStream = (body: unknown): boolean =>
+  body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function';
+
 /** On the source API: what cannot be stored is stripped (NUL) or dropped (`metadata`); a known field with a lone surrogate is refused. */
 function keepLead(request: FastifyRequest) {
   if (findNul(request.body) !== null) request.body = stripNul(request.body);
@@ -280,12 +284,15 @@ export function registerInputHygiene(app: FastifyInstance): void {
 
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (keepsLeads(request)) return keepLead(request);
+    // A streamed body (a CSV upload) is read by its route as it arrives: walking it would walk the
+    // socket's whole object graph, cycles and all, and never end.
+    const streamed = isStream(request.body);
     // JSON bodies were measured as they were parsed; XML and form bodies are measured here.
-    if (depthOf(request.body) > MAX_DEPTH) {
+    if (!streamed && depthOf(request.body) > MAX_DEPTH) {
       const body = request.body as Record<string, unknown>;
       throw tooDeep(Array.isArray(body) ? undefined : Object.keys(body).find((k) => depthOf(body[k]) + 1 > MAX_DEPTH));
     }
-    for (const part of [request.params, request.query, request.body]) {
+    for (const part of streamed ? [request.params, request.query] : [request.params, request.query, request.body]) {
       const nul = findNul(part);
       if (nul !== null) refuse(nul, NUL_WORDS);
       const surrogate = findLoneSurrogate(part);

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/factories';
@@ -167,6 +168,22 @@ describe('suppression routes, per role', () => {
     });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errors).toHaveProperty('file');
+  });
+
+  it('takes the upload over a real HTTP connection, as a browser sends it (the request stream, not inject’s)', async () => {
+    // The input checks once walked a streamed body's object graph (the socket's, with its cycles):
+    // the process then ran out of memory on a two-line file. inject's stream has no socket to walk.
+    const id = (await make(admin, { name: 'Over HTTP', kind: 'phone' })).json()._id;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/api/suppression/list/${id}/upload`, {
+      method: 'POST',
+      headers: { cookie: admin, origin: t.deps.config.PUBLIC_URL, 'content-type': 'text/csv' },
+      body: 'phone\n5125552501\n5125552502\n',
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ read: 2, added: 2, entries: 2 });
   });
 
   it('keeps the opt-out list: no route edits, empties or deletes it', async () => {
