@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCalendarDate, pageQuery } from './common';
+import { isoDate, pageQuery } from './common';
 import { emailInput, phoneInput } from './lead';
 
 /** What the access log records (issue 35 item 5). */
@@ -28,12 +28,8 @@ export const ACCESS_ACTION_LABELS: Record<AccessAction, string> = {
 /** Rows per page of the Access log and the Erasure requests lists. */
 export const COMPLIANCE_PAGE_SIZE = 25;
 
-const day = (label: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`)
-    .refine(isCalendarDate, `${label} must be a date (YYYY-MM-DD)`)
-    .optional();
+/** A day of the filter, within the exchange's date bounds like every date field (9999 would overflow). */
+const day = (label: string) => isoDate(label).optional();
 
 const optionalFilter = (max: number) =>
   z.preprocess(

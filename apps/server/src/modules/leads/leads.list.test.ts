@@ -341,7 +341,7 @@ describe('CSV export', () => {
     });
     const viewer = { userId: 'u', role: 'admin' as const, roleId: null };
     const read = async (query: Record<string, string>) => {
-      const { body } = service.exportCsv(viewer, 'today', {
+      const { body } = await service.exportCsv(viewer, 'today', {
         page: 1,
         pageSize: 15,
         ...query,

@@ -51,8 +51,8 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadsService }> = async 
         response: csvResponse,
       },
     },
-    (request, reply) => {
-      const { fileName, body } = leads.exportCsv(request.viewer(), request.params.dateq, request.query);
+    async (request, reply) => {
+      const { fileName, body } = await leads.exportCsv(request.viewer(), request.params.dateq, request.query);
       reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName}"`)

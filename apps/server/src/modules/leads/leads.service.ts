@@ -355,15 +355,20 @@ export function createLeadsService({
      * The list as CSV (GET /api/lead/date/{dateq}/export.csv): the role's columns, every matching row,
      * read in keyset batches and streamed, so an export of millions never sits in memory.
      */
-    exportCsv(viewer: Viewer, dateq: LeadDateRange, query: LeadListQuery): { fileName: string; body: Readable } {
+    async exportCsv(
+      viewer: Viewer,
+      dateq: LeadDateRange,
+      query: LeadListQuery,
+    ): Promise<{ fileName: string; body: Readable }> {
       const scope = scopeOf(viewer);
       const order = orderOf(query);
       const now = clock.now();
+      // The filter is read before the first byte: a bad one answers 400, not a stream cut short.
+      const defs = await definitions();
+      const filter = filterOf(dateq, query, scope, now, defs);
       // Each batch becomes one chunk of CSV: a failed read ends the stream with its error (the
       // response is cut short, never a file that looks whole).
       async function* chunks() {
-        const defs = await definitions();
-        const filter = filterOf(dateq, query, scope, now, defs);
         // The services' own fields after the role's columns (issue 33): the service's, or for an export
         // of several services the union of theirs, in the services' order then each one's own.
         const services = filter.service
@@ -373,7 +378,6 @@ export function createLeadsService({
         yield stringify([[...LEAD_CSV_COLUMNS[scope.role], ...columns.map((c) => c.header)]]);
         // Recorded before the first byte: an export nobody logged never starts.
         await accessLog.record(viewer, 'lead.export', { detail: listDetail(dateq, query) });
-        yield stringify([[...LEAD_CSV_COLUMNS[scope.role]]]);
         let cursor: LeadCursor | undefined;
         for (;;) {
           const batch = await leadsRepo.list(db, scope, filter, order, { limit: exportBatch, cursor });
