@@ -149,8 +149,6 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         states: ['TX', 'OK'],
         max: { daily: 40, monthly: 800 },
         status: 'live',
-        // Roofs old enough to need replacing.
-        fieldFilters: [{ field: 'roof_age', op: 'at_least', value: 10 }],
       },
       {
         name: 'Roofing - Dallas Metro shared',
@@ -163,7 +161,6 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         max: { hourly: 5, daily: 30 },
         time: EASTERN_BUSINESS_HOURS,
         status: 'live',
-        fieldFilters: [{ field: 'roof_type', op: 'none_of', values: ['Flat'] }],
       },
     ],
   },
@@ -194,12 +191,6 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         states: ['AZ', 'CA', 'NV', 'NM'],
         max: { daily: 60, monthly: 1000 },
         status: 'live',
-        // A bill worth offsetting, a roof the sun reaches, credit to finance the panels.
-        fieldFilters: [
-          { field: 'electric_bill', op: 'at_least', value: 100 },
-          { field: 'roof_shade', op: 'none_of', values: ['Heavy'] },
-          { field: 'credit_rating', op: 'one_of', values: ['Excellent', 'Good', 'Fair'] },
-        ],
       },
       {
         name: 'Solar - Phoenix ZIPs',
@@ -210,6 +201,8 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         zips: ['85004', '85006', '85008', '85012', '85014', '85016', '85018', '85020'],
         max: { weekly: 50 },
         status: 'draft',
+        // The demo's one field filter is on a draft: the live demo campaigns buy leads sent without the
+        // service's fields, as the e2e flows and a first look at the demo send them.
         fieldFilters: [{ field: 'electric_bill', op: 'between', min: 150, max: 600 }],
       },
     ],
