@@ -103,7 +103,8 @@ export const filterFieldSchema = z.object({
   key: z.string(),
   label: z.string(),
   type: z.enum(['text', 'number', 'money', 'boolean', 'choice', 'date', 'phone', 'email', 'zip']),
-  options: z.array(z.union([z.string(), z.object({ value: z.string(), label: z.string().optional() })])).optional(),
+  /** A choice field's options, as the service defines them. */
+  options: z.array(z.string()).optional(),
   stage: z.enum(['ping', 'post']),
   personal: z.boolean(),
   services: z.array(z.string()),
@@ -130,7 +131,7 @@ export interface FilterIssue {
   message: string;
 }
 
-const optionValue = (o: string | { value: string }) => (typeof o === 'string' ? o : o.value);
+export const optionValue = (o: string | { value: string }) => (typeof o === 'string' ? o : o.value);
 const optionLabel = (o: string | { value: string; label?: string }) =>
   typeof o === 'string' ? o : (o.label ?? o.value);
 

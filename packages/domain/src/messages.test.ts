@@ -116,8 +116,9 @@ describe('schema messages (DESIGN.md §11 Input hygiene)', () => {
         const result = schema.safeParse(inputAt(path, OVER_LONG));
         if (result.success) continue;
         const here = result.error.issues.filter((issue) => samePath(issue.path, path));
+        // "is required", not the word alone: a yes/no field may be named Required.
         for (const issue of here)
-          if (/\brequired\b/i.test(issue.message)) bad.push(`${path.join('.') || '(root)'}: ${issue.message}`);
+          if (/\bis required\b/i.test(issue.message)) bad.push(`${path.join('.') || '(root)'}: ${issue.message}`);
         const max = maxLength(field);
         if (max !== undefined && !here.some((issue) => issue.message.includes(`at most ${max} characters`)))
           bad.push(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDate, pageQuery } from './common';
 import { emailInput, phoneInput } from './lead';
+import { whenMissing } from './messages';
 
 /** What the access log records (issue 35 item 5). */
 export const ACCESS_ACTIONS = [
@@ -92,7 +93,7 @@ export const erasureRequestSchema = z
     email: emailInput,
     phone: phoneInput,
     requested_by: z
-      .string({ error: 'Requested by is required' })
+      .string({ error: whenMissing('Requested by is required') })
       .trim()
       .min(1, 'Requested by is required')
       .max(200, 'Requested by must be at most 200 characters'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeEmail, normalizeZip, parseBoolean, readPhone } from './lenient-readers';
+import { whenMissing } from './messages';
 import { CAMPAIGN_ID_FIELDS, FIELD_ALIASES, PLATFORM_FIELDS } from './source-api-aliases';
 
 /**
@@ -117,7 +118,7 @@ const optionSchema = z
 export const serviceFieldSchema = z
   .object({
     key: z
-      .string({ error: 'Key is required' })
+      .string({ error: whenMissing('Key is required') })
       .trim()
       .min(1, 'Key is required')
       .max(40, 'Key must be at most 40 characters')
@@ -126,7 +127,7 @@ export const serviceFieldSchema = z
         message: 'Key is a field the lead already has (or one of its aliases): choose another',
       }),
     label: z
-      .string({ error: 'Label is required' })
+      .string({ error: whenMissing('Label is required') })
       .trim()
       .min(1, 'Label is required')
       .max(100, 'Label must be at most 100 characters'),

@@ -17,6 +17,7 @@ import {
   fieldFilterAnswer,
   hasNotifyMethod,
   type LocationType,
+  optionValue,
   type Page,
 } from '@leadex/domain';
 import type { Db, Tx } from '../../db/client';
@@ -220,7 +221,7 @@ export function createCampaignsService({ db, clock, engine, serviceFields }: Cam
         key: f.key,
         label: f.label,
         type: f.type,
-        ...(f.options?.length ? { options: [...f.options] } : {}),
+        ...(f.options?.length ? { options: f.options.map(optionValue) } : {}),
         stage: f.stage ?? 'post',
         personal: f.personal ?? false,
         services: f.services,

@@ -1,6 +1,7 @@
 import { type Buyer, buyerUserSchema } from '@leadex/domain';
-import { Alert, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconInfoCircle, IconPlayerPause } from '@tabler/icons-react';
+import { Alert, Button, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconInfoCircle, IconPlayerPause, IconShieldOff } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { EditableForm } from '../../components/EditableForm';
 import { DisplayField, MoneyField, SelectField, TextField } from '../../components/FormFields';
@@ -107,6 +108,11 @@ function BuyerDetail({ id, selfView = false }: BuyerDetailProps) {
             >
               Pause Campaigns
             </ConfirmButton>
+          ) : record && selfView ? (
+            // The buyer's own suppression lists and opt-outs (issue 34): the spec's buyer menu stays as it is.
+            <Button component={Link} to="/suppression" variant="light" leftSection={<IconShieldOff size={18} />}>
+              Suppression lists
+            </Button>
           ) : undefined
         }
         title={isNew ? 'New Buyer' : (record?.name ?? 'Buyer')}

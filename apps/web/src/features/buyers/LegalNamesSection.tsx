@@ -30,7 +30,7 @@ export function LegalNamesSection({ buyer, selfView }: { buyer: Buyer; selfView:
       title="Legal Names"
       description={
         selfView
-          ? 'Your company’s legal names. Campaigns that require named consent buy only leads whose consent language names one of them.'
+          ? 'Your company’s legal names. Campaigns that require named consent buy only leads whose consent language names one of them. The profile is read-only: ask your provider to change them, or send them through the API (PUT /api/buyer/{id}/legal-names).'
           : 'The company’s legal names. Campaigns that require named consent buy only leads whose consent language names one of them.'
       }
     >
@@ -40,6 +40,7 @@ export function LegalNamesSection({ buyer, selfView }: { buyer: Buyer; selfView:
           placeholder="Type a name and press Enter"
           value={names}
           onChange={setNames}
+          readOnly={selfView}
           maxTags={20}
           splitChars={[]}
         />
@@ -47,17 +48,20 @@ export function LegalNamesSection({ buyer, selfView }: { buyer: Buyer; selfView:
           Matched without regard to case, punctuation or “Inc.”, “LLC”, “Co.”: “Acme Home Services, LLC” matches “ACME
           Home Services Inc.”.
         </Text>
-        <Group>
-          <Button
-            type="button"
-            size="xs"
-            disabled={!changed}
-            loading={save.isPending}
-            onClick={() => save.mutate(names)}
-          >
-            Save Legal Names
-          </Button>
-        </Group>
+        {/* The buyer's profile is read-only (portals spec): only the admin saves here. */}
+        {!selfView && (
+          <Group>
+            <Button
+              type="button"
+              size="xs"
+              disabled={!changed}
+              loading={save.isPending}
+              onClick={() => save.mutate(names)}
+            >
+              Save Legal Names
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Section>
   );

@@ -25,6 +25,19 @@ export function SettingsPage() {
         <AdSpendSection />
         <TimeZoneSection />
         <ServiceFieldsSection />
+        <Section
+          title="Compliance"
+          description="Suppression lists and opt-outs; erasure requests, retention and the access log."
+        >
+          <Group>
+            <Button component={Link} to="/suppression" variant="light" rightSection={<IconArrowRight size={16} />}>
+              Open Suppression
+            </Button>
+            <Button component={Link} to="/compliance" variant="light" rightSection={<IconArrowRight size={16} />}>
+              Open Compliance
+            </Button>
+          </Group>
+        </Section>
         {env.data && (
           <Section
             title="Simulator"
