@@ -147,7 +147,7 @@ describe.skip('a service’s own field, end to end', () => {
     // The list: the field as a column, then a filter on it.
     await page.goto('/leads?service=windows');
     await tableRows(page).first().waitFor();
-    await page.getByRole('button', { name: 'Field columns' }).click();
+    await page.getByRole('button', { name: 'Service fields' }).click();
     await page.getByRole('checkbox', { name: LABEL }).check();
     await page.keyboard.press('Escape');
     await page.getByRole('columnheader', { name: LABEL }).waitFor();

@@ -58,7 +58,7 @@ export function LegalNamesSection({ buyer, selfView }: { buyer: Buyer; selfView:
               loading={save.isPending}
               onClick={() => save.mutate(names)}
             >
-              Save Legal Names
+              Update Legal Names
             </Button>
           </Group>
         )}

@@ -104,7 +104,7 @@ export function LeadFieldColumnsChooser({
   return (
     <Popover position="bottom-end" shadow="md" withinPortal trapFocus>
       <Popover.Target>
-        <Button variant="default">Field columns</Button>
+        <Button variant="default">Service fields</Button>
       </Popover.Target>
       <Popover.Dropdown aria-label="Service field columns">
         <Stack gap="xs">
