@@ -69,11 +69,12 @@ export interface MatchRecord {
 }
 
 /** Why a sale statement stored nothing. */
-export type NotStored = 'cap_full' | 'prior_sale' | 'replay';
+export type NotStored = 'cap_full' | 'prior_sale' | 'replay' | 'suppressed';
 
 const CAP_FULL = 'leadex:cap_full';
 const REPLAY = 'leadex:replay';
 const PRIOR_SALE = 'leadex:prior_sale';
+const SUPPRESSED = 'leadex:suppressed';
 
 /**
  * The source's own lead with this phone or email since `repostSince` (a re-post, DESIGN.md §5 rule
@@ -127,6 +128,8 @@ export async function priorSales(
  * cap). If a check fails, a slot or a balance is full or the ping was already posted,
  * `leadex_assert` raises and PostgreSQL undoes all of it; the caller learns which from the message.
  * Without the check's times ($41, $42 null) the prior sales are not looked at (the caller did).
+ * With the contact's suppression hashes ($53, issue 36) the statement refuses a contact any list holds
+ * (the caller then looks the lists up and decides again): the usual unlisted lead costs no lookup.
  */
 const STORE_SALE: NamedStatement = {
   name: 'leadex_store_sale',
@@ -140,7 +143,9 @@ const STORE_SALE: NamedStatement = {
         not exists (select 1 from same where source_id = $2 and created_at > $41::timestamptz and not test)
         and not exists (select 1 from same join lead_matches m on m.lead_id = same.id
           where m.buyer_id = any($38::text[]) and m.created_at > $42::timestamptz and not m.rejected),
-        '${PRIOR_SALE}') as ok
+        '${PRIOR_SALE}')
+        and leadex_assert(not exists (select 1 from suppression_entries e where e.hash = any($53::text[])), '${SUPPRESSED}')
+        as ok
     ), wanted as (
       select * from unnest($32::text[], $33::text[], $34::timestamptz[], $35::int[])
         as w(campaign_id, period, period_start, lim)
@@ -195,6 +200,7 @@ const STORE_SALE: NamedStatement = {
 
 /**
  * Stores a lead, its matches and cap slots atomically; answers what stopped it, if anything.
+ * `unlisted`: the contact's suppression hashes, which no list may hold (empty: not checked).
  * `check` asks the statement to refuse a re-post or a duplicate sale it finds in the database.
  */
 export async function storeSale(
@@ -208,6 +214,7 @@ export async function storeSale(
     spendTaken?: boolean;
   } | null,
   check: { repostSince: Date; boughtSince: Date } | null,
+  unlisted: readonly string[] = [],
 ): Promise<NotStored | null> {
   const caps = sale?.caps ?? [];
   const budgets = sale?.budgets ?? [];
@@ -266,6 +273,7 @@ export async function storeSale(
       budgets.map((b) => b.limitCents),
       budgets.map((b) => b.amountCents),
       JSON.stringify(lead.fields),
+      unlisted,
     ]);
     return null;
   } catch (error) {
@@ -273,6 +281,7 @@ export async function storeSale(
     if (message.includes(CAP_FULL)) return 'cap_full';
     if (message.includes(PRIOR_SALE)) return 'prior_sale';
     if (message.includes(REPLAY)) return 'replay';
+    if (message.includes(SUPPRESSED)) return 'suppressed';
     throw error;
   }
 }
