@@ -1,11 +1,12 @@
-import { type RawDb, rawDb } from '../../db/raw';
+import { rawDb } from '../../db/raw';
 import { bidsFor } from '../eligibility';
 import { emailHash, phoneHash } from '../normalize';
 import type { InlineDeliveries, Pinger } from '../ports';
 import { type Settled, sellCarefully } from './careful';
 import { auction, decide, factsOf, leadRecord, type SaleContext } from './decide';
+import { type StoreAtOnce, storeAlone } from './group';
 import { pingBuyers } from './quote';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, type LeadRecord, leadOfPing, storeSale } from './sale.repo';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, type LeadRecord, leadOfPing } from './sale.repo';
 import type { SaleDeps, SaleOutcome, SaleRequest } from './types';
 
 /** A source re-posting the same lead within this window is refused as a duplicate (DESIGN.md §5 rule 9). */
@@ -47,9 +48,10 @@ async function replay(deps: SaleDeps, kind: 'ping' | 'idempotency', req: SaleReq
  * yet, takes the cap slots and stores the lead with its matches, or undoes all of it. Only when it
  * refuses (a cap filled elsewhere, a duplicate sold by another process, a re-post), a winner's
  * buyer has live deliveries, or an Idempotency-Key must be claimed does the sale take the careful
- * path (careful.ts).
+ * path (careful.ts). `store` stores the one statement: alone, or with the sales that arrive while a
+ * group is being stored (group commit, group.ts).
  */
-export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutcome> {
+export async function sell(deps: SaleDeps, sold: SaleRequest, store?: StoreAtOnce): Promise<SaleOutcome> {
   const { db, engine, clock, inline, pinger, onSale, logger } = deps;
   const raw = rawDb(db);
   let req = sold;
@@ -110,7 +112,8 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
   }
   let settled: Settled | null = null;
   if (!req.meta.idempotencyKey) {
-    const atOnce = await sellAtOnce(deps, raw, req, lead, known(), window, req.suppression ? [] : listed);
+    const unlisted = req.suppression ? [] : listed;
+    const atOnce = await sellAtOnce(deps, store ?? storeAlone(raw), req, lead, known(), window, unlisted);
     if (atOnce !== 'listed') settled = atOnce;
   }
   // The careful path decides with the lists' verdict (read here unless read above).
@@ -149,7 +152,7 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
  */
 async function sellAtOnce(
   ctx: SaleContext & { inline?: InlineDeliveries; pinger?: Pinger },
-  raw: RawDb,
+  store: StoreAtOnce,
   req: SaleRequest,
   lead: LeadRecord,
   known: ReadonlySet<string>,
@@ -159,7 +162,7 @@ async function sellAtOnce(
   const { result, considered } = auction(ctx, req, lead, known);
   if (result?.winners.some((w) => ctx.inline?.runsFor(w.buyerId))) return null;
   const { row, answer, sale } = decide(ctx.engine, req, lead, considered, result);
-  const stopped = await storeSale(raw, row, sale, window, unlisted);
+  const stopped = await store({ lead: row, sale, check: window, unlisted });
   if (stopped === null) return { answer, matches: sale?.matches ?? [] };
   if (stopped === 'suppressed') return 'listed';
   return stopped === 'replay' ? { replay: 'ping' } : null;
