@@ -47,6 +47,10 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         NODE_ENV: 'development',
         LEADEX_SECRET: SECRET,
         ALLOW_PRIVATE_DELIVERY_TARGETS: 'true',
+        // Deliveries the killed process had taken are taken again after seconds, not the default minutes.
+        JOB_EXPIRE_SECONDS: '2',
+        JOB_POLL_SECONDS: '0.5',
+        DISPATCH_INTERVAL_MS: '100',
       });
       processes.push(server);
       await waitHealthy(server);
@@ -100,7 +104,8 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
         'every lead answered "sold" delivered',
       ).catch((error) => {
         const missing = sold.filter((id) => !deliveredIds().has(id));
-        throw new Error(`${String(error)}: ${missing.length} of ${sold.length} not delivered`);
+        const output = processes.map((p) => p.output.join('').slice(-2000)).join('\n');
+        throw new Error(`${String(error)}: ${missing.length} of ${sold.length} not delivered\n${output}`);
       });
     }, 180_000);
   },
