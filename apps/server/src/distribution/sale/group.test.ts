@@ -5,7 +5,7 @@ import { useTestApp } from '../../../test/harness';
 import { type NamedStatement, rawDb, type SqlRunner } from '../../db/raw';
 import { capCounters, leadMatches, leads } from '../../db/schema';
 import { leadRecord, slotsOf } from './decide';
-import { createSaleGroups, type StoreAtOnce } from './group';
+import { groupCommit, type StoreAtOnce } from './group';
 import { storeSale, takeCampaignCaps } from './sale.repo';
 import { sell } from './sell';
 import type { SaleDeps, SaleOutcome, SaleRequest } from './types';
@@ -63,7 +63,7 @@ function heldGroups(holdUntil: number) {
       return raw.query<T>(statement, values);
     },
   };
-  const groups = createSaleGroups(runner, { flushes: 1 });
+  const groups = groupCommit(runner, { flushes: 1 });
   let arrived = 0;
   const store: StoreAtOnce = (sale) => {
     arrived += 1;

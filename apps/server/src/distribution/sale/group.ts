@@ -40,7 +40,7 @@ function keysOf({ lead }: GroupedSale): string[] {
  * path alone, and the others are stored together again; a group that fails otherwise (a deadlock, say)
  * has each of its sales stored alone, so no sale is ever taken down by another.
  */
-export function createSaleGroups(db: SqlRunner, options: GroupOptions = {}) {
+export function groupCommit(db: SqlRunner, options: GroupOptions = {}) {
   const flushes = options.flushes ?? 2;
   const maxGroup = options.maxGroup ?? 50;
   const queue: Waiting[] = [];
