@@ -227,6 +227,13 @@ export interface SuppressionVerdict {
 export interface SuppressionCheck {
   /** A post or a direct lead: the phone, email and ZIP against every list (one indexed query). */
   contact(contact: { phone?: string | null; email?: string | null; zip?: string | null }): Promise<SuppressionVerdict>;
+  /**
+   * The keyed hashes the lists would be searched for (issue 36): the sale's one statement refuses a
+   * contact any list holds, so the usual unlisted lead costs no lookup of its own.
+   */
+  hashes(contact: { phone?: string | null; email?: string | null; zip?: string | null }): string[];
+  /** The lists holding any of these hashes (`hashes`' answer): the lookup `contact` makes, hashed once. */
+  lookup(hashes: readonly string[]): Promise<SuppressionVerdict>;
   /** A ping (no contact, answered from memory): the ZIP against the ZIP lists; null when on none. */
   zip(zip: string): SuppressionVerdict | null;
 }

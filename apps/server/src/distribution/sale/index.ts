@@ -1,4 +1,6 @@
+import { rawDb } from '../../db/raw';
 import type { SourceCaller } from '../engine';
+import { groupCommit } from './group';
 import { quote } from './quote';
 import { sell } from './sell';
 import type { QuoteOutcome, QuoteRequest, SaleDeps, SaleOutcome, SaleRequest } from './types';
@@ -22,12 +24,14 @@ export type {
  * source API turns them into HTTP answers.
  */
 export function createSale(deps: SaleDeps) {
+  // Sales stored together while a group is being stored (issue 36 item 1): one WAL flush for many posts.
+  const groups = groupCommit(rawDb(deps.db));
   return {
     /** A price for a ping: at once from memory, or once the Ping/Post buyers have answered. */
     quote: (caller: SourceCaller, input: QuoteRequest): QuoteOutcome | Promise<QuoteOutcome> =>
       quote(deps, caller, input),
     /** Sells a lead once (or replays the answer of the request it repeats). */
-    sell: (req: SaleRequest): Promise<SaleOutcome> => sell(deps, req),
+    sell: (req: SaleRequest): Promise<SaleOutcome> => sell(deps, req, groups.store),
   };
 }
 

@@ -69,11 +69,12 @@ export interface MatchRecord {
 }
 
 /** Why a sale statement stored nothing. */
-export type NotStored = 'cap_full' | 'prior_sale' | 'replay';
+export type NotStored = 'cap_full' | 'prior_sale' | 'replay' | 'suppressed';
 
 const CAP_FULL = 'leadex:cap_full';
 const REPLAY = 'leadex:replay';
 const PRIOR_SALE = 'leadex:prior_sale';
+const SUPPRESSED = 'leadex:suppressed';
 
 /**
  * The source's own lead with this phone or email since `repostSince` (a re-post, DESIGN.md §5 rule
@@ -127,6 +128,8 @@ export async function priorSales(
  * cap). If a check fails, a slot or a balance is full or the ping was already posted,
  * `leadex_assert` raises and PostgreSQL undoes all of it; the caller learns which from the message.
  * Without the check's times ($41, $42 null) the prior sales are not looked at (the caller did).
+ * With the contact's suppression hashes ($53, issue 36) the statement refuses a contact any list holds
+ * (the caller then looks the lists up and decides again): the usual unlisted lead costs no lookup.
  */
 const STORE_SALE: NamedStatement = {
   name: 'leadex_store_sale',
@@ -140,7 +143,9 @@ const STORE_SALE: NamedStatement = {
         not exists (select 1 from same where source_id = $2 and created_at > $41::timestamptz and not test)
         and not exists (select 1 from same join lead_matches m on m.lead_id = same.id
           where m.buyer_id = any($38::text[]) and m.created_at > $42::timestamptz and not m.rejected),
-        '${PRIOR_SALE}') as ok
+        '${PRIOR_SALE}')
+        and leadex_assert(not exists (select 1 from suppression_entries e where e.hash = any($53::text[])), '${SUPPRESSED}')
+        as ok
     ), wanted as (
       select * from unnest($32::text[], $33::text[], $34::timestamptz[], $35::int[])
         as w(campaign_id, period, period_start, lim)
@@ -195,6 +200,7 @@ const STORE_SALE: NamedStatement = {
 
 /**
  * Stores a lead, its matches and cap slots atomically; answers what stopped it, if anything.
+ * `unlisted`: the contact's suppression hashes, which no list may hold (empty: not checked).
  * `check` asks the statement to refuse a re-post or a duplicate sale it finds in the database.
  */
 export async function storeSale(
@@ -208,6 +214,7 @@ export async function storeSale(
     spendTaken?: boolean;
   } | null,
   check: { repostSince: Date; boughtSince: Date } | null,
+  unlisted: readonly string[] = [],
 ): Promise<NotStored | null> {
   const caps = sale?.caps ?? [];
   const budgets = sale?.budgets ?? [];
@@ -266,6 +273,7 @@ export async function storeSale(
       budgets.map((b) => b.limitCents),
       budgets.map((b) => b.amountCents),
       JSON.stringify(lead.fields),
+      unlisted,
     ]);
     return null;
   } catch (error) {
@@ -273,7 +281,224 @@ export async function storeSale(
     if (message.includes(CAP_FULL)) return 'cap_full';
     if (message.includes(PRIOR_SALE)) return 'prior_sale';
     if (message.includes(REPLAY)) return 'replay';
+    if (message.includes(SUPPRESSED)) return 'suppressed';
     throw error;
+  }
+}
+
+/** One sale of a group (issue 36): the lead as the one-statement sale stores it, its matches and slots. */
+export interface GroupedSale {
+  lead: LeadRecord;
+  sale: { kind: string; matches: MatchRecord[]; caps: CapSlot[]; budgets?: BudgetSlot[] } | null;
+  check: { repostSince: Date; boughtSince: Date } | null;
+  unlisted: readonly string[];
+}
+
+const GROUP_REFUSED = 'leadex:group_refused:';
+
+/**
+ * Many one-statement sales in ONE statement (group commit, issue 36): one transaction and one WAL
+ * flush for the group, each sale keeping its own outcome. First each sale's own checks, as
+ * STORE_SALE makes them (a re-post or a duplicate sale in the database, a listed contact, its ping
+ * stored already): a sale they refuse is left out and answered why, without a write. Then the other
+ * sales' cap slots, budgets and buyers' spend are taken together, each counter once by the group's
+ * count or sum (the conditional increment of STORE_SALE, in its lock order: campaign, then period;
+ * owner, then period); a counter that cannot take them all names its sales, the statement raises
+ * `leadex:group_refused:<their numbers>` and PostgreSQL undoes all of it: the caller sells those
+ * alone and sends the rest again. Two sales of one group never share a ping id, phone or email (the
+ * caller keeps them apart), so no check of one depends on another. Answers each refused sale's number
+ * and why; the others were stored.
+ */
+const STORE_SALES: NamedStatement = {
+  name: 'leadex_store_sales',
+  text: `
+    with s as materialized (
+      select * from jsonb_to_recordset($1::jsonb) as s(i int, id text, source_id text, api_key_id text, channel text,
+        service text, zip text, state text, city text, name text, first_name text, last_name text, address text,
+        phone text, email text, tcpa_consent boolean, tcpa_language text, trusted_form text, jornaya text, ip text,
+        user_agent text, pub_id text, sub_id text, homeowner boolean, metadata jsonb, ping_id text, test boolean,
+        answer jsonb, explanation jsonb, price_cents int, cost_cents int, created_at timestamptz, request jsonb,
+        field_flags jsonb, trusted_form_ping_url text, fields jsonb, kind text, repost_since timestamptz,
+        bought_since timestamptz, matches jsonb, caps jsonb, budgets jsonb, unlisted jsonb)
+    ), m as materialized (
+      select s.i, x.* from s, jsonb_to_recordset(s.matches) as x(id text, campaign_id text, buyer_id text, price_cents int)
+    ), checked as materialized (
+      select s.i, case
+        when s.repost_since is not null and exists (
+          select 1 from leads l where (l.phone = s.phone or l.email = s.email)
+            and ((l.source_id = s.source_id and l.created_at > s.repost_since and not l.test)
+              or exists (select 1 from lead_matches x where x.lead_id = l.id and x.created_at > s.bought_since
+                and not x.rejected and x.buyer_id in (select m.buyer_id from m where m.i = s.i))))
+          then 'prior_sale'
+        when exists (select 1 from suppression_entries e
+          where e.hash in (select jsonb_array_elements_text(s.unlisted))) then 'suppressed'
+        when s.ping_id <> 'no_ping' and exists (select 1 from leads l where l.ping_id = s.ping_id) then 'replay'
+      end as why
+      from s
+    ), ok as materialized (
+      select s.* from s join checked c on c.i = s.i where c.why is null
+    ), wanted as (
+      select c.campaign_id, c.period, c.period_start, min(c.lim) as lim, count(*)::int as k, array_agg(ok.i) as sales
+      from ok, jsonb_to_recordset(ok.caps) as c(campaign_id text, period text, period_start timestamptz, lim int)
+      group by 1, 2, 3
+    ), taken as (
+      insert into cap_counters as c (campaign_id, period, period_start, n)
+      select campaign_id, period, period_start, k from wanted where k <= lim
+      order by campaign_id collate "C", period collate "C"
+      on conflict (campaign_id, period, period_start) do update set n = c.n + excluded.n
+      where c.n + excluded.n <= (select w.lim from wanted w where w.campaign_id = excluded.campaign_id
+        and w.period = excluded.period and w.period_start = excluded.period_start)
+      returning c.campaign_id, c.period, c.period_start
+    ), wanted_budget as (
+      select b.owner_id, b.period, b.period_start, min(b.lim) as lim, sum(b.amount)::int as amount,
+        array_agg(ok.i) as sales
+      from ok, jsonb_to_recordset(ok.budgets) as b(owner_id text, period text, period_start timestamptz, lim int, amount int)
+      group by 1, 2, 3
+    ), budgeted as (
+      insert into budget_counters as c (owner_id, period, period_start, spent_cents)
+      select owner_id, period, period_start, amount from wanted_budget where amount <= lim
+      order by owner_id collate "C", period collate "C"
+      on conflict (owner_id, period, period_start) do update set spent_cents = c.spent_cents + excluded.spent_cents
+      where c.spent_cents + excluded.spent_cents <= (select w.lim from wanted_budget w
+        where w.owner_id = excluded.owner_id and w.period = excluded.period and w.period_start = excluded.period_start)
+      returning c.owner_id, c.period, c.period_start
+    ), wanted_spend as (
+      select m.buyer_id, sum(m.price_cents)::int as amount, array_agg(m.i) as sales
+      from m join ok on ok.i = m.i group by 1
+    ), spent as (
+      update buyer_spend b set spent_cents = b.spent_cents + w.amount
+      from wanted_spend w
+      where b.buyer_id = w.buyer_id and b.spent_cents + w.amount <= b.limit_cents
+      returning b.buyer_id
+    ), culprits as (
+      select unnest(w.sales) as i from wanted w where not exists (select 1 from taken t
+        where t.campaign_id = w.campaign_id and t.period = w.period and t.period_start = w.period_start)
+      union
+      select unnest(w.sales) from wanted_budget w where not exists (select 1 from budgeted t
+        where t.owner_id = w.owner_id and t.period = w.period and t.period_start = w.period_start)
+      union
+      select unnest(w.sales) from wanted_spend w
+      where exists (select 1 from buyer_spend b where b.buyer_id = w.buyer_id)
+        and not exists (select 1 from spent where spent.buyer_id = w.buyer_id)
+    ), gate as (
+      select leadex_assert(not exists (select 1 from culprits),
+        '${GROUP_REFUSED}' || (select coalesce(string_agg(i::text, ','), '') from culprits)) as ok
+    ), lead as (
+      insert into leads (id, source_id, api_key_id, channel, service, zip, state, city, name, first_name,
+        last_name, address, phone, email, tcpa_consent, tcpa_language, trusted_form, jornaya, ip, user_agent,
+        pub_id, sub_id, homeowner, metadata, ping_id, test, answer, explanation, price_cents, cost_cents, created_at,
+        sold, request, field_flags, trusted_form_ping_url, fields)
+      select ok.id, ok.source_id, ok.api_key_id, ok.channel, ok.service, ok.zip, ok.state, ok.city, ok.name,
+        ok.first_name, ok.last_name, ok.address, ok.phone, ok.email, ok.tcpa_consent, ok.tcpa_language,
+        ok.trusted_form, ok.jornaya, ok.ip, ok.user_agent, ok.pub_id, ok.sub_id, ok.homeowner, ok.metadata,
+        ok.ping_id, ok.test, ok.answer, ok.explanation, ok.price_cents, ok.cost_cents, ok.created_at,
+        jsonb_array_length(ok.matches) > 0, ok.request, ok.field_flags, ok.trusted_form_ping_url, ok.fields
+      from ok, gate where gate.ok
+      order by ok.ping_id collate "C"
+      on conflict (ping_id) where ping_id <> 'no_ping' do nothing
+      returning id
+    ), matched as (
+      insert into lead_matches (id, lead_id, campaign_id, buyer_id, kind, price_cents, service, name, created_at)
+      select m.id, lead.id, m.campaign_id, m.buyer_id, ok.kind, m.price_cents, ok.service, ok.name, ok.created_at
+      from lead join ok on ok.id = lead.id join m on m.i = ok.i
+      returning 1
+    ), done as (
+      -- A ping stored by another process since the checks: those sales are sold alone (and replayed).
+      select leadex_assert((select count(*) from lead) = (select count(*) from ok),
+        '${GROUP_REFUSED}' || (select coalesce(string_agg(ok.i::text, ','), '') from ok
+          where ok.id not in (select id from lead))) as ok
+    )
+    select c.i, c.why, (select count(*) from matched)::int as matches from checked c, done where done.ok`,
+};
+
+const slotJson = (c: CapSlot) => ({
+  campaign_id: c.campaignId,
+  period: c.period,
+  period_start: c.periodStart.toISOString(),
+  lim: c.limit,
+});
+
+/** A grouped sale as the statement reads it (`jsonb_to_recordset`), numbered by its place in the group. */
+function groupedJson({ lead, sale, check, unlisted }: GroupedSale, i: number) {
+  return {
+    i,
+    id: lead.id,
+    source_id: lead.sourceId,
+    api_key_id: lead.apiKeyId,
+    channel: lead.channel,
+    service: lead.service,
+    zip: lead.zip,
+    state: lead.state,
+    city: lead.city,
+    name: lead.name,
+    first_name: lead.firstName,
+    last_name: lead.lastName,
+    address: lead.address,
+    phone: lead.phone,
+    email: lead.email,
+    tcpa_consent: lead.tcpaConsent,
+    tcpa_language: lead.tcpaLanguage,
+    trusted_form: lead.trustedForm,
+    jornaya: lead.jornaya,
+    ip: lead.ip,
+    user_agent: lead.userAgent,
+    pub_id: lead.pubId,
+    sub_id: lead.subId,
+    homeowner: lead.homeowner,
+    metadata: lead.metadata,
+    ping_id: lead.pingId,
+    test: lead.test,
+    answer: lead.answer,
+    explanation: lead.explanation,
+    price_cents: lead.priceCents,
+    cost_cents: lead.costCents,
+    created_at: lead.createdAt.toISOString(),
+    request: lead.request,
+    field_flags: lead.fieldFlags,
+    trusted_form_ping_url: lead.trustedFormPingUrl,
+    fields: lead.fields,
+    kind: sale?.kind ?? 'exclusive',
+    repost_since: check?.repostSince.toISOString() ?? null,
+    bought_since: check?.boughtSince.toISOString() ?? null,
+    matches: (sale?.matches ?? []).map((m) => ({
+      id: m.id,
+      campaign_id: m.campaignId,
+      buyer_id: m.buyerId,
+      price_cents: m.priceCents,
+    })),
+    caps: (sale?.caps ?? []).map(slotJson),
+    budgets: (sale?.budgets ?? []).map((b) => ({
+      owner_id: b.ownerId,
+      period: b.period,
+      period_start: b.periodStart.toISOString(),
+      lim: b.limitCents,
+      amount: b.amountCents,
+    })),
+    unlisted,
+  };
+}
+
+/**
+ * Stores a group of sales in one statement (see STORE_SALES). Answers each sale's outcome in order
+ * (null: stored; else why it was refused), or, when the group's counters could not take some sales
+ * (or their pings were stored meanwhile), their places: then nothing was stored.
+ */
+export async function storeSales(
+  db: SqlRunner,
+  group: readonly GroupedSale[],
+): Promise<{ outcomes: (NotStored | null)[] } | { refused: ReadonlySet<number> }> {
+  try {
+    const rows = await db.query<{ i: number; why: NotStored | null }>(STORE_SALES, [
+      JSON.stringify(group.map(groupedJson)),
+    ]);
+    const why = new Map(rows.map((r) => [Number(r.i), r.why]));
+    return { outcomes: group.map((_, i) => why.get(i) ?? null) };
+  } catch (error) {
+    const { message } = sqlError(error);
+    const at = message.indexOf(GROUP_REFUSED);
+    if (at < 0) throw error;
+    const places = message.slice(at + GROUP_REFUSED.length).match(/^[0-9,]*/)?.[0] ?? '';
+    return { refused: new Set(places.split(',').filter(Boolean).map(Number)) };
   }
 }
 

@@ -1,11 +1,12 @@
-import { type RawDb, rawDb } from '../../db/raw';
+import { rawDb } from '../../db/raw';
 import { bidsFor } from '../eligibility';
 import { emailHash, phoneHash } from '../normalize';
 import type { InlineDeliveries, Pinger } from '../ports';
 import { type Settled, sellCarefully } from './careful';
 import { auction, decide, factsOf, leadRecord, type SaleContext } from './decide';
+import { type StoreAtOnce, storeAlone } from './group';
 import { pingBuyers } from './quote';
-import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, type LeadRecord, leadOfPing, storeSale } from './sale.repo';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, type LeadRecord, leadOfPing } from './sale.repo';
 import type { SaleDeps, SaleOutcome, SaleRequest } from './types';
 
 /** A source re-posting the same lead within this window is refused as a duplicate (DESIGN.md §5 rule 9). */
@@ -47,21 +48,29 @@ async function replay(deps: SaleDeps, kind: 'ping' | 'idempotency', req: SaleReq
  * yet, takes the cap slots and stores the lead with its matches, or undoes all of it. Only when it
  * refuses (a cap filled elsewhere, a duplicate sold by another process, a re-post), a winner's
  * buyer has live deliveries, or an Idempotency-Key must be claimed does the sale take the careful
- * path (careful.ts).
+ * path (careful.ts). `store` stores the one statement: alone, or with the sales that arrive while a
+ * group is being stored (group commit, group.ts).
  */
-export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutcome> {
+export async function sell(deps: SaleDeps, sold: SaleRequest, store?: StoreAtOnce): Promise<SaleOutcome> {
   const { db, engine, clock, inline, pinger, onSale, logger } = deps;
   const raw = rawDb(db);
   let req = sold;
   const now = clock.now();
   const lead = leadRecord(engine, req, now);
-  // The suppression lists first (issue 34): one indexed query over every list's hashes. A contact on an
-  // exchange-wide list is refused before pricing; a buyer's own list leaves that buyer out.
-  if (deps.suppression)
-    req = {
-      ...req,
-      suppression: await deps.suppression.contact({ phone: lead.phone, email: lead.email, zip: req.zip }),
-    };
+  // The suppression lists (issue 34): a contact on an exchange-wide list is refused before pricing; a
+  // buyer's own list leaves that buyer out. Hashed once; looked up first only where the sale asks
+  // Ping/Post buyers or goes the careful way: the one-statement sale refuses a contact any list holds
+  // (issue 36), and only then are the lists read and the sale decided again, so the usual unlisted
+  // lead costs no lookup of its own.
+  const { suppression } = deps;
+  const listed = req.suppression
+    ? []
+    : (suppression?.hashes({ phone: lead.phone, email: lead.email, zip: req.zip }) ?? []);
+  const lookUp = async () => {
+    if (suppression && listed.length > 0) req = { ...req, suppression: await suppression.lookup(listed) };
+  };
+  const asksBuyers = req.pingId === null && !req.test && !req.bidRound && engine.snapshot().pingPostDeliveries.size > 0;
+  if (asksBuyers || req.meta.idempotencyKey) await lookUp();
   const hashes = [lead.phone ? phoneHash(lead.phone) : null, lead.email ? emailHash(lead.email) : null];
   const window = {
     repostSince: new Date(now.getTime() - REPOST_WINDOW_MS),
@@ -73,13 +82,7 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
       window.boughtSince,
     );
   // A direct lead is its own ping: its Ping/Post buyers are asked for their bids first.
-  if (
-    req.pingId === null &&
-    !req.test &&
-    !req.bidRound &&
-    !req.suppression?.global &&
-    engine.snapshot().pingPostDeliveries.size > 0
-  ) {
+  if (asksBuyers && !req.suppression?.global) {
     // A retry of a request already answered is replayed before any buyer's system is asked again.
     const earlier = await answeredBefore(deps, req);
     if (earlier) return earlier;
@@ -108,7 +111,13 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
     if (round) req = { ...req, bidRound: await round };
   }
   let settled: Settled | null = null;
-  if (!req.meta.idempotencyKey) settled = await sellAtOnce(deps, raw, req, lead, known(), window);
+  if (!req.meta.idempotencyKey) {
+    const unlisted = req.suppression ? [] : listed;
+    const atOnce = await sellAtOnce(deps, store ?? storeAlone(raw), req, lead, known(), window, unlisted);
+    if (atOnce !== 'listed') settled = atOnce;
+  }
+  // The careful path decides with the lists' verdict (read here unless read above).
+  if (!settled && !req.suppression) await lookUp();
   settled ??= await sellCarefully({ engine, clock, raw, inline }, req, lead, window);
   if ('attempts' in settled && settled.attempts?.length)
     await inline
@@ -139,19 +148,22 @@ export async function sell(deps: SaleDeps, sold: SaleRequest): Promise<SaleOutco
  * The fast path: the sale in one statement, from the auction in memory. Null when it must go the
  * careful way: a winner's buyer runs live deliveries (the careful path waits for their answers),
  * or the statement refused (a cap filled elsewhere, a duplicate sold by another process, a re-post).
+ * 'listed' when a suppression list holds the contact: the lists are read and the sale goes careful.
  */
 async function sellAtOnce(
   ctx: SaleContext & { inline?: InlineDeliveries; pinger?: Pinger },
-  raw: RawDb,
+  store: StoreAtOnce,
   req: SaleRequest,
   lead: LeadRecord,
   known: ReadonlySet<string>,
   window: { repostSince: Date; boughtSince: Date },
-): Promise<Settled | null> {
+  unlisted: readonly string[],
+): Promise<Settled | null | 'listed'> {
   const { result, considered } = auction(ctx, req, lead, known);
   if (result?.winners.some((w) => ctx.inline?.runsFor(w.buyerId))) return null;
   const { row, answer, sale } = decide(ctx.engine, req, lead, considered, result);
-  const stopped = await storeSale(raw, row, sale, window);
+  const stopped = await store({ lead: row, sale, check: window, unlisted });
   if (stopped === null) return { answer, matches: sale?.matches ?? [] };
+  if (stopped === 'suppressed') return 'listed';
   return stopped === 'replay' ? { replay: 'ping' } : null;
 }

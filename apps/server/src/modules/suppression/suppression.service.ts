@@ -216,11 +216,22 @@ export function createSuppressionService({
 
   /** The engine's port: which lists hold a lead's contact. */
   const check: SuppressionCheck = {
-    async contact({ phone, email, zip }) {
+    contact(contact) {
+      return check.lookup(check.hashes(contact));
+    },
+    hashes({ phone, email, zip }) {
       const hashes: string[] = [];
-      if (phone) hashes.push(...[hasher.of('phone', phone)].filter((h): h is string => h !== null));
-      if (email) hashes.push(...[hasher.of('email', email)].filter((h): h is string => h !== null));
-      if (zip) hashes.push(...[hasher.of('zip', zip)].filter((h): h is string => h !== null));
+      for (const [kind, value] of [
+        ['phone', phone],
+        ['email', email],
+        ['zip', zip],
+      ] as const) {
+        const hash = value ? hasher.of(kind, value) : null;
+        if (hash !== null) hashes.push(hash);
+      }
+      return hashes;
+    },
+    async lookup(hashes) {
       return verdictOf(await suppressionRepo.hits(db, hashes));
     },
     zip(zip) {
