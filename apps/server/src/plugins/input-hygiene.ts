@@ -247,11 +247,14 @@ function keepLead(request: FastifyRequest) {
   const fields = body as Record<string, unknown>;
   keepStorableMetadata(request, fields);
   if (depthOf(body) > MAX_DEPTH) throw tooDeep(Object.keys(fields).find((k) => depthOf(fields[k]) + 1 > MAX_DEPTH));
+  const query = findLoneSurrogate(request.query);
+  if (query !== null) refuse(query, SURROGATE_WORDS);
   // A field the route does not know is never stored: it cannot cost the lead.
   const known = knownFields(request);
-  const stored = known ? Object.fromEntries(Object.entries(fields).filter(([k]) => known.has(k))) : fields;
-  for (const part of [request.query, stored]) {
-    const field = findLoneSurrogate(part);
+  for (const key of Object.keys(fields)) {
+    if (known && !known.has(key)) continue;
+    const at = printableKey(key);
+    const field = hasLoneSurrogate(key) ? at : findText(fields[key], hasLoneSurrogate, at);
     if (field !== null) refuse(field, SURROGATE_WORDS);
   }
 }
@@ -266,10 +269,19 @@ export function keepStorableMetadata(request: FastifyRequest, fields: Record<str
   else if (findLoneSurrogate(fields[METADATA]) !== null) dropMetadata(request, fields, `holds ${SURROGATE_WORDS}`);
 }
 
+/** Each body schema's top-level fields, listed once rather than on every request. */
+const knownFieldsOf = new WeakMap<object, Set<string> | null>();
+
 /** The top-level fields of a route's body schema (a Zod object), or null when it has none such. */
 function knownFields(request: FastifyRequest): Set<string> | null {
   const schema = request.routeOptions.schema?.body as { shape?: Record<string, unknown> } | undefined;
-  return schema?.shape ? new Set(Object.keys(schema.shape)) : null;
+  if (!schema) return null;
+  let known = knownFieldsOf.get(schema);
+  if (known === undefined) {
+    known = schema.shape ? new Set(Object.keys(schema.shape)) : null;
+    knownFieldsOf.set(schema, known);
+  }
+  return known;
 }
 
 /**
