@@ -10,6 +10,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import helmet from 'helmet';
 import type { AppDeps } from './deps';
 import { newId } from './lib/ids';
+import { type Logger, requestLoggerFactory } from './lib/logger';
 import { authRoutes } from './modules/auth/auth.routes';
 import { billRoutes } from './modules/bills/bills.routes';
 import { cardRoutes } from './modules/bills/cards.routes';
@@ -96,6 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // One logger for requests and services (pino); typed as Fastify's so route plugins keep their types.
     loggerInstance: deps.logger as FastifyBaseLogger,
+    // A request's child logger is made when the request first logs (lib/logger.ts).
+    childLoggerFactory: (logger, bindings, options) =>
+      requestLoggerFactory(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId('req'),
     trustProxy: config.TRUST_PROXY,
