@@ -171,6 +171,20 @@ export function scanJson(text: string): { depth: number; fields: JsonField[] } {
   return { depth: deepest, fields };
 }
 
+const BRACKETS = ['{', '['] as const;
+
+/**
+ * Whether a JSON text holds more than `limit` opening brackets (`{` or `[`, in strings too): a text with
+ * no more cannot nest deeper than `limit`, so it needs no scan (the usual lead: one object of scalars).
+ */
+export function hasMoreBrackets(text: string, limit: number): boolean {
+  let n = 0;
+  for (const bracket of BRACKETS) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++n > limit) return true;
+  }
+  return false;
+}
+
 function decodeKey(quoted: string): string {
   try {
     return JSON.parse(quoted) as string;
@@ -215,8 +229,8 @@ function registerJsonParser(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    // A text shorter than the limit cannot nest deeper than it.
-    if (text.length <= MAX_DEPTH * 2) return parseJson(request, text, done);
+    // A text shorter than the limit cannot nest deeper than it, nor one with fewer brackets.
+    if (text.length <= MAX_DEPTH * 2 || !hasMoreBrackets(text, MAX_DEPTH)) return parseJson(request, text, done);
     const { depth, fields } = scanJson(text);
     if (depth <= MAX_DEPTH) return parseJson(request, text, done);
     const deepFields = fields.filter((f) => f.depth + 1 > MAX_DEPTH);

@@ -26,6 +26,7 @@ describe("the ping's answer serializer", () => {
     ['a quote', QUOTE],
     ['a test quote with warnings, keys in the service order', { ...QUOTE, test: true, warnings: ['w'] }],
     ['a quote, keys in another order', { expires: 1, price: 0, ping_id: '', ok: true }],
+    ['a quote with conditions', { ...QUOTE, conditions: [{ field: 'battery', message: 'm' }] }],
     ['no_match', { ok: false, reason: 'no_match' }],
     ['suppressed with a warning', { ok: false, reason: 'suppressed', warnings: ['metadata was not stored'] }],
   ])('takes %s as common and writes it as the schema does', (_name, answer) => {
@@ -35,8 +36,11 @@ describe("the ping's answer serializer", () => {
   });
 
   it.each([
-    ['a quote with conditions', { ...QUOTE, conditions: [{ field: 'battery', message: 'm' }] }],
     ['a key no schema names', { ...QUOTE, secret: 'x' }],
+    ['a condition with a key no schema names', { ...QUOTE, conditions: [{ field: 'f', message: 'm', x: 1 }] }],
+    ['a condition without its message', { ...QUOTE, conditions: [{ field: 'f' }] }],
+    ['a condition that is no object', { ...QUOTE, conditions: ['f'] }],
+    ['conditions on a refusal', { ok: false, reason: 'no_match', conditions: [] }],
     ['a reason beside a quote', { ...QUOTE, reason: 'no_match' }],
     ['a quote without its expiry', { ok: true, ping_id: 'tok.en', price: 1 }],
     ['a refusal with a message', { ok: false, reason: 'no_match', message: 'm' }],

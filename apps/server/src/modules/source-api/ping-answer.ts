@@ -9,14 +9,25 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const isTextList = (value: unknown): boolean =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
+/** `[{ field, message }]`: the fields a quote depends on, each with both texts and nothing else. */
+const isConditionList = (value: unknown): boolean =>
+  Array.isArray(value) &&
+  value.every(
+    (item) =>
+      isPlainObject(item) &&
+      typeof item.field === 'string' &&
+      typeof item.message === 'string' &&
+      Object.keys(item).length === 2,
+  );
+
 /** The refusals a ping answers with 200 (the engine's outcomes). */
 const PING_REFUSALS: ReadonlySet<unknown> = new Set(['no_match', 'suppressed']);
 
 /**
  * Whether an answer is one of the two a ping gives almost always, each value of the type its schema
  * (`pingQuoteSchema`, `sourceApiFailureSchema` in @leadex/domain) asks, and nothing the schemas do not
- * name: `{ ok: true, ping_id, price, expires, test?, warnings? }` or `{ ok: false, reason: no_match |
- * suppressed, warnings? }`. Anything else (conditions, a message, a key it does not know) is not.
+ * name: `{ ok: true, ping_id, price, expires, test?, conditions?, warnings? }` or `{ ok: false, reason:
+ * no_match | suppressed, warnings? }`. Anything else (a message, errors, a key it does not know) is not.
  */
 export function isCommonPingAnswer(data: unknown): boolean {
   if (!isPlainObject(data)) return false;
@@ -44,6 +55,9 @@ export function isCommonPingAnswer(data: unknown): boolean {
         break;
       case 'test':
         if (!quoted || value !== true) return false;
+        break;
+      case 'conditions':
+        if (!quoted || !isConditionList(value)) return false;
         break;
       default:
         return false;
