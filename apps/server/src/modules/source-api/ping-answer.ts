@@ -1,13 +1,8 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema';
 import type { ZodType } from 'zod';
-import { serializerCompiler } from '../../plugins/answers';
+import { isPlainObject, serializerCompiler } from '../../plugins/answers';
 
-/** A JSON object literal (not an array, a date or a class instance). */
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-
-const isTextList = (value: unknown): boolean =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isTextList = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** `[{ field, message }]`: the fields a quote depends on, each with both texts and nothing else. */
 const isConditionList = (value: unknown): boolean =>
