@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { consentNamesAny } from '@leadex/domain';
 import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
 import { budgetFailure } from './budgets';
@@ -28,7 +28,7 @@ const HASH_RANGE = 2 ** 48;
  * rather than the same ones; from the ping or lead id, so a re-run (post after ping, tests) agrees.
  */
 export function throttleDraw(leadKey: string, campaignId: string): number {
-  const digest = createHash('sha256').update(`${leadKey}:${campaignId}`).digest();
+  const digest = hash('sha256', `${leadKey}:${campaignId}`, 'buffer');
   return digest.readUIntBE(0, 6) / HASH_RANGE;
 }
 

@@ -38,6 +38,14 @@ const sealJson = (value: unknown) => seal(JSON.stringify(value));
 const invalid = { ok: false, reason: 'invalid' };
 
 describe('ping token', () => {
+  it('gives every token its own IV, past the end of the pooled random bytes, and each opens', () => {
+    // 1,000 tokens use the 4 KB pool of IVs nearly three times over.
+    const tokens = Array.from({ length: 1000 }, (_, i) => sealPingToken(SECRET, payload({ id: `png_${i}` })));
+    const ivs = new Set(tokens.map((t) => Buffer.from(t, 'base64url').subarray(0, 12).toString('hex')));
+    expect(ivs.size).toBe(tokens.length);
+    expect(tokens.map((t, i) => openPingToken(SECRET, t, NOW).ok && i)).toEqual(tokens.map((_, i) => i));
+  });
+
   it('round-trips its payload', () => {
     const p = payload({ campaign: 'SOLAR-NY', channel: null, test: true });
     expect(openPingToken(SECRET, sealPingToken(SECRET, p), NOW)).toEqual({ ok: true, payload: p });

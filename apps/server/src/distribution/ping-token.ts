@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomFillSync } from 'node:crypto';
 import { BID_OUTCOMES, type FieldValue } from '@leadex/domain';
 import { newId } from '../lib/ids';
 import { deriveKey } from '../lib/secrets';
@@ -63,15 +63,33 @@ function tokenKey(secret: string): KeyObject {
 }
 
 /**
+ * The IVs of the tokens, drawn from the CSPRNG 4 KB at a time rather than one call (and one Buffer) a
+ * ping: the same random bytes, each used once, so no two tokens share an IV (GCM's one requirement).
+ */
+const ivPool = Buffer.alloc(IV_BYTES * 341);
+let ivNext = ivPool.length;
+
+function nextIv(): Buffer {
+  if (ivNext + IV_BYTES > ivPool.length) {
+    randomFillSync(ivPool);
+    ivNext = 0;
+  }
+  const iv = ivPool.subarray(ivNext, ivNext + IV_BYTES);
+  ivNext += IV_BYTES;
+  return iv;
+}
+
+/**
  * Seals a ping's payload: `base64url(iv ‖ AES-256-GCM(JSON) ‖ tag)` under a key derived from the secret for
  * this purpose. Encrypted, not only signed: the token goes to the source, and it carries the Ping/Post buyers'
  * ids, bids and deliveries (issue 29 item 4), which a source must not read. GCM's tag keeps it unforgeable.
  */
 export function sealPingToken(secret: string, payload: PingTokenPayload): string {
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv('aes-256-gcm', tokenKey(secret), iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+  const body = cipher.update(JSON.stringify(payload), 'utf8');
+  const rest = cipher.final();
+  return Buffer.concat([iv, body, rest, cipher.getAuthTag()]).toString('base64url');
 }
 
 /** The JSON a token seals, or undefined when it was not sealed with this key (tampered, foreign, garbage). */

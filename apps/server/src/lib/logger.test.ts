@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
 import { DrizzleQueryError, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { createLogger } from './logger';
+import { createLogger, requestLoggerFactory } from './logger';
 
-/** A logger at `info` whose lines are kept in `lines`. */
-function capturedLogger() {
+/** A logger at `level` (info) whose lines are kept in `lines`. */
+function capturedLogger(level: 'info' | 'warn' = 'info') {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -14,7 +14,7 @@ function capturedLogger() {
       done();
     },
   });
-  return { logger: createLogger({ LOG_LEVEL: 'info' }, destination), lines };
+  return { logger: createLogger({ LOG_LEVEL: level }, destination), lines };
 }
 
 const LEAD = {
@@ -59,6 +59,35 @@ describe('the logger', () => {
   });
 });
 
+// Issue 36: a request's child logger is made when the request first writes a line.
+describe("a request's logger", () => {
+  it('writes with the request id and redacted at the levels the logger writes, making its child once, only then', () => {
+    const { logger, lines } = capturedLogger('warn');
+    const made = vi.spyOn(logger, 'child');
+    const log = requestLoggerFactory(logger, { reqId: 'req_1' }, {});
+    log.info({ phone: LEAD.phone }, 'below the level');
+    log.debug('below the level');
+    expect(made).not.toHaveBeenCalled();
+    expect(log.level).toBe('warn');
+    log.warn({ phone: LEAD.phone }, 'written');
+    log.error('written too');
+    log.child({ job: 'nested' }).warn('from a child');
+    const madeFor = (reqId: string) => made.mock.calls.filter(([bindings]) => bindings.reqId === reqId);
+    expect(madeFor('req_1')).toHaveLength(1);
+    const written = lines.map((line) => JSON.parse(line));
+    expect(written.map((l) => [l.reqId, l.msg])).toEqual([
+      ['req_1', 'written'],
+      ['req_1', 'written too'],
+      ['req_1', 'from a child'],
+    ]);
+    expect(written[0].phone).toBe('[redacted]');
+    expect(written[2].job).toBe('nested');
+    // A route's own level makes its child at once, as Fastify does.
+    requestLoggerFactory(logger, { reqId: 'req_2' }, { level: 'info' });
+    expect(madeFor('req_2')).toHaveLength(1);
+  });
+});
+
 describe('a failed sale', () => {
   let t: TestApp;
   const { logger, lines } = capturedLogger();
@@ -87,6 +116,10 @@ describe('a failed sale', () => {
     const failure = lines.filter((line) => line.includes('"level":50'));
     expect(failure.length).toBeGreaterThan(0);
     expect(failure.join('\n')).toContain('leads_refused');
+    // Every line of the request carries its id: its incoming and failure lines alike.
+    const ofRequest = lines.filter((line) => line.includes(`"reqId":"${res.headers['x-request-id']}"`));
+    expect(ofRequest.some((line) => line.includes('incoming request'))).toBe(true);
+    expect(ofRequest.filter((line) => line.includes('"level":50'))).toEqual(failure);
     expect(leaked(lines)).toEqual([]);
   });
 });

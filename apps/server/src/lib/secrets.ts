@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** A 256-bit key for one purpose, derived from LEADEX_SECRET, so one secret serves several uses safely. */
 export function deriveKey(secret: string, purpose: string): Buffer {
@@ -23,4 +23,5 @@ export function decrypt(key: Buffer, sealed: string): string {
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
 
-export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** One-shot `crypto.hash`: a quarter of createHash's time for a short text (an API key on every request). */
+export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');

@@ -171,6 +171,20 @@ export function scanJson(text: string): { depth: number; fields: JsonField[] } {
   return { depth: deepest, fields };
 }
 
+const BRACKETS = ['{', '['] as const;
+
+/**
+ * Whether a JSON text holds more than `limit` opening brackets (`{` or `[`, in strings too): a text with
+ * no more cannot nest deeper than `limit`, so it needs no scan (the usual lead: one object of scalars).
+ */
+export function hasMoreBrackets(text: string, limit: number): boolean {
+  let n = 0;
+  for (const bracket of BRACKETS) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++n > limit) return true;
+  }
+  return false;
+}
+
 function decodeKey(quoted: string): string {
   try {
     return JSON.parse(quoted) as string;
@@ -215,8 +229,8 @@ function registerJsonParser(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    // A text shorter than the limit cannot nest deeper than it.
-    if (text.length <= MAX_DEPTH * 2) return parseJson(request, text, done);
+    // A text shorter than the limit cannot nest deeper than it, nor one with fewer brackets.
+    if (text.length <= MAX_DEPTH * 2 || !hasMoreBrackets(text, MAX_DEPTH)) return parseJson(request, text, done);
     const { depth, fields } = scanJson(text);
     if (depth <= MAX_DEPTH) return parseJson(request, text, done);
     const deepFields = fields.filter((f) => f.depth + 1 > MAX_DEPTH);
@@ -247,11 +261,14 @@ function keepLead(request: FastifyRequest) {
   const fields = body as Record<string, unknown>;
   keepStorableMetadata(request, fields);
   if (depthOf(body) > MAX_DEPTH) throw tooDeep(Object.keys(fields).find((k) => depthOf(fields[k]) + 1 > MAX_DEPTH));
+  const query = findLoneSurrogate(request.query);
+  if (query !== null) refuse(query, SURROGATE_WORDS);
   // A field the route does not know is never stored: it cannot cost the lead.
   const known = knownFields(request);
-  const stored = known ? Object.fromEntries(Object.entries(fields).filter(([k]) => known.has(k))) : fields;
-  for (const part of [request.query, stored]) {
-    const field = findLoneSurrogate(part);
+  for (const key of Object.keys(fields)) {
+    if (known && !known.has(key)) continue;
+    const at = printableKey(key);
+    const field = hasLoneSurrogate(key) ? at : findText(fields[key], hasLoneSurrogate, at);
     if (field !== null) refuse(field, SURROGATE_WORDS);
   }
 }
@@ -266,10 +283,19 @@ export function keepStorableMetadata(request: FastifyRequest, fields: Record<str
   else if (findLoneSurrogate(fields[METADATA]) !== null) dropMetadata(request, fields, `holds ${SURROGATE_WORDS}`);
 }
 
+/** Each body schema's top-level fields, listed once rather than on every request. */
+const knownFieldsOf = new WeakMap<object, Set<string> | null>();
+
 /** The top-level fields of a route's body schema (a Zod object), or null when it has none such. */
 function knownFields(request: FastifyRequest): Set<string> | null {
   const schema = request.routeOptions.schema?.body as { shape?: Record<string, unknown> } | undefined;
-  return schema?.shape ? new Set(Object.keys(schema.shape)) : null;
+  if (!schema) return null;
+  let known = knownFieldsOf.get(schema);
+  if (known === undefined) {
+    known = schema.shape ? new Set(Object.keys(schema.shape)) : null;
+    knownFieldsOf.set(schema, known);
+  }
+  return known;
 }
 
 /**

@@ -100,6 +100,33 @@ const NOTHING: ReadServiceFields = Object.freeze({
 /** Whether a field is read at a stage: a ping reads only the ping-stage fields that are not personal. */
 const readAt = (f: ServiceField, stage: FieldStage) => stage !== 'ping' || (f.stage === 'ping' && !f.personal);
 
+/** A service's live fields and the names each is sent under, with their ranks (the key 0, aliases from 2). */
+interface FieldNames {
+  live: readonly ServiceField[];
+  byName: ReadonlyMap<string, { field: ServiceField; rank: number }>;
+}
+
+/** Each snapshot's field definitions (one array a service) with their names, built once, not for every request. */
+const namesByDefinitions = new WeakMap<readonly ServiceField[], FieldNames>();
+
+function namesOf(definitions: readonly ServiceField[]): FieldNames {
+  let names = namesByDefinitions.get(definitions);
+  if (!names) {
+    const live = definitions.filter((f) => !f.removed);
+    const byName = new Map<string, { field: ServiceField; rank: number }>();
+    for (const f of live) {
+      byName.set(f.key, { field: f, rank: 0 });
+      f.aliases.forEach((alias, i) => {
+        const lower = alias.toLowerCase();
+        if (!byName.has(lower)) byName.set(lower, { field: f, rank: 2 + i });
+      });
+    }
+    names = { live, byName };
+    namesByDefinitions.set(definitions, names);
+  }
+  return names;
+}
+
 /**
  * Reads the fields of `service` from what was sent (names matched case-insensitively to each field's key,
  * then its aliases in their order; the key wins). A required field missing, or sent but unreadable, is a
@@ -113,18 +140,10 @@ export function readServiceFields(
   stage: FieldStage,
   carried: Record<string, FieldValue> = {},
 ): ReadServiceFields {
-  const live = definitions.filter((f) => !f.removed);
+  const { live, byName } = namesOf(definitions);
   if (live.length === 0 && !sent) return NOTHING;
   const out: ReadServiceFields = { fields: { ...carried }, flags: [], warnings: [], metadata: {} };
   const errors: Record<string, string> = {};
-  const byName = new Map<string, { field: ServiceField; rank: number }>();
-  for (const f of live) {
-    byName.set(f.key, { field: f, rank: 0 });
-    f.aliases.forEach((alias, i) => {
-      const lower = alias.toLowerCase();
-      if (!byName.has(lower)) byName.set(lower, { field: f, rank: 2 + i });
-    });
-  }
   // Each field's names as sent, best first.
   const claims = new Map<string, { name: string; rank: number }[]>();
   for (const name of Object.keys(sent ?? {})) {

@@ -12,6 +12,7 @@ import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/secrets';
 import { keepStorableMetadata } from '../../plugins/input-hygiene';
 import { chooseService, type FieldPlan, fieldMapper } from './field-map';
+import { pingSerializerCompiler } from './ping-answer';
 import { ANSWER_FORMAT_PARAMETER, type AnswerFormatChoice, answerFormatOf, renderAnswer } from './source-api.answers';
 import { mapTestFlags, takeApiKey } from './source-api.request';
 import { fieldNamesOf, leadSchema, pingSchema, postSchema } from './source-api.schema';
@@ -160,6 +161,8 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
       {
         // Validation errors wait in request.validationError until the caller is known (below).
         attachValidation: true,
+        // The ping's common answers skip the schema's encoding, being what it would write (ping-answer.ts).
+        ...(path === '/ping' ? { serializerCompiler: pingSerializerCompiler as never } : {}),
         /**
          * The caller first (a refusal waits for the handler, after the rate limit has counted the call),
          * then the industry's field names read as ours and the caller's default service (issue 32 items
