@@ -1,4 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import { apiResponses, type Page, pageSchema } from '@leadex/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 /** Answers 201 Created with the record that `saving` resolves to (a POST that makes one). */
@@ -12,3 +14,34 @@ export const idParams = z.object({ id: z.string() });
 
 /** The params of a route naming a user of a buyer or a source: `/x/:id/user/:userId`. */
 export const userParams = z.object({ id: z.string(), userId: z.string() });
+
+/**
+ * The schema of a paged list route: its query string, and a page (`{ data, total }`) of `item` as its
+ * answer beside the one error shape.
+ */
+export const pagedListSchema = <Q extends z.ZodType, T extends z.ZodType>(tags: string[], querystring: Q, item: T) => ({
+  tags,
+  querystring,
+  response: apiResponses(pageSchema(item)),
+});
+
+/** The app as route plugins see it: typed by its Zod schemas. */
+// biome-ignore lint/suspicious/noExplicitAny: any server, logger and raw request types; only the type provider matters here.
+type ZodApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
+
+/**
+ * Registers a paged list: GET `path` for the roles `onRequest` admits, its query read by `querystring`,
+ * answering `list`'s page of `item`s.
+ */
+export function pagedListRoute<Q extends z.ZodType, T extends z.ZodType>(
+  app: ZodApp,
+  path: string,
+  route: { onRequest: onRequestAsyncHookHandler; tags: string[]; querystring: Q; item: T },
+  list: (query: z.output<Q>, request: FastifyRequest) => Promise<Page<z.output<T>>>,
+): void {
+  app.get(
+    path,
+    { onRequest: route.onRequest, schema: pagedListSchema(route.tags, route.querystring, route.item) },
+    (request) => list(request.query as z.output<Q>, request),
+  );
+}

@@ -1,6 +1,5 @@
 import {
   apiResponses,
-  pageSchema,
   webhookCreateSchema,
   webhookDraftSchema,
   webhookListItemSchema,
@@ -14,7 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../../config';
-import { created, idParams } from '../../../lib/http';
+import { created, idParams, pagedListRoute } from '../../../lib/http';
 import { perUser, registerPerUserLimits } from '../../../plugins/user-rate-limit';
 import type { WebhooksService } from './webhooks.service';
 
@@ -32,13 +31,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<{
   const tags = ['deliveries'];
   await registerPerUserLimits(app);
 
-  app.get(
+  pagedListRoute(
+    app,
     '/webhook',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, querystring: webhookListQuery, response: apiResponses(pageSchema(webhookListItemSchema)) },
-    },
-    (request) => webhooks.list(request.viewer(), request.query),
+    { onRequest: adminOrBuyer, tags, querystring: webhookListQuery, item: webhookListItemSchema },
+    (query, request) => webhooks.list(request.viewer(), query),
   );
 
   // The template with the mapping field names (registered before /webhook/:id, and wins over it).
