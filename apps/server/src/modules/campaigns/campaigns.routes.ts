@@ -10,7 +10,7 @@ import {
   nameListSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { created, idParams, pagedListRoute } from '../../lib/http';
+import { pagedListRoute, scopedRecordRoutes } from '../../lib/http';
 import type { CampaignsService } from './campaigns.service';
 
 /**
@@ -45,27 +45,16 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService
     (request) => campaigns.filterFields(request.query.services),
   );
 
-  app.get(
-    '/match/:id',
-    { onRequest: adminOrBuyer, schema: { tags, params: idParams, response: apiResponses(campaignSchema) } },
-    (request) => campaigns.get(request.viewer(), request.params.id),
-  );
-
-  app.post(
+  scopedRecordRoutes(
+    app,
     '/match',
     {
       onRequest: adminOrBuyer,
-      schema: { tags, body: campaignCreateSchema, response: apiResponses(campaignSchema, 201) },
+      tags,
+      record: campaignSchema,
+      create: campaignCreateSchema,
+      update: campaignUpdateSchema,
     },
-    (request, reply) => created(reply, campaigns.create(request.viewer(), request.body)),
-  );
-
-  app.put(
-    '/match/:id',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, params: idParams, body: campaignUpdateSchema, response: apiResponses(campaignSchema) },
-    },
-    (request) => campaigns.update(request.viewer(), request.params.id, request.body),
+    campaigns,
   );
 };
