@@ -133,6 +133,12 @@ export async function createSourceWithKey(
   return { sourceId: id, keyId, apiKey: issued.key };
 }
 
+/** A source with an API key (createSourceWithKey) and a signed-in user of it (`cookie`). */
+export async function createSourceWithKeyAndLogin(t: TestApp, options: Parameters<typeof createSourceWithKey>[1] = {}) {
+  const key = await createSourceWithKey(t, options);
+  return { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
+}
+
 export interface CampaignOptions {
   price?: number;
   shared?: number;

@@ -5,8 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyerWithLogin,
   createCampaign,
-  createSourceWithKey,
-  signInForSource,
+  createSourceWithKeyAndLogin,
   uniquePhone,
 } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
@@ -62,10 +61,8 @@ beforeAll(async () => {
   other = await createBuyerWithLogin(t, { name: 'Sooner Solar' });
   await createCampaign(t, texas.buyer._id, { price: 42, services: ['roofing'], states: ['TX'] });
   await createCampaign(t, other.buyer._id, { price: 30, services: ['roofing'], states: ['OK'] });
-  const key = await createSourceWithKey(t, { maxCost: 11 });
-  source = { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
-  const second = await createSourceWithKey(t, { maxCost: 5 });
-  otherSource = { ...second, cookie: (await signInForSource(t, second.sourceId)).cookie };
+  source = await createSourceWithKeyAndLogin(t, { maxCost: 11 });
+  otherSource = await createSourceWithKeyAndLogin(t, { maxCost: 5 });
 
   ids.high = await post(source.apiKey, { name: 'High Bill' });
   await setFields(ids.high, {

@@ -5,8 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyerWithLogin,
   createCampaign,
-  createSourceWithKey,
-  signInForSource,
+  createSourceWithKeyAndLogin,
   uniquePhone,
 } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
@@ -61,10 +60,8 @@ beforeAll(async () => {
   oklahoma = await createBuyerWithLogin(t, { name: 'Sooner Solar' });
   await createCampaign(t, texas.buyer._id, { price: 42, services: ['roofing', 'solar'], states: ['TX'] });
   await createCampaign(t, oklahoma.buyer._id, { price: 30, services: ['roofing', 'solar'], states: ['OK'] });
-  const key = await createSourceWithKey(t, { maxCost: 11 });
-  source = { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
-  const other = await createSourceWithKey(t, { maxCost: 5 });
-  otherSource = { ...other, cookie: (await signInForSource(t, other.sourceId)).cookie };
+  source = await createSourceWithKeyAndLogin(t, { maxCost: 11 });
+  otherSource = await createSourceWithKeyAndLogin(t, { maxCost: 5 });
 
   // Today in New York starts at 04:00 UTC; yesterday's last minute is 03:59 UTC.
   ids.yesterdayLate = await post(source.apiKey, '2026-03-14T03:59:00Z', { name: 'Late Yesterday' });
