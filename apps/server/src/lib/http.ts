@@ -20,7 +20,7 @@ export const userParams = z.object({ id: z.string(), userId: z.string() });
  * The schema of a paged list route: its query string, and a page (`{ data, total }`) of `item` as its
  * answer beside the one error shape.
  */
-export const pagedListSchema = <Q extends z.ZodType, T extends z.ZodType>(tags: string[], querystring: Q, item: T) => ({
+const pagedListSchema = <Q extends z.ZodType, T extends z.ZodType>(tags: string[], querystring: Q, item: T) => ({
   tags,
   querystring,
   response: apiResponses(pageSchema(item)),
