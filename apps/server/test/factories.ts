@@ -133,6 +133,12 @@ export async function createSourceWithKey(
   return { sourceId: id, keyId, apiKey: issued.key };
 }
 
+/** A source with an API key (createSourceWithKey) and a signed-in user of it (`cookie`). */
+export async function createSourceWithKeyAndLogin(t: TestApp, options: Parameters<typeof createSourceWithKey>[1] = {}) {
+  const key = await createSourceWithKey(t, options);
+  return { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
+}
+
 export interface CampaignOptions {
   price?: number;
   shared?: number;
@@ -354,4 +360,32 @@ export async function shareSoldLead(t: TestApp, leadId: string, priceCents: numb
     createdAt: t.clock.now(),
   });
   return { leadId, matchId };
+}
+
+/**
+ * The leads screens' market (the leads lists, a lead's fields): Texas Roofs buying `services` in Texas
+ * at $42 and Sooner Solar in Oklahoma at $30, each with a signed-in user; two sources paid $11 and $5,
+ * each with a key and a signed-in user.
+ */
+export async function createLeadsMarket(t: TestApp, services: string[]) {
+  const texas = await createBuyerWithLogin(t, { name: 'Texas Roofs' });
+  const oklahoma = await createBuyerWithLogin(t, { name: 'Sooner Solar' });
+  await createCampaign(t, texas.buyer._id, { price: 42, services, states: ['TX'] });
+  await createCampaign(t, oklahoma.buyer._id, { price: 30, services, states: ['OK'] });
+  const source = await createSourceWithKeyAndLogin(t, { maxCost: 11 });
+  const otherSource = await createSourceWithKeyAndLogin(t, { maxCost: 5 });
+  return { texas, oklahoma, source, otherSource };
+}
+export type LeadsMarket = Awaited<ReturnType<typeof createLeadsMarket>>;
+
+/** Posts a consented roofing lead in Dallas (a new phone) as the source of `apiKey`; answers its id. */
+export async function postLeadId(t: TestApp, apiKey: string, fields: Record<string, unknown>): Promise<string> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/lead',
+    headers: { authorization: `Bearer ${apiKey}` },
+    payload: { service: 'roofing', zip: '75201', phone: uniquePhone(), tcpa_consent: 'true', ...fields },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().lead_id as string;
 }

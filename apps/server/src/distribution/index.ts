@@ -22,6 +22,7 @@ import {
   zips,
   zipsets,
 } from '../db/schema';
+import { groupBy } from '../lib/group';
 import { compileCampaignFilters } from './field-filters';
 import { type PingPostDelivery, pingPostDelivery } from './ports';
 import type { IndexedCampaign, SourceFilter } from './types';
@@ -209,18 +210,17 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     const value = Number(settingRows.find((r) => r.key === key)?.value);
     return Number.isFinite(value) && value >= 0 ? value : fallback;
   };
-  const filtersOf = new Map<string, SourceFilter[]>();
-  for (const f of filterRows) {
-    const list = filtersOf.get(f.campaignId) ?? [];
-    list.push({
+  const filtersOf = groupBy(
+    filterRows,
+    (f) => f.campaignId,
+    (f): SourceFilter => ({
       sourceId: f.sourceId,
       channel: f.channel,
       priceCents: f.priceCents,
       sharedPriceCents: f.sharedPriceCents,
       pct: f.pct,
-    });
-    filtersOf.set(f.campaignId, list);
-  }
+    }),
+  );
   const zipsetZips = new Map(zipsetRows.map((z) => [z.id, z.zips]));
   const fieldsByService = serviceFieldsOf(fieldRows);
   // The field filters are compiled here, once per snapshot, never per request (issue 33).
@@ -309,10 +309,10 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
 
 /** The service_fields rows as each service's definitions, in their order. */
 export function serviceFieldsOf(rows: (typeof serviceFields.$inferSelect)[]): Map<string, ServiceField[]> {
-  const byService = new Map<string, ServiceField[]>();
-  for (const r of rows) {
-    const list = byService.get(r.service) ?? [];
-    list.push({
+  return groupBy(
+    rows,
+    (r) => r.service,
+    (r): ServiceField => ({
       key: r.key,
       label: r.label,
       type: r.type,
@@ -323,10 +323,8 @@ export function serviceFieldsOf(rows: (typeof serviceFields.$inferSelect)[]): Ma
       aliases: r.aliases,
       help: r.help,
       removed: r.removed,
-    });
-    byService.set(r.service, list);
-  }
-  return byService;
+    }),
+  );
 }
 
 /** The live Ping/Post deliveries (with their ping) by buyer. */
@@ -344,27 +342,25 @@ function pingPostOf(
     reasonField: string | null;
   }[],
 ): Map<string, PingPostDelivery[]> {
-  const byBuyer = new Map<string, PingPostDelivery[]>();
-  for (const r of rows) {
-    if (!isPingPost(r.pingId) || !r.ping) continue;
-    const delivery = pingPostDelivery(
-      {
-        _id: r.id,
-        name: r.name,
-        buyer: r.buyerId,
-        key: r.key ?? undefined,
-        keyname: r.keyName ?? undefined,
-        secret: r.secret ?? undefined,
-        secretname: r.secretName ?? undefined,
-        reason_field: r.reasonField ?? undefined,
-      },
-      r.ping,
-    );
-    const list = byBuyer.get(r.buyerId);
-    if (list) list.push(delivery);
-    else byBuyer.set(r.buyerId, [delivery]);
-  }
-  return byBuyer;
+  const live = rows.flatMap((r) => (isPingPost(r.pingId) && r.ping ? [{ ...r, ping: r.ping }] : []));
+  return groupBy(
+    live,
+    (r) => r.buyerId,
+    (r) =>
+      pingPostDelivery(
+        {
+          _id: r.id,
+          name: r.name,
+          buyer: r.buyerId,
+          key: r.key ?? undefined,
+          keyname: r.keyName ?? undefined,
+          secret: r.secret ?? undefined,
+          secretname: r.secretName ?? undefined,
+          reason_field: r.reasonField ?? undefined,
+        },
+        r.ping,
+      ),
+  );
 }
 
 /** ZIP -> state, held in memory for the ping path (about 41,000 entries; ZIPs do not change). */

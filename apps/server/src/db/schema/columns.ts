@@ -1,4 +1,4 @@
-import { type AnyPgColumn, text, timestamp } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, integer, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Every instant is stored with its time zone (shown in New York time, compared as instants). */
 export const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
@@ -33,4 +33,21 @@ export const contactColumns = () => ({
   city: text('city'),
   state: text('state'),
   zip: text('zip'),
+});
+
+/**
+ * What a logged outbound call sent and got (a delivery attempt, a Ping/Post ping): the answer's status
+ * (null without an answer), excerpts of the request and the response, and the error in words.
+ */
+export const callExchange = () => ({
+  statusCode: integer('status_code'),
+  request: text('request'),
+  response: text('response'),
+  error: text('error'),
+});
+
+/** How long a logged outbound call took, and when it was made. */
+export const callTiming = () => ({
+  durationMs: integer('duration_ms').notNull().default(0),
+  at: timestamptz('at').notNull(),
 });

@@ -11,7 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { parentId, primaryId, timestamptz } from './columns';
+import { callExchange, callTiming, parentId, primaryId, timestamptz } from './columns';
 
 /**
  * The (Monday) week of a lead's arrival, in UTC: the key of the name search's index, written the same
@@ -217,13 +217,9 @@ export const pingCalls = pgTable(
     bidCents: integer('bid_cents'),
     /** The buyer's id of its bid, echoed in the post. */
     buyerPingId: text('buyer_ping_id'),
-    statusCode: integer('status_code'),
-    request: text('request'),
-    response: text('response'),
-    /** Why it is no bid, in words. */
-    error: text('error'),
-    durationMs: integer('duration_ms').notNull().default(0),
-    at: timestamptz('at').notNull(),
+    /** `error`: why it is no bid, in words. */
+    ...callExchange(),
+    ...callTiming(),
   },
   (t) => [
     index('ping_calls_ping_idx').on(t.pingId).where(sql`${t.pingId} is not null`),
@@ -278,18 +274,14 @@ export const deliveryAttempts = pgTable(
     /** 1 for the first try, counting on over retries and resends. */
     attempt: integer('attempt').notNull(),
     accepted: boolean('accepted').notNull(),
-    statusCode: integer('status_code'),
-    request: text('request'),
-    response: text('response'),
-    error: text('error'),
+    ...callExchange(),
     /** A custom delivery's answer: the buyer's own reason for not accepting (its `reason_field`). */
     reason: text('reason'),
     /** The provider's id (Twilio message SID, webhook-id) that a status callback names. */
     providerId: text('provider_id'),
     /** The last try of its chain (retries exhausted, or a provider's final failure). */
     last: boolean('last').notNull().default(false),
-    durationMs: integer('duration_ms').notNull().default(0),
-    at: timestamptz('at').notNull(),
+    ...callTiming(),
   },
   (t) => [index('delivery_attempts_match_idx').on(t.matchId), index('delivery_attempts_provider_idx').on(t.providerId)],
 );

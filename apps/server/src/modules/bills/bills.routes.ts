@@ -1,6 +1,7 @@
-import { apiResponses, billListQuery, billSchema, billSummarySchema, pageSchema } from '@leadex/domain';
+import { apiResponses, billListQuery, billSchema, billSummarySchema } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pagedListRoute } from '../../lib/http';
 import type { BillsService } from './bills.service';
 
 const buyerParams = z.object({ buyerId: z.string() });
@@ -11,13 +12,11 @@ export const billRoutes: FastifyPluginAsyncZod<{ bills: BillsService }> = async 
   const admin = app.requireRole('admin');
   const adminOrBuyer = app.requireRole('admin', 'buyer');
 
-  app.get(
+  pagedListRoute(
+    app,
     '/bill/date/all',
-    {
-      onRequest: admin,
-      schema: { tags: ['bills'], querystring: billListQuery, response: apiResponses(pageSchema(billSummarySchema)) },
-    },
-    (request) => bills.list(request.query),
+    { onRequest: admin, tags: ['bills'], querystring: billListQuery, item: billSummarySchema },
+    (query) => bills.list(query),
   );
 
   app.get(

@@ -11,10 +11,9 @@ import {
   buyerUpdateSchema,
   buyerUserAnswerSchema,
   buyerUserSchema,
-  pageSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { created, idParams, userParams } from '../../lib/http';
+import { created, idParams, pagedListRoute, userParams } from '../../lib/http';
 import type { BuyersService } from './buyers.service';
 
 /** /api/buyer: the reference module (routes -> service -> repo) that later modules copy. */
@@ -22,17 +21,11 @@ export const buyerRoutes: FastifyPluginAsyncZod<{ buyers: BuyersService }> = asy
   const admin = app.requireRole('admin');
   const userAnswer = apiResponses(buyerUserAnswerSchema);
 
-  app.get(
+  pagedListRoute(
+    app,
     '/buyer',
-    {
-      onRequest: admin,
-      schema: {
-        tags: ['buyers'],
-        querystring: buyerListQuery,
-        response: apiResponses(pageSchema(buyerListItemSchema)),
-      },
-    },
-    (request) => buyers.list(request.query),
+    { onRequest: admin, tags: ['buyers'], querystring: buyerListQuery, item: buyerListItemSchema },
+    (query) => buyers.list(query),
   );
 
   app.get(

@@ -8,10 +8,9 @@ import {
   filterFieldListSchema,
   filterFieldsQuery,
   nameListSchema,
-  pageSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { created, idParams } from '../../lib/http';
+import { pagedListRoute, scopedRecordRoutes } from '../../lib/http';
 import type { CampaignsService } from './campaigns.service';
 
 /**
@@ -22,13 +21,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const tags = ['campaigns'];
 
-  app.get(
+  pagedListRoute(
+    app,
     '/match',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, querystring: campaignListQuery, response: apiResponses(pageSchema(campaignListItemSchema)) },
-    },
-    (request) => campaigns.list(request.viewer(), request.query),
+    { onRequest: adminOrBuyer, tags, querystring: campaignListQuery, item: campaignListItemSchema },
+    (query, request) => campaigns.list(request.viewer(), query),
   );
 
   // The service filter's choices: the services the viewer's campaigns buy (a bare array).
@@ -48,27 +45,16 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ campaigns: CampaignsService
     (request) => campaigns.filterFields(request.query.services),
   );
 
-  app.get(
-    '/match/:id',
-    { onRequest: adminOrBuyer, schema: { tags, params: idParams, response: apiResponses(campaignSchema) } },
-    (request) => campaigns.get(request.viewer(), request.params.id),
-  );
-
-  app.post(
+  scopedRecordRoutes(
+    app,
     '/match',
     {
       onRequest: adminOrBuyer,
-      schema: { tags, body: campaignCreateSchema, response: apiResponses(campaignSchema, 201) },
+      tags,
+      record: campaignSchema,
+      create: campaignCreateSchema,
+      update: campaignUpdateSchema,
     },
-    (request, reply) => created(reply, campaigns.create(request.viewer(), request.body)),
-  );
-
-  app.put(
-    '/match/:id',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, params: idParams, body: campaignUpdateSchema, response: apiResponses(campaignSchema) },
-    },
-    (request) => campaigns.update(request.viewer(), request.params.id, request.body),
+    campaigns,
   );
 };

@@ -2,13 +2,7 @@ import { LEAD_CSV_COLUMNS } from '@leadex/domain';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBuyerWithLogin,
-  createCampaign,
-  createSourceWithKey,
-  signInForSource,
-  uniquePhone,
-} from '../../../test/factories';
+import { createLeadsMarket, type LeadsMarket, postLeadId } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
 import { leadForDelivery, testLead } from '../deliveries/custom/render';
 
@@ -27,22 +21,10 @@ const FIELDS = [
 ];
 
 let admin: string;
-let texas: Awaited<ReturnType<typeof createBuyerWithLogin>>;
-let other: Awaited<ReturnType<typeof createBuyerWithLogin>>;
-let source: { sourceId: string; apiKey: string; cookie: string };
-let otherSource: { sourceId: string; apiKey: string; cookie: string };
+let { texas, oklahoma: other, source, otherSource } = {} as LeadsMarket;
 const ids: Record<string, string> = {};
 
-async function post(apiKey: string, fields: Record<string, unknown>) {
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${apiKey}` },
-    payload: { service: 'roofing', zip: '75201', phone: uniquePhone(), tcpa_consent: 'true', ...fields },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().lead_id as string;
-}
+const post = (apiKey: string, fields: Record<string, unknown>) => postLeadId(t, apiKey, fields);
 
 /** The lead's stored fields (money in cents), as the source API stores them. */
 const setFields = (id: string, fields: Record<string, unknown>) =>
@@ -58,14 +40,7 @@ beforeAll(async () => {
     payload: { fields: FIELDS },
   });
   expect(put.statusCode, put.body).toBe(200);
-  texas = await createBuyerWithLogin(t, { name: 'Texas Roofs' });
-  other = await createBuyerWithLogin(t, { name: 'Sooner Solar' });
-  await createCampaign(t, texas.buyer._id, { price: 42, services: ['roofing'], states: ['TX'] });
-  await createCampaign(t, other.buyer._id, { price: 30, services: ['roofing'], states: ['OK'] });
-  const key = await createSourceWithKey(t, { maxCost: 11 });
-  source = { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
-  const second = await createSourceWithKey(t, { maxCost: 5 });
-  otherSource = { ...second, cookie: (await signInForSource(t, second.sourceId)).cookie };
+  ({ texas, oklahoma: other, source, otherSource } = await createLeadsMarket(t, ['roofing']));
 
   ids.high = await post(source.apiKey, { name: 'High Bill' });
   await setFields(ids.high, {

@@ -2,13 +2,7 @@ import { LEAD_CSV_COLUMNS } from '@leadex/domain';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBuyerWithLogin,
-  createCampaign,
-  createSourceWithKey,
-  signInForSource,
-  uniquePhone,
-} from '../../../test/factories';
+import { createLeadsMarket, type LeadsMarket, postLeadId } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
 import { createDeliveryLog } from '../deliveries/notify/delivery-log';
 import { createLeadsService, csvText } from './leads.service';
@@ -19,24 +13,14 @@ import { createLeadsService, csvText } from './leads.service';
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
 let admin: string;
-let texas: Awaited<ReturnType<typeof createBuyerWithLogin>>;
-let oklahoma: Awaited<ReturnType<typeof createBuyerWithLogin>>;
-let source: { sourceId: string; apiKey: string; cookie: string };
-let otherSource: { sourceId: string; apiKey: string; cookie: string };
+let { texas, oklahoma, source, otherSource } = {} as LeadsMarket;
 
 /** Noon in New York (EDT) on Saturday, March 14, 2026. */
 const NOON = '2026-03-14T16:00:00Z';
 
-async function post(apiKey: string, at: string, fields: Record<string, unknown>) {
+function post(apiKey: string, at: string, fields: Record<string, unknown>) {
   t.clock.set(at);
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/lead',
-    headers: { authorization: `Bearer ${apiKey}` },
-    payload: { service: 'roofing', zip: '75201', phone: uniquePhone(), tcpa_consent: 'true', ...fields },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().lead_id as string;
+  return postLeadId(t, apiKey, fields);
 }
 
 /**
@@ -57,14 +41,7 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   t.clock.set(NOON);
   admin = await t.signIn(ADMIN.email, ADMIN.password);
-  texas = await createBuyerWithLogin(t, { name: 'Texas Roofs' });
-  oklahoma = await createBuyerWithLogin(t, { name: 'Sooner Solar' });
-  await createCampaign(t, texas.buyer._id, { price: 42, services: ['roofing', 'solar'], states: ['TX'] });
-  await createCampaign(t, oklahoma.buyer._id, { price: 30, services: ['roofing', 'solar'], states: ['OK'] });
-  const key = await createSourceWithKey(t, { maxCost: 11 });
-  source = { ...key, cookie: (await signInForSource(t, key.sourceId)).cookie };
-  const other = await createSourceWithKey(t, { maxCost: 5 });
-  otherSource = { ...other, cookie: (await signInForSource(t, other.sourceId)).cookie };
+  ({ texas, oklahoma, source, otherSource } = await createLeadsMarket(t, ['roofing', 'solar']));
 
   // Today in New York starts at 04:00 UTC; yesterday's last minute is 03:59 UTC.
   ids.yesterdayLate = await post(source.apiKey, '2026-03-14T03:59:00Z', { name: 'Late Yesterday' });

@@ -6,13 +6,12 @@ import {
   messageHideManySchema,
   messageHideSchema,
   messageListQuery,
-  pageSchema,
   sentBuyerMessageSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
-import { created, idParams } from '../../lib/http';
+import { created, idParams, pagedListRoute } from '../../lib/http';
 import { perUser, registerPerUserLimits } from '../../plugins/user-rate-limit';
 import type { MessagesService } from './messages.service';
 
@@ -25,17 +24,11 @@ export const messageRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, 'BUYER_MESSAGES_PER_HOUR'>;
 }> = async (app, { messages, config }) => {
   await registerPerUserLimits(app);
-  app.get(
+  pagedListRoute(
+    app,
     '/message/admin',
-    {
-      onRequest: app.requireRole('admin'),
-      schema: {
-        tags: ['admin'],
-        querystring: messageListQuery,
-        response: apiResponses(pageSchema(adminMessageSchema)),
-      },
-    },
-    (request) => messages.list(request.query),
+    { onRequest: app.requireRole('admin'), tags: ['admin'], querystring: messageListQuery, item: adminMessageSchema },
+    (query) => messages.list(query),
   );
 
   app.put(

@@ -1,23 +1,23 @@
-import { apiResponses, pageSchema, returnAnswerSchema, returnListItemSchema, returnListQuery } from '@leadex/domain';
+import { apiResponses, returnAnswerSchema, returnListItemSchema, returnListQuery } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pagedListRoute } from '../../lib/http';
 import type { ReturnsService } from './returns.service';
 
 const matchParams = z.object({ id: z.string(), matchId: z.string() });
 
 /** Lead returns: a buyer asks, an admin decides (DESIGN.md §7). */
 export const returnRoutes: FastifyPluginAsyncZod<{ returns: ReturnsService }> = async (app, { returns }) => {
-  app.get(
+  pagedListRoute(
+    app,
     '/lead/returns',
     {
       onRequest: app.requireRole('admin'),
-      schema: {
-        tags: ['returns'],
-        querystring: returnListQuery,
-        response: apiResponses(pageSchema(returnListItemSchema)),
-      },
+      tags: ['returns'],
+      querystring: returnListQuery,
+      item: returnListItemSchema,
     },
-    (request) => returns.list(request.query),
+    (query) => returns.list(query),
   );
 
   app.post(

@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBuyerWithLogin,
   createCampaign,
-  createSourceWithKey,
-  signInForSource,
+  createSourceWithKeyAndLogin,
   uniquePhone,
 } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
@@ -22,9 +21,7 @@ beforeAll(async () => {
   buyer = await createBuyerWithLogin(t);
   // Texas only: a lead routed by a state other than its ZIP's would not sell.
   await createCampaign(t, buyer.buyer._id, { price: 40, services: ['roofing'], states: ['TX'] });
-  const source = await createSourceWithKey(t, { maxCost: 10 });
-  apiKey = source.apiKey;
-  sourceCookie = (await signInForSource(t, source.sourceId)).cookie;
+  ({ apiKey, cookie: sourceCookie } = await createSourceWithKeyAndLogin(t, { maxCost: 10 }));
 });
 
 let n = 0;

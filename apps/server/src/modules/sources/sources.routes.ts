@@ -2,7 +2,6 @@ import {
   apiKeyCreateSchema,
   apiKeyHoldSchema,
   apiResponses,
-  pageSchema,
   sourceApiKeySchema,
   sourceApproveSchema,
   sourceCreateSchema,
@@ -16,7 +15,7 @@ import {
   sourceUserSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { created, idParams, userParams } from '../../lib/http';
+import { created, idParams, pagedListRoute, userParams } from '../../lib/http';
 import type { SourcesService } from './sources.service';
 
 const tags = ['sources'];
@@ -28,13 +27,11 @@ const userAnswer = apiResponses(sourceUserAnswerSchema);
 export const sourceRoutes: FastifyPluginAsyncZod<{ sources: SourcesService }> = async (app, { sources }) => {
   const admin = app.requireRole('admin');
 
-  app.get(
+  pagedListRoute(
+    app,
     '/source',
-    {
-      onRequest: admin,
-      schema: { tags, querystring: sourceListQuery, response: apiResponses(pageSchema(sourceListItemSchema)) },
-    },
-    (request) => sources.list(request.query),
+    { onRequest: admin, tags, querystring: sourceListQuery, item: sourceListItemSchema },
+    (query) => sources.list(query),
   );
 
   app.get(

@@ -26,6 +26,20 @@ import { leadType } from './leadFormat';
 import { useUpdateLead } from './leads.api';
 import { ServiceFieldsSection } from './ServiceFieldsSection';
 
+/** A lead's yes-or-no field: Unknown until the source says (never No by default), with its flag's note. */
+function YesNoField({ lead, name, label }: { lead: LeadDetail; name: 'tcpa_consent' | 'homeowner'; label: string }) {
+  return (
+    <SelectField
+      name={name}
+      label={label}
+      data={YES_NO_OPTIONS}
+      allowDeselect={false}
+      placeholder="Unknown"
+      description={<FieldFlagNote lead={lead} field={name} />}
+    />
+  );
+}
+
 /** A lead's name as its title and its toasts read it. */
 const titleOf = (lead: { name?: string }) => lead.name?.trim() || 'Lead';
 
@@ -134,24 +148,10 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
         <Section title="Consent">
           <Grid gap="md">
             <Grid.Col span={{ base: 6, lg: 3 }}>
-              <SelectField
-                name="tcpa_consent"
-                label="TCPA Consent"
-                data={YES_NO_OPTIONS}
-                allowDeselect={false}
-                placeholder="Unknown"
-                description={<FieldFlagNote lead={lead} field="tcpa_consent" />}
-              />
+              <YesNoField lead={lead} name="tcpa_consent" label="TCPA Consent" />
             </Grid.Col>
             <Grid.Col span={{ base: 6, lg: 3 }}>
-              <SelectField
-                name="homeowner"
-                label="Homeowner"
-                data={YES_NO_OPTIONS}
-                allowDeselect={false}
-                placeholder="Unknown"
-                description={<FieldFlagNote lead={lead} field="homeowner" />}
-              />
+              <YesNoField lead={lead} name="homeowner" label="Homeowner" />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 6 }}>
               <TextField

@@ -75,6 +75,18 @@ function FieldModal({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = <K extends keyof ServiceField>(key: K, value: ServiceField[K]) =>
     setField((f) => ({ ...f, [key]: value }));
+  /** A text input's value, change and error for one of the field's texts. */
+  const text = (key: 'label' | 'key' | 'help') => ({
+    value: field[key],
+    onChange: (e: { currentTarget: { value: string } }) => set(key, e.currentTarget.value),
+    error: errors[key],
+  });
+  /** A tags input's value, change and error for one of the field's lists. */
+  const tags = (key: 'options' | 'aliases') => ({
+    value: field[key],
+    onChange: (v: string[]) => set(key, v),
+    error: errors[key],
+  });
 
   const submit = () => {
     const candidate = { ...field, options: field.type === 'choice' ? field.options : [] };
@@ -93,20 +105,11 @@ function FieldModal({
     <Modal opened onClose={onClose} title={isNew ? 'Add field' : `Edit ${initial.label}`} size="lg">
       <Stack gap="sm">
         <Group grow align="flex-start">
-          <TextInput
-            label="Label"
-            description="What every screen calls it"
-            value={field.label}
-            onChange={(e) => set('label', e.currentTarget.value)}
-            error={errors.label}
-            data-autofocus
-          />
+          <TextInput label="Label" description="What every screen calls it" {...text('label')} data-autofocus />
           <TextInput
             label="Key"
             description="What sources send (snake_case); fixed once leads carry it"
-            value={field.key}
-            onChange={(e) => set('key', e.currentTarget.value)}
-            error={errors.key}
+            {...text('key')}
             disabled={!isNew}
           />
         </Group>
@@ -145,9 +148,7 @@ function FieldModal({
           <TagsInput
             label="Options"
             description="Press Enter after each; sources' values match them in any case"
-            value={field.options}
-            onChange={(v) => set('options', v)}
-            error={errors.options}
+            {...tags('options')}
           />
         )}
         <Group>
@@ -167,22 +168,8 @@ function FieldModal({
             }}
           />
         </Group>
-        <TagsInput
-          label="Aliases"
-          description="Other names sources send it under (any case)"
-          value={field.aliases}
-          onChange={(v) => set('aliases', v)}
-          error={errors.aliases}
-        />
-        <Textarea
-          label="Help"
-          description="Shown to sources in the API docs"
-          value={field.help}
-          onChange={(e) => set('help', e.currentTarget.value)}
-          error={errors.help}
-          autosize
-          minRows={2}
-        />
+        <TagsInput label="Aliases" description="Other names sources send it under (any case)" {...tags('aliases')} />
+        <Textarea label="Help" description="Shown to sources in the API docs" {...text('help')} autosize minRows={2} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

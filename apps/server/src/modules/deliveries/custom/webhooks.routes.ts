@@ -1,6 +1,5 @@
 import {
   apiResponses,
-  pageSchema,
   webhookCreateSchema,
   webhookDraftSchema,
   webhookListItemSchema,
@@ -14,7 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../../config';
-import { created, idParams } from '../../../lib/http';
+import { idParams, pagedListRoute, scopedRecordRoutes } from '../../../lib/http';
 import { perUser, registerPerUserLimits } from '../../../plugins/user-rate-limit';
 import type { WebhooksService } from './webhooks.service';
 
@@ -32,13 +31,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<{
   const tags = ['deliveries'];
   await registerPerUserLimits(app);
 
-  app.get(
+  pagedListRoute(
+    app,
     '/webhook',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, querystring: webhookListQuery, response: apiResponses(pageSchema(webhookListItemSchema)) },
-    },
-    (request) => webhooks.list(request.viewer(), request.query),
+    { onRequest: adminOrBuyer, tags, querystring: webhookListQuery, item: webhookListItemSchema },
+    (query, request) => webhooks.list(request.viewer(), query),
   );
 
   // The template with the mapping field names (registered before /webhook/:id, and wins over it).
@@ -49,33 +46,16 @@ export const webhookRoutes: FastifyPluginAsyncZod<{
   );
 
   app.get(
-    '/webhook/:id',
-    { onRequest: adminOrBuyer, schema: { tags, params: idParams, response: apiResponses(webhookSchema) } },
-    (request) => webhooks.get(request.viewer(), request.params.id),
-  );
-
-  app.get(
     '/webhook/:id/:action',
     { onRequest: adminOrBuyer, schema: { tags, params: actionParams, response: apiResponses(webhookDraftSchema) } },
     (request) => webhooks.action(request.viewer(), request.params.id, request.params.action),
   );
 
-  app.post(
+  scopedRecordRoutes(
+    app,
     '/webhook',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, body: webhookCreateSchema, response: apiResponses(webhookSchema, 201) },
-    },
-    (request, reply) => created(reply, webhooks.create(request.viewer(), request.body)),
-  );
-
-  app.put(
-    '/webhook/:id',
-    {
-      onRequest: adminOrBuyer,
-      schema: { tags, params: idParams, body: webhookUpdateSchema, response: apiResponses(webhookSchema) },
-    },
-    (request) => webhooks.update(request.viewer(), request.params.id, request.body),
+    { onRequest: adminOrBuyer, tags, record: webhookSchema, create: webhookCreateSchema, update: webhookUpdateSchema },
+    webhooks,
   );
 
   app.post(

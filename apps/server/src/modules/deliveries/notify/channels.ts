@@ -7,7 +7,12 @@ import type { Clock } from '../../../lib/clock';
 import { excerpt } from '../../../lib/excerpt';
 import { newId } from '../../../lib/ids';
 import { centsToDollars, formatMoney } from '../../../lib/money';
-import { OutboundError, type OutboundNetwork, outboundRequest } from '../../../lib/outbound-http';
+import {
+  OutboundError,
+  type OutboundNetwork,
+  type OutboundResponse,
+  outboundRequest,
+} from '../../../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
 import { attemptOf, customMessageId } from '../custom/inline';
 import { deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
@@ -100,6 +105,33 @@ export function webhookPayload(lead: NotifyLead, at: Date) {
  */
 export function webhookId(matchId: string, target: string): string {
   return `msg_${createHash('sha256').update(`${matchId}|${target}`).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * POSTs a JSON payload to one of a buyer's webhook URLs (a lead, a notice), signed as Standard Webhooks
+ * under the buyer's secret derived from LEADEX_SECRET. Throws OutboundError when no answer came.
+ */
+export function postBuyerWebhook(
+  {
+    config,
+    network = {},
+  }: { config: Pick<Config, 'LEADEX_SECRET' | 'ALLOW_PRIVATE_DELIVERY_TARGETS'>; network?: OutboundNetwork },
+  buyerId: string,
+  url: string,
+  message: { id: string; timestamp: Date; payload: string },
+): Promise<OutboundResponse> {
+  return outboundRequest({
+    url,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Leadex-Webhooks/1.0',
+      ...signWebhook(deriveSigningSecret(config.LEADEX_SECRET, buyerId), message),
+    },
+    body: message.payload,
+    allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
+    ...network,
+  });
 }
 
 /** A notice to a buyer in each channel's form (channels.notice). */
@@ -228,21 +260,9 @@ export function createChannels({
     const now = clock.now();
     const payload = JSON.stringify(webhookPayload(lead, now));
     const id = webhookId(lead.matchId, url);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'Leadex-Webhooks/1.0',
-      ...signWebhook(deriveSigningSecret(config.LEADEX_SECRET, lead.buyerId), { id, timestamp: now, payload }),
-    };
     const started = performance.now();
     try {
-      const res = await outboundRequest({
-        url,
-        method: 'POST',
-        headers,
-        body: payload,
-        allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
-        ...network,
-      });
+      const res = await postBuyerWebhook({ config, network }, lead.buyerId, url, { id, timestamp: now, payload });
       const ok = res.status >= 200 && res.status < 300;
       return {
         accepted: ok,
@@ -339,19 +359,12 @@ export function createChannels({
     if (channel === 'webhook' || channel === 'broadcast') {
       const now = clock.now();
       const payload = JSON.stringify({ ...message.json, timestamp: now.toISOString() });
-      const id = `msg_${createHash('sha256').update(`${message.id}|${target}`).digest('hex').slice(0, 32)}`;
+      const id = webhookId(message.id, target);
       try {
-        const res = await outboundRequest({
-          url: target,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Leadex-Webhooks/1.0',
-            ...signWebhook(deriveSigningSecret(config.LEADEX_SECRET, message.buyerId), { id, timestamp: now, payload }),
-          },
-          body: payload,
-          allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
-          ...network,
+        const res = await postBuyerWebhook({ config, network }, message.buyerId, target, {
+          id,
+          timestamp: now,
+          payload,
         });
         return res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}`;
       } catch (error) {

@@ -2,9 +2,9 @@ import type { Config } from '../../../config';
 import type { NotifyConfig } from '../../../db/schema';
 import type { Clock } from '../../../lib/clock';
 import { newId } from '../../../lib/ids';
-import { OutboundError, type OutboundNetwork, outboundRequest } from '../../../lib/outbound-http';
-import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
+import { OutboundError, type OutboundNetwork } from '../../../lib/outbound-http';
 import type { Mailer } from '../outbox/mailer';
+import { postBuyerWebhook } from './channels';
 
 /**
  * A message to a buyer that is not a lead (a consumer's opt-out, issue 34): sent to the buyer's own
@@ -60,18 +60,7 @@ export function createBuyerNotices({ clock, config, mailer, network = {} }: Noti
           ...notice.data,
         });
         try {
-          const res = await outboundRequest({
-            url,
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'user-agent': 'Leadex-Webhooks/1.0',
-              ...signWebhook(deriveSigningSecret(config.LEADEX_SECRET, buyerId), { id, timestamp: now, payload }),
-            },
-            body: payload,
-            allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
-            ...network,
-          });
+          const res = await postBuyerWebhook({ config, network }, buyerId, url, { id, timestamp: now, payload });
           const ok = res.status >= 200 && res.status < 300;
           results.push({ channel: 'webhook', target: url, ok, ...(ok ? {} : { error: `HTTP ${res.status}` }) });
         } catch (error) {
