@@ -85,7 +85,9 @@ describe('calling hours per state (dated data)', () => {
 
   it('holidays of 2028 and 2029 are in the data: Thanksgiving, Mardi Gras on a leap day, Victory Day', () => {
     expect(open('35203', 'AL', '2028-11-22T12:00:00-06:00')).toBe(true);
-    expect(at('35203', 'AL', '2028-11-23T12:00:00-06:00')?.reason).toBe('Thanksgiving Day is a state holiday with no calls');
+    expect(at('35203', 'AL', '2028-11-23T12:00:00-06:00')?.reason).toBe(
+      'Thanksgiving Day is a state holiday with no calls',
+    );
     expect(open('35203', 'AL', '2028-11-24T12:00:00-06:00')).toBe(true);
     expect(open('70112', 'LA', '2028-02-29T12:00:00-06:00')).toBe(false);
     expect(open('70112', 'LA', '2028-02-28T12:00:00-06:00')).toBe(true);
@@ -96,7 +98,10 @@ describe('calling hours per state (dated data)', () => {
 
   it('lists every year it covers whole, through CALLING_HOLIDAYS_THROUGH, at least a year past the rules’ check', () => {
     const last = Number(CALLING_HOLIDAYS_THROUGH.slice(0, 4));
-    const lastChecked = CALLING_RULES.map((r) => r.checked).sort().at(-1) ?? '';
+    const lastChecked =
+      CALLING_RULES.map((r) => r.checked)
+        .sort()
+        .at(-1) ?? '';
     expect(last).toBeGreaterThanOrEqual(Number(lastChecked.slice(0, 4)) + 2);
     const perYear = (state: string, year: number) =>
       Object.keys(CALLING_HOLIDAYS[state] ?? {}).filter((day) => day.startsWith(String(year))).length;
