@@ -9,6 +9,7 @@ import {
 } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
 import { campaigns, leads, outbox } from '../../db/schema';
+import { emailHash, phoneHash } from '../../distribution/normalize';
 
 let t: TestApp;
 let admin: string;
@@ -127,6 +128,39 @@ describe('suppression in the sale (issue 34)', () => {
       expect.objectContaining({ campaign: own, rule: 'suppressed' }),
     );
   });
+});
+
+describe('a ping that carries the contact’s hashes (issue 34)', () => {
+  it('refuses a ping whose phone or email hash is on an exchange-wide list; a ping without them is priced', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    await createCampaign(t, buyer._id, { services: ['windows'], states: ['TX'], price: 45 });
+    const phone = uniquePhone();
+    const email = `listed-${phone}@example.com`;
+    await listWith(admin, { name: 'Ping litigators', kind: 'phone', purpose: 'litigators' }, [phone]);
+    await listWith(admin, { name: 'Ping emails', kind: 'email' }, [email]);
+    const ping = (extra: Record<string, unknown>) =>
+      t.sourceApi('/api/ping', source.apiKey, { service: 'windows', zip: '75201', ...extra });
+    expect((await ping({ phone_hash: phoneHash(phone) })).json()).toEqual({ ok: false, reason: 'suppressed' });
+    expect((await ping({ email_hash: emailHash(` ${email.toUpperCase()} `) })).json()).toEqual({
+      ok: false,
+      reason: 'suppressed',
+    });
+    // The other side: another number's hash, and no hash at all, are priced.
+    expect((await ping({ phone_hash: phoneHash(uniquePhone()) })).json()).toMatchObject({ ok: true });
+    expect((await ping({})).json()).toMatchObject({ ok: true, price: expect.any(Number) });
+  });
+
+  it('asks the database nothing for a ping without a hash (it is answered from memory)', () => {
+    const check = t.deps.services.suppression.check;
+    expect(check.pingContact({})).toBeNull();
+    expect(check.pingContact({ phone_hash: undefined, email_hash: null })).toBeNull();
+    expect(check.pingContact({ phone_hash: 'not-a-sha256' })).toBeNull();
+    expect(check.pingContact({ phone_hash: phoneHash(uniquePhone()) })).toBeInstanceOf(Promise);
+  });
+
+  // Needs distribution/sale/quote.ts to take the ping's contact verdict (its owner's change: see
+  // docs/compliance.md "Pings"); the source API refuses the globally listed ones meanwhile.
+  it.todo('leaves out only the buyer whose own list holds the ping’s phone hash, and prices the next');
 });
 
 describe('opt-outs (issue 34 item 2)', () => {
