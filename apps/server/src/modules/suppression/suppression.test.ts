@@ -8,7 +8,7 @@ import {
   uniquePhone,
 } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
-import { campaigns, leads, outbox } from '../../db/schema';
+import { campaigns, leads, optOuts, outbox } from '../../db/schema';
 import { emailHash, phoneHash } from '../../distribution/normalize';
 
 let t: TestApp;
@@ -225,6 +225,77 @@ describe('opt-outs (issue 34 item 2)', () => {
     const told = await t.request({ method: 'GET', url: '/api/opt-out', as: other.cookie });
     expect(told.json()).toHaveLength(1);
     expect((await t.request({ method: 'GET', url: '/api/opt-out', as: stranger.cookie })).json()).toHaveLength(0);
+  });
+
+  it('tells the buyers that bought the consumer in the last 5 years, not one that bought it just before', async () => {
+    const earlier = await createBuyerWithLogin(t, {
+      notify: { email: ['optout@bought-5y-ago.test'], sms: [], broadcast_webhooks: [] },
+    });
+    const within = await createBuyerWithLogin(t, {
+      notify: { email: ['optout@bought-within-5y.test'], sms: [], broadcast_webhooks: [] },
+    });
+    await createCampaign(t, earlier.buyer._id, { services: ['hvac'], states: ['TX'], price: 55 });
+    await createCampaign(t, within.buyer._id, { services: ['plumbing'], states: ['TX'], price: 55 });
+    const email = `five-years-${uniquePhone()}@example.com`;
+    // Two sources: the same source sending the consumer again would be answered `duplicate`.
+    const sold = async (service: string) => {
+      const { apiKey } = await createSourceWithKey(t);
+      const res = await t.sourceApi('/api/lead', apiKey, leadInput({ service, email, phone: undefined }));
+      expect(res.json(), res.body).toMatchObject({ ok: true, status: 'sold' });
+      return res.json().lead_id as string;
+    };
+    const old = await sold('hvac');
+    const recent = await sold('plumbing');
+    // Moved back in time: one a minute past 5 years before the opt-out, one a minute short of it.
+    const fiveYearsAgo = new Date(t.clock.now());
+    fiveYearsAgo.setUTCFullYear(fiveYearsAgo.getUTCFullYear() - 5);
+    const at = (minutes: number) => new Date(fiveYearsAgo.getTime() + minutes * 60_000);
+    await t.database.db
+      .update(leads)
+      .set({ createdAt: at(-1) })
+      .where(eq(leads.id, old));
+    await t.database.db
+      .update(leads)
+      .set({ createdAt: at(1) })
+      .where(eq(leads.id, recent));
+
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { email, method: 'email' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()[0].notified_buyers).toBe(1);
+    const told = await t.database.db.select().from(outbox).where(eq(outbox.to, 'optout@bought-within-5y.test'));
+    expect(told).toHaveLength(1);
+    expect(told[0]?.text).toContain(recent);
+    expect(await t.database.db.select().from(outbox).where(eq(outbox.to, 'optout@bought-5y-ago.test'))).toHaveLength(0);
+  });
+
+  it('keeps the record 10 years: never changed, and not deleted before then', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { phone: uniquePhone(), method: 'call' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const record = res.json()[0];
+    const tenYears = new Date(record.recorded);
+    tenYears.setUTCFullYear(tenYears.getUTCFullYear() + 10);
+    expect(record.retain_until).toBe(tenYears.toISOString());
+    const db = t.database.db;
+    await expect(db.update(optOuts).set({ note: 'edited' }).where(eq(optOuts.id, record._id))).rejects.toThrow();
+    await expect(db.delete(optOuts).where(eq(optOuts.id, record._id))).rejects.toThrow();
+    expect(await db.select().from(optOuts).where(eq(optOuts.id, record._id))).toHaveLength(1);
+    // The other side: a record past its 10 years may go (the database's own clock decides).
+    const [row] = await db.select().from(optOuts).where(eq(optOuts.id, record._id));
+    if (!row) throw new Error('the opt-out is gone');
+    const past = { ...row, id: `${row.id}_old`, retainUntil: new Date(Date.now() - 60_000) };
+    await db.insert(optOuts).values(past);
+    await db.delete(optOuts).where(eq(optOuts.id, past.id));
+    expect(await db.select().from(optOuts).where(eq(optOuts.id, past.id))).toHaveLength(0);
   });
 
   it('refuses an opt-out without a contact, or with a bad one, naming the field', async () => {
