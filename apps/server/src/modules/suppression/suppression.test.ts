@@ -150,6 +150,36 @@ describe('a ping that carries the contact’s hashes (issue 34)', () => {
     expect((await ping({})).json()).toMatchObject({ ok: true, price: expect.any(Number) });
   });
 
+  it('reads a phone or email sent with a ping as its hash: checked, never kept', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    await createCampaign(t, buyer._id, { services: ['windows'], states: ['TX'], price: 45 });
+    const phone = uniquePhone();
+    await listWith(admin, { name: 'Ping phones', kind: 'phone' }, [phone]);
+    const ping = (extra: Record<string, unknown>) =>
+      t.sourceApi('/api/ping', source.apiKey, { service: 'windows', zip: '75201', ...extra });
+    const refused = await ping({ Phone: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}` });
+    expect(refused.json()).toEqual({
+      ok: false,
+      reason: 'suppressed',
+      warnings: ['Field `Phone` was read as `phone_hash` (its SHA-256; the value itself is not kept).'],
+    });
+    const priced = await ping({ phone: uniquePhone(), email: 'someone@example.com' });
+    expect(priced.json()).toMatchObject({ ok: true, price: expect.any(Number) });
+    expect(priced.json().warnings).toEqual([
+      'Field `phone` was read as `phone_hash` (its SHA-256; the value itself is not kept).',
+      'Field `email` was read as `email_hash` (its SHA-256; the value itself is not kept).',
+    ]);
+    // A hash sent with it wins; a value that is no phone is ignored, saying so.
+    expect((await ping({ phone, phone_hash: phoneHash(uniquePhone()) })).json()).toMatchObject({
+      ok: true,
+      warnings: ['Field `phone` was ignored: `phone_hash` was sent too.'],
+    });
+    expect((await ping({ phone: '12' })).json()).toMatchObject({
+      ok: true,
+      warnings: ['Field `phone` could not be read: it was ignored.'],
+    });
+  });
+
   it('asks the database nothing for a ping without a hash (it is answered from memory)', () => {
     const check = t.deps.services.suppression.check;
     expect(check.pingContact({})).toBeNull();
