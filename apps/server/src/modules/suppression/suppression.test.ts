@@ -188,9 +188,32 @@ describe('a ping that carries the contact’s hashes (issue 34)', () => {
     expect(check.pingContact({ phone_hash: phoneHash(uniquePhone()) })).toBeInstanceOf(Promise);
   });
 
-  // Needs distribution/sale/quote.ts to take the ping's contact verdict (its owner's change: see
-  // docs/compliance.md "Pings"); the source API refuses the globally listed ones meanwhile.
-  it.todo('leaves out only the buyer whose own list holds the ping’s phone hash, and prices the next');
+  // TODO(issue 34): needs distribution/sale/quote.ts to take the ping's contact verdict (left to its
+  // owner: docs/decisions.md "Issue 34, finished"). `it.fails` until then: once the quote takes it, this
+  // test passes and `it.fails` reports it, so turn it into `it`.
+  it.fails('leaves out only the buyer whose own list holds the ping’s phone hash, and prices the next', async () => {
+    const mine = await createBuyerWithLogin(t);
+    const { buyer } = await createBuyerWithLogin(t);
+    const own = await createCampaign(t, mine.buyer._id, { services: ['bath_remodel'], states: ['TX'], price: 80 });
+    const next = await createCampaign(t, buyer._id, { services: ['bath_remodel'], states: ['TX'], price: 40 });
+    const phone = uniquePhone();
+    await listWith(mine.cookie, { name: 'Our customers', kind: 'phone', purpose: 'customers' }, [phone]);
+    const caller = t.deps.engine.authenticate(source.apiKey, { direct: false });
+    const ping = (phone_hash?: string) =>
+      t.deps.services.sourceApi.pingAs(caller, {
+        service: 'bath_remodel',
+        zip: '75201',
+        test: undefined,
+        phone_hash,
+        email_hash: undefined,
+      });
+    // Without the hash both campaigns are priced; with it the buyer's own list leaves its campaign out.
+    expect((await ping()).explanation).toContainEqual(expect.objectContaining({ campaign: own, eligible: true }));
+    const listed = await ping(phoneHash(phone) ?? undefined);
+    expect(listed.body).toMatchObject({ ok: true });
+    expect(listed.explanation).toContainEqual(expect.objectContaining({ campaign: own, rule: 'suppressed' }));
+    expect(listed.explanation).toContainEqual(expect.objectContaining({ campaign: next, eligible: true }));
+  });
 });
 
 describe('opt-outs (issue 34 item 2)', () => {
