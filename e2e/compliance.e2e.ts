@@ -90,3 +90,51 @@ describe('consent evidence and calling window on the lead detail (#34)', () => {
     await context.close();
   });
 });
+
+describe('consent settings: evidence retention and Medicare services (#34)', () => {
+  it('the admin sets how long evidence is kept and marks a service Medicare, from Settings', async () => {
+    const { context, page } = await e2e.signedIn(USERS.admin);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const keptUntil = async () =>
+      (
+        (await (await page.request.get(`/api/lead/${leadId}/compliance`)).json()) as {
+          evidence: { retained_until: string };
+        }
+      ).evidence.retained_until;
+    const before = await keptUntil();
+    await page.goto('/settings');
+    await page.getByRole('heading', { name: 'Consent' }).waitFor();
+    const years = page.getByRole('textbox', { name: 'Keep consent evidence (years)' });
+    await years.waitFor();
+    expect(await years.inputValue()).toBe('6');
+    await years.fill('4');
+    await page.getByRole('button', { name: 'Set Retention' }).click();
+    await page.getByText('Years must be at least 5').waitFor();
+    await years.fill('7');
+    await page.getByRole('button', { name: 'Set Retention' }).click();
+    await page.getByText('Consent evidence is now kept 7 years.').waitFor();
+    expect(Number((await keptUntil()).slice(0, 4))).toBe(Number(before.slice(0, 4)) + 1);
+
+    const medicare = page.getByRole('switch', { name: 'Medicare: Auto Insurance' });
+    expect(await medicare.isChecked()).toBe(false);
+    await medicare.click({ force: true });
+    await page.getByText('Auto Insurance is Medicare').waitFor();
+    const marked = (await (await page.request.get('/api/compliance/services')).json()) as {
+      name: string;
+      medicare: boolean;
+    }[];
+    expect(marked.find((s) => s.name === 'auto_insurance')?.medicare).toBe(true);
+    expect(marked.find((s) => s.name === 'roofing')?.medicare).toBe(false);
+    await page.getByRole('table', { name: 'Medicare services' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'compliance-settings-consent');
+
+    // Back as the other files expect them.
+    await medicare.click({ force: true });
+    await page.getByText('Auto Insurance is no longer Medicare.').waitFor();
+    await years.fill('6');
+    await page.getByRole('button', { name: 'Set Retention' }).click();
+    await page.getByText('Consent evidence is now kept 6 years.').waitFor();
+    expect(await keptUntil()).toBe(before);
+    await context.close();
+  });
+});

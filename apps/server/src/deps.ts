@@ -279,6 +279,7 @@ export function createDeps(
       engine: onEngine,
       secret: config.LEADEX_SECRET,
       sale,
+      suppression: suppression.check,
       trustedFormCertIdSecret: config.TRUSTEDFORM_CERT_ID_SECRET,
     });
   };

@@ -228,8 +228,8 @@ export const CALLING_RULES: readonly CallingRule[] = [
 
 /**
  * The legal holidays on which the states with `noHolidays` ban calls, by state and day (the days
- * observed): 2026 and 2027. Dated data: a year not listed has no holiday here, so add the next year
- * before it begins (docs/compliance.md).
+ * observed): 2026 to 2029, `CALLING_HOLIDAYS_THROUGH`. Dated data: add the next years before the last
+ * one begins (docs/compliance.md; a test fails once the data ends within a year of the rules' check).
  */
 const COMMON_HOLIDAYS: Record<string, string> = {
   '2026-01-01': "New Year's Day",
@@ -246,15 +246,71 @@ const COMMON_HOLIDAYS: Record<string, string> = {
   '2027-09-06': 'Labor Day',
   '2027-11-25': 'Thanksgiving Day',
   '2027-12-25': 'Christmas Day',
+  '2028-01-01': "New Year's Day",
+  '2028-01-17': 'Martin Luther King Jr. Day',
+  '2028-05-29': 'Memorial Day',
+  '2028-07-04': 'Independence Day',
+  '2028-09-04': 'Labor Day',
+  '2028-11-23': 'Thanksgiving Day',
+  '2028-12-25': 'Christmas Day',
+  '2029-01-01': "New Year's Day",
+  '2029-01-15': 'Martin Luther King Jr. Day',
+  '2029-05-28': 'Memorial Day',
+  '2029-07-04': 'Independence Day',
+  '2029-09-03': 'Labor Day',
+  '2029-11-22': 'Thanksgiving Day',
+  '2029-12-25': 'Christmas Day',
 };
 
 export const CALLING_HOLIDAYS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   AL: COMMON_HOLIDAYS,
-  LA: { ...COMMON_HOLIDAYS, '2026-02-17': 'Mardi Gras', '2027-02-09': 'Mardi Gras' },
+  LA: {
+    ...COMMON_HOLIDAYS,
+    '2026-02-17': 'Mardi Gras',
+    '2027-02-09': 'Mardi Gras',
+    '2028-02-29': 'Mardi Gras',
+    '2029-02-13': 'Mardi Gras',
+  },
   MS: COMMON_HOLIDAYS,
-  RI: { ...COMMON_HOLIDAYS, '2026-08-10': 'Victory Day', '2027-08-09': 'Victory Day' },
-  UT: { ...COMMON_HOLIDAYS, '2026-07-24': 'Pioneer Day', '2027-07-24': 'Pioneer Day' },
+  RI: {
+    ...COMMON_HOLIDAYS,
+    '2026-08-10': 'Victory Day',
+    '2027-08-09': 'Victory Day',
+    '2028-08-14': 'Victory Day',
+    '2029-08-13': 'Victory Day',
+  },
+  UT: {
+    ...COMMON_HOLIDAYS,
+    '2026-07-24': 'Pioneer Day',
+    '2027-07-24': 'Pioneer Day',
+    '2028-07-24': 'Pioneer Day',
+    '2029-07-24': 'Pioneer Day',
+  },
 };
+
+/** The last day `CALLING_HOLIDAYS` covers: past it, only the holidays on a fixed date are known. */
+export const CALLING_HOLIDAYS_THROUGH = '2029-12-31';
+
+/**
+ * Past `CALLING_HOLIDAYS_THROUGH`: the holidays that fall on the same date every year (month-day),
+ * still banned; the movable ones (Martin Luther King Jr. Day, Memorial Day, Labor Day, Thanksgiving,
+ * Mardi Gras, Victory Day) are not known, and the window says so (`callingRuleText`).
+ */
+const FIXED_HOLIDAYS: Record<string, string> = {
+  '01-01': "New Year's Day",
+  '07-04': 'Independence Day',
+  '12-25': 'Christmas Day',
+};
+export const CALLING_FIXED_HOLIDAYS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  AL: FIXED_HOLIDAYS,
+  LA: FIXED_HOLIDAYS,
+  MS: FIXED_HOLIDAYS,
+  RI: FIXED_HOLIDAYS,
+  UT: { ...FIXED_HOLIDAYS, '07-24': 'Pioneer Day' },
+};
+
+/** Whether every holiday of `day` (YYYY-MM-DD) is in the data, the movable ones too. */
+export const callingHolidaysKnown = (day: string): boolean => day <= CALLING_HOLIDAYS_THROUGH;
 
 /** The rule in force in `state` on `day` (YYYY-MM-DD): the state's latest, else the federal one. */
 export function callingRuleOf(state: string | null, day: string): CallingRule {
@@ -272,7 +328,9 @@ export function callingRuleOf(state: string | null, day: string): CallingRule {
 
 /** A state's holiday on `day`, if calls are banned on it. */
 export function callingHolidayOf(state: string | null, day: string): string | null {
-  return (state && CALLING_HOLIDAYS[state]?.[day]) || null;
+  if (!state) return null;
+  if (callingHolidaysKnown(day)) return CALLING_HOLIDAYS[state]?.[day] ?? null;
+  return CALLING_FIXED_HOLIDAYS[state]?.[day.slice(5)] ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -552,8 +610,12 @@ export function clockText(minutes: number): string {
   return `${twelve}${minute ? `:${String(minute).padStart(2, '0')}` : ''}${suffix}`;
 }
 
-/** The rule in a sentence: "May call 8am-8pm ET, not on Sundays or state holidays; at most 3 calls per 24 hours". */
-export function callingRuleText(rule: CallingRule, zone: string, at: Date): string {
+/**
+ * The rule in a sentence: "May call 8am-8pm ET, not on Sundays or state holidays; at most 3 calls per
+ * 24 hours". `day` is the consumer's local day: past the holiday data's end, the sentence says which
+ * holidays are not known.
+ */
+export function callingRuleText(rule: CallingRule, zone: string, at: Date, day?: string): string {
   const z = zoneAbbreviation(zone, at);
   const hours = (x: CallingHours) => `${clockText(x.start)}-${clockText(x.end)}`;
   const parts = [`May call ${hours(rule.hours)} ${z}`];
@@ -564,6 +626,10 @@ export function callingRuleText(rule: CallingRule, zone: string, at: Date): stri
   if (rule.noHolidays) not.push('state holidays');
   if (not.length > 0) parts[0] += `, not on ${not.join(' or ')}`;
   if (rule.maxPer24h !== null) parts.push(`at most ${rule.maxPer24h} calls or texts per 24 hours`);
+  if (rule.noHolidays && day !== undefined && !callingHolidaysKnown(day))
+    parts.push(
+      `the state's movable holidays after ${CALLING_HOLIDAYS_THROUGH.slice(0, 4)} are not in Leadex's data: check the day`,
+    );
   return parts.join('; ');
 }
 

@@ -236,4 +236,9 @@ export interface SuppressionCheck {
   lookup(hashes: readonly string[]): Promise<SuppressionVerdict>;
   /** A ping (no contact, answered from memory): the ZIP against the ZIP lists; null when on none. */
   zip(zip: string): SuppressionVerdict | null;
+  /**
+   * A ping's `phone_hash` and `email_hash` (SHA-256 hex of the normalised contact) against the phone and
+   * email lists: one indexed query; null, with no query, when the ping carries neither.
+   */
+  pingContact(hashes: { phone_hash?: string | null; email_hash?: string | null }): Promise<SuppressionVerdict> | null;
 }

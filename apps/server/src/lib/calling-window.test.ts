@@ -1,4 +1,11 @@
-import { CALLING_RULES, consentNameKey, namesCoveredBy, zoneOfPhone } from '@leadex/domain';
+import {
+  CALLING_HOLIDAYS,
+  CALLING_HOLIDAYS_THROUGH,
+  CALLING_RULES,
+  consentNameKey,
+  namesCoveredBy,
+  zoneOfPhone,
+} from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
 import { callingWindowOf } from './calling-window';
 
@@ -74,6 +81,55 @@ describe('calling hours per state (dated data)', () => {
     expect(open('70112', 'LA', '2026-12-24T12:00:00-06:00')).toBe(true);
     expect(open('84101', 'UT', '2026-07-24T12:00:00-06:00')).toBe(false); // Pioneer Day, Utah only
     expect(open('10001', 'NY', '2026-07-24T12:00:00-04:00')).toBe(true);
+  });
+
+  it('holidays of 2028 and 2029 are in the data: Thanksgiving, Mardi Gras on a leap day, Victory Day', () => {
+    expect(open('35203', 'AL', '2028-11-22T12:00:00-06:00')).toBe(true);
+    expect(at('35203', 'AL', '2028-11-23T12:00:00-06:00')?.reason).toBe(
+      'Thanksgiving Day is a state holiday with no calls',
+    );
+    expect(open('35203', 'AL', '2028-11-24T12:00:00-06:00')).toBe(true);
+    expect(open('70112', 'LA', '2028-02-29T12:00:00-06:00')).toBe(false);
+    expect(open('70112', 'LA', '2028-02-28T12:00:00-06:00')).toBe(true);
+    expect(open('10001', 'NY', '2028-02-29T12:00:00-05:00')).toBe(true);
+    expect(open('02903', 'RI', '2028-08-14T12:00:00-04:00')).toBe(false);
+    expect(open('39201', 'MS', '2029-11-22T12:00:00-06:00')).toBe(false);
+  });
+
+  it('lists every year it covers whole, through CALLING_HOLIDAYS_THROUGH, at least a year past the rules’ check', () => {
+    const last = Number(CALLING_HOLIDAYS_THROUGH.slice(0, 4));
+    const lastChecked =
+      CALLING_RULES.map((r) => r.checked)
+        .sort()
+        .at(-1) ?? '';
+    expect(last).toBeGreaterThanOrEqual(Number(lastChecked.slice(0, 4)) + 2);
+    const perYear = (state: string, year: number) =>
+      Object.keys(CALLING_HOLIDAYS[state] ?? {}).filter((day) => day.startsWith(String(year))).length;
+    for (let year = 2026; year <= last; year++) {
+      for (const state of ['AL', 'MS']) expect(perYear(state, year), `${state} ${year}`).toBe(7);
+      for (const state of ['LA', 'RI', 'UT']) expect(perYear(state, year), `${state} ${year}`).toBe(8);
+    }
+    expect(perYear('AL', last + 1)).toBe(0);
+  });
+
+  it('past the data’s end: the fixed-date holidays still close, the movable ones are said to be unknown', () => {
+    // The last day of the data: as every day before it, nothing to warn of.
+    const lastDay = at('35203', 'AL', '2029-12-31T12:00:00-06:00');
+    expect(lastDay).toMatchObject({ open: true, text: 'May call 8am-8pm CT, not on Sundays or state holidays' });
+    expect(at('35203', 'AL', '2029-12-25T12:00:00-06:00')?.open).toBe(false);
+    // The next day: New Year's Day is on a fixed date, so still known; the sentence warns of the rest.
+    const next = at('35203', 'AL', '2030-01-01T12:00:00-06:00');
+    expect(next).toMatchObject({ open: false, reason: "New Year's Day is a state holiday with no calls" });
+    expect(next?.text).toBe(
+      "May call 8am-8pm CT, not on Sundays or state holidays; the state's movable holidays after 2029 are not in Leadex's data: check the day",
+    );
+    expect(open('35203', 'AL', '2030-12-25T12:00:00-06:00')).toBe(false);
+    expect(open('84101', 'UT', '2030-07-24T12:00:00-06:00')).toBe(false); // Pioneer Day, on its date
+    expect(open('35203', 'AL', '2030-07-24T12:00:00-05:00')).toBe(true);
+    // Thanksgiving 2030 moves: not in the data, so the hours alone decide (and the sentence warns).
+    expect(at('35203', 'AL', '2030-11-28T12:00:00-06:00')).toMatchObject({ open: true, text: next?.text });
+    // A state without a holiday ban says nothing of holidays, before or after.
+    expect(at('10001', 'NY', '2030-01-01T12:00:00-05:00')).toMatchObject({ open: true, text: 'May call 8am-9pm ET' });
   });
 
   it('says the rule in a sentence, with the frequency cap', () => {

@@ -106,7 +106,7 @@ export function callingWindowOf(
     zoneFrom: where.from,
     state,
     rule,
-    text: callingRuleText(rule, where.zone, at),
+    text: callingRuleText(rule, where.zone, at, date),
     open: reason === null,
     until: reason === null && typeof hours !== 'string' ? `${clockText(hours.end)} ${z}` : null,
     reason,

@@ -70,6 +70,11 @@ export const queryKeys = {
     erasures: ['compliance', 'erasures'] as const,
     retention: ['compliance', 'retention'] as const,
   },
+  /** GET /api/compliance/services and /evidence-retention: the Settings screen's consent section (issue 34). */
+  consent: {
+    services: ['consent', 'services'] as const,
+    evidenceRetention: ['consent', 'evidenceRetention'] as const,
+  },
   /** GET /api/lead/returns: the admin's Returns screen. */
   returns: {
     all: ['returns'] as const,

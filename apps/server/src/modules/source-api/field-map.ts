@@ -10,6 +10,11 @@ export interface FieldPlan {
   allFields: readonly string[];
   /** Post and lead keep what they do not read in `metadata`; a ping stores nothing. */
   keepsMetadata: boolean;
+  /**
+   * Our fields the route reads only as a hash into another of its fields (a ping's `phone` as its
+   * `phone_hash`): the value itself goes no further. `hash` answers null for a value that is not one.
+   */
+  hashedInto?: Readonly<Record<string, { field: string; hash: (value: string) => string | null }>>;
 }
 
 /** A platform's campaign id as sent: the field's name and its value. */
@@ -48,6 +53,21 @@ function metadataKeyOf(lower: string, name: string): string | undefined {
 
 const textOf = (value: unknown) =>
   typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+
+/** A value read only as its hash into `into.field` (unless that field was sent itself); answers the warning. */
+function hashInto(
+  body: Fields,
+  name: string,
+  value: unknown,
+  into: { field: string; hash: (value: string) => string | null },
+): string {
+  if (into.field in body) return `Field \`${name}\` was ignored: \`${into.field}\` was sent too.`;
+  const text = textOf(value);
+  const hash = text ? into.hash(text) : null;
+  if (!hash) return `Field \`${name}\` could not be read: it was ignored.`;
+  body[into.field] = hash;
+  return `Field \`${name}\` was read as \`${into.field}\` (its SHA-256; the value itself is not kept).`;
+}
 
 /**
  * Builds the mapper of one route (once, at start): it renames the industry's names (aliases.ts) to
@@ -138,6 +158,8 @@ export function fieldMapper(plan: FieldPlan): (body: Fields) => FieldMapping {
               ? `Field \`${field}\` is not read here: it was kept in metadata.`
               : `Field \`${winner.name}\` was kept in metadata as \`${field}\`.`,
           );
+        } else if (plan.hashedInto?.[field]) {
+          warnings.push(hashInto(body, winner.name, value, plan.hashedInto[field]));
         } else warnings.push(`Field \`${winner.name}\` is not read at the ping: it was ignored.`);
       }
     }

@@ -8,6 +8,7 @@ import { stringify } from 'safe-stable-stringify';
 import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { SourceCaller } from '../../distribution/engine';
+import { emailHash, phoneHash } from '../../distribution/normalize';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/secrets';
 import { keepStorableMetadata } from '../../plugins/input-hygiene';
@@ -39,10 +40,16 @@ declare module 'fastify' {
 
 /** Every field of ours on any route: `Phone` at a ping is our `phone`, not a stranger (field-map.ts). */
 const ALL_FIELDS = [...new Set([...fieldNamesOf(leadSchema), ...fieldNamesOf(postSchema)])];
+/** A ping carries no contact: a phone or email sent with one is read as its hash (duplicates, suppression; issue 34). */
+const PING_HASHES = {
+  phone: { field: 'phone_hash', hash: phoneHash },
+  email: { field: 'email_hash', hash: emailHash },
+};
 const planOf = (schema: z.ZodType, keepsMetadata: boolean): FieldPlan => ({
   fields: new Set(fieldNamesOf(schema)),
   allFields: ALL_FIELDS,
   keepsMetadata,
+  ...(keepsMetadata ? {} : { hashedInto: PING_HASHES }),
 });
 
 const apiKeyOf = (request: FastifyRequest) => request.sourceApiKey;

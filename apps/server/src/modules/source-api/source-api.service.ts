@@ -3,8 +3,10 @@ import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
 import type { ExplanationRecord } from '../../distribution/explanation';
 import { stateOfLead } from '../../distribution/normalize';
-import { openPingToken } from '../../distribution/ping-token';
+import { newPingId, openPingToken } from '../../distribution/ping-token';
+import type { SuppressionCheck, SuppressionVerdict } from '../../distribution/ports';
 import type { QuoteOutcome, RequestMeta, Sale, SaleOutcome } from '../../distribution/sale';
+import { explanationOf, suppressedExplanation } from '../../distribution/sale/decide';
 import type { SaleContact } from '../../distribution/sale/types';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -85,6 +87,8 @@ export interface SourceApiDeps {
   /** Verifies ping_ids (the sale signs them with the same secret). */
   secret: string;
   sale: Sale;
+  /** The suppression lists' check of a ping's contact hashes (issue 34); left out, a ping's hashes are not checked. */
+  suppression?: Pick<SuppressionCheck, 'pingContact'>;
   /** TrustedForm's key of certificate ids, when the exchange has it: certificates past their claim period are flagged. */
   trustedFormCertIdSecret?: string;
 }
@@ -94,7 +98,35 @@ export interface SourceApiDeps {
  * what the source may do, and answers the sale's outcomes over HTTP; the sale itself is the
  * engine's (distribution/sale/).
  */
-export function createSourceApiService({ clock, engine, secret, sale, trustedFormCertIdSecret }: SourceApiDeps) {
+export function createSourceApiService({
+  clock,
+  engine,
+  secret,
+  sale,
+  suppression,
+  trustedFormCertIdSecret,
+}: SourceApiDeps) {
+  /** A ping whose contact hashes are on an exchange-wide list: recorded unpriced, refused `suppressed` (as the quote does a listed ZIP). */
+  function refusedPing(
+    caller: SourceCaller,
+    input: { service: string; zip: string; channel?: string | null; test?: boolean },
+    global: NonNullable<SuppressionVerdict['global']>,
+  ): QuoteOutcome {
+    engine.recorder.ping({
+      id: newPingId(),
+      sourceId: caller.source.id,
+      apiKeyId: caller.key.id,
+      channel: input.channel ?? null,
+      service: input.service,
+      zip: input.zip,
+      priceCents: null,
+      reason: 'suppressed',
+      test: input.test ?? false,
+      createdAt: clock.now(),
+    });
+    return { kind: 'suppressed', explanation: explanationOf(suppressedExplanation(global), null) };
+  }
+
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
       throw AppError.field('service', `service '${service}' is not one the exchange buys`);
@@ -216,10 +248,19 @@ export function createSourceApiService({ clock, engine, secret, sale, trustedFor
       const { trusted_form_ping_url: pingUrl, ...rest } = input;
       const checkedUrl = checkedPingUrl(pingUrl);
       const quoted = { ...rest, ...(checkedUrl ? { trusted_form_ping_url: checkedUrl } : {}), fields: read.fields };
-      const outcome = sale.quote(caller, quoted);
-      return outcome instanceof Promise
-        ? outcome.then((o) => quoteAnswer(o, read.warnings))
-        : quoteAnswer(outcome, read.warnings);
+      const quoteNow = () => {
+        const outcome = sale.quote(caller, quoted);
+        return outcome instanceof Promise
+          ? outcome.then((o) => quoteAnswer(o, read.warnings))
+          : quoteAnswer(outcome, read.warnings);
+      };
+      // A ping with a phone or email hash is checked against the phone and email lists first (one
+      // indexed query, issue 34); a ping without one is answered from memory as before.
+      const listed = suppression?.pingContact(quoted) ?? null;
+      if (!listed) return quoteNow();
+      return listed.then((verdict) =>
+        verdict.global ? quoteAnswer(refusedPing(caller, quoted, verdict.global), read.warnings) : quoteNow(),
+      );
     },
 
     /** POST /api/post: the lead for a ping; the auction runs again and sells once (DESIGN.md §4). */

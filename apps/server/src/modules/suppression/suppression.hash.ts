@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { SuppressionKind } from '@leadex/domain';
 import { normalizeEmail, normalizePhone, normalizeZip } from '../../distribution/normalize';
-import { deriveKey } from '../../lib/secrets';
+import { deriveKey, sha256Hex } from '../../lib/secrets';
 
 /** The normalised form of a value of a kind (phone: 10 digits, email: trimmed, lower-cased, ZIP: 5 digits), or null. */
 export function normaliseContact(kind: SuppressionKind, raw: string): string | null {
@@ -11,16 +11,21 @@ export function normaliseContact(kind: SuppressionKind, raw: string): string | n
 }
 
 /**
- * Keyed hashes of suppressed contacts: HMAC-SHA-256 of `kind:normalised value` under a key derived
- * from LEADEX_SECRET (HKDF, purpose `suppression`), in base64url. Without the secret a list reads
- * as noise: a phone number's 10 digits cannot be tried one by one against it.
+ * Keyed hashes of suppressed contacts: HMAC-SHA-256 of `kind:` and the SHA-256 (hex) of the normalised
+ * value, under a key derived from LEADEX_SECRET (HKDF, purpose `suppression`), in base64url. Without
+ * the secret a list reads as noise: a phone number's 10 digits cannot be tried one by one against it.
+ * The plain SHA-256 inside is the one a ping's `phone_hash` and `email_hash` carry, so a ping's hashes
+ * are checked against the lists without the contact itself.
  */
 export function contactHasherFor(secret: string) {
   const key = deriveKey(secret, 'suppression');
-  const hash = (kind: SuppressionKind, normalised: string): string =>
-    createHmac('sha256', key).update(`${kind}:${normalised}`).digest('base64url');
+  const ofSha256 = (kind: SuppressionKind, sha256: string): string =>
+    createHmac('sha256', key).update(`${kind}:${sha256}`).digest('base64url');
+  const hash = (kind: SuppressionKind, normalised: string): string => ofSha256(kind, sha256Hex(normalised));
   return {
     hash,
+    /** The keyed hash of a value known only by its SHA-256 hex (a ping's `phone_hash`, `email_hash`). */
+    ofSha256,
     /** The hash of a raw value, or null when it is not a value of the kind. */
     of(kind: SuppressionKind, raw: string): string | null {
       const normalised = normaliseContact(kind, raw);

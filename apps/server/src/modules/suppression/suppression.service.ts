@@ -12,6 +12,7 @@ import {
 } from '@leadex/domain';
 import { parse } from 'csv-parse';
 import type { Db } from '../../db/client';
+import { normalizeSha256Hex } from '../../distribution/normalize';
 import type { SuppressionCheck, SuppressionVerdict } from '../../distribution/ports';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -233,6 +234,15 @@ export function createSuppressionService({
     },
     async lookup(hashes) {
       return verdictOf(await suppressionRepo.hits(db, hashes));
+    },
+    pingContact({ phone_hash, email_hash }) {
+      const hashes: string[] = [];
+      const phone = phone_hash ? normalizeSha256Hex(phone_hash) : null;
+      const email = email_hash ? normalizeSha256Hex(email_hash) : null;
+      if (phone) hashes.push(hasher.ofSha256('phone', phone));
+      if (email) hashes.push(hasher.ofSha256('email', email));
+      if (hashes.length === 0) return null;
+      return suppressionRepo.hits(db, hashes).then(verdictOf);
     },
     zip(zip) {
       if (zips === null || clock.now().getTime() - zipsReadAt > ZIP_CACHE_TTL_MS) void reloadZips();

@@ -8,7 +8,8 @@ import {
   uniquePhone,
 } from '../../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../../test/harness';
-import { campaigns, leads, outbox } from '../../db/schema';
+import { campaigns, leads, optOuts, outbox } from '../../db/schema';
+import { emailHash, phoneHash } from '../../distribution/normalize';
 
 let t: TestApp;
 let admin: string;
@@ -129,6 +130,92 @@ describe('suppression in the sale (issue 34)', () => {
   });
 });
 
+describe('a ping that carries the contact’s hashes (issue 34)', () => {
+  it('refuses a ping whose phone or email hash is on an exchange-wide list; a ping without them is priced', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    await createCampaign(t, buyer._id, { services: ['windows'], states: ['TX'], price: 45 });
+    const phone = uniquePhone();
+    const email = `listed-${phone}@example.com`;
+    await listWith(admin, { name: 'Ping litigators', kind: 'phone', purpose: 'litigators' }, [phone]);
+    await listWith(admin, { name: 'Ping emails', kind: 'email' }, [email]);
+    const ping = (extra: Record<string, unknown>) =>
+      t.sourceApi('/api/ping', source.apiKey, { service: 'windows', zip: '75201', ...extra });
+    expect((await ping({ phone_hash: phoneHash(phone) })).json()).toEqual({ ok: false, reason: 'suppressed' });
+    expect((await ping({ email_hash: emailHash(` ${email.toUpperCase()} `) })).json()).toEqual({
+      ok: false,
+      reason: 'suppressed',
+    });
+    // The other side: another number's hash, and no hash at all, are priced.
+    expect((await ping({ phone_hash: phoneHash(uniquePhone()) })).json()).toMatchObject({ ok: true });
+    expect((await ping({})).json()).toMatchObject({ ok: true, price: expect.any(Number) });
+  });
+
+  it('reads a phone or email sent with a ping as its hash: checked, never kept', async () => {
+    const { buyer } = await createBuyerWithLogin(t);
+    await createCampaign(t, buyer._id, { services: ['windows'], states: ['TX'], price: 45 });
+    const phone = uniquePhone();
+    await listWith(admin, { name: 'Ping phones', kind: 'phone' }, [phone]);
+    const ping = (extra: Record<string, unknown>) =>
+      t.sourceApi('/api/ping', source.apiKey, { service: 'windows', zip: '75201', ...extra });
+    const refused = await ping({ Phone: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}` });
+    expect(refused.json()).toEqual({
+      ok: false,
+      reason: 'suppressed',
+      warnings: ['Field `Phone` was read as `phone_hash` (its SHA-256; the value itself is not kept).'],
+    });
+    const priced = await ping({ phone: uniquePhone(), email: 'someone@example.com' });
+    expect(priced.json()).toMatchObject({ ok: true, price: expect.any(Number) });
+    expect(priced.json().warnings).toEqual([
+      'Field `phone` was read as `phone_hash` (its SHA-256; the value itself is not kept).',
+      'Field `email` was read as `email_hash` (its SHA-256; the value itself is not kept).',
+    ]);
+    // A hash sent with it wins; a value that is no phone is ignored, saying so.
+    expect((await ping({ phone, phone_hash: phoneHash(uniquePhone()) })).json()).toMatchObject({
+      ok: true,
+      warnings: ['Field `phone` was ignored: `phone_hash` was sent too.'],
+    });
+    expect((await ping({ phone: '12' })).json()).toMatchObject({
+      ok: true,
+      warnings: ['Field `phone` could not be read: it was ignored.'],
+    });
+  });
+
+  it('asks the database nothing for a ping without a hash (it is answered from memory)', () => {
+    const check = t.deps.services.suppression.check;
+    expect(check.pingContact({})).toBeNull();
+    expect(check.pingContact({ phone_hash: undefined, email_hash: null })).toBeNull();
+    expect(check.pingContact({ phone_hash: 'not-a-sha256' })).toBeNull();
+    expect(check.pingContact({ phone_hash: phoneHash(uniquePhone()) })).toBeInstanceOf(Promise);
+  });
+
+  // TODO(issue 34): needs distribution/sale/quote.ts to take the ping's contact verdict (left to its
+  // owner: docs/decisions.md "Issue 34, finished"). `it.fails` until then: once the quote takes it, this
+  // test passes and `it.fails` reports it, so turn it into `it`.
+  it.fails('leaves out only the buyer whose own list holds the ping’s phone hash, and prices the next', async () => {
+    const mine = await createBuyerWithLogin(t);
+    const { buyer } = await createBuyerWithLogin(t);
+    const own = await createCampaign(t, mine.buyer._id, { services: ['bath_remodel'], states: ['TX'], price: 80 });
+    const next = await createCampaign(t, buyer._id, { services: ['bath_remodel'], states: ['TX'], price: 40 });
+    const phone = uniquePhone();
+    await listWith(mine.cookie, { name: 'Our customers', kind: 'phone', purpose: 'customers' }, [phone]);
+    const caller = t.deps.engine.authenticate(source.apiKey, { direct: false });
+    const ping = (phone_hash?: string) =>
+      t.deps.services.sourceApi.pingAs(caller, {
+        service: 'bath_remodel',
+        zip: '75201',
+        test: undefined,
+        phone_hash,
+        email_hash: undefined,
+      });
+    // Without the hash both campaigns are priced; with it the buyer's own list leaves its campaign out.
+    expect((await ping()).explanation).toContainEqual(expect.objectContaining({ campaign: own, eligible: true }));
+    const listed = await ping(phoneHash(phone) ?? undefined);
+    expect(listed.body).toMatchObject({ ok: true });
+    expect(listed.explanation).toContainEqual(expect.objectContaining({ campaign: own, rule: 'suppressed' }));
+    expect(listed.explanation).toContainEqual(expect.objectContaining({ campaign: next, eligible: true }));
+  });
+});
+
 describe('opt-outs (issue 34 item 2)', () => {
   it('an opt-out recorded by one buyer suppresses the consumer for every buyer and tells the others', async () => {
     const recorder = await createBuyerWithLogin(t);
@@ -191,6 +278,77 @@ describe('opt-outs (issue 34 item 2)', () => {
     const told = await t.request({ method: 'GET', url: '/api/opt-out', as: other.cookie });
     expect(told.json()).toHaveLength(1);
     expect((await t.request({ method: 'GET', url: '/api/opt-out', as: stranger.cookie })).json()).toHaveLength(0);
+  });
+
+  it('tells the buyers that bought the consumer in the last 5 years, not one that bought it just before', async () => {
+    const earlier = await createBuyerWithLogin(t, {
+      notify: { email: ['optout@bought-5y-ago.test'], sms: [], broadcast_webhooks: [] },
+    });
+    const within = await createBuyerWithLogin(t, {
+      notify: { email: ['optout@bought-within-5y.test'], sms: [], broadcast_webhooks: [] },
+    });
+    await createCampaign(t, earlier.buyer._id, { services: ['hvac'], states: ['TX'], price: 55 });
+    await createCampaign(t, within.buyer._id, { services: ['plumbing'], states: ['TX'], price: 55 });
+    const email = `five-years-${uniquePhone()}@example.com`;
+    // Two sources: the same source sending the consumer again would be answered `duplicate`.
+    const sold = async (service: string) => {
+      const { apiKey } = await createSourceWithKey(t);
+      const res = await t.sourceApi('/api/lead', apiKey, leadInput({ service, email, phone: undefined }));
+      expect(res.json(), res.body).toMatchObject({ ok: true, status: 'sold' });
+      return res.json().lead_id as string;
+    };
+    const old = await sold('hvac');
+    const recent = await sold('plumbing');
+    // Moved back in time: one a minute past 5 years before the opt-out, one a minute short of it.
+    const fiveYearsAgo = new Date(t.clock.now());
+    fiveYearsAgo.setUTCFullYear(fiveYearsAgo.getUTCFullYear() - 5);
+    const at = (minutes: number) => new Date(fiveYearsAgo.getTime() + minutes * 60_000);
+    await t.database.db
+      .update(leads)
+      .set({ createdAt: at(-1) })
+      .where(eq(leads.id, old));
+    await t.database.db
+      .update(leads)
+      .set({ createdAt: at(1) })
+      .where(eq(leads.id, recent));
+
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { email, method: 'email' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()[0].notified_buyers).toBe(1);
+    const told = await t.database.db.select().from(outbox).where(eq(outbox.to, 'optout@bought-within-5y.test'));
+    expect(told).toHaveLength(1);
+    expect(told[0]?.text).toContain(recent);
+    expect(await t.database.db.select().from(outbox).where(eq(outbox.to, 'optout@bought-5y-ago.test'))).toHaveLength(0);
+  });
+
+  it('keeps the record 10 years: never changed, and not deleted before then', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/opt-out',
+      as: admin,
+      payload: { phone: uniquePhone(), method: 'call' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const record = res.json()[0];
+    const tenYears = new Date(record.recorded);
+    tenYears.setUTCFullYear(tenYears.getUTCFullYear() + 10);
+    expect(record.retain_until).toBe(tenYears.toISOString());
+    const db = t.database.db;
+    await expect(db.update(optOuts).set({ note: 'edited' }).where(eq(optOuts.id, record._id))).rejects.toThrow();
+    await expect(db.delete(optOuts).where(eq(optOuts.id, record._id))).rejects.toThrow();
+    expect(await db.select().from(optOuts).where(eq(optOuts.id, record._id))).toHaveLength(1);
+    // The other side: a record past its 10 years may go (the database's own clock decides).
+    const [row] = await db.select().from(optOuts).where(eq(optOuts.id, record._id));
+    if (!row) throw new Error('the opt-out is gone');
+    const past = { ...row, id: `${row.id}_old`, retainUntil: new Date(Date.now() - 60_000) };
+    await db.insert(optOuts).values(past);
+    await db.delete(optOuts).where(eq(optOuts.id, past.id));
+    expect(await db.select().from(optOuts).where(eq(optOuts.id, past.id))).toHaveLength(0);
   });
 
   it('refuses an opt-out without a contact, or with a bad one, naming the field', async () => {

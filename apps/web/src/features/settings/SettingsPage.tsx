@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { useSystemInfo } from '../sim/sim.api';
 import { AdSpendSection } from './AdSpendSection';
+import { ConsentSection } from './ConsentSection';
 import { IntegrationsSection } from './IntegrationsSection';
 import { ServiceFieldsSection } from './ServiceFieldsSection';
 import { TimeZoneSection } from './TimeZoneSection';
@@ -25,6 +26,7 @@ export function SettingsPage() {
         <AdSpendSection />
         <TimeZoneSection />
         <ServiceFieldsSection />
+        <ConsentSection />
         <Section
           title="Compliance"
           description="Suppression lists and opt-outs; erasure requests, retention and the access log."
