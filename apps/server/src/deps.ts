@@ -272,6 +272,7 @@ export function createDeps(
         clock: on,
         secret: config.LEADEX_SECRET,
         deliverOptions: () => webhooks.deliverOptions(),
+        fieldsOf: (service) => onEngine.snapshot().fieldsOf(service),
       }),
     });
     return createSourceApiService({

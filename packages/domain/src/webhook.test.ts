@@ -364,8 +364,12 @@ describe('a Ping/Post delivery (DESIGN.md §6)', () => {
     expect(mapped('phone')).toContain('contact data');
     expect(mapped('lead_id')).toBe(WEBHOOK_MESSAGES.pingField);
     expect(mapped('price')).toBe(
-      'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
+      'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url, and the services’ non-personal ping fields (fields.<key>)',
     );
+    // A service's field by its key passes here; the server checks it is a non-personal ping field (issue 33).
+    expect(mapped('fields.electric_bill')).toBeUndefined();
+    expect(mapped('fields.')).toBe(WEBHOOK_MESSAGES.pingField);
+    expect(mapped('fields.Bad-Key')).toBe(WEBHOOK_MESSAGES.pingField);
     // Every template field is either one a ping may send or contact data or the sale's own (id, price, the echo,
     // and the consumer's calling window: read from the phone when the ZIP does not tell, so never pinged).
     for (const field of DELIVERY_FIELD_NAMES)
@@ -385,6 +389,8 @@ describe('a Ping/Post delivery (DESIGN.md §6)', () => {
   });
 
   it('the message listing the ping fields names exactly PING_FIELD_NAMES', () => {
-    expect(WEBHOOK_MESSAGES.pingField).toBe(`A ping sends only these lead fields: ${PING_FIELD_NAMES.join(', ')}`);
+    expect(WEBHOOK_MESSAGES.pingField).toBe(
+      `A ping sends only these lead fields: ${PING_FIELD_NAMES.join(', ')}, and the services’ non-personal ping fields (fields.<key>)`,
+    );
   });
 });

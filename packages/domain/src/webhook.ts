@@ -5,6 +5,7 @@ import { numericText, optionalText, pageQuery, requiredText, tagList } from './c
 import { PAGE_SIZE } from './constants';
 import { SAMPLE_JORNAYA_TOKEN, SAMPLE_TRUSTEDFORM_CERT_URL, SAMPLE_TRUSTEDFORM_PING_URL } from './evidence';
 import { whenMissing } from './messages';
+import { SERVICE_FIELD_KEY, type ServiceField } from './service-fields';
 
 // Custom deliveries (the `webhook` entity, admin §3 Delivery, portals §3): a buyer's outbound
 // HTTP call that pushes each lead sold to it into the buyer's own system.
@@ -27,8 +28,19 @@ export const WEBHOOK_MESSAGES = {
   priceField: 'Bid price field is required',
   pingTimeout: 'Ping timeout must be a whole number of milliseconds from 1 to 3000',
   pingField:
-    'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url',
+    'A ping sends only these lead fields: service, zip, state, channel, pub_id, sub_id, ts, test, trusted_form_ping_url, and the services’ non-personal ping fields (fields.<key>)',
 } as const;
+
+/** Why a ping's mapping may not send the service field `fields.<key>` (issue 33), by what the services define. */
+export const PING_SERVICE_FIELD_MESSAGES = {
+  unknown: (key: string) => `No service has a field “${key}”`,
+  personal: (key: string) =>
+    `'fields.${key}' is personal: a ping never sends personal fields, only the winner receives them in the post`,
+  postOnly: (key: string) => `'fields.${key}' is sent with the post only: a ping does not carry it`,
+} as const;
+
+/** How a delivery's mapping names a service's own field (issue 33): `fields.` and its key. */
+export const SERVICE_FIELD_MAP_PREFIX = 'fields.';
 
 /** The message for a ping mapping row naming a contact field. */
 export const contactInPingMessage = (field: string) =>
@@ -275,7 +287,26 @@ const pingUrl = httpUrl('Ping URL', WEBHOOK_MESSAGES.pingUrl, WEBHOOK_MESSAGES.p
 export function pingFieldProblem(field: string): string | null {
   const name = field.trim();
   if ((CONTACT_FIELDS as readonly string[]).includes(name)) return contactInPingMessage(name);
+  // A service's field: the server checks it is a non-personal ping field of some service (pingServiceFieldProblem).
+  if (name.startsWith(SERVICE_FIELD_MAP_PREFIX) && SERVICE_FIELD_KEY.test(name.slice(SERVICE_FIELD_MAP_PREFIX.length)))
+    return null;
   return PING_FIELD_NAMES.includes(name) ? null : WEBHOOK_MESSAGES.pingField;
+}
+
+/**
+ * Why a ping may not send the service field `key`, given every service's definitions; null when some
+ * service sends it at the ping and not as personal data (a ping of another service's lead leaves it out).
+ */
+export function pingServiceFieldProblem(
+  key: string,
+  services: Iterable<readonly Pick<ServiceField, 'key' | 'stage' | 'personal' | 'removed'>[]>,
+): string | null {
+  const found = [...services].flatMap((fields) => fields.filter((f) => f.key === key && !f.removed));
+  if (found.length === 0) return PING_SERVICE_FIELD_MESSAGES.unknown(key);
+  if (found.some((f) => f.stage === 'ping' && !f.personal)) return null;
+  return found.some((f) => f.personal)
+    ? PING_SERVICE_FIELD_MESSAGES.personal(key)
+    : PING_SERVICE_FIELD_MESSAGES.postOnly(key);
 }
 
 /** A ping mapping row: a lead field a ping may send, under the buyer's name for it. */
@@ -499,6 +530,8 @@ export type WebhookDraft = z.infer<typeof webhookDraftSchema>;
 /** GET /api/webhook/new: a blank delivery whose map lists every template field, and the field list. */
 export const webhookTemplateSchema = webhookDraftSchema.extend({
   fields: z.array(z.object({ field: z.string(), sample: z.string() })),
+  /** The fields a ping's mapping may send: PING_FIELD_NAMES, then the services' non-personal ping fields. */
+  ping_fields: z.array(z.string()),
 });
 export type WebhookTemplate = z.infer<typeof webhookTemplateSchema>;
 

@@ -71,4 +71,45 @@ describe('demo leads', () => {
       rows.every((l) => !l.fieldFlags?.some((f) => ['electric_bill', 'roof_shade', 'roof_age'].includes(f.field))),
     ).toBe(true);
   });
+
+  it('live campaigns filter on the demo fields: leads that fail the rules never reach them, some that pass do', async () => {
+    const db = t.database.db;
+    const byFixedId = new Map((await db.select().from(campaigns)).map((c) => [c.fixedId, c]));
+    const matchesOf = new Map<string, Set<string>>();
+    for (const m of await db.select().from(leadMatches))
+      matchesOf.set(m.leadId, (matchesOf.get(m.leadId) ?? new Set()).add(m.campaignId));
+    const rows = await db.select().from(leads);
+    const check = (
+      fixedId: string,
+      service: string,
+      states: string[],
+      fails: (f: Record<string, unknown>) => boolean,
+      label: string,
+    ) => {
+      const campaign = byFixedId.get(fixedId);
+      expect(campaign?.status, fixedId).toBe('live');
+      expect(campaign?.fieldFilters.length, fixedId).toBeGreaterThan(0);
+      const inReach = rows.filter((l) => l.service === service && states.includes(l.state ?? ''));
+      const bought = (l: (typeof rows)[number]) => matchesOf.get(l.id)?.has(campaign?.id ?? '') ?? false;
+      const failing = inReach.filter((l) => fails(l.fields));
+      const passing = inReach.filter((l) => !fails(l.fields));
+      // The simulator's leads sometimes fail the rules (never sold to the campaign) and sometimes pass.
+      expect(failing.length, `${fixedId}: leads failing its rules`).toBeGreaterThan(0);
+      expect(failing.filter(bought), `${fixedId}: sold a lead failing its rules`).toEqual([]);
+      expect(passing.filter(bought).length, `${fixedId}: leads passing its rules it bought`).toBeGreaterThan(0);
+      // The explanation of a lead the campaign did not get names the rule that left it out.
+      // (`[campaign id, 'filter', 'Filter: Roof type none of Flat, Slate (lead: Flat)']`).
+      const named = failing.filter((l) =>
+        (l.explanation as unknown[][] | null)?.some(
+          ([id, rule, words]) =>
+            id === campaign?.id && rule === 'filter' && String(words).startsWith(`Filter: ${label}`),
+        ),
+      );
+      expect(named.length, `${fixedId}: explanations naming the rule`).toBe(failing.length);
+    };
+    const flatOrSlate = (f: Record<string, unknown>) => ['Flat', 'Slate'].includes(f.roof_type as string);
+    check('SUMMIT-TXOK', 'roofing', ['TX', 'OK'], flatOrSlate, 'Roof type');
+    const shadedOrPoor = (f: Record<string, unknown>) => f.roof_shade === 'Heavy' || f.credit_rating === 'Poor';
+    check('BRIGHT-SW', 'solar', ['AZ', 'CA', 'NV', 'NM'], shadedOrPoor, '');
+  });
 });

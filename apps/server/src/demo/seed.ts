@@ -149,6 +149,9 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         states: ['TX', 'OK'],
         max: { daily: 40, monthly: 800 },
         status: 'live',
+        // Summit does not work on flat or slate roofs. A rule a lead without the field passes (a source
+        // that leaves it out, as the e2e flows do), and one the simulator's roofs fail now and then.
+        fieldFilters: [{ field: 'roof_type', op: 'none_of', values: ['Flat', 'Slate'] }],
       },
       {
         name: 'Roofing - Dallas Metro shared',
@@ -191,6 +194,11 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         states: ['AZ', 'CA', 'NV', 'NM'],
         max: { daily: 60, monthly: 1000 },
         status: 'live',
+        // No heavily shaded roof, no poor credit; leads that leave the fields out still qualify.
+        fieldFilters: [
+          { field: 'roof_shade', op: 'not_equals', value: 'Heavy' },
+          { field: 'credit_rating', op: 'none_of', values: ['Poor'] },
+        ],
       },
       {
         name: 'Solar - Phoenix ZIPs',
@@ -201,8 +209,8 @@ const DEMO_BUYERS: { buyer: BuyerCreate; campaigns: DemoCampaign[] }[] = [
         zips: ['85004', '85006', '85008', '85012', '85014', '85016', '85018', '85020'],
         max: { weekly: 50 },
         status: 'draft',
-        // The demo's one field filter is on a draft: the live demo campaigns buy leads sent without the
-        // service's fields, as the e2e flows and a first look at the demo send them.
+        // A rule a lead without the bill fails: on a draft, since the e2e flows and a first look at the
+        // demo send solar leads without the service's fields.
         fieldFilters: [{ field: 'electric_bill', op: 'between', min: 150, max: 600 }],
       },
     ],

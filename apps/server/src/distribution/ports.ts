@@ -1,4 +1,4 @@
-import type { BidOutcome, Webhook, WebhookPing } from '@leadex/domain';
+import type { BidOutcome, FieldValue, Webhook, WebhookPing } from '@leadex/domain';
 import type { leads } from '../db/schema';
 
 /**
@@ -188,6 +188,11 @@ export interface PingFacts {
   trustedFormPingUrl: string | null;
   at: Date;
   test: boolean;
+  /**
+   * The service's own fields as read (issue 33, money in cents): the pinger sends only the non-personal
+   * ping-stage ones its mapping names, whatever else this holds. Absent: none.
+   */
+  fields?: Record<string, FieldValue> | null;
 }
 
 /** One ping of one Ping/Post delivery, as the lead detail's logs keep it. */

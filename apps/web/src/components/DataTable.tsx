@@ -118,7 +118,13 @@ export function DataTable<T>({
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const sort = params.get('sort') ?? defaultSort?.column;
   const order = (params.get('order') as SortOrder | null) ?? defaultSort?.order;
-  const filters = Object.fromEntries(filterParams.map((name) => [name, params.get(name) ?? undefined]));
+  // A parameter the URL repeats (the leads list's `field`) goes to the API repeated.
+  const filters = Object.fromEntries(
+    filterParams.map((name) => {
+      const values = params.getAll(name);
+      return [name, values.length > 1 ? values : values[0]];
+    }),
+  );
   const call = (request ?? ((same: ListRequest) => same))({
     path,
     query: { ...filters, page, pageSize, sort, order },

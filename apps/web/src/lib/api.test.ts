@@ -27,6 +27,17 @@ describe('api client', () => {
     expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe('/api/buyer?page=2');
   });
 
+  it('repeats a parameter given a list (several field filters), one given one item once', async () => {
+    answer(200, { data: [], total: 0 });
+    await api.get('/api/lead/date/today', { query: { field: ['roof_shade:none', 'credit_rating:good'], page: 1 } });
+    expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe(
+      '/api/lead/date/today?field=roof_shade%3Anone&field=credit_rating%3Agood&page=1',
+    );
+    answer(200, { data: [], total: 0 });
+    await api.get('/api/lead/date/today', { query: { field: ['roof_shade:none'] } });
+    expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe('/api/lead/date/today?field=roof_shade%3Anone');
+  });
+
   it("raises the server's message as the toast, with the field errors on the error", async () => {
     answer(400, {
       ok: false,

@@ -20,7 +20,8 @@ export class ApiRequestError extends Error {
   }
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+/** A query parameter's value; a list repeats the parameter (`field=a:1&field=b:2`). */
+export type QueryValue = string | number | boolean | null | undefined | readonly string[];
 
 export interface RequestOptions {
   /** Query parameters; empty values are left out. */
@@ -130,13 +131,19 @@ function fail(error: ApiRequestError, toast: boolean): ApiRequestError {
   return error;
 }
 
+/** The query string of `values` (no `?`): empty values left out, a list as the parameter repeated. */
+export function searchOf(values: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (Array.isArray(value)) for (const item of value as readonly string[]) params.append(key, item);
+    else if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  return params.toString();
+}
+
 function withQuery(path: string, query: RequestOptions['query']): string {
   if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const search = params.toString();
+  const search = searchOf(query);
   return search ? `${path}${path.includes('?') ? '&' : '?'}${search}` : path;
 }
 

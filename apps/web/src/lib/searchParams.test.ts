@@ -17,6 +17,13 @@ describe('withChanges', () => {
     expect(next.toString()).toBe('service=roofing');
   });
 
+  it('repeats a parameter given a list, in its order, empty items left out; an empty list removes it', () => {
+    const next = withChanges('?field=old:1&service=solar', { field: ['roof_shade:none', '', 'credit_rating:good'] });
+    expect(next.getAll('field')).toEqual(['roof_shade:none', 'credit_rating:good']);
+    expect(next.get('service')).toBe('solar');
+    expect(withChanges(`?${next}`, { field: [] }).toString()).toBe('service=solar');
+  });
+
   it('starts from the query it is given, so a second write keeps the first', () => {
     const first = withChanges('', { service: 'roofing' });
     expect(withChanges(`?${first}`, { name: 'summit' }).toString()).toBe('service=roofing&name=summit');

@@ -1,15 +1,18 @@
 import { useCallback } from 'react';
 import { type NavigateOptions, useNavigate } from 'react-router';
 
-/** Query changes: a value sets its parameter; empty, null or undefined removes it. */
-export type SearchParamChanges = Record<string, string | null | undefined>;
+/** Query changes: a value sets its parameter, a list repeats it; empty, null or undefined removes it. */
+export type SearchParamChanges = Record<string, string | readonly string[] | null | undefined>;
 
 /** The query `search` with `changes` applied. */
 export function withChanges(search: string, changes: SearchParamChanges): URLSearchParams {
   const next = new URLSearchParams(search);
   for (const [key, value] of Object.entries(changes)) {
-    if (value) next.set(key, value);
-    else next.delete(key);
+    if (typeof value === 'string' && value) next.set(key, value);
+    else {
+      next.delete(key);
+      if (Array.isArray(value)) for (const item of value as readonly string[]) if (item) next.append(key, item);
+    }
   }
   return next;
 }

@@ -130,6 +130,32 @@ describe('the leads list', () => {
     expect(idsOf(await get('/api/lead/date/today?field=shade:no&field=roof_type:Shingle', admin))).toEqual([]);
   });
 
+  it('filters on several fields at once, every one of which must hold, in the list, its count and the CSV', async () => {
+    const list = (query: string) => get(`/api/lead/date/today?${query}`, admin);
+    // The bill alone keeps two leads, the shade one; together only the lead meeting both.
+    expect(idsOf(await list('field=monthly_bill:120'))).toEqual([ids.oklahoma, ids.high]);
+    expect(idsOf(await list('field=shade:no'))).toEqual([ids.high]);
+    const both = await list('field=monthly_bill:120&field=shade:no');
+    expect(idsOf(both)).toEqual([ids.high]);
+    expect(both.json().total).toBe(1);
+    // One rule more that the lead fails, whichever place it takes, leaves nothing.
+    expect(idsOf(await list('field=monthly_bill:120&field=shade:no&field=roof_type:tile'))).toEqual([]);
+    expect(idsOf(await list('field=roof_type:tile&field=monthly_bill:120&field=shade:no'))).toEqual([]);
+    // Three rules the lead meets, five at most.
+    expect(idsOf(await list('field=monthly_bill:120&field=shade:no&field=roof_type:metal'))).toEqual([ids.high]);
+    const five = ['monthly_bill:120', 'shade:no', 'roof_type:metal', 'notes_text:=cmd', 'owner_birth:1970-05-01'];
+    const res = await list(five.map((f) => `field=${encodeURIComponent(f)}`).join('&'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(idsOf(res)).toEqual([ids.high]);
+    // The buyer's own list with two rules, counted the same.
+    const buyers = await get('/api/lead/date/today?field=monthly_bill:120&field=roof_type:metal', texas.cookie);
+    expect(buyers.json()).toMatchObject({ total: 1, data: [{ _id: ids.high }] });
+    // The CSV export takes the same rules.
+    const csv = await get('/api/lead/date/today/export.csv?field=monthly_bill:120&field=shade:no', admin);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect((parse(csv.body) as string[][]).slice(1).map((r) => r[1])).toEqual(['High Bill']);
+  });
+
   it('filters a buyer’s own leads only, counted the same', async () => {
     const res = await get('/api/lead/date/today?field=monthly_bill:120', texas.cookie);
     expect(res.statusCode).toBe(200);

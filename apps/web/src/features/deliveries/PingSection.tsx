@@ -5,6 +5,7 @@ import { useWatch } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
 import { NumberField, RadioField, SelectField, TextField } from '../../components/FormFields';
 import { Section } from '../../components/Section';
+import { useWebhookTemplate } from './deliveries.api';
 import { DELIVERY_TYPE_LABELS, type DeliveryFormValues } from './deliveryForm';
 import { HardcodedValueRows, HeadersAndAccept, MappingRows, RequestFields, useHint } from './RequestFields';
 
@@ -28,6 +29,10 @@ export function useIsPingPost(): boolean {
 export function PingSection() {
   const editing = useEditing();
   const hint = useHint();
+  // The services' non-personal ping fields (`fields.<key>`, issue 33) after the lead's own.
+  const template = useWebhookTemplate();
+  const pingFields = template.data?.ping_fields ?? PING_FIELD_NAMES;
+  const serviceFields = pingFields.filter((f) => !PING_FIELD_NAMES.includes(f));
   return (
     <Section
       title="Ping"
@@ -78,11 +83,13 @@ export function PingSection() {
         <Divider label="Ping Mapping" labelPosition="left" />
         <Alert color="blue" variant="light" icon={<IconLock size={18} />} p="sm">
           <Text fz="sm">
-            A ping sends only these lead fields: {PING_FIELD_NAMES.join(', ')}. Contact fields are never sent in a ping
-            ({CONTACT_FIELDS.join(', ')}): only the winner receives them, in the post.
+            A ping sends only these lead fields: {PING_FIELD_NAMES.join(', ')}
+            {serviceFields.length > 0 && `, and the services' non-personal ping fields (${serviceFields.join(', ')})`}.
+            Contact fields and the services' personal fields are never sent in a ping ({CONTACT_FIELDS.join(', ')}):
+            only the winner receives them, in the post.
           </Text>
         </Alert>
-        <MappingRows prefix="ping." label="Ping " fields={PING_FIELD_NAMES} searchHint="Search ping fields" />
+        <MappingRows prefix="ping." label="Ping " fields={pingFields} searchHint="Search ping fields" />
         <Divider label="Ping Hardcoded Values" labelPosition="left" />
         <HardcodedValueRows prefix="ping." label="Ping " />
       </Stack>

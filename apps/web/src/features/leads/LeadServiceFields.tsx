@@ -1,14 +1,29 @@
-import { formatFieldValue, type LeadFields, type ServiceField } from '@leadex/domain';
-import { Button, Checkbox, Group, Popover, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { IconFilter } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { type DataTableColumn, useUrlFilter } from '../../components/DataTable';
+import { formatFieldValue, type LeadFields, MAX_LEAD_FIELD_FILTERS, type ServiceField } from '@leadex/domain';
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  Popover,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import type { DataTableColumn } from '../../components/DataTable';
+import { useWriteSearchParams } from '../../lib/searchParams';
 import { useServiceFields } from '../reference/reference.api';
 
 /**
  * The services' own fields in the leads list (issue 33): columns the user picks (kept per user in this
- * browser, none at first: a service may have dozens) and a filter on one of them (kept in the URL as
- * `field=key:value`, which the API reads as the field's type reads a source's value).
+ * browser, none at first: a service may have dozens) and filters on several of them (kept in the URL as
+ * `field=key:value`, repeated; the API reads each value as the field's type reads a source's).
  */
 
 type Role = 'admin' | 'buyer' | 'source';
@@ -127,54 +142,112 @@ export function LeadFieldColumnsChooser({
   );
 }
 
-/** Splits the URL's `key:value`. */
-function splitFilter(text: string): { key: string; value: string } {
-  const at = text.indexOf(':');
-  return at < 0 ? { key: '', value: '' } : { key: text.slice(0, at), value: text.slice(at + 1) };
+/** A field filter as the inputs hold it: the field's key and the value typed. */
+interface FieldRule {
+  key: string;
+  value: string;
 }
 
-/** A filter on one service field: the field, then the value it must hold (kept in the URL as `field`). */
+const NO_RULE: FieldRule = { key: '', value: '' };
+
+/** Splits the URL's `key:value`. */
+function splitFilter(text: string): FieldRule {
+  const at = text.indexOf(':');
+  return at < 0 ? NO_RULE : { key: text.slice(0, at), value: text.slice(at + 1) };
+}
+
+/** The URL's `key:value` of a rule, or '' while it lacks its field or its value. */
+const ruleText = (rule: FieldRule) => (rule.key && rule.value.trim() ? `${rule.key}:${rule.value.trim()}` : '');
+
+/** The rules the URL holds, or one empty rule to fill in. */
+const rulesOf = (texts: readonly string[]): FieldRule[] => (texts.length > 0 ? texts.map(splitFilter) : [NO_RULE]);
+
+/**
+ * Filters on the services' fields: each a field and the value it must hold, every one of which a lead
+ * meets (up to MAX_LEAD_FIELD_FILTERS). Kept in the URL as `field=key:value`, repeated as the API takes it.
+ */
 export function LeadFieldFilter({ fields }: { fields: readonly ServiceField[] }) {
-  const [filter, setFilter] = useUrlFilter('field', 400);
-  const [key, setKey] = useState(() => splitFilter(filter).key);
-  const [value, setValue] = useState(() => splitFilter(filter).value);
-  // Back and Forward (or a link) change the URL: the inputs follow.
+  const [params] = useSearchParams();
+  const write = useWriteSearchParams();
+  const { pathname } = useLocation();
+  const fromUrl = JSON.stringify(params.getAll('field'));
+  const [rules, setRules] = useState<FieldRule[]>(() => rulesOf(JSON.parse(fromUrl) as string[]));
+  const [debounced] = useDebouncedValue(JSON.stringify(rules.map(ruleText).filter(Boolean)), 400);
+  // What this filter last wrote, to tell its own URL updates from Back, Forward or a link.
+  const written = useRef(fromUrl);
+
   useEffect(() => {
-    const parts = splitFilter(filter);
-    setKey(parts.key);
-    setValue(parts.value);
-  }, [filter]);
-  const write = (nextKey: string, nextValue: string) =>
-    setFilter(nextKey && nextValue.trim() ? `${nextKey}:${nextValue.trim()}` : '');
-  const chosen = fields.find((f) => f.key === key);
-  if (fields.length === 0 && !filter) return null;
+    if (debounced === written.current) return;
+    // A row clicked meanwhile opened another screen: a write now would bring the user back (useUrlFilter).
+    if (window.location.pathname !== pathname) return;
+    written.current = debounced;
+    write({ field: JSON.parse(debounced) as string[], page: null }, { replace: true });
+  }, [debounced, write, pathname]);
+
+  useEffect(() => {
+    if (fromUrl === written.current) return;
+    written.current = fromUrl;
+    setRules(rulesOf(JSON.parse(fromUrl) as string[]));
+  }, [fromUrl]);
+
+  const change = (index: number, next: Partial<FieldRule>) =>
+    setRules((list) => list.map((rule, i) => (i === index ? { ...rule, ...next } : rule)));
+  const last = rules[rules.length - 1];
+  if (fields.length === 0 && fromUrl === '[]') return null;
   return (
-    <Group gap={6} wrap="nowrap">
-      <Select
-        aria-label="Filter on field"
-        placeholder="Filter on field"
-        leftSection={<IconFilter size={16} />}
-        data={fields.map((f) => ({ value: f.key, label: f.label }))}
-        value={key || null}
-        onChange={(next) => {
-          setKey(next ?? '');
-          write(next ?? '', value);
-        }}
-        clearable
-        searchable
-        w={200}
-      />
-      <TextInput
-        aria-label="Field value"
-        placeholder={chosen?.type === 'choice' ? chosen.options.join(', ') : 'Value'}
-        value={value}
-        onChange={(event) => {
-          setValue(event.currentTarget.value);
-          write(key, event.currentTarget.value);
-        }}
-        disabled={!key}
-        w={160}
-      />
+    <Group gap={6} wrap="wrap">
+      {rules.map((rule, index) => {
+        const chosen = fields.find((f) => f.key === rule.key);
+        const nth = index === 0 ? '' : ` ${index + 1}`;
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a rule is its place in the list; two may be alike
+          <Group key={index} gap={6} wrap="nowrap">
+            <Select
+              aria-label={`Filter on field${nth}`}
+              placeholder="Filter on field"
+              leftSection={<IconFilter size={16} />}
+              data={fields.map((f) => ({ value: f.key, label: f.label }))}
+              value={rule.key || null}
+              onChange={(next) => change(index, { key: next ?? '' })}
+              clearable
+              searchable
+              w={200}
+            />
+            <TextInput
+              aria-label={`Field value${nth}`}
+              placeholder={chosen?.type === 'choice' ? chosen.options.join(', ') : 'Value'}
+              value={rule.value}
+              onChange={(event) => change(index, { value: event.currentTarget.value })}
+              disabled={!rule.key}
+              w={160}
+            />
+            {rules.length > 1 && (
+              <Tooltip label="Remove this field filter">
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Remove field filter ${index + 1}`}
+                  onClick={() => setRules((list) => list.filter((_, i) => i !== index))}
+                >
+                  <IconX size={16} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </Group>
+        );
+      })}
+      {rules.length < MAX_LEAD_FIELD_FILTERS && (
+        <Tooltip label="Filter on one more field: a lead must meet every one">
+          <ActionIcon
+            variant="light"
+            aria-label="Add a field filter"
+            disabled={!last || !ruleText(last)}
+            onClick={() => setRules((list) => [...list, NO_RULE])}
+          >
+            <IconPlus size={16} />
+          </ActionIcon>
+        </Tooltip>
+      )}
     </Group>
   );
 }

@@ -56,7 +56,7 @@ export function LeadsListPage() {
   const zipOptions = useMemo(() => withChosen(zips.data, zip), [zips.data, zip]);
   // Issue 27: the user chooses the table's columns, kept per user, so a laptop shows Phone and Email.
   const columns = useLeadColumns(COLUMNS[role], { userId: claims.user_id, role });
-  // Issue 33: the services' own fields as columns the user picks, and a filter on one of them.
+  // Issue 33: the services' own fields as columns the user picks, and filters on several of them.
   const fieldColumns = useLeadFieldColumns<LeadListItem>({ userId: claims.user_id, role, service });
   const shownColumns = useMemo(
     () => [...columns.visible, ...fieldColumns.columns],

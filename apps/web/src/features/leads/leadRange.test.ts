@@ -59,6 +59,17 @@ describe('the leads lists’ URL and the API', () => {
     );
   });
 
+  it('passes several field filters on as the API takes them: the parameter repeated', () => {
+    const params = new URLSearchParams('service=solar&field=roof_shade%3Anone&field=credit_rating%3Agood');
+    expect(leadExportUrl(params, { column: 'date', order: 'desc' })).toBe(
+      '/api/lead/date/today/export.csv?service=solar&field=roof_shade%3Anone&field=credit_rating%3Agood&sort=date&order=desc',
+    );
+    const one = new URLSearchParams('field=roof_shade%3Anone');
+    expect(leadExportUrl(one, { column: 'date', order: 'desc' })).toBe(
+      '/api/lead/date/today/export.csv?field=roof_shade%3Anone&sort=date&order=desc',
+    );
+  });
+
   it('counts today in New York', () => {
     expect(todayInLeadsZone(new Date('2026-03-02T03:00:00Z'))).toBe('2026-03-01');
     expect(todayInLeadsZone(new Date('2026-03-02T06:00:00Z'))).toBe('2026-03-02');

@@ -1,6 +1,6 @@
 import { LEAD_DATE_RANGES, type LeadDateRange } from '@leadex/domain';
 import type { ListRequest } from '../../components/DataTable';
-import type { QueryValue } from '../../lib/api';
+import { type QueryValue, searchOf } from '../../lib/api';
 import { todayInExchangeZone } from '../../lib/format';
 
 /**
@@ -19,7 +19,7 @@ export const LEAD_URL_FILTERS = [
   'dateRangeEnd',
   'service',
   'zip',
-  // A filter on a service's own field, `key:value` (issue 33).
+  // Filters on the services' own fields, `key:value`, the parameter repeated for several (issue 33).
   'field',
 ] as const;
 
@@ -75,10 +75,7 @@ export function leadListRequest({ query }: ListRequest): ListRequest {
 
 /** The query string of `values`, empty ones left out. */
 export function queryString(values: Record<string, QueryValue>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values))
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  const text = params.toString();
+  const text = searchOf(values);
   return text ? `?${text}` : '';
 }
 
@@ -99,7 +96,7 @@ export function leadExportUrl(params: URLSearchParams, defaultSort: { column: st
     buyer: params.get('buyer'),
     service: params.get('service'),
     zip: params.get('zip'),
-    field: params.get('field'),
+    field: params.getAll('field'),
     sort: params.get('sort') ?? defaultSort.column,
     order: params.get('order') ?? defaultSort.order,
   })}`;

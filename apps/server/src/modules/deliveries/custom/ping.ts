@@ -1,4 +1,4 @@
-import { MAX_CAMPAIGN_PRICE } from '@leadex/domain';
+import { MAX_CAMPAIGN_PRICE, type ServiceField } from '@leadex/domain';
 import type { PingCall, Pinger, PingFacts, PingOutcome, PingPostDelivery } from '../../../distribution/ports';
 import { type Clock, toEpochSeconds } from '../../../lib/clock';
 import { excerpt } from '../../../lib/excerpt';
@@ -10,13 +10,18 @@ import {
   type DeliveryLead,
   type DeliveryResult,
   deliverCustom,
+  pingServiceFields,
   responseField,
   unanswered,
 } from './render';
 
-/** The lead as a ping's mapping reads it: PING_FIELD_NAMES and nothing else, whatever a mapping row names. */
-export function pingLead(facts: PingFacts): DeliveryLead {
+/**
+ * The lead as a ping's mapping reads it: PING_FIELD_NAMES and the service's non-personal ping fields
+ * (`fields.<key>`, by `definitions`, the service's own), nothing else, whatever a mapping row names.
+ */
+export function pingLead(facts: PingFacts, definitions: readonly ServiceField[] = []): DeliveryLead {
   return {
+    ...pingServiceFields(facts.fields, definitions),
     service: facts.service,
     zip: facts.zip,
     state: facts.state,
@@ -127,8 +132,11 @@ export function createPinger({
   clock,
   secret,
   deliverOptions,
+  fieldsOf = () => [],
 }: {
   clock: Clock;
+  /** The service's own field definitions (the engine's snapshot): which of the lead's fields a ping may send. */
+  fieldsOf?: (service: string) => readonly ServiceField[];
   /** LEADEX_SECRET: each buyer's signing secret is derived from it, as for its notify webhooks. */
   secret: string;
   /** The exchange's delivery options (private targets, the test network). */
@@ -137,7 +145,7 @@ export function createPinger({
   return {
     /** Pings every delivery at once with the lead's non-personal fields; answers every call, in order. */
     async pingAll(deliveries: readonly PingPostDelivery[], facts: PingFacts, pingKey: string): Promise<PingCall[]> {
-      const lead = pingLead(facts);
+      const lead = pingLead(facts, fieldsOf(facts.service));
       const at = clock.now();
       const deliver = deliverOptions();
       const sent = await Promise.all(

@@ -3,7 +3,9 @@ import {
   DELIVERY_FIELDS,
   type FieldValue,
   type FieldValueRow,
+  fieldsAtStage,
   fieldValueForAnswer,
+  SERVICE_FIELD_MAP_PREFIX,
   type ServiceField,
   trustedFormCertificateUrl,
 } from '@leadex/domain';
@@ -28,9 +30,6 @@ type Scalar = string | number | boolean | null;
 /** A lead as a delivery sees it: the template fields (DELIVERY_FIELDS) by name. */
 export type DeliveryLead = Record<string, Scalar | undefined>;
 
-/** How a mapping names a service's own field (issue 33): `fields.` and its key. */
-export const SERVICE_FIELD_PREFIX = 'fields.';
-
 /** The service's own fields as a delivery reads them: `fields.<key>`, money in dollars (stored in cents). */
 export function serviceFieldsForDelivery(
   stored: Record<string, FieldValue> | null | undefined,
@@ -38,7 +37,7 @@ export function serviceFieldsForDelivery(
 ): DeliveryLead {
   const out: DeliveryLead = {};
   for (const [key, value] of Object.entries(stored ?? {}))
-    out[`${SERVICE_FIELD_PREFIX}${key}`] = fieldValueForAnswer(
+    out[`${SERVICE_FIELD_MAP_PREFIX}${key}`] = fieldValueForAnswer(
       definitions.find((d) => d.key === key),
       value,
     );
@@ -121,6 +120,27 @@ export function serviceFieldSample(field: Pick<ServiceField, 'type' | 'options'>
 }
 
 /**
+ * What a ping carries of the service's own fields (issue 33): the values of its non-personal ping-stage
+ * fields, whatever else `stored` holds (a post's personal or post-only fields never travel in a ping).
+ */
+export function pingServiceFields(
+  stored: Record<string, FieldValue> | null | undefined,
+  definitions: readonly ServiceField[],
+): DeliveryLead {
+  const pingKeys = new Set(fieldsAtStage(definitions, 'ping').map((f) => f.key));
+  const sendable = Object.entries(stored ?? {}).filter(([key]) => pingKeys.has(key));
+  return serviceFieldsForDelivery(Object.fromEntries(sendable), definitions);
+}
+
+/** The `fields.<key>` names a ping's mapping may send: each non-personal ping field of some service, once. */
+export function pingDeliveryFields(services: Iterable<readonly ServiceField[]>): string[] {
+  const names = new Set<string>();
+  for (const fields of services)
+    for (const f of fieldsAtStage(fields, 'ping')) names.add(`${SERVICE_FIELD_MAP_PREFIX}${f.key}`);
+  return [...names];
+}
+
+/**
  * The services' own fields a mapping may send (issue 33): `fields.<key>` for each live field of every
  * service, once per key (the first service's definition), each with its sample.
  */
@@ -131,7 +151,7 @@ export function serviceDeliveryFields(
   for (const fields of services)
     for (const f of fields)
       if (!f.removed && !seen.has(f.key))
-        seen.set(f.key, { field: `${SERVICE_FIELD_PREFIX}${f.key}`, sample: serviceFieldSample(f), definition: f });
+        seen.set(f.key, { field: `${SERVICE_FIELD_MAP_PREFIX}${f.key}`, sample: serviceFieldSample(f), definition: f });
   return [...seen.values()];
 }
 

@@ -3,6 +3,7 @@ import {
   DELIVERY_FIELDS,
   isPingPost,
   newWebhookDraft,
+  PING_FIELD_NAMES,
   type ServiceField,
   type Webhook,
   type WebhookDraft,
@@ -14,7 +15,7 @@ import {
 } from '@leadex/domain';
 import { toEpochSeconds } from '../../../lib/clock';
 import { orUndefined } from '../../../lib/dto';
-import { serviceDeliveryFields } from './render';
+import { pingDeliveryFields, serviceDeliveryFields } from './render';
 import type { WebhookRow } from './webhooks.repo';
 
 const asStatus = (value: string): WebhookStatusValue => (value === 'live' || value === 'pause' ? value : 'draft');
@@ -72,12 +73,14 @@ export function toWebhookListItem(row: WebhookRow): WebhookListItem {
  * list adds the services' own fields (`fields.<key>`, issue 33) with their samples.
  */
 export function webhookTemplate(services: Iterable<readonly ServiceField[]> = []): WebhookTemplate {
+  const definitions = [...services];
   return {
     ...newWebhookDraft(),
     fields: [
       ...DELIVERY_FIELDS.map(({ field, sample }) => ({ field, sample })),
-      ...serviceDeliveryFields(services).map(({ field, sample }) => ({ field, sample })),
+      ...serviceDeliveryFields(definitions).map(({ field, sample }) => ({ field, sample })),
     ],
+    ping_fields: [...PING_FIELD_NAMES, ...pingDeliveryFields(definitions)],
   };
 }
 

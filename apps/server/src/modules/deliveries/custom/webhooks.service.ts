@@ -4,6 +4,8 @@ import {
   isPingPost,
   type Page,
   PING_FIELD_NAMES,
+  pingServiceFieldProblem,
+  SERVICE_FIELD_MAP_PREFIX,
   WEBHOOK_ACTIONS,
   WEBHOOK_MESSAGES,
   type Webhook,
@@ -32,7 +34,7 @@ import { pageWindow } from '../../../lib/paging';
 import { buyerScopeOf, maySeeBuyer } from '../../../lib/scope';
 import type { Viewer } from '../../../plugins/auth';
 import { sendPing } from './ping';
-import { type DeliverOptions, type DeliveryResult, deliverCustom, testLead } from './render';
+import { type DeliverOptions, type DeliveryResult, deliverCustom, pingDeliveryFields, testLead } from './render';
 import { toCopy, toWebhook, toWebhookListItem, webhookTemplate } from './webhooks.dto';
 import { type WebhookInsert, type WebhookRow, webhooksRepo } from './webhooks.repo';
 
@@ -142,7 +144,22 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
     if (!isPingPost(type)) return null;
     if (!ping) throw AppError.field('ping', WEBHOOK_MESSAGES.ping);
     checkUrl(ping.url, 'ping.url');
+    checkPingServiceFields(ping);
     return ping;
+  }
+
+  /**
+   * A ping's mapping row naming a service's field (`fields.<key>`) must name a non-personal ping field of
+   * some service (issue 33); the row is named. The sender leaves out anything else anyway (pingLead).
+   */
+  function checkPingServiceFields(ping: WebhookPing) {
+    const services = [...engine.snapshot().serviceFields.values()];
+    (Array.isArray(ping.map) ? ping.map : []).forEach((row, index) => {
+      const name = row.field.trim();
+      if (!name.startsWith(SERVICE_FIELD_MAP_PREFIX)) return;
+      const problem = pingServiceFieldProblem(name.slice(SERVICE_FIELD_MAP_PREFIX.length), services);
+      if (problem) throw AppError.field(`ping.map.${index}.field`, problem);
+    });
   }
 
   function optionalColumns(input: Partial<WebhookCreate> | WebhookUpdate): Partial<WebhookInsert> {
@@ -260,14 +277,17 @@ export function createWebhooksService({ db, clock, config, engine, network = {} 
       const webhook = toWebhook(await findVisible(viewer, id));
       // A delivery saved before headers were checked is refused here as it would be at a save.
       checkHeaders(webhook);
-      const lead = testLead(values, engine.snapshot().serviceFields.values());
+      const services = [...engine.snapshot().serviceFields.values()];
+      const lead = testLead(values, services);
       const options = { ...network, allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS };
       let ping: WebhookPingTestResult | undefined;
       if (webhook.ping) {
         // Ping/Post: the test ping first, as at a source's ping; the test post then echoes the buyer's id of the bid.
         const { call, result } = await sendPing(
           pingPostDelivery(webhook, webhook.ping),
-          Object.fromEntries(PING_FIELD_NAMES.map((field) => [field, lead[field]])),
+          Object.fromEntries(
+            [...PING_FIELD_NAMES, ...pingDeliveryFields(services)].map((field) => [field, lead[field]]),
+          ),
           { pingKey: newPingId(), signingSecret: config.LEADEX_SECRET, at: clock.now(), deliver: options },
         );
         ping = {
