@@ -217,6 +217,7 @@ export function createDeps(
     clock,
     leads: { soldLeadFor: (viewer, id) => leads.soldLeadFor(viewer, id) },
     engine,
+    accessLog,
   });
   const jobs = createJobs({
     db,

@@ -7,6 +7,7 @@ export * from './buyer';
 export * from './campaign';
 export * from './common';
 export * from './compliance';
+export * from './drop';
 export * from './constants';
 export * from './errors';
 export * from './evidence';

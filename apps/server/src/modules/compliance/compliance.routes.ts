@@ -1,10 +1,13 @@
 import {
   apiResponses,
   complianceServiceSchema,
+  evidenceDownloadQuery,
   evidenceRetentionSchema,
   fileResponses,
   leadComplianceSchema,
   legalHoldSchema,
+  sealedEvidenceSchema,
+  sealedReadQuery,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -48,6 +51,7 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
           tags: ['leads'],
           summary: `The lead’s consent evidence as ${format.toUpperCase()}`,
           params: idParams,
+          querystring: evidenceDownloadQuery,
           response: fileResponses(
             format === 'json' ? 'application/json' : 'application/pdf',
             'The record, its canonical text and its SHA-256',
@@ -55,7 +59,8 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
         },
       },
       async (request, reply) => {
-        const file = await compliance.evidenceFile(request.viewer(), request.params.id, format);
+        const { id } = request.params;
+        const file = await compliance.evidenceFile(request.viewer(), id, format, request.query.reason);
         reply
           .type(file.type)
           .header('content-disposition', `attachment; filename="${file.fileName}"`)
@@ -63,6 +68,21 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
         return reply.send(file.body);
       },
     );
+
+  app.get(
+    '/lead/:id/sealed-evidence',
+    {
+      onRequest: admin,
+      schema: {
+        tags: ['leads'],
+        summary: 'An erased lead’s sealed consent evidence: the admin reads it with a reason, and the read is logged',
+        params: idParams,
+        querystring: sealedReadQuery,
+        response: apiResponses(sealedEvidenceSchema),
+      },
+    },
+    (request) => compliance.readSealed(request.viewer(), request.params.id, request.query.reason),
+  );
 
   app.put(
     '/lead/:id/legal-hold',

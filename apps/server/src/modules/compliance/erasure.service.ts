@@ -192,6 +192,7 @@ export function createErasureService({ db, clock, accessLog, suppress, notice, l
       await db.transaction(async (tx) => {
         const buyers = await erasureRepo.buyers(tx, leadIds);
         const counts = await erasureRepo.erase(tx, target, leadIds, pingIds);
+        await erasureRepo.seal(tx, leadIds, now, id);
         await erasureRepo.insertRequest(tx, {
           id,
           kind: 'request',
@@ -251,18 +252,19 @@ export function createErasureService({ db, clock, accessLog, suppress, notice, l
       const none: ErasureTarget = { column: 'phone', value: '', patterns: [] };
       const total: Record<string, number> = {};
       const erased: string[] = [];
+      const id = newId('era');
       for (;;) {
         const leadIds = await erasureRepo.expiredLeads(db, before, RETENTION_BATCH);
         if (leadIds.length === 0) break;
         await db.transaction(async (tx) => {
           const counts = await erasureRepo.erase(tx, none, leadIds, await erasureRepo.pingIdsOf(tx, leadIds));
+          await erasureRepo.seal(tx, leadIds, clock.now(), id);
           for (const [k, v] of Object.entries(counts)) total[k] = (total[k] ?? 0) + v;
         });
         erased.push(...leadIds);
         if (leadIds.length < RETENTION_BATCH) break;
       }
       if (erased.length === 0) return 0;
-      const id = newId('era');
       await db.transaction(async (tx) => {
         await erasureRepo.insertRequest(tx, {
           id,
