@@ -27,6 +27,7 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
 ) => {
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const admin = app.requireRole('admin');
+  const signedIn = app.requireRole('admin', 'buyer', 'source');
 
   app.get(
     '/lead/:id/compliance',
@@ -72,7 +73,8 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
   app.get(
     '/lead/:id/sealed-evidence',
     {
-      onRequest: admin,
+      // Every role may ask; anyone but the admin is answered 404, as for a record that does not exist.
+      onRequest: signedIn,
       schema: {
         tags: ['leads'],
         summary: 'An erased lead’s sealed consent evidence: the admin reads it with a reason, and the read is logged',

@@ -126,6 +126,8 @@ export function createComplianceService({
 
     /** GET /api/lead/{id}/sealed-evidence: the admin reads a sealed record, with a reason (logged). */
     async readSealed(viewer: Viewer, id: string, reason: string) {
+      // Anyone but the admin is answered as if there were none: nothing tells that a record is sealed.
+      if (viewer.role !== 'admin') throw AppError.notFound('Consent evidence');
       await leadFor(viewer, id);
       if (!(await complianceRepo.sealOf(db, id))) throw AppError.notFound('Sealed evidence');
       return { evidence: await sealedRead(viewer, id, reason, 'view') };
