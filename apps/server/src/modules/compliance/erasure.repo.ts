@@ -267,6 +267,15 @@ export const erasureRepo = {
     return rowsOf<{ id: string }>(result).map((r) => r.id);
   },
 
+  /** The phones and emails the leads still hold (a deletion list's matched people, to erase as requests). */
+  async contactsOf(db: Db | Tx, leadIds: string[]) {
+    if (leadIds.length === 0) return [];
+    const result = await db.execute(
+      sql`select id, phone, email from leads where id = any(${ids(leadIds)}) order by created_at, id`,
+    );
+    return rowsOf<{ id: string; phone: string | null; email: string | null }>(result);
+  },
+
   /** The ping ids of leads (their Ping/Post calls are found by them). */
   async pingIdsOf(db: Db | Tx, leadIds: string[]): Promise<string[]> {
     if (leadIds.length === 0) return [];
