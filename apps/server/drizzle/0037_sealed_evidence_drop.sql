@@ -53,7 +53,7 @@ $$;
 --> statement-breakpoint
 CREATE FUNCTION "leadex_drop_name"(v text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT regexp_replace(
-    translate(lower(coalesce(v, '')), 'àáâãäåāèéêëēìíîïīòóôõöøōùúûüūýÿñç', 'aaaaaaaeeeeeiiiiioooooooouuuuuyync'),
+    translate(lower(coalesce(v, '')), 'àáâãäåāèéêëēìíîïīòóôõöøōùúûüūýÿñç', 'aaaaaaaeeeeeiiiiiooooooouuuuuyync'),
     '[^a-z]', '', 'g')
 $$;
 --> statement-breakpoint

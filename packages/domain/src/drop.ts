@@ -35,7 +35,7 @@ export function dropPhone(raw: string | null | undefined): string | null {
 }
 
 const ACCENTED = 'àáâãäåāèéêëēìíîïīòóôõöøōùúûüūýÿñç';
-const PLAIN = 'aaaaaaaeeeeeiiiiioooooooouuuuuyync';
+const PLAIN = 'aaaaaaaeeeeeiiiiiooooooouuuuuyync';
 
 /** A name: lower case, the common Latin accents dropped (é to e), every character but a-z removed. */
 export function dropName(raw: string | null | undefined): string {
