@@ -6,8 +6,8 @@
  */
 
 import { z } from 'zod';
-import { zoneAbbreviation } from './time-zone';
 import { whenMissing } from './messages';
+import { zoneAbbreviation } from './time-zone';
 
 // ---------------------------------------------------------------------------------------------
 // Consent that names the buyer (item 4)

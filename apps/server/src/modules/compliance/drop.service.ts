@@ -160,8 +160,7 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
 
   return {
     /** POST /api/compliance/deletion-lists/upload: the admin's file, streamed in the request body. */
-    upload: (viewer: Viewer, fileName: string, body: Readable) =>
-      runList(viewer, { origin: 'upload', fileName, body }),
+    upload: (viewer: Viewer, fileName: string, body: Readable) => runList(viewer, { origin: 'upload', fileName, body }),
 
     /**
      * The daily job: every .csv or .txt file of the directory not run yet (by name, size and time),

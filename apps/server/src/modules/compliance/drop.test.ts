@@ -152,7 +152,7 @@ describe('a deletion list run (issue 35 item 3)', () => {
     // As a request: one record each (the person's phone, then the lead matched on name alone), their
     // hashes gone, their evidence sealed.
     const records = await t.database.db.select().from(erasureRequests).where(eq(erasureRequests.kind, 'deletion_list'));
-    expect(records.map((r) => r.leadIds).flat().sort()).toEqual([soldA.leadId, nameLeadId].sort());
+    expect(records.flatMap((r) => r.leadIds).sort()).toEqual([soldA.leadId, nameLeadId].sort());
     expect(records.every((r) => r.requestedBy.includes('drop-2026-11-25.csv'))).toBe(true);
     expect(await hashesOf(soldA.leadId)).toEqual({});
     expect(await hashesOf(nameLeadId)).toEqual({});

@@ -161,7 +161,9 @@ export const erasureRepo = {
         where id = any(${ids(leadIds)})`),
     );
     // The hashes California's deletion lists match on are the person's too (issue 35 item 3).
-    counts.lead_drop_hashes = n(await tx.execute(sql`delete from lead_drop_hashes where lead_id = any(${ids(leadIds)})`));
+    counts.lead_drop_hashes = n(
+      await tx.execute(sql`delete from lead_drop_hashes where lead_id = any(${ids(leadIds)})`),
+    );
     return counts;
   },
 

@@ -146,9 +146,9 @@ describe('sealed consent evidence (issue 35 item 2)', () => {
     try {
       t.clock.set('2032-11-25T15:59:59Z'); // 6 years, the default, not yet
       await t.deps.services.compliance.purgeExpired();
-      expect(await t.database.db.select().from(consentEvidence).where(eq(consentEvidence.leadId, sealedId))).toHaveLength(
-        1,
-      );
+      expect(
+        await t.database.db.select().from(consentEvidence).where(eq(consentEvidence.leadId, sealedId)),
+      ).toHaveLength(1);
       t.clock.set('2032-11-25T16:00:01Z');
       expect(await t.deps.services.compliance.purgeExpired()).toBeGreaterThanOrEqual(2);
     } finally {
