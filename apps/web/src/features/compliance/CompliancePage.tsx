@@ -42,6 +42,7 @@ const countWords: Record<string, string> = {
   outbox: 'Outbox messages',
   messages: 'Messages',
   idempotency_keys: 'Replayable answers',
+  lead_drop_hashes: 'Deletion-list hashes',
 };
 
 function Counts({ counts }: { counts: Record<string, number> }) {
