@@ -15,7 +15,8 @@ const complianceKey = (id: string) => [...queryKeys.leads.detail(id), 'complianc
 function useLeadCompliance(id: string) {
   return useQuery({
     queryKey: complianceKey(id),
-    queryFn: ({ signal }) => api.get<LeadCompliance>(path(id, '/compliance'), { signal }),
+    // An erased lead's sealed evidence answers a buyer 404: the sections are left out, without a toast.
+    queryFn: ({ signal }) => api.get<LeadCompliance>(path(id, '/compliance'), { signal, toast: false }),
     retry: false,
   });
 }
