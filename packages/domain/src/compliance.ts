@@ -650,11 +650,15 @@ export type ComplianceService = z.infer<typeof complianceServiceSchema>;
 
 /** Why the admin reads a sealed record (issue 35 item 2): required, kept in the access log. */
 export const sealedReadQuery = z.object({
-  reason: z
-    .string({ error: whenMissing('Reason is required to read sealed evidence') })
-    .trim()
-    .min(3, 'Reason is required to read sealed evidence (at least 3 characters)')
-    .max(500, 'Reason must be at most 500 characters'),
+  // A blank reason is no reason: `?reason=` reads as missing.
+  reason: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string({ error: whenMissing('Reason is required to read sealed evidence') })
+      .trim()
+      .min(3, 'Reason must be at least 3 characters')
+      .max(500, 'Reason must be at most 500 characters'),
+  ),
 });
 
 /** A download of the evidence: a sealed record asks the admin's reason. */

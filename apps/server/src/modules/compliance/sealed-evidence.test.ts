@@ -107,6 +107,12 @@ describe('sealed consent evidence (issue 35 item 2)', () => {
       expect(refused.statusCode, url).toBe(400);
       expect(Object.keys(refused.json().errors), url).toEqual(['reason']);
     }
+    expect((await get(`/api/lead/${sealedId}/sealed-evidence?reason=`, admin.cookie)).json().errors).toEqual({
+      reason: 'Reason is required to read sealed evidence',
+    });
+    expect((await get(`/api/lead/${sealedId}/sealed-evidence?reason=ab`, admin.cookie)).json().errors).toEqual({
+      reason: 'Reason must be at least 3 characters',
+    });
     expect(await reads(sealedId)).toHaveLength(before);
 
     const read = await get(`/api/lead/${sealedId}/sealed-evidence?reason=Smith%20v.%20Summit%20subpoena`, admin.cookie);
