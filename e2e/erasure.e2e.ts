@@ -121,7 +121,7 @@ describe('sealed evidence and deletion lists', () => {
     await page.getByRole('tab', { name: 'Deletion lists' }).click();
     const hash = createHash('sha256').update(LISTED_EMAIL.toLowerCase()).digest('hex');
     const file = `drop-e2e-${unique()}.csv`;
-    await page.getByLabel('Deletion list file (CSV of SHA-256 hashes)').setInputFiles({
+    await page.locator('input[type="file"]').setInputFiles({
       name: file,
       mimeType: 'text/csv',
       buffer: Buffer.from(

@@ -237,6 +237,7 @@ const logColumns: DataTableColumn<AccessLogEntry>[] = [
     render: (r) => (
       <Text fz="xs" lineClamp={2} maw={360}>
         {r.lead_ids.length > 0 ? r.lead_ids.join(', ') : r.detail ? JSON.stringify(r.detail) : ''}
+        {typeof r.detail?.reason === 'string' ? ` · Reason: ${r.detail.reason}` : ''}
       </Text>
     ),
   },

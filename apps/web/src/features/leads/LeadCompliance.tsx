@@ -134,6 +134,11 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
                 <Badge color={e.hash_checks ? 'green' : 'red'} leftSection={<IconShieldCheck size={12} />}>
                   {e.hash_checks ? 'Hash checks' : 'Hash does not check'}
                 </Badge>
+                {sealed && (
+                  <Badge color="orange" leftSection={<IconLock size={12} />}>
+                    Sealed: this read is logged
+                  </Badge>
+                )}
                 <Text fz="xs" c="dimmed">
                   Recorded {e.recorded_at} · {e.legal_hold ? 'under a legal hold' : `kept until ${e.retained_until}`}
                 </Text>
