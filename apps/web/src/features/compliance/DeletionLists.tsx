@@ -42,6 +42,7 @@ const columns: DataTableColumn<DropRun>[] = [
   {
     accessor: 'status',
     title: 'Status',
+    width: 110,
     render: (r) => (
       <Badge color={r.status === 'done' ? 'green' : r.status === 'failed' ? 'red' : 'blue'} title={r.error}>
         {r.status}
