@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { tableRows } from './screen';
@@ -6,13 +7,17 @@ import { apiCall, demoBuyerMarket, USERS, unique } from './support';
 
 /**
  * Issue 35: the admin erases a person by phone on the Compliance screen (search, preview, confirm),
- * sees the request record, and reads the access log (its view of the lead, the erasure).
+ * sees the request record, and reads the access log (its view of the lead, the erasure); reads the
+ * erased lead's sealed consent evidence with a reason (one access-log entry); runs a California
+ * deletion list and sees its run.
  */
 const e2e = useBrowser();
 
 const NAME = `Erasa ${unique()}`;
 const PHONE = `212555${String(Math.floor(Math.random() * 9000) + 1000)}`;
 let leadId = '';
+let listedLeadId = '';
+const LISTED_EMAIL = `listed.${unique()}@drop-e2e.example`;
 let buyerId = '';
 let autoApproveBefore = 0;
 
@@ -27,6 +32,7 @@ beforeAll(async () => {
   });
   ({ buyerId, autoApproveBefore } = market);
   leadId = await market.sell({ name: NAME, phone: PHONE, email: `${unique()}@erasure-e2e.example` });
+  listedLeadId = await market.sell({ name: `Listed ${unique()}`, email: LISTED_EMAIL });
   await context.close();
 });
 
@@ -81,6 +87,56 @@ describe('the Compliance screen', () => {
     await expect.poll(() => rows.filter({ hasText: 'Erasure' }).count()).toBeGreaterThanOrEqual(1);
     await expect.poll(() => rows.filter({ hasText: 'Lead viewed' }).count()).toBeGreaterThanOrEqual(1);
     await fullPageScreenshot(page, 'compliance-access-log');
+    await admin.context.close();
+  });
+});
+
+describe('sealed evidence and deletion lists', () => {
+  it('reads the erased lead’s sealed evidence with a reason, and the access log shows the read', async () => {
+    const admin = await e2e.signedIn(USERS.admin);
+    const { page } = admin;
+    await page.goto(`/lead/${leadId}`);
+    await page.getByText('Sealed', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Read Sealed Evidence' }).click();
+    await page.getByText('Reason is required to read sealed evidence').first().waitFor();
+    await page.getByRole('textbox', { name: 'Reason for reading' }).fill('Subpoena in Smith v. Summit (e2e)');
+    await page.getByRole('button', { name: 'Read Sealed Evidence' }).click();
+    await page.getByText('Hash checks').waitFor();
+    await fullPageScreenshot(page, 'compliance-sealed-evidence');
+
+    await page.goto('/compliance?tab=log');
+    await page.getByRole('textbox', { name: 'Lead id' }).fill(leadId);
+    const read = tableRows(page).filter({ hasText: 'Sealed evidence read' });
+    await expect.poll(() => read.count()).toBe(1);
+    await expect.poll(() => read.textContent()).toContain('Subpoena in Smith v. Summit (e2e)');
+    await fullPageScreenshot(page, 'compliance-access-log-sealed-read');
+    await admin.context.close();
+  });
+
+  it('runs a deletion list from the Compliance screen and shows the run', async () => {
+    const admin = await e2e.signedIn(USERS.admin);
+    const { page } = admin;
+    await page.goto('/settings');
+    await page.getByRole('link', { name: 'Open Compliance' }).click();
+    await page.getByRole('tab', { name: 'Deletion lists' }).click();
+    const hash = createHash('sha256').update(LISTED_EMAIL.toLowerCase()).digest('hex');
+    const file = `drop-e2e-${unique()}.csv`;
+    await page.locator('input[type="file"]').setInputFiles({
+      name: file,
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `email_sha256\n${hash}\n${createHash('sha256').update('nobody@example.com').digest('hex')}\n`,
+      ),
+    });
+    await page.getByRole('button', { name: 'Run Deletion List' }).click();
+    await page.getByText(`Run of ${file}`).waitFor();
+    await page.getByText('2 entries, 1 leads matched, 1 erased').waitFor();
+    const run = tableRows(page).filter({ hasText: file });
+    await run.waitFor();
+    expect(await run.textContent()).toContain('done');
+    await fullPageScreenshot(page, 'compliance-deletion-list-run');
+    const lead = await apiCall<{ email?: string }>(page.request, 'get', `/api/lead/${listedLeadId}`);
+    expect(lead.email).toBeUndefined();
     await admin.context.close();
   });
 });

@@ -18,6 +18,7 @@ import { stripeWebhookRoutes } from './modules/bills/stripe-webhook.routes';
 import { buyerRoutes } from './modules/buyers/buyers.routes';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes';
 import { complianceRoutes } from './modules/compliance/compliance.routes';
+import { dropRoutes } from './modules/compliance/drop.routes';
 import { privacyRoutes } from './modules/compliance/privacy.routes';
 import { bidsRoutes } from './modules/deliveries/bids/bids.routes';
 import { webhookRoutes } from './modules/deliveries/custom/webhooks.routes';
@@ -192,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(leadRoutes, { leads: services.leads });
       await api.register(complianceRoutes, { compliance: services.compliance });
       await api.register(privacyRoutes, { accessLog: services.accessLog, erasure: services.erasure });
+      await api.register(dropRoutes, { drop: services.drop });
       await api.register(returnRoutes, { returns: services.returns });
       await api.register(notifyRoutes, { jobs: deps.jobs, config });
       await api.register(messageRoutes, { messages: services.messages, config });

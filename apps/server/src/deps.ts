@@ -24,6 +24,8 @@ import { type BuyersService, createBuyersService } from './modules/buyers/buyers
 import { type CampaignsService, createCampaignsService } from './modules/campaigns/campaigns.service';
 import { type AccessLogService, createAccessLogService } from './modules/compliance/access-log.service';
 import { type ComplianceService, createComplianceService } from './modules/compliance/compliance.service';
+import { dropJob } from './modules/compliance/drop.jobs';
+import { createDropService, type DropService } from './modules/compliance/drop.service';
 import { erasureJobs } from './modules/compliance/erasure.jobs';
 import { createErasureService, type ErasureService } from './modules/compliance/erasure.service';
 import { type BidsService, createBidsService } from './modules/deliveries/bids/bids.service';
@@ -104,6 +106,7 @@ export interface AppDeps {
     accessLog: AccessLogService;
     /** Erasure on request and by retention (issue 35 items 1 and 4). */
     erasure: ErasureService;
+    drop: DropService;
     returns: ReturnsService;
     messages: MessagesService;
     outbox: OutboxService;
@@ -211,12 +214,19 @@ export function createDeps(
     notice: channels.notice,
     logger,
   });
+  const drop = createDropService({
+    db,
+    clock,
+    erasure,
+    suppressHashes: (kind, hexes) => suppression.addDeletionHashes(kind, hexes),
+  });
   // Reads leads through their service, built below (called only once requests and jobs run).
   const compliance = createComplianceService({
     db,
     clock,
     leads: { soldLeadFor: (viewer, id) => leads.soldLeadFor(viewer, id) },
     engine,
+    accessLog,
   });
   const jobs = createJobs({
     db,
@@ -231,6 +241,7 @@ export function createDeps(
       integrationsRefreshJob(integrations),
       adSpendImportJob(adSpend),
       ...erasureJobs(erasure),
+      dropJob(drop),
     ],
   });
   const webhooks = createWebhooksService({ db, clock, config, engine, network });
@@ -323,6 +334,7 @@ export function createDeps(
     compliance,
     accessLog,
     erasure,
+    drop,
     returns: createReturnsService({ db, clock }),
     messages,
     outbox,

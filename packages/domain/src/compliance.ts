@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { whenMissing } from './messages';
 import { zoneAbbreviation } from './time-zone';
 
 // ---------------------------------------------------------------------------------------------
@@ -684,6 +685,11 @@ export const leadComplianceSchema = z.object({
     .nullable()
     .describe('Null for a lead stored before evidence was kept, or past its retention'),
   calling_window: callingWindowSchema.nullable().describe('Null when neither the ZIP nor the phone tells the zone'),
+  sealed: z
+    .object({ sealed_at: z.string(), request_id: z.string() })
+    .nullable()
+    .optional()
+    .describe('Set when the lead was erased: its evidence is sealed, read by the admin with a reason'),
 });
 export type LeadCompliance = z.infer<typeof leadComplianceSchema>;
 
@@ -707,3 +713,22 @@ export const complianceServiceSchema = z.object({
   medicare: z.boolean({ error: 'Medicare must be true or false' }),
 });
 export type ComplianceService = z.infer<typeof complianceServiceSchema>;
+
+/** Why the admin reads a sealed record (issue 35 item 2): required, kept in the access log. */
+export const sealedReadQuery = z.object({
+  // A blank reason is no reason: `?reason=` reads as missing.
+  reason: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string({ error: whenMissing('Reason is required to read sealed evidence') })
+      .trim()
+      .min(3, 'Reason must be at least 3 characters')
+      .max(500, 'Reason must be at most 500 characters'),
+  ),
+});
+
+/** A download of the evidence: a sealed record asks the admin's reason. */
+export const evidenceDownloadQuery = z.object({ reason: sealedReadQuery.shape.reason.optional() });
+
+/** GET /api/lead/{id}/sealed-evidence: the sealed record, read with a reason. */
+export const sealedEvidenceSchema = z.object({ evidence: consentEvidenceSchema });

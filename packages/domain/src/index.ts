@@ -8,6 +8,7 @@ export * from './campaign';
 export * from './common';
 export * from './compliance';
 export * from './constants';
+export * from './drop';
 export * from './errors';
 export * from './evidence';
 export * from './field-filters';

@@ -137,7 +137,7 @@ export type ErasurePreview = z.infer<typeof erasurePreviewSchema>;
 /** A request record (never the erased data). */
 export const erasureRecordSchema = z.object({
   _id: z.string(),
-  kind: z.enum(['request', 'retention']),
+  kind: z.enum(['request', 'retention', 'deletion_list']),
   requested_by: z.string(),
   erased_by: z.object({ _id: z.string(), name: z.string().optional() }).optional(),
   matched_on: z.enum(['email', 'phone']).optional(),

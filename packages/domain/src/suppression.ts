@@ -9,7 +9,7 @@ export const SUPPRESSION_PURPOSES = ['do_not_contact', 'litigators', 'customers'
 export type SuppressionPurpose = (typeof SUPPRESSION_PURPOSES)[number];
 
 /** How an entry came in. */
-export const SUPPRESSION_SOURCES = ['manual', 'api', 'csv', 'opt_out', 'erasure'] as const;
+export const SUPPRESSION_SOURCES = ['manual', 'api', 'csv', 'opt_out', 'erasure', 'deletion_list'] as const;
 export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];
 
 /** How a consumer revoked consent (issue 34 item 2): any reasonable means counts (FCC, April 2025). */

@@ -50,6 +50,7 @@ export type IdPrefix =
   | 'opt'
   | 'acc'
   | 'era'
+  | 'drp'
   | 'ern';
 
 /** A new time-sortable id (ULID) with a readable prefix: `buy_01J…`. */

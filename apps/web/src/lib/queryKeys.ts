@@ -69,6 +69,8 @@ export const queryKeys = {
     accessLog: ['compliance', 'accessLog'] as const,
     erasures: ['compliance', 'erasures'] as const,
     retention: ['compliance', 'retention'] as const,
+    deletionLists: ['compliance', 'deletionLists'] as const,
+    deletionListStatus: ['compliance', 'deletionLists', 'status'] as const,
   },
   /** GET /api/compliance/services and /evidence-retention: the Settings screen's consent section (issue 34). */
   consent: {

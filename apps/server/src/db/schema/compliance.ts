@@ -28,3 +28,15 @@ export const consentEvidenceHolds = pgTable('consent_evidence_holds', {
   setBy: text('set_by'),
   setAt: timestamptz('set_at').notNull(),
 });
+
+/**
+ * A lead's consent evidence sealed by the erasure of its lead (issue 35 item 2): kept under the
+ * legal-claims exception, read by the admin only, with a reason, each read logged; the evidence's own
+ * retention deletes it (and this row with it).
+ */
+export const consentEvidenceSeals = pgTable('consent_evidence_seals', {
+  leadId: text('lead_id').primaryKey(),
+  sealedAt: timestamptz('sealed_at').notNull(),
+  /** The erasure request that sealed it. */
+  requestId: text('request_id').notNull(),
+});

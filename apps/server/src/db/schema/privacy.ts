@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { primaryId, timestamptz } from './columns';
 
 /**
@@ -77,4 +77,58 @@ export const erasureNotices = pgTable(
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('erasure_notices_request_idx').on(t.requestId), index('erasure_notices_status_idx').on(t.status)],
+);
+
+/**
+ * The hashes California's deletion mechanism (DROP) matches a lead on (issue 35 item 3): SHA-256 (hex)
+ * of the normalised email, of the phone, and of name + date of birth + ZIP where sent. Written by the
+ * database as the lead is stored (the `leads_drop_hashes` trigger, migration 0039), deleted with the
+ * lead's erasure. Never the raw values.
+ */
+export const leadDropHashes = pgTable(
+  'lead_drop_hashes',
+  {
+    leadId: text('lead_id').notNull(),
+    /** email, phone or name_dob_zip. */
+    kind: text('kind').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.leadId, t.kind] }), index('lead_drop_hashes_hash_idx').on(t.hash)],
+);
+
+/** One run of a deletion list: an admin's upload or the daily job's file. */
+export const dropRuns = pgTable(
+  'drop_runs',
+  {
+    id: primaryId(),
+    at: timestamptz('at').notNull(),
+    /** upload or directory. */
+    origin: text('origin').notNull(),
+    fileName: text('file_name').notNull(),
+    /** The directory's file as name, size and modification time: a file is run once. */
+    fileKey: text('file_key'),
+    /** running, done or failed. */
+    status: text('status').notNull(),
+    entries: integer('entries').notNull().default(0),
+    invalid: integer('invalid').notNull().default(0),
+    matched: integer('matched').notNull().default(0),
+    erased: integer('erased').notNull().default(0),
+    error: text('error'),
+    userId: text('user_id'),
+    finishedAt: timestamptz('finished_at'),
+  },
+  (t) => [index('drop_runs_at_idx').on(t.at, t.id), index('drop_runs_file_key_idx').on(t.fileKey)],
+);
+
+/** The deletion lists' hashes (each once), with the run that first and last listed it. */
+export const dropEntries = pgTable(
+  'drop_entries',
+  {
+    hash: text('hash').primaryKey(),
+    /** email, phone or name_dob_zip. */
+    kind: text('kind').notNull(),
+    firstRunId: text('first_run_id').notNull(),
+    lastRunId: text('last_run_id').notNull(),
+  },
+  (t) => [index('drop_entries_last_run_idx').on(t.lastRunId)],
 );

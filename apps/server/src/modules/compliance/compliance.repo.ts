@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from '../../db/client';
-import { consentEvidence, consentEvidenceHolds, services } from '../../db/schema';
+import { consentEvidence, consentEvidenceHolds, consentEvidenceSeals, services } from '../../db/schema';
 import { readSetting, writeSetting } from '../../db/settings';
 
 /** The settings key of the evidence's retention, in years. */
@@ -22,6 +22,12 @@ export const complianceRepo = {
     );
     const row = rows[0];
     return row ? { ...row, recorded_at: new Date(row.recorded_at) } : null;
+  },
+
+  /** The seal an erasure put on a lead's evidence, or null. */
+  async sealOf(db: Db, leadId: string) {
+    const [row] = await db.select().from(consentEvidenceSeals).where(eq(consentEvidenceSeals.leadId, leadId));
+    return row ?? null;
   },
 
   async holdOf(db: Db, leadId: string) {
@@ -74,7 +80,8 @@ export const complianceRepo = {
               where e.recorded_at < ${before.toISOString()}::timestamptz
                 and not exists (select 1 from ${consentEvidenceHolds} h where h.lead_id = e.lead_id)
               limit ${batch})
-            returning 1)
+            returning lead_id),
+          unsealed as (delete from ${consentEvidenceSeals} where lead_id in (select lead_id from gone))
           select count(*)::int as n from gone`),
         );
         return gone[0]?.n ?? 0;

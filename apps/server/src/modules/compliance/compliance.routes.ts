@@ -1,10 +1,13 @@
 import {
   apiResponses,
   complianceServiceSchema,
+  evidenceDownloadQuery,
   evidenceRetentionSchema,
   fileResponses,
   leadComplianceSchema,
   legalHoldSchema,
+  sealedEvidenceSchema,
+  sealedReadQuery,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,6 +27,7 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
 ) => {
   const adminOrBuyer = app.requireRole('admin', 'buyer');
   const admin = app.requireRole('admin');
+  const signedIn = app.requireRole('admin', 'buyer', 'source');
 
   app.get(
     '/lead/:id/compliance',
@@ -48,6 +52,7 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
           tags: ['leads'],
           summary: `The lead’s consent evidence as ${format.toUpperCase()}`,
           params: idParams,
+          querystring: evidenceDownloadQuery,
           response: fileResponses(
             format === 'json' ? 'application/json' : 'application/pdf',
             'The record, its canonical text and its SHA-256',
@@ -55,7 +60,8 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
         },
       },
       async (request, reply) => {
-        const file = await compliance.evidenceFile(request.viewer(), request.params.id, format);
+        const { id } = request.params;
+        const file = await compliance.evidenceFile(request.viewer(), id, format, request.query.reason);
         reply
           .type(file.type)
           .header('content-disposition', `attachment; filename="${file.fileName}"`)
@@ -63,6 +69,22 @@ export const complianceRoutes: FastifyPluginAsyncZod<{ compliance: ComplianceSer
         return reply.send(file.body);
       },
     );
+
+  app.get(
+    '/lead/:id/sealed-evidence',
+    {
+      // Every role may ask; anyone but the admin is answered 404, as for a record that does not exist.
+      onRequest: signedIn,
+      schema: {
+        tags: ['leads'],
+        summary: 'An erased lead’s sealed consent evidence: the admin reads it with a reason, and the read is logged',
+        params: idParams,
+        querystring: sealedReadQuery,
+        response: apiResponses(sealedEvidenceSchema),
+      },
+    },
+    (request) => compliance.readSealed(request.viewer(), request.params.id, request.query.reason),
+  );
 
   app.put(
     '/lead/:id/legal-hold',

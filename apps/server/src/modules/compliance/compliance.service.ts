@@ -15,6 +15,7 @@ import { AppError } from '../../lib/errors';
 import { jsonbText } from '../../lib/jsonb-text';
 import type { Viewer } from '../../lib/scope';
 import type { LeadsService } from '../leads/leads.service';
+import type { AccessLogService } from './access-log.service';
 import { complianceRepo } from './compliance.repo';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -35,12 +36,15 @@ export function createComplianceService({
   clock,
   leads,
   engine,
+  accessLog,
 }: {
   db: Db;
   clock: Clock;
   leads: Pick<LeadsService, 'soldLeadFor'>;
   /** A Medicare service is the engine's: its change reloads every process's index. */
   engine: Pick<Engine, 'change'>;
+  /** Each read of sealed evidence is one entry, with the admin's reason (issue 35 item 2). */
+  accessLog: Pick<AccessLogService, 'record'>;
 }) {
   async function retentionYears(): Promise<number> {
     const stored = Number(await complianceRepo.retentionYears(db));
@@ -71,6 +75,19 @@ export function createComplianceService({
     };
   }
 
+  /**
+   * The evidence of an erased lead is sealed (issue 35 item 2): a buyer (or anyone but the admin) is
+   * answered as if there were none; the admin reads it with a reason, and each read is logged.
+   */
+  async function sealedRead(viewer: Viewer, id: string, reason: string | undefined, format: string) {
+    if (viewer.role !== 'admin') throw AppError.notFound('Consent evidence');
+    if (!reason?.trim()) throw AppError.field('reason', 'Reason is required to read sealed evidence');
+    const evidence = await evidenceOf(id);
+    if (!evidence) throw AppError.notFound('Consent evidence');
+    await accessLog.record(viewer, 'evidence.read', { leadIds: [id], detail: { reason: reason.trim(), format } });
+    return evidence;
+  }
+
   function windowOf(lead: { zip: string; phone: string | null; state: string | null; createdAt: Date }) {
     const at = (when: Date) => {
       const w = callingWindowOf(lead, when);
@@ -98,13 +115,32 @@ export function createComplianceService({
     /** A lead's consent evidence and the consumer's calling window (GET /api/lead/{id}/compliance). */
     async compliance(viewer: Viewer, id: string): Promise<LeadCompliance> {
       const lead = await leadFor(viewer, id);
-      return { evidence: await evidenceOf(id), calling_window: windowOf(lead) };
+      const seal = await complianceRepo.sealOf(db, id);
+      if (seal && viewer.role !== 'admin') throw AppError.notFound('Consent evidence');
+      return {
+        evidence: seal ? null : await evidenceOf(id),
+        calling_window: windowOf(lead),
+        sealed: seal ? { sealed_at: seal.sealedAt.toISOString(), request_id: seal.requestId } : null,
+      };
     },
 
-    /** The evidence as a download: JSON (the record, its canonical text and hash) or a PDF of the same. */
-    async evidenceFile(viewer: Viewer, id: string, format: 'json' | 'pdf') {
+    /** GET /api/lead/{id}/sealed-evidence: the admin reads a sealed record, with a reason (logged). */
+    async readSealed(viewer: Viewer, id: string, reason: string) {
+      // Anyone but the admin is answered as if there were none: nothing tells that a record is sealed.
+      if (viewer.role !== 'admin') throw AppError.notFound('Consent evidence');
       await leadFor(viewer, id);
-      const evidence = await evidenceOf(id);
+      if (!(await complianceRepo.sealOf(db, id))) throw AppError.notFound('Sealed evidence');
+      return { evidence: await sealedRead(viewer, id, reason, 'view') };
+    },
+
+    /**
+     * The evidence as a download: JSON (the record, its canonical text and hash) or a PDF of the same.
+     * A sealed record is the admin's only, with a reason (each download logged).
+     */
+    async evidenceFile(viewer: Viewer, id: string, format: 'json' | 'pdf', reason?: string) {
+      await leadFor(viewer, id);
+      const sealed = (await complianceRepo.sealOf(db, id)) !== null;
+      const evidence = sealed ? await sealedRead(viewer, id, reason, format) : await evidenceOf(id);
       if (!evidence) throw AppError.notFound('Consent evidence');
       const fileName = `consent-evidence-${id}.${format}`;
       if (format === 'json')
@@ -117,7 +153,8 @@ export function createComplianceService({
       await leadFor(viewer, id);
       if (hold) await complianceRepo.hold(db, id, hold.reason ?? null, viewer.userId, clock.now());
       else await complianceRepo.release(db, id);
-      return { evidence: await evidenceOf(id) };
+      // A sealed record is answered only to a read with a reason.
+      return { evidence: (await complianceRepo.sealOf(db, id)) ? null : await evidenceOf(id) };
     },
 
     /** The services and whether each is Medicare (its leads sell only with consent naming the buyer). */

@@ -160,7 +160,26 @@ export const erasureRepo = {
           answer = null
         where id = any(${ids(leadIds)})`),
     );
+    // The hashes California's deletion lists match on are the person's too (issue 35 item 3).
+    counts.lead_drop_hashes = n(
+      await tx.execute(sql`delete from lead_drop_hashes where lead_id = any(${ids(leadIds)})`),
+    );
     return counts;
+  },
+
+  /**
+   * Seals the consent evidence of erased leads (issue 35 item 2): kept under the legal-claims
+   * exception, read by the admin only with a reason; answers how many records it sealed.
+   */
+  async seal(tx: Tx, leadIds: string[], at: Date, requestId: string): Promise<number> {
+    if (leadIds.length === 0) return 0;
+    const result = await tx.execute(sql`
+      insert into consent_evidence_seals (lead_id, sealed_at, request_id)
+      select e.lead_id, ${at.toISOString()}::timestamptz, ${requestId} from consent_evidence e
+      where e.lead_id = any(${ids(leadIds)})
+      on conflict (lead_id) do nothing
+      returning 1`);
+    return rowsOf(result).length;
   },
 
   async insertRequest(tx: Db | Tx, row: typeof erasureRequests.$inferInsert) {
@@ -248,6 +267,15 @@ export const erasureRepo = {
              or field_flags is not null)
       order by created_at, id limit ${limit}`);
     return rowsOf<{ id: string }>(result).map((r) => r.id);
+  },
+
+  /** The phones and emails the leads still hold (a deletion list's matched people, to erase as requests). */
+  async contactsOf(db: Db | Tx, leadIds: string[]) {
+    if (leadIds.length === 0) return [];
+    const result = await db.execute(
+      sql`select id, phone, email from leads where id = any(${ids(leadIds)}) order by created_at, id`,
+    );
+    return rowsOf<{ id: string; phone: string | null; email: string | null }>(result);
   },
 
   /** The ping ids of leads (their Ping/Post calls are found by them). */

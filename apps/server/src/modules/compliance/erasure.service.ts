@@ -157,6 +157,60 @@ export function createErasureService({ db, clock, accessLog, suppress, notice, l
     }));
   }
 
+  /**
+   * Overwrites the leads and what hangs from them in one transaction, seals their consent evidence,
+   * keeps the request record with the notices to their buyers, and logs it; the notices go after the
+   * commit. Answers the record's id and how many leads it overwrote.
+   */
+  async function eraseTarget(
+    viewer: Viewer | null,
+    target: ErasureTarget,
+    leadIds: string[],
+    pingIds: string[],
+    requestedBy: string,
+    kind: 'request' | 'deletion_list',
+    matchedOn: 'phone' | 'email' | null = target.column,
+  ): Promise<{ id: string; leads: number }> {
+    const id = newId('era');
+    const now = clock.now();
+    let leads = 0;
+    await db.transaction(async (tx) => {
+      const buyers = await erasureRepo.buyers(tx, leadIds);
+      const counts = await erasureRepo.erase(tx, target, leadIds, pingIds);
+      leads = counts.leads ?? 0;
+      await erasureRepo.seal(tx, leadIds, now, id);
+      await erasureRepo.insertRequest(tx, {
+        id,
+        kind,
+        requestedBy,
+        erasedBy: viewer?.userId ?? null,
+        matchedOn,
+        counts,
+        leadIds,
+        buyerIds: buyers.map((b) => b.buyerId),
+        at: now,
+      });
+      await erasureRepo.insertNotices(
+        tx,
+        buyers.flatMap((b) =>
+          noticeTargets(b).map((t) => ({
+            id: newId('ern'),
+            requestId: id,
+            buyerId: b.buyerId,
+            matchIds: b.matchIds,
+            channel: t.channel,
+            target: t.target,
+            createdAt: now,
+          })),
+        ),
+      );
+      await accessLog.record(viewer, 'erasure', { leadIds, detail: { request: id, counts } }, tx);
+    });
+    // The buyers are told after the commit (the job's minute round retries what fails).
+    sendPendingNotices().catch((error) => logger?.error({ err: error }, 'erasure: sending the notices failed'));
+    return { id, leads };
+  }
+
   return {
     /** POST /api/compliance/erasure/search: what an erasure of the contact would overwrite, and who would be told. */
     async preview(viewer: Viewer, contact: ErasureContact): Promise<ErasurePreview> {
@@ -187,41 +241,36 @@ export function createErasureService({ db, clock, accessLog, suppress, notice, l
       const { target, leadIds, pingIds } = await find(request);
       // First on the suppression list: an erasure that then fails leaves the person refused, never sold again.
       await suppress(target.column, target.value);
-      const id = newId('era');
-      const now = clock.now();
-      await db.transaction(async (tx) => {
-        const buyers = await erasureRepo.buyers(tx, leadIds);
-        const counts = await erasureRepo.erase(tx, target, leadIds, pingIds);
-        await erasureRepo.insertRequest(tx, {
-          id,
-          kind: 'request',
-          requestedBy: request.requested_by,
-          erasedBy: viewer.userId,
-          matchedOn: target.column,
-          counts,
-          leadIds,
-          buyerIds: buyers.map((b) => b.buyerId),
-          at: now,
-        });
-        await erasureRepo.insertNotices(
-          tx,
-          buyers.flatMap((b) =>
-            noticeTargets(b).map((t) => ({
-              id: newId('ern'),
-              requestId: id,
-              buyerId: b.buyerId,
-              matchIds: b.matchIds,
-              channel: t.channel,
-              target: t.target,
-              createdAt: now,
-            })),
-          ),
-        );
-        await accessLog.record(viewer, 'erasure', { leadIds, detail: { request: id, counts } }, tx);
-      });
-      // The buyers are told after the commit (the job's minute round retries what fails).
-      sendPendingNotices().catch((error) => logger?.error({ err: error }, 'erasure: sending the notices failed'));
+      const { id } = await eraseTarget(viewer, target, leadIds, pingIds, request.requested_by, 'request');
       return recordOf(id);
+    },
+
+    /**
+     * A deletion list's matched leads (issue 35 item 3), erased exactly as requests: each phone and each
+     * email they hold is erased everywhere (suppressed, buyers told, one record each); a lead matched on
+     * name, date of birth and ZIP alone is erased by itself. `viewer` null: the daily job. Answers how
+     * many leads were overwritten.
+     */
+    async eraseLeads(viewer: Viewer | null, leadIds: string[], requestedBy: string): Promise<number> {
+      const held = await erasureRepo.contactsOf(db, leadIds);
+      const contacts: ErasureContact[] = [
+        ...[...new Set(held.flatMap((l) => (l.phone ? [l.phone] : [])))].map((phone) => ({ phone })),
+        ...[...new Set(held.flatMap((l) => (l.email ? [l.email] : [])))].map((email) => ({ email })),
+      ];
+      let erased = 0;
+      for (const contact of contacts) {
+        const { target, leadIds: found, pingIds } = await find(contact);
+        if (found.length === 0) continue; // erased already with the person's other contact
+        await suppress(target.column, target.value);
+        erased += (await eraseTarget(viewer, target, found, pingIds, requestedBy, 'deletion_list')).leads;
+      }
+      const rest = held.filter((l) => !l.phone && !l.email).map((l) => l.id);
+      if (rest.length > 0) {
+        const none: ErasureTarget = { column: 'phone', value: '', patterns: [] };
+        const pingIds = await erasureRepo.pingIdsOf(db, rest);
+        erased += (await eraseTarget(viewer, none, rest, pingIds, requestedBy, 'deletion_list', null)).leads;
+      }
+      return erased;
     },
 
     sendPendingNotices,
@@ -251,18 +300,19 @@ export function createErasureService({ db, clock, accessLog, suppress, notice, l
       const none: ErasureTarget = { column: 'phone', value: '', patterns: [] };
       const total: Record<string, number> = {};
       const erased: string[] = [];
+      const id = newId('era');
       for (;;) {
         const leadIds = await erasureRepo.expiredLeads(db, before, RETENTION_BATCH);
         if (leadIds.length === 0) break;
         await db.transaction(async (tx) => {
           const counts = await erasureRepo.erase(tx, none, leadIds, await erasureRepo.pingIdsOf(tx, leadIds));
+          await erasureRepo.seal(tx, leadIds, clock.now(), id);
           for (const [k, v] of Object.entries(counts)) total[k] = (total[k] ?? 0) + v;
         });
         erased.push(...leadIds);
         if (leadIds.length < RETENTION_BATCH) break;
       }
       if (erased.length === 0) return 0;
-      const id = newId('era');
       await db.transaction(async (tx) => {
         await erasureRepo.insertRequest(tx, {
           id,

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { SuppressionKind } from '@leadex/domain';
+import { dropEmail, dropPhone, type SuppressionKind } from '@leadex/domain';
 import { normalizeEmail, normalizePhone, normalizeZip } from '../../distribution/normalize';
 import { deriveKey, sha256Hex } from '../../lib/secrets';
 
@@ -40,4 +40,17 @@ export function maskContact(kind: 'phone' | 'email', normalised: string): string
   if (kind === 'phone') return `•••-•••-${normalised.slice(-4)}`;
   const [local = '', domain = ''] = normalised.split('@');
   return `${local.slice(0, 1)}•••@${domain}`;
+}
+
+/** SHA-256 (hex) of a text in UTF-8: the hash California's deletion lists (DROP) are made of. */
+export { sha256Hex };
+
+/**
+ * The DROP hash of a contact (SHA-256 of its DROP normalisation, issue 35 item 3), or null. On the
+ * suppression list it is kept keyed like every entry: `kind:sha256:<hex>`, so a list of deletion
+ * requests cannot be read back either.
+ */
+export function dropHashOf(kind: 'phone' | 'email', raw: string): string | null {
+  const normalised = kind === 'phone' ? dropPhone(raw) : dropEmail(raw);
+  return normalised === null ? null : sha256Hex(normalised);
 }

@@ -18,7 +18,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { buyerScopeOf, maySeeBuyer, type Viewer } from '../../lib/scope';
-import { type ContactHasher, contactHasherFor, maskContact, normaliseContact } from './suppression.hash';
+import { type ContactHasher, contactHasherFor, dropHashOf, maskContact, normaliseContact } from './suppression.hash';
 import { type OptOutRow, type SuppressionHit, type SuppressionListRow, suppressionRepo } from './suppression.repo';
 
 /** Hashes written to the database in one statement while a CSV streams in. */
@@ -230,6 +230,15 @@ export function createSuppressionService({
         const hash = value ? hasher.of(kind, value) : null;
         if (hash !== null) hashes.push(hash);
       }
+      // California's deletion requests (issue 35 item 3), kept as their SHA-256 under the same key: in
+      // the same query, no other round trip.
+      for (const [kind, raw] of [
+        ['phone', phone],
+        ['email', email],
+      ] as const) {
+        const drop = raw ? dropHashOf(kind, raw) : null;
+        if (drop) hashes.push(hasher.hash(kind, `sha256:${drop}`));
+      }
       return hashes;
     },
     async lookup(hashes) {
@@ -279,6 +288,22 @@ export function createSuppressionService({
       });
       await afterChange(input.kind);
       return true;
+    },
+
+    /**
+     * Puts California deletion requests (SHA-256 hex of the DROP-normalised phone or email, issue 35
+     * item 3) on the exchange's own list of the kind: a lead with that contact is refused before
+     * pricing. Answers how many were new.
+     */
+    async addDeletionHashes(kind: 'phone' | 'email', hexes: readonly string[]): Promise<number> {
+      if (hexes.length === 0) return 0;
+      const list = await systemList('global', kind);
+      return suppressionRepo.addEntries(
+        db,
+        list.id,
+        hexes.map((hex) => hasher.hash(kind, `sha256:${hex}`)),
+        { source: 'deletion_list', reason: 'California deletion request (DROP)', at: clock.now() },
+      );
     },
 
     /** Whether a value is on any list of the scope ('global': the exchange's; a buyer id: that buyer's or the exchange's). */

@@ -32,6 +32,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { queryKeys } from '../../lib/queryKeys';
+import { DeletionListsPanel, DeletionListWarning } from './DeletionLists';
 
 const countWords: Record<string, string> = {
   leads: 'Leads',
@@ -41,6 +42,7 @@ const countWords: Record<string, string> = {
   outbox: 'Outbox messages',
   messages: 'Messages',
   idempotency_keys: 'Replayable answers',
+  lead_drop_hashes: 'Deletion-list hashes',
 };
 
 function Counts({ counts }: { counts: Record<string, number> }) {
@@ -193,14 +195,20 @@ function ErasurePanel() {
   );
 }
 
+const KIND_WORDS: Record<ErasureRecord['kind'], string> = {
+  request: 'Request',
+  retention: 'Retention',
+  deletion_list: 'Deletion list',
+};
+
 const recordColumns: DataTableColumn<ErasureRecord>[] = [
   { accessor: 'ts', title: 'Date', render: (r) => formatTimestamp(r.ts) },
-  { accessor: 'kind', title: 'Kind', render: (r) => (r.kind === 'request' ? 'Request' : 'Retention') },
+  { accessor: 'kind', title: 'Kind', render: (r) => KIND_WORDS[r.kind] },
   { accessor: 'requested_by', title: 'Requested by' },
   {
     accessor: 'erased_by',
     title: 'Erased by',
-    render: (r) => r.erased_by?.name ?? (r.kind === 'retention' ? 'The daily job' : ''),
+    render: (r) => r.erased_by?.name ?? (r.kind === 'request' ? '' : 'The daily job'),
   },
   { accessor: 'matched_on', title: 'Matched on' },
   { accessor: 'counts', title: 'Rows', render: (r) => <Counts counts={r.counts} /> },
@@ -229,6 +237,7 @@ const logColumns: DataTableColumn<AccessLogEntry>[] = [
     render: (r) => (
       <Text fz="xs" lineClamp={2} maw={360}>
         {r.lead_ids.length > 0 ? r.lead_ids.join(', ') : r.detail ? JSON.stringify(r.detail) : ''}
+        {typeof r.detail?.reason === 'string' ? ` · Reason: ${r.detail.reason}` : ''}
       </Text>
     ),
   },
@@ -348,14 +357,16 @@ export function CompliancePage() {
     <Stack p="md" gap="md">
       <PageHeader
         title="Compliance"
-        description="A person's data: erasure on request, the erasure records, who saw what, and retention."
+        description="A person's data: erasure on request, the erasure records, who saw what, retention, and California's deletion lists."
       />
+      {tab !== 'deletion-lists' && <DeletionListWarning link />}
       <Tabs value={tab} onChange={(v) => setParams(v === 'erasure' ? {} : { tab: v ?? 'erasure' })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="erasure">Erasure</Tabs.Tab>
           <Tabs.Tab value="requests">Erasure requests</Tabs.Tab>
           <Tabs.Tab value="log">Access log</Tabs.Tab>
           <Tabs.Tab value="retention">Retention</Tabs.Tab>
+          <Tabs.Tab value="deletion-lists">Deletion lists</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="erasure" pt="md">
           <ErasurePanel />
@@ -374,6 +385,9 @@ export function CompliancePage() {
         </Tabs.Panel>
         <Tabs.Panel value="retention" pt="md">
           <RetentionPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="deletion-lists" pt="md">
+          <DeletionListsPanel />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
 import { ServiceName } from '../../components/ServiceName';
 import { formatMoney } from '../../lib/format';
+import { DeletionListWarning } from '../compliance/DeletionLists';
 import { useStats } from './home.api';
 import { DailyChart, RangeReports } from './Reports';
 
@@ -100,6 +101,7 @@ export function AdminHomePage() {
     <>
       <PageHeader title="Admin dashboard" description="This month on the exchange, in New York time." />
       <Stack gap="lg">
+        <DeletionListWarning link />
         <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
           <Figure
             label="Revenue target"

@@ -1,7 +1,8 @@
-import type { LeadCompliance } from '@leadex/domain';
-import { Alert, Badge, Button, Code, Grid, Group, Stack, Text } from '@mantine/core';
-import { IconClock, IconDownload, IconShieldCheck } from '@tabler/icons-react';
+import type { ConsentEvidence, LeadCompliance } from '@leadex/domain';
+import { Alert, Badge, Button, Code, Grid, Group, Stack, Text, TextInput } from '@mantine/core';
+import { IconClock, IconDownload, IconLock, IconShieldCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Section } from '../../components/Section';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -14,7 +15,8 @@ const complianceKey = (id: string) => [...queryKeys.leads.detail(id), 'complianc
 function useLeadCompliance(id: string) {
   return useQuery({
     queryKey: complianceKey(id),
-    queryFn: ({ signal }) => api.get<LeadCompliance>(path(id, '/compliance'), { signal }),
+    // An erased lead's sealed evidence answers a buyer 404: the sections are left out, without a toast.
+    queryFn: ({ signal }) => api.get<LeadCompliance>(path(id, '/compliance'), { signal, toast: false }),
     retry: false,
   });
 }
@@ -38,10 +40,22 @@ const text = (v: unknown): string | undefined => (v === null || v === undefined 
 export function LeadComplianceSections({ leadId, admin = false }: { leadId: string; admin?: boolean }) {
   const compliance = useLeadCompliance(leadId);
   const hold = useLegalHold(leadId);
+  const [reason, setReason] = useState('');
+  // GET /api/lead/{id}/sealed-evidence: an erased lead's evidence, read by the admin with a reason (logged).
+  const sealedRead = useMutation({
+    mutationFn: () =>
+      api.get<{ evidence: ConsentEvidence }>(
+        path(leadId, `/sealed-evidence?reason=${encodeURIComponent(reason.trim())}`),
+      ),
+  });
   const data = compliance.data;
   if (!data) return null;
   const w = data.calling_window;
-  const e = data.evidence;
+  const sealed = data.sealed ?? null;
+  const e = data.evidence ?? (sealed ? (sealedRead.data?.evidence ?? null) : null);
+  // A sealed record's downloads carry the reason (each one logged too).
+  const download = (format: string) =>
+    path(leadId, `/consent-evidence.${format}${sealed ? `?reason=${encodeURIComponent(reason.trim())}` : ''}`);
   const r = (e?.record ?? {}) as Record<string, unknown>;
   const consumer = (r.consumer ?? {}) as Record<string, unknown>;
   return (
@@ -80,7 +94,7 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
             <Group gap="xs">
               <Button
                 component="a"
-                href={path(leadId, '/consent-evidence.pdf')}
+                href={download('pdf')}
                 download
                 variant="default"
                 size="xs"
@@ -90,7 +104,7 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
               </Button>
               <Button
                 component="a"
-                href={path(leadId, '/consent-evidence.json')}
+                href={download('json')}
                 download
                 variant="default"
                 size="xs"
@@ -98,7 +112,7 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
               >
                 JSON
               </Button>
-              {admin && (
+              {admin && !sealed && (
                 <Button
                   size="xs"
                   variant={e.legal_hold ? 'filled' : 'light'}
@@ -120,6 +134,11 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
                 <Badge color={e.hash_checks ? 'green' : 'red'} leftSection={<IconShieldCheck size={12} />}>
                   {e.hash_checks ? 'Hash checks' : 'Hash does not check'}
                 </Badge>
+                {sealed && (
+                  <Badge color="orange" leftSection={<IconLock size={12} />}>
+                    Sealed: this read is logged
+                  </Badge>
+                )}
                 <Text fz="xs" c="dimmed">
                   Recorded {e.recorded_at} · {e.legal_hold ? 'under a legal hold' : `kept until ${e.retained_until}`}
                 </Text>
@@ -164,6 +183,29 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
               <Code block>{e.hash}</Code>
             </Grid.Col>
           </Grid>
+        ) : sealed && admin ? (
+          <Alert color="orange" icon={<IconLock size={18} />} title="Sealed">
+            <Stack gap="xs">
+              <Text fz="sm">
+                The lead was erased on {sealed.sealed_at.slice(0, 10)} (request {sealed.request_id}). Its consent
+                evidence is kept for legal claims until its retention ends: only the admin reads it, giving a reason,
+                and each read is written to the access log.
+              </Text>
+              <Group align="end">
+                <TextInput
+                  label="Reason for reading"
+                  placeholder="Subpoena in Smith v. Acme"
+                  value={reason}
+                  onChange={(ev) => setReason(ev.currentTarget.value)}
+                  error={(sealedRead.error as { errors?: Record<string, string> } | null)?.errors?.reason}
+                  w={360}
+                />
+                <Button size="sm" onClick={() => sealedRead.mutate()} loading={sealedRead.isPending}>
+                  Read Sealed Evidence
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
         ) : (
           <Alert color="gray">
             No consent evidence is kept for this lead (stored before it was recorded, or past its retention).

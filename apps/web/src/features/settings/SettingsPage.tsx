@@ -3,6 +3,7 @@ import { IconArrowRight, IconFlask } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
+import { DeletionListWarning } from '../compliance/DeletionLists';
 import { useSystemInfo } from '../sim/sim.api';
 import { AdSpendSection } from './AdSpendSection';
 import { ConsentSection } from './ConsentSection';
@@ -22,6 +23,7 @@ export function SettingsPage() {
     <>
       <PageHeader title="Settings" description="The exchange's connections to other services, and its test tools." />
       <Stack gap="lg">
+        <DeletionListWarning link />
         <IntegrationsSection />
         <AdSpendSection />
         <TimeZoneSection />
@@ -29,7 +31,7 @@ export function SettingsPage() {
         <ConsentSection />
         <Section
           title="Compliance"
-          description="Suppression lists and opt-outs; erasure requests, retention and the access log."
+          description="Suppression lists and opt-outs; erasure requests, retention, the access log and California's deletion lists."
         >
           <Group>
             <Button component={Link} to="/suppression" variant="light" rightSection={<IconArrowRight size={16} />}>

@@ -6,8 +6,8 @@ import type {
   SuppressionListCreate,
 } from '@leadex/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiRequestError, api, GENERIC_ERROR } from '../../lib/api';
-import { showError } from '../../lib/notify';
+import { api } from '../../lib/api';
+import { uploadFile } from '../../lib/upload';
 
 export const suppressionKeys = {
   lists: ['suppression', 'lists'] as const,
@@ -49,44 +49,15 @@ export function useRecordOptOut() {
   });
 }
 
-/**
- * Uploads a CSV file as the request body (text/csv), the server reading it as it arrives; `onProgress`
- * gets the share sent (0 to 1). XMLHttpRequest, as fetch reports no upload progress.
- */
+/** Uploads a CSV file to a list, its progress reported (lib/upload.ts). */
 export function uploadCsv(
   listId: string,
   file: Blob,
   onProgress: (sent: number) => void,
 ): Promise<SuppressionImportResult> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/suppression/list/${encodeURIComponent(listId)}/upload`);
-    xhr.setRequestHeader('content-type', 'text/csv');
-    xhr.withCredentials = true;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(xhr.responseText) as Record<string, unknown>;
-      } catch {}
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as unknown as SuppressionImportResult);
-      else {
-        const error = new ApiRequestError(
-          xhr.status,
-          typeof body.message === 'string' ? body.message : GENERIC_ERROR,
-          (body.errors as Record<string, string>) ?? {},
-        );
-        showError(error.message);
-        reject(error);
-      }
-    };
-    xhr.onerror = () => {
-      const error = new ApiRequestError(0, 'The upload was cut off');
-      showError(error.message);
-      reject(error);
-    };
-    xhr.send(file);
-  });
+  return uploadFile<SuppressionImportResult>(
+    `/api/suppression/list/${encodeURIComponent(listId)}/upload`,
+    file,
+    onProgress,
+  );
 }
