@@ -39,6 +39,14 @@ export interface ErasureBuyerRow {
 /** The overwrite of a free text that held personal data. */
 export const ERASED = '[erased]';
 
+/**
+ * The service fields an erasure removes from a lead beside its contact columns: every field its service
+ * marks personal, and a date of birth under the names California's deletion lists read it from (migration
+ * 0039), personal whatever the service says. The others (roof type, monthly bill) describe the request,
+ * not the person, and stay for the reports.
+ */
+const DATE_OF_BIRTH_KEYS = ['dob', 'date_of_birth', 'birth_date'] as const;
+
 /** A text[] of parameters (an empty list is an empty array). */
 const texts = (values: readonly string[]): SQL =>
   sql`array[${sql.join(
@@ -157,7 +165,10 @@ export const erasureRepo = {
       await tx.execute(sql`
         update leads set name = null, first_name = null, last_name = null, address = null, phone = null,
           email = null, ip = null, user_agent = null, metadata = null, quality = null, field_flags = null,
-          answer = null
+          answer = null,
+          fields = fields - array(
+            select f.key from service_fields f where f.service = leads.service and f.personal
+            union select unnest(${sql.raw(`array[${DATE_OF_BIRTH_KEYS.map((k) => `'${k}'`).join(', ')}]`)}::text[]))
         where id = any(${ids(leadIds)})`),
     );
     // The hashes California's deletion lists match on are the person's too (issue 35 item 3).

@@ -13,7 +13,7 @@ import {
 import { useAdminTestApp, useRoleCookies } from '../../../test/harness';
 import { eventually, QUICK_DELIVERIES, useReceivers } from '../../../test/receivers';
 import { rowsOf } from '../../db/client';
-import { accessLog, campaigns, erasureNotices, leadMatches, leads, messages, pingCalls } from '../../db/schema';
+import { accessLog, campaigns, erasureNotices, leadMatches, leads, messages, pingCalls, serviceFields } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 /**
@@ -234,6 +234,31 @@ describe('erasure on request (issue 35 item 1)', () => {
     expect(await t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, refused))).toEqual([]);
     const [row] = await t.database.db.select().from(leads).where(eq(leads.id, refused));
     expect(row?.costCents ?? 0).toBe(0);
+  });
+});
+
+describe('the service fields of an erased lead', () => {
+  it('loses its personal fields and a date of birth, and keeps the ones that describe the request', async () => {
+    await t.database.db
+      .insert(serviceFields)
+      .values({ service: 'roofing', key: 'spouse_name', position: 90, label: 'Spouse', type: 'text', personal: true, createdAt: t.clock.now(), updatedAt: t.clock.now() })
+      .onConflictDoNothing();
+    const person = uniquePhone();
+    const sale = await postSoldLead(t, apiKey, leadInput({ phone: person }));
+    await t.database.db
+      .update(leads)
+      .set({ fields: { spouse_name: 'Sam Example', dob: '01/02/1980', roof_age: 12 } })
+      .where(eq(leads.id, sale.leadId));
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/compliance/erasure',
+      as: admin.cookie,
+      payload: { phone: person, requested_by: 'The consumer, by phone' },
+    });
+    expect(res.statusCode).toBe(200);
+    const [erased] = await t.database.db.select().from(leads).where(eq(leads.id, sale.leadId));
+    expect(erased?.fields).toEqual({ roof_age: 12 });
+    expect(await everywhere('Sam Example')).toEqual([]);
   });
 });
 
