@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/harness';
 import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
 import { budgetCounters, campaigns, leadMatches, leads } from '../db/schema';
 import { currentPeriods } from '../lib/time';
-import { bumpEngineVersion } from './index';
+import { bumpEngineVersion } from './engine-version';
 
 /**
  * Issue 33 item 4, its Must show: budget caps are atomic across processes like the lead caps. Two

@@ -5,8 +5,8 @@ import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '.
 import { useTestApp } from '../../test/harness';
 import { campaigns, leadMatches, leads } from '../db/schema';
 import { createEngine } from './engine';
+import { bumpEngineVersion } from './engine-version';
 import { unpackExplanation } from './explanation';
-import { bumpEngineVersion } from './index';
 
 /**
  * The engine's rules that depend on time, through real pings and posts on the injected clock:

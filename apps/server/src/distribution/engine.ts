@@ -8,16 +8,9 @@ import { budgetSlots, buyerSpentToday, hasBudget, MemoryBudgetSpend, spentNow } 
 import { MemoryCapCounts, setCaps } from './caps';
 import { RecentSales } from './duplicates';
 import { bidsFor } from './eligibility';
-import {
-  bumpEngineVersion,
-  type EngineInput,
-  type EngineSnapshot,
-  type IndexedApiKey,
-  type IndexedSource,
-  loadSnapshot,
-  loadZipStates,
-  readEngineVersion,
-} from './index';
+import { bumpEngineVersion, type EngineInput, readEngineVersion } from './engine-version';
+import type { EngineSnapshot, IndexedApiKey, IndexedSource } from './index';
+import { loadSnapshot, loadZipStates } from './load-snapshot';
 import { Recorder } from './recorder';
 import type { Bid, CapCounts, IndexedCampaign, LeadFacts } from './types';
 

@@ -7,7 +7,7 @@ import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
 import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
 import { buyerSpend, campaigns, capCounters, leadMatches, leads } from '../db/schema';
 import { currentPeriods } from '../lib/time';
-import { bumpEngineVersion } from './index';
+import { bumpEngineVersion } from './engine-version';
 import type { CapPeriod } from './types';
 
 /**

@@ -14,7 +14,9 @@ import { rawDb, type SqlRunner } from '../../db/raw';
 import { buyerSpend, capCounters } from '../../db/schema';
 import type { InlineDeliveries, LiveDelivery } from '../ports';
 import { CarefulSale } from './careful';
-import { auction, leadRecord, slotsOf } from './decide';
+import { slotsOf } from './decide';
+import { auction } from './lead-auction';
+import { leadRecord } from './lead-record';
 import { takeCampaignCaps } from './sale.repo';
 import type { SaleRequest } from './types';
 

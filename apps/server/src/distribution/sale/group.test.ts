@@ -4,8 +4,9 @@ import { createBuyer, createCampaign, createSourceWithKey, uniquePhone, ZIP_OF_S
 import { useTestApp } from '../../../test/harness';
 import { type NamedStatement, rawDb, type SqlRunner } from '../../db/raw';
 import { capCounters, leadMatches, leads } from '../../db/schema';
-import { leadRecord, slotsOf } from './decide';
+import { slotsOf } from './decide';
 import { groupCommit, type StoreAtOnce } from './group';
+import { leadRecord } from './lead-record';
 import { storeSale, takeCampaignCaps } from './sale.repo';
 import { sell } from './sell';
 import type { SaleDeps, SaleOutcome, SaleRequest } from './types';

@@ -19,7 +19,7 @@ export type {
 /**
  * The engine's verb (DESIGN.md §5): quote a ping from memory (quote.ts), and sell a lead once
  * (sell.ts): the one-statement fast path, the careful path with cap locks and fall-through to the
- * next bidders, and the buyers' live deliveries run inline (careful.ts). `sale.repo.ts` is the only
+ * next bidders, and the buyers' live deliveries run inline (sell-carefully.ts, careful.ts). `sale.repo.ts` is the only
  * writer of leads, matches and delivery attempts during a sale. Both answer typed outcomes; the
  * source API turns them into HTTP answers.
  */

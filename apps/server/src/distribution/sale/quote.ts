@@ -4,8 +4,9 @@ import type { SourceCaller } from '../engine';
 import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token';
 import type { Pinger, PingFacts, SuppressionCheck } from '../ports';
 import type { AuctionResult, Bid, ExplanationEntry } from '../types';
-import { explanationOf, factsOf, priced, type SaleContext, suppressedExplanation } from './decide';
-import type { QuoteOutcome, QuoteRequest } from './types';
+import { explanationOf } from './decide';
+import { factsOf, priced, suppressedExplanation } from './lead-auction';
+import type { QuoteOutcome, QuoteRequest, SaleContext } from './types';
 
 /**
  * Pings the Ping/Post buyers among these bids (DESIGN.md §6), all at once, each under its own

@@ -2,12 +2,14 @@ import { rawDb } from '../../db/raw';
 import { bidsFor } from '../eligibility';
 import { emailHash, phoneHash } from '../normalize';
 import type { InlineDeliveries, Pinger } from '../ports';
-import { type Settled, sellCarefully } from './careful';
-import { auction, decide, factsOf, leadRecord, type SaleContext } from './decide';
+import { decide } from './decide';
 import { type StoreAtOnce, storeAlone } from './group';
+import { auction, factsOf } from './lead-auction';
+import { leadRecord } from './lead-record';
 import { pingBuyers } from './quote';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeyOf, type LeadRecord, leadOfPing } from './sale.repo';
-import type { SaleDeps, SaleOutcome, SaleRequest } from './types';
+import { type Settled, sellCarefully } from './sell-carefully';
+import type { SaleContext, SaleDeps, SaleOutcome, SaleRequest } from './types';
 
 /** A source re-posting the same lead within this window is refused as a duplicate (DESIGN.md §5 rule 9). */
 const REPOST_WINDOW_MS = 5 * 60_000;
@@ -48,8 +50,8 @@ async function replay(deps: SaleDeps, kind: 'ping' | 'idempotency', req: SaleReq
  * yet, takes the cap slots and stores the lead with its matches, or undoes all of it. Only when it
  * refuses (a cap filled elsewhere, a duplicate sold by another process, a re-post), a winner's
  * buyer has live deliveries, or an Idempotency-Key must be claimed does the sale take the careful
- * path (careful.ts). `store` stores the one statement: alone, or with the sales that arrive while a
- * group is being stored (group commit, group.ts).
+ * path (sell-carefully.ts, careful.ts). `store` stores the one statement: alone, or with the sales
+ * that arrive while a group is being stored (group commit, group.ts).
  */
 export async function sell(deps: SaleDeps, sold: SaleRequest, store?: StoreAtOnce): Promise<SaleOutcome> {
   const { db, engine, clock, inline, pinger, onSale, logger } = deps;

@@ -138,6 +138,12 @@ export type QuoteOutcome =
   /** The ZIP is on an exchange-wide suppression list: refused before pricing (issue 34). */
   | { kind: 'suppressed'; explanation: ExplanationRecord[] };
 
+/** What the sale's parts read: the engine's memory and the clock. */
+export interface SaleContext {
+  engine: Engine;
+  clock: Clock;
+}
+
 /** What a sale works with (and the public source API, which sells through it). */
 export interface SaleDeps {
   db: Db;

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { SimLead, SimLeadResult, SimLeads, SimPingPost, SimWhitelist } from '@leadex/domain';
 import type { Db } from '../../db/client';
-import type { EngineInput } from '../../distribution';
 import type { Engine } from '../../distribution/engine';
+import type { EngineInput } from '../../distribution/engine-version';
 import { AppError } from '../../lib/errors';
 import { formatMoney } from '../../lib/money';
 import type { OutboxService } from '../deliveries/outbox/outbox.service';

@@ -5,7 +5,7 @@ import { createBuyerWithLogin, createSourceWithLogin } from '../../../test/facto
 import { expectScoped404, useAdminTestApp } from '../../../test/harness';
 import { zipsets } from '../../db/schema';
 import { readZipData, type ZipRow } from '../../db/zips';
-import { readEngineVersion } from '../../distribution/index';
+import { readEngineVersion } from '../../distribution/engine-version';
 import { parseCountyText, ZIPSET_NAME_TAKEN } from './zips.service';
 
 let zipData: ZipRow[];
