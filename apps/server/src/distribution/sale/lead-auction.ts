@@ -59,6 +59,12 @@ export function factsOf(
   };
 }
 
+/** Two suppression verdicts as one: the first global list of either, and every buyer's list of both. */
+export function mergeVerdicts(a: SuppressionVerdict | null, b: SuppressionVerdict | null): SuppressionVerdict | null {
+  if (!a || !b) return a ?? b;
+  return { global: a.global ?? b.global, buyers: new Map([...b.buyers, ...a.buyers]) };
+}
+
 /**
  * The explanation of a lead refused before pricing (issue 34): one line naming the exchange-wide list
  * that holds its contact, for the admin; the source is answered `suppressed` and nothing more.

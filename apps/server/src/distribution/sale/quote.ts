@@ -5,7 +5,7 @@ import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token'
 import type { Pinger, PingFacts, SuppressionCheck } from '../ports';
 import type { AuctionResult, Bid, ExplanationEntry } from '../types';
 import { explanationOf } from './decide';
-import { factsOf, priced, suppressedExplanation } from './lead-auction';
+import { factsOf, mergeVerdicts, priced, suppressedExplanation } from './lead-auction';
 import type { QuoteOutcome, QuoteRequest, SaleContext } from './types';
 
 /**
@@ -72,8 +72,8 @@ export function quote(
     [input.phone_hash, input.email_hash],
     engine.duplicateWindowStart(now),
   );
-  // A ping carries no contact: only the ZIP lists apply, read from memory (issue 34).
-  const suppression = ctx.suppression?.zip(input.zip) ?? null;
+  // The ZIP lists from memory, and the contact hashes' verdict when the ping carried hashes (issue 34).
+  const suppression = mergeVerdicts(ctx.suppression?.zip(input.zip) ?? null, input.contactSuppression ?? null);
   const pingFacts = factsOf(
     ctx,
     pingId,
@@ -173,6 +173,8 @@ export function quote(
             pubId: input.pub_id ?? null,
             subId: input.sub_id ?? null,
             trustedFormPingUrl: input.trusted_form_ping_url ?? null,
+            // The pinger sends only the non-personal ping-stage ones a delivery maps (issue 33).
+            fields: input.fields ?? null,
             at: now,
             test,
           },

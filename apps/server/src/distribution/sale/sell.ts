@@ -105,6 +105,7 @@ export async function sell(deps: SaleDeps, sold: SaleRequest, store?: StoreAtOnc
         pubId: lead.pubId,
         subId: lead.subId,
         trustedFormPingUrl: lead.trustedFormPingUrl,
+        fields: lead.fields,
         at: now,
         test: req.test,
       },

@@ -89,6 +89,8 @@ export interface QuoteRequest {
   minprice?: number;
   phone_hash?: string;
   email_hash?: string;
+  /** What the suppression lists said of the ping's phone_hash / email_hash (the source API asks them, issue 34). */
+  contactSuppression?: SuppressionVerdict | null;
   pub_id?: string;
   sub_id?: string;
   /** A TrustedForm ping URL, checked by the source API: it goes on to the Ping/Post buyers' pings. */

@@ -3,11 +3,9 @@ import { unpackRound } from '../../distribution/bidding';
 import type { Engine, SourceCaller } from '../../distribution/engine';
 import type { ExplanationRecord } from '../../distribution/explanation';
 import { stateOfLead } from '../../distribution/normalize';
-import { newPingId, openPingToken } from '../../distribution/ping-token';
+import { openPingToken } from '../../distribution/ping-token';
 import type { SuppressionCheck, SuppressionVerdict } from '../../distribution/ports';
 import type { QuoteOutcome, RequestMeta, Sale, SaleOutcome } from '../../distribution/sale';
-import { explanationOf } from '../../distribution/sale/decide';
-import { suppressedExplanation } from '../../distribution/sale/lead-auction';
 import type { SaleContact } from '../../distribution/sale/types';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -107,27 +105,6 @@ export function createSourceApiService({
   suppression,
   trustedFormCertIdSecret,
 }: SourceApiDeps) {
-  /** A ping whose contact hashes are on an exchange-wide list: recorded unpriced, refused `suppressed` (as the quote does a listed ZIP). */
-  function refusedPing(
-    caller: SourceCaller,
-    input: { service: string; zip: string; channel?: string | null; test?: boolean },
-    global: NonNullable<SuppressionVerdict['global']>,
-  ): QuoteOutcome {
-    engine.recorder.ping({
-      id: newPingId(),
-      sourceId: caller.source.id,
-      apiKeyId: caller.key.id,
-      channel: input.channel ?? null,
-      service: input.service,
-      zip: input.zip,
-      priceCents: null,
-      reason: 'suppressed',
-      test: input.test ?? false,
-      createdAt: clock.now(),
-    });
-    return { kind: 'suppressed', explanation: explanationOf(suppressedExplanation(global), null) };
-  }
-
   function checkService(service: string) {
     if (!engine.snapshot().services.has(service)) {
       throw AppError.field('service', `service '${service}' is not one the exchange buys`);
@@ -249,8 +226,8 @@ export function createSourceApiService({
       const { trusted_form_ping_url: pingUrl, ...rest } = input;
       const checkedUrl = checkedPingUrl(pingUrl);
       const quoted = { ...rest, ...(checkedUrl ? { trusted_form_ping_url: checkedUrl } : {}), fields: read.fields };
-      const quoteNow = () => {
-        const outcome = sale.quote(caller, quoted);
+      const quoteNow = (contactSuppression?: SuppressionVerdict) => {
+        const outcome = sale.quote(caller, contactSuppression ? { ...quoted, contactSuppression } : quoted);
         return outcome instanceof Promise
           ? outcome.then((o) => quoteAnswer(o, read.warnings))
           : quoteAnswer(outcome, read.warnings);
@@ -259,9 +236,7 @@ export function createSourceApiService({
       // indexed query, issue 34); a ping without one is answered from memory as before.
       const listed = suppression?.pingContact(quoted) ?? null;
       if (!listed) return quoteNow();
-      return listed.then((verdict) =>
-        verdict.global ? quoteAnswer(refusedPing(caller, quoted, verdict.global), read.warnings) : quoteNow(),
-      );
+      return listed.then(quoteNow);
     },
 
     /** POST /api/post: the lead for a ping; the auction runs again and sells once (DESIGN.md §4). */

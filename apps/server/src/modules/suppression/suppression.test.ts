@@ -188,10 +188,7 @@ describe('a ping that carries the contact’s hashes (issue 34)', () => {
     expect(check.pingContact({ phone_hash: phoneHash(uniquePhone()) })).toBeInstanceOf(Promise);
   });
 
-  // TODO(issue 34): needs distribution/sale/quote.ts to take the ping's contact verdict (left to its
-  // owner: docs/decisions.md "Issue 34, finished"). `it.fails` until then: once the quote takes it, this
-  // test passes and `it.fails` reports it, so turn it into `it`.
-  it.fails('leaves out only the buyer whose own list holds the ping’s phone hash, and prices the next', async () => {
+  it('leaves out only the buyer whose own list holds the ping’s phone hash, and prices the next', async () => {
     const mine = await createBuyerWithLogin(t);
     const { buyer } = await createBuyerWithLogin(t);
     const own = await createCampaign(t, mine.buyer._id, { services: ['bath_remodel'], states: ['TX'], price: 80 });
