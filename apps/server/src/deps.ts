@@ -270,6 +270,7 @@ export function createDeps(
       clock: on,
       engine: onEngine,
       secret: config.LEADEX_SECRET,
+      groupMin: config.SALE_GROUP_MIN,
       onSale,
       logger,
       suppression: suppression.check,

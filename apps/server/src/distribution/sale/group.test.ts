@@ -119,6 +119,18 @@ it('a group with one sale whose cap was taken elsewhere and one re-post stores e
   expect(stored).toHaveLength(requests.length);
 });
 
+it('three sales waiting are each stored alone; four are one group', async () => {
+  await createCampaign(t, (await createBuyer(t))._id, { price: 40, states: ['CO'] });
+  const three = heldGroups(4);
+  const alone = await Promise.all(Array.from({ length: 4 }, () => sell(saleDeps(), requestIn('CO'), three.store)));
+  expect(alone.map((o) => o.kind)).toEqual(['sold', 'sold', 'sold', 'sold']);
+  expect(three.groupSizes()).toEqual([]);
+  const four = heldGroups(5);
+  const grouped = await Promise.all(Array.from({ length: 5 }, () => sell(saleDeps(), requestIn('CO'), four.store)));
+  expect(grouped.map((o) => o.kind)).toEqual(['sold', 'sold', 'sold', 'sold', 'sold']);
+  expect(four.groupSizes()).toEqual([4]);
+});
+
 it('a lone sale is stored by the one statement, as before group commit', async () => {
   await createCampaign(t, (await createBuyer(t))._id, { price: 40, states: ['OH'] });
   const { store, groupSizes } = heldGroups(1);

@@ -8,6 +8,12 @@ export type StoreAtOnce = (sale: GroupedSale) => Promise<NotStored | null>;
 export interface GroupOptions {
   flushes?: number;
   maxGroup?: number;
+  /**
+   * Fewer waiting sales than this are each stored alone, at once; 0 stores every sale alone (no groups).
+   * A group's statement costs more than the single one until a few sales share it: at 5 connections,
+   * groups of 2-3 cost about 3 ms of PostgreSQL CPU a post against about 1 ms alone (docs/benchmarks.md).
+   */
+  minGroup?: number;
 }
 
 interface Waiting {
@@ -43,6 +49,7 @@ function keysOf({ lead }: GroupedSale): string[] {
 export function groupCommit(db: SqlRunner, options: GroupOptions = {}) {
   const flushes = options.flushes ?? 2;
   const maxGroup = options.maxGroup ?? 50;
+  const minGroup = options.minGroup === 0 ? Number.POSITIVE_INFINITY : (options.minGroup ?? 4);
   const queue: Waiting[] = [];
   const alone = storeAlone(db);
   let running = 0;
@@ -66,7 +73,7 @@ export function groupCommit(db: SqlRunner, options: GroupOptions = {}) {
   const storeEachAlone = (group: Waiting[]) => Promise.all(group.map((w) => alone(w.sale).then(w.resolve, w.reject)));
 
   async function settle(group: Waiting[]): Promise<void> {
-    if (group.length <= 1) return storeEachAlone(group).then(() => {});
+    if (group.length < minGroup) return storeEachAlone(group).then(() => {});
     let stored: Awaited<ReturnType<typeof storeSales>>;
     try {
       stored = await storeSales(

@@ -25,7 +25,7 @@ export type {
  */
 export function createSale(deps: SaleDeps) {
   // Sales stored together while a group is being stored (issue 36 item 1): one WAL flush for many posts.
-  const groups = groupCommit(rawDb(deps.db));
+  const groups = groupCommit(rawDb(deps.db), { minGroup: deps.groupMin });
   return {
     /** A price for a ping: at once from memory, or once the Ping/Post buyers have answered. */
     quote: (caller: SourceCaller, input: QuoteRequest): QuoteOutcome | Promise<QuoteOutcome> =>

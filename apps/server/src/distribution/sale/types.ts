@@ -153,6 +153,8 @@ export interface SaleDeps {
   engine: Engine;
   /** Signs the ping_id, so a post sells at the quoted price without a lookup. */
   secret: string;
+  /** The fewest waiting sales stored as one group; 0: every sale alone (config SALE_GROUP_MIN). */
+  groupMin?: number;
   /** Called after a sale is stored: the job dispatcher starts delivering it at once. */
   onSale?: () => void;
   /** Buyers' live custom deliveries, run during the sale (DESIGN.md §6). */
