@@ -13,7 +13,16 @@ import {
 import { useAdminTestApp, useRoleCookies } from '../../../test/harness';
 import { eventually, QUICK_DELIVERIES, useReceivers } from '../../../test/receivers';
 import { rowsOf } from '../../db/client';
-import { accessLog, campaigns, erasureNotices, leadMatches, leads, messages, pingCalls, serviceFields } from '../../db/schema';
+import {
+  accessLog,
+  campaigns,
+  erasureNotices,
+  leadMatches,
+  leads,
+  messages,
+  pingCalls,
+  serviceFields,
+} from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 /**
@@ -241,7 +250,16 @@ describe('the service fields of an erased lead', () => {
   it('loses its personal fields and a date of birth, and keeps the ones that describe the request', async () => {
     await t.database.db
       .insert(serviceFields)
-      .values({ service: 'roofing', key: 'spouse_name', position: 90, label: 'Spouse', type: 'text', personal: true, createdAt: t.clock.now(), updatedAt: t.clock.now() })
+      .values({
+        service: 'roofing',
+        key: 'spouse_name',
+        position: 90,
+        label: 'Spouse',
+        type: 'text',
+        personal: true,
+        createdAt: t.clock.now(),
+        updatedAt: t.clock.now(),
+      })
       .onConflictDoNothing();
     const person = uniquePhone();
     const sale = await postSoldLead(t, apiKey, leadInput({ phone: person }));
