@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DROP_HASH, dropDob, dropEmail, dropName, dropNameDobZip, dropPhone } from './drop';
+import { DROP_HASH, dropDob, dropEmail, dropHashOfCell, dropName, dropNameDobZip, dropPhone } from './drop';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -17,6 +17,20 @@ describe('DROP normalisation and hashing (issue 35 item 3)', () => {
     expect(dropEmail('no-at-sign')).toBeNull();
     expect(dropEmail('@example.com')).toBeNull();
     expect(dropEmail('')).toBeNull();
+  });
+
+  it('reads a file’s hash in DROP’s Base64 (its published phone example) or in hex, and nothing else', () => {
+    // The CPPA's example: +1(415)555-9317 -> 4155559317 -> vGM7y5n+hBXRSEAklhHDPCbysyNgYTmXdMcagGUOY8E=
+    expect(dropPhone('+1(415)555-9317')).toBe('4155559317');
+    const hex = sha256('4155559317');
+    expect(dropHashOfCell('vGM7y5n+hBXRSEAklhHDPCbysyNgYTmXdMcagGUOY8E=')).toBe(hex);
+    expect(dropHashOfCell(` ${hex.toUpperCase()} `)).toBe(hex);
+    // One character short or long, or no padding: not a hash.
+    expect(dropHashOfCell('vGM7y5n+hBXRSEAklhHDPCbysyNgYTmXdMcagGUOY8=')).toBeNull();
+    expect(dropHashOfCell('vGM7y5n+hBXRSEAklhHDPCbysyNgYTmXdMcagGUOY8EE=')).toBeNull();
+    expect(dropHashOfCell('vGM7y5n+hBXRSEAklhHDPCbysyNgYTmXdMcagGUOY8EE')).toBeNull();
+    expect(dropHashOfCell(hex.slice(1))).toBeNull();
+    expect(dropHashOfCell('ID')).toBeNull();
   });
 
   it('phone: the 10 digits, a leading 1 dropped', () => {

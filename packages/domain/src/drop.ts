@@ -10,7 +10,7 @@ import { pageQuery } from './common';
  */
 export const DROP_SPEC = {
   /** What the rules were taken from (docs/compliance.md, "California's deletion lists"). */
-  version: 'CPPA DROP data broker specification as read for Leadex rules v1 (2026-11-27)',
+  version: 'CPPA DROP technical documentation 1.2.0 (2026-07-02), as read for Leadex rules v1 (2026-11-27)',
   /** Days between two runs at most (Civ. Code 1798.99.86). */
   maxDaysBetweenRuns: 45,
   /** The first day a data broker had to process the lists. */
@@ -83,6 +83,23 @@ export function dropNameDobZip(p: {
 
 /** A deletion-list hash: 64 hexadecimal digits (SHA-256), read in either case, kept lower-cased. */
 export const DROP_HASH = /^[0-9a-f]{64}$/;
+
+const DROP_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
+
+/**
+ * A hash cell of a deletion-list file as Leadex keeps it (64 lower-case hex digits), or null. DROP's own
+ * files carry the SHA-256 in Base64, 44 characters ending in `=` (the CPPA's technical documentation 1.2.0,
+ * "Working with the data", hashing); a list made by hand may carry it in hex.
+ */
+export function dropHashOfCell(cell: string): string | null {
+  const text = cell.trim();
+  if (DROP_HASH.test(text.toLowerCase())) return text.toLowerCase();
+  if (!DROP_BASE64.test(text)) return null;
+  const bytes = atob(text);
+  let hex = '';
+  for (let i = 0; i < bytes.length; i++) hex += bytes.charCodeAt(i).toString(16).padStart(2, '0');
+  return hex;
+}
 
 /** One run of a deletion list, as the Deletion lists screen shows it. */
 export const dropRunSchema = z.object({

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DROP_HASH, DROP_SPEC, type DropRun, type DropStatus } from '@leadex/domain';
+import { DROP_SPEC, type DropRun, type DropStatus, dropHashOfCell } from '@leadex/domain';
 import { parse } from 'csv-parse';
 import type { Db } from '../../db/client';
 import { readSetting, writeSetting } from '../../db/settings';
@@ -66,7 +66,7 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
     let batch: { hash: string; kind: string }[] = [];
     for await (const record of parser as AsyncIterable<string[]>) {
       line++;
-      if (line === 1 && record.some((cell) => cell && !DROP_HASH.test(cell.toLowerCase()))) {
+      if (line === 1 && record.some((cell) => cell && dropHashOfCell(cell) === null)) {
         kinds = record.map(kindOfHeader);
         if (kinds.every((k) => k === null))
           throw AppError.field('file', 'The first line names no hash column (email, phone, name_dob_zip or hash)');
@@ -75,8 +75,8 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
       let found = 0;
       record.forEach((cell, i) => {
         const kind = kinds ? kinds[i] : 'unknown';
-        const hash = cell.toLowerCase();
-        if (!kind || !DROP_HASH.test(hash)) return;
+        const hash = dropHashOfCell(cell);
+        if (!kind || hash === null) return;
         batch.push({ hash, kind });
         found++;
       });
