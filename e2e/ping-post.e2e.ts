@@ -109,7 +109,7 @@ describe('a Ping/Post custom delivery', () => {
     await page.getByRole('radio', { name: 'Ping/Post' }).check();
     await page.getByRole('heading', { name: 'Ping', exact: true }).waitFor();
     // The ping's mapping offers the non-personal fields only, and says contact data is never sent.
-    await page.getByText('Contact fields are never sent in a ping').waitFor();
+    await page.getByText('personal fields are never sent in a ping').waitFor();
     const pingFields = await page
       .locator('input[type="hidden"][name^="ping.map."]')
       .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));

@@ -95,8 +95,14 @@ describe('the simulator', () => {
       .poll(() => billing.getByRole('status').textContent())
       .toMatch(/^Opened \d+, rolled \d+, closed \d+, invoiced \d+\.$/);
     await section(page, 'Mock Date').getByRole('button', { name: 'Reset' }).click();
-    const today = new Date();
-    const todayText = `${String(today.getMonth() + 1).padStart(2, '0')}/${String(today.getDate()).padStart(2, '0')}/${today.getFullYear()}`;
+    // Today in the exchange's zone, as System Info shows it (the machine's own date is a day ahead in
+    // the evening, ET).
+    const todayText = new Date().toLocaleDateString('en-US', {
+      timeZone: 'America/New_York',
+      month: '2-digit',
+      day: '2-digit',
+      year: 'numeric',
+    });
     await expect.poll(() => section(page, 'System Info').getByLabel('Current date').textContent()).toContain(todayText);
 
     // Reset Database asks first; Cancel changes nothing; then it resets and says so.
