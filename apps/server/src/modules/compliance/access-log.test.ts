@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyerWithLogin, createCampaign, createSourceWithKey, postSoldLead } from '../../../test/factories';
 import { useAdminTestApp, useRoleCookies } from '../../../test/harness';
 import { accessLog } from '../../db/schema';
+import { exchangeZone } from '../../lib/exchange-zone';
 
 const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 const roles = useRoleCookies(t);
@@ -101,7 +102,8 @@ describe('GET /api/compliance/access-log (admin)', () => {
     expect(byUser.data.map((e: { role: string }) => e.role)).toEqual(['buyer', 'buyer']);
     const byLead = (await log(`?lead=${leadId}`)).json();
     expect(byLead.total).toBe(3);
-    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    // The filter's dates are the exchange's days (ET): in the evening ET, UTC is already tomorrow.
+    const today = new Date(t.clock.now()).toLocaleDateString('en-CA', { timeZone: exchangeZone() });
     expect((await log(`?begin=2001-01-01&end=2001-01-02`)).json().total).toBe(0);
     expect((await log(`?begin=${today}&end=${today}`)).json().total).toBeGreaterThanOrEqual(4);
   });
