@@ -1,8 +1,18 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { dropDob, dropEmail, dropName, dropNameDobZip, dropPhone } from '@leadex/domain';
+import {
+  dropDob,
+  dropEmail,
+  dropHashOfCell,
+  dropName,
+  dropNameDobZip,
+  dropNdzPreimage,
+  dropPhone,
+  dropZip,
+} from '@leadex/domain';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -31,9 +41,20 @@ const roles = useRoleCookies(t);
 let apiKey: string;
 let soldA: { leadId: string; phone: string; email: string };
 let nameLeadId: string;
+let danielleId: string;
+let nearMissId: string;
 let untouchedId: string;
 const listedPhone = uniquePhone(); // on the list, never a lead before the list
 let dir: string;
+
+const sha256Base64 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
+/** The NDZ hash (hex, as the leads' are kept) of a person by the domain's rules. */
+const ndzHex = (p: Parameters<typeof dropNameDobZip>[0]) => {
+  const parts = dropNameDobZip(p);
+  return parts && sha256Hex(dropNdzPreimage(parts, sha256Base64));
+};
+/** The CPPA's published NDZ example: Danielle Johnson, born July 4, 1985, ZIP 91790. */
+const DANIELLE_NDZ = 'PQOfn1RffEKmqMmNAzDKKaoZCwxWbQZkQzPWmQo9REA=';
 
 const hashesOf = async (leadId: string) =>
   Object.fromEntries(
@@ -76,6 +97,30 @@ beforeAll(async () => {
     fields: { date_of_birth: '11/11/1979' },
     createdAt: t.clock.now(),
   });
+  // The CPPA's example person, and a near miss (born a day later): only the first is on the list.
+  danielleId = newId('lead');
+  nearMissId = newId('lead');
+  await t.database.db.insert(leads).values([
+    {
+      id: danielleId,
+      sourceId: 'src_x',
+      service: 'roofing',
+      zip: '91790',
+      name: 'Danielle Johnson',
+      fields: { dob: 'July 4, 1985' },
+      createdAt: t.clock.now(),
+    },
+    {
+      id: nearMissId,
+      sourceId: 'src_x',
+      service: 'roofing',
+      zip: '91790',
+      firstName: 'Danielle',
+      lastName: 'Johnson',
+      fields: { birth_date: '1985-07-05' },
+      createdAt: t.clock.now(),
+    },
+  ]);
   dir = await mkdtemp(join(tmpdir(), 'leadex-drop-'));
 }, 180_000);
 
@@ -84,37 +129,90 @@ afterAll(async () => {
 });
 
 describe('the hashes stored at intake (issue 35 item 3)', () => {
-  it('are the SHA-256 of the email, the phone, and name + date of birth + ZIP, by the domain’s rules', async () => {
+  it('are the SHA-256 of the email, the phone, and the NDZ composite, by the domain’s rules', async () => {
     expect(await hashesOf(soldA.leadId)).toEqual({
       email: sha256Hex(dropEmail(soldA.email) ?? ''),
       phone: sha256Hex(soldA.phone),
     });
     expect(await hashesOf(nameLeadId)).toEqual({
-      name_dob_zip: 'd2c0e8a49f4df252a5eb57ccc6873aceff8d93e6e1101adff0a1daf01d6c0c39', // josenunez1979111175201
+      name_dob_zip: ndzHex({ firstName: 'José', lastName: 'Núñez', dob: '11/11/1979', zip: '75201' }),
     });
   });
 
-  it('normalise the same in the database as in the domain', async () => {
-    const samples = [' A.B@Example.COM ', '+1 (512) 555-0123', '15125550123', '512555012', "María O'Brien-Ñúñez"];
-    const dobs = ['1985-02-03', '2/3/1985', '12/31/1999', '1985-2-3', 'x'];
+  it('give the CPPA’s published NDZ hash for its example person, and not for a near miss', async () => {
+    expect((await hashesOf(danielleId)).name_dob_zip).toBe(dropHashOfCell(DANIELLE_NDZ));
+    const near = (await hashesOf(nearMissId)).name_dob_zip;
+    expect(near).toBe(ndzHex({ firstName: 'Danielle', lastName: 'Johnson', dob: '1985-07-05', zip: '91790' }));
+    expect(near).not.toBe(dropHashOfCell(DANIELLE_NDZ));
+  });
+
+  it('standardise the same in the database as in the domain', async () => {
+    const one = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await t.database.db.execute(query))[0];
+    const samples = [
+      ' A.B@Example.COM ',
+      'a b@x.io',
+      '+1 (512) 555-0123',
+      '15125550123',
+      '+84(90)123 4567',
+      '555-0123',
+      'none',
+      "María O'Brien-Ñúñez",
+      'Juan Pablo',
+      'Иван Щербакова',
+      'Θεοδώρου',
+      '田中 محمد שלום 김',
+      'ＪＯＨＮ Louis XIV',
+      'Jose\u0301',
+    ];
     for (const v of samples) {
-      const [row] = rowsOf<{ e: string | null; p: string | null; n: string }>(
-        await t.database.db.execute(
-          sql`select leadex_drop_email(${v}) as e, leadex_drop_phone(${v}) as p, leadex_drop_name(${v}) as n`,
-        ),
+      const row = await one<{ e: string | null; p: string | null; n: string }>(
+        sql`select leadex_drop_email(${v}) as e, leadex_drop_phone(${v}) as p, leadex_drop_name(${v}) as n`,
       );
       expect(row, v).toEqual({ e: dropEmail(v), p: dropPhone(v), n: dropName(v) });
     }
-    for (const v of dobs) {
-      const [row] = rowsOf<{ d: string | null }>(await t.database.db.execute(sql`select leadex_drop_dob(${v}) as d`));
+    const dobs = ['1985-02-03', '1985-02-03T10:00:00Z', '19850203', '2/3/1985', '12/31/1999', 'July 4, 1776'];
+    const notDobs = ['Sept. 9, 1990', 'feb 29 2000', '1900-02-29', '1985-02-30', '1985-2-3', 'Junk 4, 1990', 'x'];
+    for (const v of [...dobs, ...notDobs]) {
+      const row = await one<{ d: string | null }>(sql`select leadex_drop_dob(${v}) as d`);
       expect(row?.d ?? null, v).toBe(dropDob(v));
     }
-    const [row] = rowsOf<{ k: string | null }>(
+    for (const v of ['91790-3771', '91790 3771', 'M1B 1A1', '00712345', '02134', '0000', ' 75201 ', '']) {
+      const row = await one<{ z: string | null }>(sql`select leadex_drop_zip(${v}) as z`);
+      expect(row?.z ?? null, v).toBe(dropZip(v));
+    }
+    const person = { first: 'Danielle', last: 'Johnson', name: null, dob: 'July 4, 1985', zip: '91790-3771' };
+    const row = await one<{ k: string | null }>(
+      sql`select leadex_drop_ndz(${person.first}, ${person.last}, ${person.name}, ${person.dob}, ${person.zip}) as k`,
+    );
+    expect(row?.k).toBe(dropHashOfCell(DANIELLE_NDZ));
+  });
+
+  it('standardise every letter of the Latin, Greek and Cyrillic blocks (and others) the same in both', async () => {
+    const blocks = [
+      [0x20, 0x7e],
+      [0xa0, 0x4ff],
+      [0x590, 0x6ff],
+      [0x1e00, 0x1eff],
+      [0x2000, 0x206f],
+      [0x3040, 0x30ff],
+      [0x4e00, 0x4e3f],
+      [0xac00, 0xac3f],
+      [0xff01, 0xff5e],
+    ] as const;
+    const chars: string[] = [];
+    for (const [from, to] of blocks)
+      for (let cp = from; cp <= to; cp++)
+        if (/\P{Cn}/u.test(String.fromCodePoint(cp))) chars.push(String.fromCodePoint(cp));
+    const rows = rowsOf<{ c: string; n: string }>(
       await t.database.db.execute(
-        sql`select leadex_drop_name_dob_zip(null, null, ${' José  de la Núñez '}, ${'11/11/1979'}, ${'75201-1234'}) as k`,
+        sql`select c, leadex_drop_name(c) as n from jsonb_array_elements_text(${JSON.stringify(chars)}::jsonb) as x(c)`,
       ),
     );
-    expect(row?.k).toBe(dropNameDobZip({ name: ' José  de la Núñez ', dob: '11/11/1979', zip: '75201-1234' }));
+    const differ = rows
+      .filter((r) => r.n !== dropName(r.c))
+      .map((r) => `${r.c} U+${r.c.codePointAt(0)?.toString(16)}: ${r.n} / ${dropName(r.c)}`);
+    expect(differ).toEqual([]);
+    expect(rows).toHaveLength(chars.length);
   });
 });
 
@@ -129,7 +227,9 @@ describe('a deletion list run (issue 35 item 3)', () => {
       `${sha256Hex(dropEmail(soldA.email) ?? '').toUpperCase()},,`,
       // DROP's own files carry the hash in Base64.
       `,${Buffer.from(sha256Hex(listedPhone), 'hex').toString('base64')},`,
-      ',,d2c0e8a49f4df252a5eb57ccc6873aceff8d93e6e1101adff0a1daf01d6c0c39',
+      `,,${ndzHex({ firstName: 'José', lastName: 'Núñez', dob: '11/11/1979', zip: '75201' })}`,
+      // The CPPA's published NDZ example, as its files carry it: Danielle's lead, not her near miss.
+      `,,${DANIELLE_NDZ}`,
       'not a hash,,',
     ].join('\n');
     const res = await upload(csv);
@@ -138,22 +238,26 @@ describe('a deletion list run (issue 35 item 3)', () => {
       origin: 'upload',
       file: 'drop-2026-11-25.csv',
       status: 'done',
-      entries: 3,
+      entries: 4,
       invalid: 1,
-      matched: 2,
-      erased: 2,
+      matched: 3,
+      erased: 3,
       refused_since: 0,
     });
     const [a] = await t.database.db.select().from(leads).where(eq(leads.id, soldA.leadId));
     expect(a).toMatchObject({ phone: null, email: null, name: null });
     const [n] = await t.database.db.select().from(leads).where(eq(leads.id, nameLeadId));
     expect(n).toMatchObject({ firstName: null, lastName: null });
+    const [d] = await t.database.db.select().from(leads).where(eq(leads.id, danielleId));
+    expect(d).toMatchObject({ name: null, fields: {} });
+    const [near] = await t.database.db.select().from(leads).where(eq(leads.id, nearMissId));
+    expect(near).toMatchObject({ firstName: 'Danielle', lastName: 'Johnson' });
     const [u] = await t.database.db.select().from(leads).where(eq(leads.id, untouchedId));
     expect(u?.phone).not.toBeNull();
     // As a request: one record each (the person's phone, then the lead matched on name alone), their
     // hashes gone, their evidence sealed.
     const records = await t.database.db.select().from(erasureRequests).where(eq(erasureRequests.kind, 'deletion_list'));
-    expect(records.flatMap((r) => r.leadIds).sort()).toEqual([soldA.leadId, nameLeadId].sort());
+    expect(records.flatMap((r) => r.leadIds).sort()).toEqual([soldA.leadId, nameLeadId, danielleId].sort());
     expect(records.every((r) => r.requestedBy.includes('drop-2026-11-25.csv'))).toBe(true);
     expect(await hashesOf(soldA.leadId)).toEqual({});
     expect(await hashesOf(nameLeadId)).toEqual({});
@@ -173,7 +277,7 @@ describe('a deletion list run (issue 35 item 3)', () => {
     await postSoldLead(t, apiKey);
     const runs = (await t.request({ method: 'GET', url: '/api/compliance/deletion-lists', as: admin.cookie })).json();
     expect(runs.total).toBe(1);
-    expect(runs.data[0]).toMatchObject({ refused_since: 2, matched: 2, user: expect.any(String) });
+    expect(runs.data[0]).toMatchObject({ refused_since: 2, matched: 3, user: expect.any(String) });
   });
 
   it('reads new files from the configured directory daily, each once', async () => {
