@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { dropNameDobZip, dropNdzPreimage } from '@leadex/domain';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config';
@@ -23,6 +24,7 @@ const ENTRIES = positive('DROP_BENCH_ENTRIES', 100_000);
 const MATCHED = positive('DROP_BENCH_MATCHED', 1_000);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256Base64 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 const seconds = (from: number) => Math.round((performance.now() - from) / 100) / 10;
 
 /** Lead i's contact, as the bench inserts it (and as the list hashes it). */
@@ -88,9 +90,14 @@ async function main() {
             if (j % 3 === 0) chunk += `${sha256(emailOf(lead))},,\n`;
             else if (j % 3 === 1) chunk += `,${sha256(phoneOf(lead))},\n`;
             else {
-              const zip = String((lead % 90000) + 10000).padStart(5, '0');
-              const key = `first${String.fromCharCode(97 + (lead % 26))}last${String.fromCharCode(97 + (Math.floor(lead / 26) % 26))}198001${String((lead % 28) + 1).padStart(2, '0')}${zip}`;
-              chunk += `,,${sha256(key)}\n`;
+              // DROP's NDZ (the CPPA's rules, @leadex/domain): each part's SHA-256 in Base64, joined, hashed again.
+              const parts = dropNameDobZip({
+                firstName: `First${String.fromCharCode(97 + (lead % 26))}`,
+                lastName: `Last${String.fromCharCode(97 + (Math.floor(lead / 26) % 26))}`,
+                dob: `1980-01-${String((lead % 28) + 1).padStart(2, '0')}`,
+                zip: String((lead % 90000) + 10000).padStart(5, '0'),
+              });
+              if (parts) chunk += `,,${sha256(dropNdzPreimage(parts, sha256Base64))}\n`;
             }
           } else chunk += `${randomBytes(32).toString('hex')},,\n`;
         }
