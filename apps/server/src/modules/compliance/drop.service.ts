@@ -20,6 +20,14 @@ export const DROP_DIRECTORY_KEY = 'drop_directory';
 const BATCH = 5_000;
 const DAY_MS = 86_400_000;
 
+/**
+ * DROP's `…_Removed.csv` (columns ID, Hash, ListType) lists requests the consumers withdrew: nothing in it
+ * may be erased (the CPPA's technical documentation 1.2.0, "Working with the data").
+ */
+const REMOVED_FILE =
+  'This is a DROP "Removed" file (ID, Hash, ListType): its consumers withdrew their requests, so nothing in it is erased';
+const isRemovedFile = (name: string) => /_removed\.csv$/i.test(name);
+
 /** A column's kind from its header: the DROP identifier it holds, `unknown` for a bare hash column. */
 function kindOfHeader(cell: string): string | null {
   const h = cell.toLowerCase();
@@ -67,6 +75,7 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
     for await (const record of parser as AsyncIterable<string[]>) {
       line++;
       if (line === 1 && record.some((cell) => cell && dropHashOfCell(cell) === null)) {
+        if (record.some((cell) => cell.toLowerCase() === 'listtype')) throw AppError.field('file', REMOVED_FILE);
         kinds = record.map(kindOfHeader);
         if (kinds.every((k) => k === null))
           throw AppError.field('file', 'The first line names no hash column (email, phone, name_dob_zip or hash)');
@@ -136,6 +145,7 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
       userId: viewer?.userId ?? null,
     });
     try {
+      if (isRemovedFile(input.fileName)) throw AppError.field('file', REMOVED_FILE);
       const { entries, invalid } = await readList(id, input.body);
       if (entries === 0) throw AppError.field('file', 'The file holds no SHA-256 hash (64 hexadecimal digits)');
       const matched = await dropRepo.matchedLeads(db, id);
@@ -164,13 +174,15 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
 
     /**
      * The daily job: every .csv or .txt file of the directory not run yet (by name, size and time),
-     * oldest name first. Answers how many files it ran; a file that fails is recorded and the next read.
+     * oldest name first, but DROP's `…_Removed.csv`. Answers how many files it ran; a file that fails is
+     * recorded and the next read.
      */
     async runDirectory(): Promise<number> {
       const dir = await directory();
       if (!dir) return 0;
       let ran = 0;
-      const names = (await readdir(dir)).filter((n) => /\.(csv|txt)$/i.test(n)).sort();
+      // DROP's Removed files are no deletion lists: never run.
+      const names = (await readdir(dir)).filter((n) => /\.(csv|txt)$/i.test(n) && !isRemovedFile(n)).sort();
       for (const name of names) {
         const path = join(dir, name);
         const info = await stat(path);

@@ -44,6 +44,7 @@ let nameLeadId: string;
 let danielleId: string;
 let nearMissId: string;
 let untouchedId: string;
+let untouchedPhone: string;
 const listedPhone = uniquePhone(); // on the list, never a lead before the list
 let dir: string;
 
@@ -84,7 +85,8 @@ beforeAll(async () => {
   const phone = uniquePhone();
   const email = `Drop.Person.${phone}@Example.com`;
   soldA = { ...(await postSoldLead(t, apiKey, { phone, email })), phone, email };
-  untouchedId = (await postSoldLead(t, apiKey)).leadId;
+  untouchedPhone = uniquePhone();
+  untouchedId = (await postSoldLead(t, apiKey, { phone: untouchedPhone })).leadId;
   // A lead with a date of birth (a service's field): inserted as the sale would, the trigger at work.
   nameLeadId = newId('lead');
   await t.database.db.insert(leads).values({
@@ -283,6 +285,11 @@ describe('a deletion list run (issue 35 item 3)', () => {
   it('reads new files from the configured directory daily, each once', async () => {
     await writeFile(join(dir, 'drop-2026-12-01.csv'), `hash\n${sha256Hex('nobody@example.com')}\n`);
     await writeFile(join(dir, 'notes.md'), 'not a list');
+    // DROP's withdrawn requests: never run, though it holds a lead's hash.
+    await writeFile(
+      join(dir, '20261201_4821_Removed.csv'),
+      `ID,Hash,ListType\nA7kP2xQ9Lm4R,${sha256Hex(untouchedPhone)},Phone\n`,
+    );
     const set = await t.request({
       method: 'PUT',
       url: '/api/compliance/deletion-lists/directory',
@@ -312,6 +319,12 @@ describe('a deletion list run (issue 35 item 3)', () => {
   it('refuses a file without hashes and a directory that is not one, naming the field', async () => {
     expectFieldRefused(await upload('email_sha256\nnot-a-hash\n'), 'file');
     expectFieldRefused(await upload('name,city\nAnn,Austin\n'), 'file');
+    // DROP's Removed file, by its name or its columns: refused, nobody erased.
+    const removed = `ID,Hash,ListType\nA7kP2xQ9Lm4R,${sha256Hex(untouchedPhone)},Phone\n`;
+    expectFieldRefused(await upload(removed, admin.cookie, '20261201_4821_Removed.csv'), 'file');
+    expectFieldRefused(await upload(removed, admin.cookie, 'withdrawn.csv'), 'file');
+    const [u] = await t.database.db.select().from(leads).where(eq(leads.id, untouchedId));
+    expect(u?.phone).toBe(untouchedPhone);
     for (const directory of ['relative/path', join(dir, 'missing')])
       expectFieldRefused(
         await t.request({
