@@ -283,7 +283,9 @@ describe('a deletion list run (issue 35 item 3)', () => {
   });
 
   it('reads new files from the configured directory daily, each once', async () => {
-    await writeFile(join(dir, 'drop-2026-12-01.csv'), `hash\n${sha256Hex('nobody@example.com')}\n`);
+    // As DROP delivers a list: its work item's ID, the hash in Base64.
+    const nobody = Buffer.from(sha256Hex('nobody@example.com'), 'hex').toString('base64');
+    await writeFile(join(dir, '20261201_4821_Email.csv'), `ID,Hash\nA7kP2xQ9Lm4R,${nobody}\n`);
     await writeFile(join(dir, 'notes.md'), 'not a list');
     // DROP's withdrawn requests: never run, though it holds a lead's hash.
     await writeFile(
@@ -300,7 +302,13 @@ describe('a deletion list run (issue 35 item 3)', () => {
     expect(await t.deps.services.drop.runDirectory()).toBe(1);
     expect(await t.deps.services.drop.runDirectory()).toBe(0);
     const [run] = await t.database.db.select().from(dropRuns).where(eq(dropRuns.origin, 'directory'));
-    expect(run).toMatchObject({ fileName: 'drop-2026-12-01.csv', status: 'done', entries: 1, matched: 0 });
+    expect(run).toMatchObject({
+      fileName: '20261201_4821_Email.csv',
+      status: 'done',
+      entries: 1,
+      invalid: 0,
+      matched: 0,
+    });
     expect((await status()).directory).toBe(dir);
   });
 
