@@ -119,14 +119,13 @@ describe('sealed evidence and deletion lists', () => {
     await page.goto('/settings');
     await page.getByRole('link', { name: 'Open Compliance' }).click();
     await page.getByRole('tab', { name: 'Deletion lists' }).click();
-    const hash = createHash('sha256').update(LISTED_EMAIL.toLowerCase()).digest('hex');
-    const file = `drop-e2e-${unique()}.csv`;
+    // As DROP delivers an Email list: a work item's ID and the SHA-256 in Base64.
+    const hash = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('base64');
+    const file = `drop-e2e-${unique()}_Email.csv`;
     await page.locator('input[type="file"]').setInputFiles({
       name: file,
       mimeType: 'text/csv',
-      buffer: Buffer.from(
-        `email_sha256\n${hash}\n${createHash('sha256').update('nobody@example.com').digest('hex')}\n`,
-      ),
+      buffer: Buffer.from(`ID,Hash\nA7kP2xQ9Lm4R,${hash(LISTED_EMAIL)}\nB8kP2xQ9Lm4S,${hash('nobody@example.com')}\n`),
     });
     await page.getByRole('button', { name: 'Run Deletion List' }).click();
     await page.getByText(`Run of ${file}`).waitFor();

@@ -40,6 +40,8 @@ export async function screenshot(target: Page | Locator, name: string, options: 
  */
 export async function fullPageScreenshot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
+  // A table refetching (a filter just typed) shows its rows faded: wait for its data.
+  await page.locator('.mantine-datatable-loader-fetching').first().waitFor({ state: 'detached' });
   // An accordion opening or a toast leaving changes the height: measure once the screen is at rest.
   await waitForSettled(page);
   await growToPage(page);
