@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, pageQuery } from './common';
+import { isoDate, leadRowSchema, namedRefSchema, pageQuery, refSchema } from './common';
 import { emailInput, phoneInput } from './lead';
 import { whenMissing } from './messages';
 
@@ -108,13 +108,8 @@ export type ErasureRequest = z.infer<typeof erasureRequestSchema>;
 export const erasureCountsSchema = z.record(z.string(), z.number().int());
 
 /** A lead as the erasure preview lists it. */
-export const erasureLeadSchema = z.object({
-  _id: z.string(),
-  ts: z.number(),
-  name: z.string().optional(),
-  service: z.string(),
-  zip: z.string(),
-  source: z.object({ _id: z.string(), name: z.string() }),
+export const erasureLeadSchema = leadRowSchema.extend({
+  source: namedRefSchema,
   /** The buyers that received it. */
   buyers: z.array(z.string()),
 });
@@ -139,11 +134,11 @@ export const erasureRecordSchema = z.object({
   _id: z.string(),
   kind: z.enum(['request', 'retention', 'deletion_list']),
   requested_by: z.string(),
-  erased_by: z.object({ _id: z.string(), name: z.string().optional() }).optional(),
+  erased_by: refSchema.optional(),
   matched_on: z.enum(['email', 'phone']).optional(),
   counts: erasureCountsSchema,
   lead_ids: z.array(z.string()),
-  buyers: z.array(z.object({ _id: z.string(), name: z.string() })),
+  buyers: z.array(namedRefSchema),
   notices: z.array(
     z.object({
       buyer: z.string(),
