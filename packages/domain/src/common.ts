@@ -159,6 +159,22 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
+/**
+ * A whole number from `min` to `max`, each rule's message naming the field (`Days must be at least 1`);
+ * `coerce` reads numeric text too (a query string, a form's text), `atLeast` says more about the minimum.
+ */
+export function wholeNumber(
+  label: string,
+  min: number,
+  max: number,
+  { coerce = false, atLeast = `${label} must be at least ${min}` }: { coerce?: boolean; atLeast?: string } = {},
+) {
+  return (coerce ? z.coerce.number : z.number)({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(min, atLeast)
+    .max(max, `${label} must be at most ${max}`);
+}
+
 /** The indexes of the items whose key an earlier item already has (each repeat after the first). */
 export function repeatedIndexes<T>(items: readonly T[], key: (item: T) => string): number[] {
   const seen = new Set<string>();

@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { wholeNumber } from './common';
 import { whenMissing } from './messages';
 import { zoneAbbreviation } from './time-zone';
 
@@ -703,11 +704,10 @@ export const legalHoldSchema = z.object({
 });
 
 export const evidenceRetentionSchema = z.object({
-  years: z.coerce
-    .number({ error: 'Years must be a number' })
-    .int('Years must be a whole number')
-    .min(5, 'Years must be at least 5 (the Telemarketing Sales Rule keeps consent records 5 years)')
-    .max(50, 'Years must be at most 50'),
+  years: wholeNumber('Years', 5, 50, {
+    coerce: true,
+    atLeast: 'Years must be at least 5 (the Telemarketing Sales Rule keeps consent records 5 years)',
+  }),
 });
 export type EvidenceRetention = z.infer<typeof evidenceRetentionSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, leadRowSchema, namedRefSchema, pageQuery, refSchema } from './common';
+import { isoDate, leadRowSchema, namedRefSchema, pageQuery, refSchema, wholeNumber } from './common';
 import { emailInput, phoneInput } from './lead';
 import { whenMissing } from './messages';
 
@@ -156,11 +156,6 @@ export const erasureListQuery = pageQuery(COMPLIANCE_PAGE_SIZE);
 
 /** The retention setting: days after which leads' personal fields are erased; null: off (the default). */
 export const retentionSchema = z.object({
-  lead_days: z
-    .number({ error: 'Days must be a number' })
-    .int('Days must be a whole number')
-    .min(1, 'Days must be at least 1')
-    .max(36_500, 'Days must be at most 36500')
-    .nullable(),
+  lead_days: wholeNumber('Days', 1, 36_500).nullable(),
 });
 export type Retention = z.infer<typeof retentionSchema>;
