@@ -12,17 +12,13 @@ import { Readable } from 'node:stream';
 import { dropNameDobZip, dropNdzPreimage } from '@leadex/domain';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { loadConfig } from '../apps/server/src/config';
 import { openDatabase, rowsOf } from '../apps/server/src/db/client';
-import { seedReferenceData } from '../apps/server/src/demo/seed';
-import { createDeps } from '../apps/server/src/deps';
-import { FixedClock } from '../apps/server/src/lib/clock';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase, inProcessExchange } from './database';
 import { positive } from './env';
 
 const LEADS = positive('DROP_BENCH_LEADS', 1_000_000);
 const ENTRIES = positive('DROP_BENCH_ENTRIES', 100_000);
 const MATCHED = positive('DROP_BENCH_MATCHED', 1_000);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const sha256Base64 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 const seconds = (from: number) => Math.round((performance.now() - from) / 100) / 10;
@@ -32,26 +28,13 @@ const phoneOf = (i: number) => `${200 + (i % 800)}${String(2_000_000 + Math.floo
 const emailOf = (i: number) => `person.${i}@example.com`;
 
 async function main() {
-  const dbName = `leadex_drop_${randomBytes(4).toString('hex')}`;
+  const target = benchDatabase('leadex_drop');
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database "${dbName}"`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${dbName}`;
-  const database = await openDatabase({ url: u.toString(), poolSize: 4 });
+  await admin.query(`create database "${target.name}"`);
+  const database = await openDatabase({ url: target.url, poolSize: 4 });
   try {
-    await database.migrate();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      ADMIN_EMAIL: 'admin@drop.test',
-      ADMIN_PASSWORD: 'admin-password-1',
-      PUBLIC_URL: 'http://leadex.test',
-      LEADEX_SECRET: randomBytes(32).toString('base64url'),
-    });
-    const deps = createDeps(config, database.db, new FixedClock(new Date('2026-11-25T16:00:00Z')));
-    await seedReferenceData(deps);
-    await deps.services.users.ensureAdmin();
+    const { deps } = await inProcessExchange(database, 'admin@drop.test', new Date('2026-11-25T16:00:00Z'));
     const adminUser = rowsOf<{ id: string }>(
       await database.db.execute(sql`select id from "user" where email = 'admin@drop.test'`),
     )[0];
@@ -141,7 +124,7 @@ async function main() {
     );
   } finally {
     await database.close();
-    await admin.query(`drop database if exists "${dbName}" with (force)`);
+    await dropBenchDatabase(admin, target.name);
     await admin.end();
   }
 }

@@ -28,10 +28,10 @@ import { type LeadListFilter, type LeadScope, leadsRepo } from '../apps/server/s
 import { statsRollup } from '../apps/server/src/modules/stats/stats-rollup';
 import { usersRepo } from '../apps/server/src/modules/users/users.repo';
 import { startBenchServer, stopBenchServer } from './child';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase } from './database';
 import { markdownTable, writeSection } from './report';
 import { seedBenchDatabase } from './seed';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const BEFORE = fileURLToPath(new URL('./leads-before.md', import.meta.url));
 const LEAD_COUNT = Number(process.env.BENCH_LEADS ?? 1_000_000);
@@ -842,19 +842,16 @@ export async function runLeadsBench(): Promise<boolean> {
   await admin.connect();
   const postgres = (await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '';
   const reuse = process.env.BENCH_LEADS_DB;
-  const dbName = reuse ?? `leadex_bench_leads_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const secret = randomBytes(32).toString('base64url');
+  const { name: dbName, url, secret } = benchDatabase('leadex_bench_leads', reuse);
   let child: ChildProcess | null = null;
   const database = await (async () => {
     if (!reuse) await admin.query(`create database "${dbName}"`);
-    return openDatabase({ url: url.toString(), poolSize: 4 });
+    return openDatabase({ url: url, poolSize: 4 });
   })();
   const cleanup = async () => {
     if (child) await stopServer(child).catch(() => {});
     await database.close().catch(() => {});
-    if (!reuse && !process.env.BENCH_KEEP_DB) await admin.query(`drop database if exists "${dbName}" with (force)`);
+    if (!reuse && !process.env.BENCH_KEEP_DB) await dropBenchDatabase(admin, dbName);
     else log(`kept database ${dbName}`);
     await admin.end().catch(() => {});
     agent.destroy();
@@ -885,7 +882,7 @@ export async function runLeadsBench(): Promise<boolean> {
       )) as unknown as { rows: { id: string }[] }
     ).rows.map((r) => r.id);
 
-    const server = await startServer(url.toString(), secret);
+    const server = await startServer(url, secret);
     child = server.child;
     const port = server.port;
     const cookies: Record<Role, string> = {

@@ -7,7 +7,6 @@
  * (p99, throughput). Target: p99 at most the slowest buyer's timeout + 20 ms.
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_PINGPOST_TIMEOUT_MS (100), BENCH_OUTPUT.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -19,11 +18,11 @@ import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { buyers, campaigns, webhooks } from '../apps/server/src/db/schema';
 import { newId } from '../apps/server/src/lib/ids';
 import { startBenchServer, stopBenchServer } from './child';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase } from './database';
 import { JSON_HEADERS, pingBodies, runLoad } from './load';
 import { markdownTable, writeSection } from './report';
 import { benchBuyerRow, prng, SERVICES, STATES, seedBenchDatabase } from './seed';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const SECTION = '## Ping/Post: pings with 5 bidding buyers (issue 16)';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -200,16 +199,13 @@ export async function runPingPostBench(): Promise<boolean> {
   const date = new Date().toISOString();
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5000 });
   await admin.connect();
-  const dbName = `leadex_bench_pp_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const secret = randomBytes(32).toString('base64url');
+  const { name: dbName, url, secret } = benchDatabase('leadex_bench_pp');
   let database: Database | null = null;
   let child: Awaited<ReturnType<typeof startBenchServer>>['child'] | null = null;
   const bidders: Awaited<ReturnType<typeof startBidder>>[] = [];
   try {
     await admin.query(`create database "${dbName}"`);
-    database = await openDatabase({ url: url.toString(), poolSize: 4 });
+    database = await openDatabase({ url: url, poolSize: 4 });
     await database.migrate();
     const exchange = await seedBenchDatabase(database.db, secret);
     for (let i = 0; i < BIDDERS; i++) bidders.push(await startBidder(1000 + i));
@@ -219,7 +215,7 @@ export async function runPingPostBench(): Promise<boolean> {
     );
     log(`database ${dbName}: the bench exchange and ${BIDDERS} Ping/Post buyers (timeout ${TIMEOUT_MS} ms)`);
 
-    const server = await startBenchServer(url.toString(), secret, {
+    const server = await startBenchServer(url, secret, {
       env: { BENCH_ALLOW_PRIVATE_DELIVERY_TARGETS: 'true' },
     });
     child = server.child;
@@ -245,7 +241,7 @@ export async function runPingPostBench(): Promise<boolean> {
     if (child) await stopBenchServer(child).catch(() => {});
     for (const b of bidders) await b.close();
     if (database) await database.close().catch(() => {});
-    await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+    await dropBenchDatabase(admin, dbName).catch(() => {});
     await admin.end().catch(() => {});
   }
 }

@@ -23,6 +23,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { startBenchServer, stopBenchServer } from './child';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase } from './database';
 import { positive } from './env';
 import { runLeadsBench } from './leads';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
@@ -43,7 +44,6 @@ import { type BenchExchange, prng, seedBenchDatabase } from './seed';
 import type { ParentMessage, ServerMessage } from './server';
 import { seedSuppressionLists, suppressionBenchSize } from './suppression';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = positive('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positive('BENCH_WARMUP_SECONDS', 2);
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 50);
@@ -117,10 +117,7 @@ async function main() {
   const started = new Date();
   const loadBefore = os.loadavg();
   const { admin, version } = await connectAdmin();
-  const dbName = `leadex_bench_${randomBytes(4).toString('hex')}`;
-  const benchUrl = new URL(ADMIN_URL);
-  benchUrl.pathname = `/${dbName}`;
-  const secret = randomBytes(32).toString('base64url');
+  const { name: dbName, url: benchUrl, secret } = benchDatabase('leadex_bench');
 
   let database: Database | null = null;
   let child: ChildProcess | null = null;
@@ -132,8 +129,7 @@ async function main() {
       if (database) await database.close().catch(() => {});
       if (created && process.env.BENCH_KEEP_DB) log(`kept database ${dbName} (BENCH_KEEP_DB)`);
       else if (created) {
-        await admin
-          .query(`drop database if exists "${dbName}" with (force)`)
+        await dropBenchDatabase(admin, dbName)
           .then(() => log(`dropped database ${dbName}`))
           .catch((error) => console.error(`[bench] could not drop database ${dbName}:`, error));
       }
@@ -153,7 +149,7 @@ async function main() {
     created = true;
     log(`PostgreSQL ${version} at ${redact(ADMIN_URL)}: created database ${dbName}`);
 
-    database = await openDatabase({ url: benchUrl.toString(), poolSize: 4 });
+    database = await openDatabase({ url: benchUrl, poolSize: 4 });
     await database.migrate();
     const exchange = await seedBenchDatabase(database.db, secret);
     const suppression = suppressionBenchSize();
@@ -171,7 +167,7 @@ async function main() {
         `(${exchange.matching.length} bought service/ZIP pairs), 2 sources`,
     );
 
-    const server = await startServer(benchUrl.toString(), secret);
+    const server = await startServer(benchUrl, secret);
     child = server.child;
     const url = `http://127.0.0.1:${server.port}`;
     log(`server listening on ${url} (pool ${server.poolSize}); ${CONNECTIONS} connections, ${SECONDS} s per run`);

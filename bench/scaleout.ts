@@ -15,13 +15,13 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { startBenchServer, stopBenchServer } from './child';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase } from './database';
 import { positive } from './env';
 import { collectPings, JSON_HEADERS, type PooledPing, pingBodies, postBody, runLoad } from './load';
 import { processCpuMs } from './machine';
 import { markdownTable, writeSection } from './report';
 import { prng, seedBenchDatabase } from './seed';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 export const SCALEOUT_SECTION = '## Scale-out: 1, 2 and 4 API processes on one PostgreSQL (issue 36)';
 const SECONDS = positive('BENCH_SECONDS', 10);
@@ -129,38 +129,34 @@ async function measureCount(
     await sleep(500);
     return runLoad(options, request());
   };
+  /** POSTs to `path` taking `bodies` in turn, each with the next source's key (the turn runs on from the warm-up). */
+  const inTurn = (path: string, bodies: readonly string[], onResponse?: autocannon.Request['onResponse']) => {
+    let sent = 0;
+    return (): autocannon.Request => ({
+      method: 'POST',
+      path,
+      setupRequest(request) {
+        const i = sent++;
+        request.headers = { ...JSON_HEADERS, authorization: auth(i) };
+        request.body = bodies[i % bodies.length] as string;
+        return request;
+      },
+      ...(onResponse && { onResponse }),
+    });
+  };
 
   const constant = await timed(() => ({ method: 'GET', path: '/bench/constant' }));
   const fakeToken = `${'eyJpZCI6InBuZ18wMWpm'.repeat(16)}.${'s'.repeat(43)}`;
   const insertBodies = Array.from({ length: 5000 }, (_, i) => postBody(fakeToken, offset + i, tag));
-  let inserted = 0;
-  const insert = await timed(() => ({
-    method: 'POST',
-    path: '/bench/insert',
-    setupRequest(request) {
-      const i = inserted++;
-      request.headers = { ...JSON_HEADERS, authorization: auth(i) };
-      request.body = insertBodies[i % insertBodies.length] as string;
-      return request;
-    },
-  }));
+  const insert = await timed(inTurn('/bench/insert', insertBodies));
 
   const bodies = pingBodies(exchange.matching, [], 50_000, prng(offset), 0);
-  let pinged = 0;
   let pingFailures = 0;
-  const ping = await timed(() => ({
-    method: 'POST',
-    path: '/api/ping',
-    setupRequest(request) {
-      const i = pinged++;
-      request.headers = { ...JSON_HEADERS, authorization: auth(i) };
-      request.body = bodies[i % bodies.length] as string;
-      return request;
-    },
-    onResponse(status, body) {
+  const ping = await timed(
+    inTurn('/api/ping', bodies, (status, body) => {
       if (status !== 200 || !body.startsWith('{"ok":true')) pingFailures += 1;
-    },
-  }));
+    }),
+  );
 
   // The posts follow pings made just before (not timed), each ping_id posted once.
   const wanted = Math.max(20_000, Math.ceil(rate(insert) * (SECONDS + WARMUP_SECONDS) * 2));
@@ -209,16 +205,13 @@ export async function runScaleOutBench(): Promise<boolean> {
   const date = new Date().toISOString();
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5000 });
   await admin.connect();
-  const dbName = `leadex_bench_so_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const secret = randomBytes(32).toString('base64url');
+  const { name: dbName, url, secret } = benchDatabase('leadex_bench_so');
   const tag = randomBytes(3).toString('hex');
   let database: Database | null = null;
   let children: Awaited<ReturnType<typeof startBenchServer>>[] = [];
   try {
     await admin.query(`create database "${dbName}"`);
-    database = await openDatabase({ url: url.toString(), poolSize: 4 });
+    database = await openDatabase({ url: url, poolSize: 4 });
     await database.migrate();
     const exchange = await seedBenchDatabase(database.db, secret);
     await database.db.execute(
@@ -229,9 +222,7 @@ export async function runScaleOutBench(): Promise<boolean> {
     let poolSize = 0;
     for (const [n, processes] of counts.entries()) {
       children = await Promise.all(
-        Array.from({ length: processes }, () =>
-          startBenchServer(url.toString(), secret, { env: { LEADEX_ROLE: 'api' } }),
-        ),
+        Array.from({ length: processes }, () => startBenchServer(url, secret, { env: { LEADEX_ROLE: 'api' } })),
       );
       poolSize = children[0]?.poolSize ?? 0;
       const urls = children.map((c) => `http://127.0.0.1:${c.port}`);
@@ -255,7 +246,7 @@ export async function runScaleOutBench(): Promise<boolean> {
   } finally {
     await Promise.all(children.map((c) => stopBenchServer(c.child).catch(() => {})));
     if (database) await database.close().catch(() => {});
-    await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+    await dropBenchDatabase(admin, dbName).catch(() => {});
     await admin.end().catch(() => {});
   }
 }

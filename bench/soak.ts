@@ -22,13 +22,13 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client';
 import { startBenchServer, stopBenchServer } from './child';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase } from './database';
 import { positive } from './env';
 import { JSON_HEADERS, pingBodies, postBody } from './load';
 import { markdownTable, SOAK_SECTION as SECTION, writeSection } from './report';
 import { prng, seedBenchDatabase } from './seed';
 import type { HeapSample, ParentMessage, ServerMessage } from './server';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OUTPUT = process.env.BENCH_OUTPUT ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const MINUTES = positive('SOAK_MINUTES', 60);
 const RATE = positive('SOAK_RATE', 100);
@@ -163,10 +163,7 @@ async function main() {
   await admin.connect();
   const { rows } = await admin.query<{ server_version: string }>('show server_version');
   const postgres = rows[0]?.server_version ?? 'unknown';
-  const dbName = `leadex_soak_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const secret = randomBytes(32).toString('base64url');
+  const { name: dbName, url, secret } = benchDatabase('leadex_soak');
   let database: Database | null = null;
   let child: ChildProcess | null = null;
   let cleaning: Promise<void> | null = null;
@@ -174,7 +171,7 @@ async function main() {
     cleaning ??= (async () => {
       if (child) await stopBenchServer(child).catch(() => {});
       if (database) await database.close().catch(() => {});
-      await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+      await dropBenchDatabase(admin, dbName).catch(() => {});
       await admin.end().catch(() => {});
     })();
     return cleaning;
@@ -184,10 +181,10 @@ async function main() {
   }
   try {
     await admin.query(`create database "${dbName}"`);
-    database = await openDatabase({ url: url.toString(), poolSize: 4 });
+    database = await openDatabase({ url: url, poolSize: 4 });
     await database.migrate();
     const exchange = await seedBenchDatabase(database.db, secret);
-    const server = await startBenchServer(url.toString(), secret, {
+    const server = await startBenchServer(url, secret, {
       nodeArgs: ['--expose-gc'],
       env: { BENCH_JOBS: 'true' },
     });

@@ -6,54 +6,34 @@
  * line shows the memory stays bounded. `npx tsx bench/suppression-upload.ts` (SUPPRESSION_UPLOAD_ROWS
  * for another size).
  */
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
-import { seedReferenceData } from '../apps/server/src/demo/seed';
-import { createDeps } from '../apps/server/src/deps';
-import { FixedClock } from '../apps/server/src/lib/clock';
+import { ADMIN_URL, benchDatabase, dropBenchDatabase, IN_PROCESS_ADMIN_PASSWORD, inProcessExchange } from './database';
 import { positive } from './env';
 
 const ROWS = positive('SUPPRESSION_UPLOAD_ROWS', 1_000_000);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const onPglite = Boolean(process.env.SUPPRESSION_UPLOAD_PGLITE);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 
 async function main() {
-  const dbName = `leadex_upload_${randomBytes(4).toString('hex')}`;
+  const target = benchDatabase('leadex_upload');
   const admin = onPglite ? null : new pg.Client({ connectionString: ADMIN_URL });
-  let url: string | undefined;
   if (admin) {
     await admin.connect();
-    await admin.query(`create database "${dbName}"`);
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
+    await admin.query(`create database "${target.name}"`);
   }
-  const database = await openDatabase(url ? { url, poolSize: 4 } : {});
+  const database = await openDatabase(admin ? { url: target.url, poolSize: 4 } : {});
   try {
-    await database.migrate();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      ADMIN_EMAIL: 'admin@upload.test',
-      ADMIN_PASSWORD: 'admin-password-1',
-      PUBLIC_URL: 'http://leadex.test',
-      LEADEX_SECRET: randomBytes(32).toString('base64url'),
-    });
-    const deps = createDeps(config, database.db, new FixedClock(new Date()));
-    await seedReferenceData(deps);
-    await deps.services.users.ensureAdmin();
+    const { config, deps } = await inProcessExchange(database, 'admin@upload.test', new Date());
     const app = await buildApp(deps);
     await app.ready();
     const signIn = await app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
       headers: { origin: config.PUBLIC_URL },
-      payload: { email: 'admin@upload.test', password: 'admin-password-1' },
+      payload: { email: 'admin@upload.test', password: IN_PROCESS_ADMIN_PASSWORD },
     });
     const cookie = [signIn.headers['set-cookie']]
       .flat()
@@ -122,7 +102,7 @@ async function main() {
   } finally {
     await database.close();
     if (admin) {
-      await admin.query(`drop database if exists "${dbName}" with (force)`);
+      await dropBenchDatabase(admin, target.name);
       await admin.end();
     }
   }

@@ -58,43 +58,39 @@ export async function waitForSettled(page: Page): Promise<void> {
 }
 
 /**
- * axe-core's false positive for the combobox pattern (dequelabs/axe-core#4914): a select's options scroll
- * inside its listbox and are reached with the arrow keys from the input, which keeps the focus
- * (aria-activedescendant); a listbox may hold no tab stop of its own (aria-required-children).
+ * axe-core's false positives, by rule: its nodes inside these containers are dropped.
+ * - `region` (best-practice): a select's or a date field's open dropdown is drawn in a portal at the end
+ *   of the body, so it sits outside the landmarks; it belongs to the field that opened it
+ *   (aria-controls), which is inside one.
+ * - `scrollable-region-focusable`: the combobox pattern (dequelabs/axe-core#4914): a select's options
+ *   scroll inside its listbox and are reached with the arrow keys from the input, which keeps the focus
+ *   (aria-activedescendant); a listbox may hold no tab stop of its own (aria-required-children).
  */
+const FALSE_POSITIVES_WITHIN: Readonly<Record<string, string>> = {
+  region: '.mantine-Popover-dropdown',
+  'scrollable-region-focusable': '[role="listbox"]',
+};
+
 async function withoutFalsePositives(page: Page, violations: Result[]): Promise<Result[]> {
   const kept: Result[] = [];
   for (const violation of violations) {
-    if (violation.id === 'region') {
-      // A select's or a date field's open dropdown is drawn in a portal at the end of the body, so it
-      // sits outside the landmarks; it belongs to the field that opened it (aria-controls), which is
-      // inside one (best-practice rule `region`).
-      const nodes = [];
-      for (const node of violation.nodes) {
-        const [selector] = node.target;
-        const floating =
-          typeof selector === 'string' &&
-          (await page
-            .evaluate((css) => document.querySelector(css)?.closest('.mantine-Popover-dropdown') != null, selector)
-            .catch(() => false));
-        if (!floating) nodes.push(node);
-      }
-      if (nodes.length > 0) kept.push({ ...violation, nodes });
-      continue;
-    }
-    if (violation.id !== 'scrollable-region-focusable') {
+    const container = FALSE_POSITIVES_WITHIN[violation.id];
+    if (container === undefined) {
       kept.push(violation);
       continue;
     }
     const nodes = [];
     for (const node of violation.nodes) {
       const [selector] = node.target;
-      const inListbox =
+      const inside =
         typeof selector === 'string' &&
         (await page
-          .evaluate((css) => document.querySelector(css)?.closest('[role="listbox"]') != null, selector)
+          .evaluate(([css, within]) => document.querySelector(css)?.closest(within) != null, [
+            selector,
+            container,
+          ] as const)
           .catch(() => false));
-      if (!inListbox) nodes.push(node);
+      if (!inside) nodes.push(node);
     }
     if (nodes.length > 0) kept.push({ ...violation, nodes });
   }

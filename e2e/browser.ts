@@ -86,3 +86,16 @@ export function resetMockDateAfterAll(e2e: E2E): void {
     await context.close();
   });
 }
+
+/**
+ * For a file that changed a buyer for its tests (the demo buyer's auto-approve share, a switch): after
+ * them, an admin puts back the fields `restore` answers (read then: what the file's set-up kept).
+ */
+export function restoreBuyerAfterAll(e2e: E2E, restore: () => { buyerId: string; fields: object }): void {
+  afterAll(async () => {
+    const { buyerId, fields } = restore();
+    const { context, page } = await e2e.signedIn(USERS.admin);
+    await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, fields);
+    await context.close();
+  });
+}

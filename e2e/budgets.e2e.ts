@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { section, toast } from './screen';
@@ -10,6 +11,21 @@ import { addUserWithPassword, apexKey, apiCall, createBuyerViaApi, createLiveCam
  * that would pass the campaign's budget is not sold to it, and the buyer reads its budget on its profile.
  */
 const e2e = useBrowser();
+
+/**
+ * On a screen whose Budget section has no budget yet (so no spent line `spentId`): Edit, a daily budget
+ * of `dollars`, Save. Answers the section.
+ */
+async function setDailyBudget(page: Page, spentId: string, dollars: string) {
+  const budget = section(page, 'Budget');
+  const daily = budget.getByRole('textbox', { name: 'Daily budget' });
+  await daily.waitFor();
+  expect(await budget.getByTestId(spentId).count()).toBe(0);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await daily.fill(dollars);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  return budget;
+}
 
 describe('budget caps in dollars', () => {
   const suffix = unique();
@@ -37,12 +53,7 @@ describe('budget caps in dollars', () => {
     // The buyer screen: no budget, no spent line; the admin sets $100 a day.
     await page.goto(`/buyer/${buyerId}`);
     await page.getByRole('heading', { name: buyerName }).waitFor();
-    const buyerBudget = section(page, 'Budget');
-    await buyerBudget.getByRole('textbox', { name: 'Daily budget' }).waitFor();
-    expect(await buyerBudget.getByTestId('buyer-spent-today').count()).toBe(0);
-    await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await buyerBudget.getByRole('textbox', { name: 'Daily budget' }).fill('100');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const buyerBudget = await setDailyBudget(page, 'buyer-spent-today', '100');
     await toast(page, `${buyerName} updated successfully`).waitFor();
     await expect
       .poll(() => buyerBudget.getByTestId('buyer-spent-today').textContent())
@@ -53,12 +64,7 @@ describe('budget caps in dollars', () => {
     // The campaign's Budget section: no budget, no spent line; the admin sets $40 a day.
     await page.goto(`/campaign/${campaign._id}`);
     await page.getByRole('heading', { name: campaign.name }).waitFor();
-    const budget = section(page, 'Budget');
-    await budget.getByRole('textbox', { name: 'Daily budget' }).waitFor();
-    expect(await budget.getByTestId('budget-spent-daily').count()).toBe(0);
-    await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await budget.getByRole('textbox', { name: 'Daily budget' }).fill('40');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const budget = await setDailyBudget(page, 'budget-spent-daily', '40');
     await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
     await expect.poll(() => budget.getByTestId('budget-spent-daily').textContent()).toBe('Spent $0.00 of $40.00 today');
     expect(await budget.getByTestId('budget-spent-weekly').count()).toBe(0);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { restoreBuyerAfterAll, useBrowser } from './browser';
 import { tableRows } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { apiCall, demoBuyerMarket, USERS, unique } from './support';
@@ -36,11 +36,7 @@ beforeAll(async () => {
   await context.close();
 });
 
-afterAll(async () => {
-  const { context, page } = await e2e.signedIn(USERS.admin);
-  await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: autoApproveBefore });
-  await context.close();
-});
+restoreBuyerAfterAll(e2e, () => ({ buyerId, fields: { autoApproveReturns: autoApproveBefore } }));
 
 describe('the Compliance screen', () => {
   it('erases a person, shows the request record, and the access log records the view and the erasure', async () => {

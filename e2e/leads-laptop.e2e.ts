@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { restoreBuyerAfterAll, useBrowser } from './browser';
 import { section, tableRows } from './screen';
 import { fullPageScreenshot, screenshot } from './screenshots';
 import { apiCall, DEMO_BUYER_NAME, demoBuyerMarket, USERS, unique } from './support';
@@ -57,14 +57,7 @@ beforeAll(async () => {
   await asBuyer.context.close();
 });
 
-afterAll(async () => {
-  const { context, page } = await e2e.signedIn(USERS.admin);
-  await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, {
-    autoApproveReturns: autoApproveBefore,
-    showSource: false,
-  });
-  await context.close();
-});
+restoreBuyerAfterAll(e2e, () => ({ buyerId, fields: { autoApproveReturns: autoApproveBefore, showSource: false } }));
 
 /** Whether an element shows all of its content (nothing cut by an ellipsis or a too-narrow box). */
 const shownWhole = (locator: Locator) => locator.evaluate((el) => el.scrollWidth <= el.clientWidth);
@@ -98,6 +91,24 @@ const columnTitles = async (page: Page) =>
 async function inView(page: Page, header: string) {
   const box = await page.getByRole('columnheader', { name: header, exact: true }).boundingBox();
   return box !== null && box.x >= 0 && box.x + box.width <= LAPTOP.width;
+}
+
+/**
+ * `user`'s leads list at a laptop's width (screenshot `shot`): Phone and Email in view and the table
+ * without a sideways scroll. Answers the signed-in page.
+ */
+async function leadsFitOnLaptop(user: { username: string; password: string }, shot: string) {
+  const signedIn = await e2e.signedIn(user);
+  const { page } = signedIn;
+  await page.setViewportSize(LAPTOP);
+  // This file's leads only: other files' leads of the day on the same exchange would make the widths vary.
+  await page.goto(`/leads?name=${RUN}`);
+  await tableRows(page).filter({ hasText: SOLD_NAME }).waitFor();
+  await screenshot(page, shot);
+  expect(await inView(page, 'Phone')).toBe(true);
+  expect(await inView(page, 'Email')).toBe(true);
+  await expectTableFits(page);
+  return signedIn;
 }
 
 describe('a bill’s leads', () => {
@@ -172,15 +183,7 @@ describe('at a laptop’s 1366 × 768 (item 23)', () => {
   });
 
   it('shows Phone and Email without a sideways scroll, lets the admin choose columns, kept per user', async () => {
-    const { context, page } = await e2e.signedIn(USERS.admin);
-    await page.setViewportSize(LAPTOP);
-    // This file's leads only: other files' leads of the day on the same exchange would make the widths vary.
-    await page.goto(`/leads?name=${RUN}`);
-    await tableRows(page).filter({ hasText: SOLD_NAME }).waitFor();
-    await screenshot(page, 'leads-admin-1366-fit');
-    expect(await inView(page, 'Phone')).toBe(true);
-    expect(await inView(page, 'Email')).toBe(true);
-    await expectTableFits(page);
+    const { context, page } = await leadsFitOnLaptop(USERS.admin, 'leads-admin-1366-fit');
     // Item 14: the email-only lead's phone cell is empty, never Invalid.
     const mailOnly = tableRows(page).filter({ hasText: MAIL_ONLY_NAME });
     await mailOnly.waitFor();
@@ -208,15 +211,7 @@ describe('at a laptop’s 1366 × 768 (item 23)', () => {
   });
 
   it('shows the buyer’s Phone and Email without a sideways scroll', async () => {
-    const { context, page } = await e2e.signedIn(USERS.buyer);
-    await page.setViewportSize(LAPTOP);
-    // This file's leads only: other files' leads of the day on the same exchange would make the widths vary.
-    await page.goto(`/leads?name=${RUN}`);
-    await tableRows(page).filter({ hasText: SOLD_NAME }).waitFor();
-    await screenshot(page, 'leads-buyer-1366-fit');
-    expect(await inView(page, 'Phone')).toBe(true);
-    expect(await inView(page, 'Email')).toBe(true);
-    await expectTableFits(page);
+    const { context, page } = await leadsFitOnLaptop(USERS.buyer, 'leads-buyer-1366-fit');
     const badge = tableRows(page).filter({ hasText: SOLD_NAME }).getByText('Return Requested', { exact: true });
     expect(await shownWhole(badge)).toBe(true);
     await screenshot(page, 'leads-buyer-1366');

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useBrowser } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { restoreBuyerAfterAll, useBrowser } from './browser';
 import { choose, fieldError, section, tableRows, toast } from './screen';
 import { fullPageScreenshot } from './screenshots';
 import { apiCall, DEMO_BUYER_NAME, demoBuyerMarket, USERS, unique } from './support';
@@ -46,11 +46,7 @@ beforeAll(async () => {
   await context.close();
 });
 
-afterAll(async () => {
-  const { context, page } = await e2e.signedIn(USERS.admin);
-  await apiCall(page.request, 'put', `/api/buyer/${buyerId}`, { autoApproveReturns: autoApproveBefore });
-  await context.close();
-});
+restoreBuyerAfterAll(e2e, () => ({ buyerId, fields: { autoApproveReturns: autoApproveBefore } }));
 
 describe('a lead return', () => {
   it('is requested by the buyer, approved by the admin on the Returns screen, and then reads Return Approved', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignSourceFilterSchema, MAX_CAMPAIGN_PRICE } from './campaign';
-import { dollarMessages, SPEC_DOLLAR_MESSAGES } from './common';
+import { dollarMessages, repeatedIndexes, SPEC_DOLLAR_MESSAGES, wholeNumber } from './common';
 import { MAX_SOURCE_COST, sourceChannelSchema } from './source';
 
 /** The first message a schema answers for an input. */
@@ -38,5 +38,33 @@ describe("the specs' words for amounts (admin-back-office.md)", () => {
     expect(firstMessage(sourceChannelSchema, { name: 'Web', max_cost: 'much' })).toBe(
       SPEC_DOLLAR_MESSAGES['Max cost'].number,
     );
+  });
+});
+
+describe('wholeNumber', () => {
+  const days = wholeNumber('Days', 1, 30);
+  it.each([
+    [1, undefined],
+    [30, undefined],
+    [0, 'Days must be at least 1'],
+    [31, 'Days must be at most 30'],
+    [1.5, 'Days must be a whole number'],
+    ['7', 'Days must be a number'],
+  ] as const)('takes %j or says: %s', (input, message) => {
+    expect(firstMessage(days, input)).toBe(message);
+  });
+
+  it('reads numeric text when it coerces, and says more about the minimum when asked', () => {
+    const years = wholeNumber('Years', 5, 50, { coerce: true, atLeast: 'Years must be at least 5 (the rule)' });
+    expect(years.parse('7')).toBe(7);
+    expect(firstMessage(years, '4')).toBe('Years must be at least 5 (the rule)');
+    expect(firstMessage(years, 'seven')).toBe('Years must be a number');
+  });
+});
+
+describe('repeatedIndexes', () => {
+  it('names every repeat after the first, by its key', () => {
+    expect(repeatedIndexes(['a', 'B', 'b', 'a', 'c', 'A'], (s) => s.toLowerCase())).toEqual([2, 3, 5]);
+    expect(repeatedIndexes([], String)).toEqual([]);
   });
 });

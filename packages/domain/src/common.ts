@@ -134,6 +134,11 @@ export const portalUserAnswerSchema = z.object({
   hold: z.object({ ts: z.number() }).optional(),
 });
 
+/** A record an answer points at (a buyer, a source, a campaign): its id and its name. */
+export const namedRefSchema = z.object({ _id: z.string(), name: z.string() });
+/** The same where the name may be missing (the record gone, or its name not read back). */
+export const refSchema = namedRefSchema.partial({ name: true });
+
 /** A lead as the buyer's and the source's latest-leads tables show it; each adds its money. */
 export const leadRowSchema = z.object({
   _id: z.string(),
@@ -153,6 +158,33 @@ export const contactSchema = z.object({
   zip: z.string().optional(),
 });
 export type Contact = z.infer<typeof contactSchema>;
+
+/**
+ * A whole number from `min` to `max`, each rule's message naming the field (`Days must be at least 1`);
+ * `coerce` reads numeric text too (a query string, a form's text), `atLeast` says more about the minimum.
+ */
+export function wholeNumber(
+  label: string,
+  min: number,
+  max: number,
+  { coerce = false, atLeast = `${label} must be at least ${min}` }: { coerce?: boolean; atLeast?: string } = {},
+) {
+  return (coerce ? z.coerce.number : z.number)({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(min, atLeast)
+    .max(max, `${label} must be at most ${max}`);
+}
+
+/** The indexes of the items whose key an earlier item already has (each repeat after the first). */
+export function repeatedIndexes<T>(items: readonly T[], key: (item: T) => string): number[] {
+  const seen = new Set<string>();
+  return items.flatMap((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) return [i];
+    seen.add(k);
+    return [];
+  });
+}
 
 /** 2026-02-28 is a date; 2026-02-31 is not (Date would roll it over to March 3). */
 export function isCalendarDate(value: string): boolean {

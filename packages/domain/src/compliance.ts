@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { wholeNumber } from './common';
 import { whenMissing } from './messages';
 import { zoneAbbreviation } from './time-zone';
 
@@ -398,18 +399,20 @@ export const STATE_ZONES: Readonly<Record<string, string>> = {
   MP: 'Pacific/Saipan',
 };
 
+/** Each of `counties` in `zone`. */
+const inZone = (counties: readonly string[], zone: string) => Object.fromEntries(counties.map((c) => [c, zone]));
+
 /**
  * Counties of the split states whose zone is not the state's main one (county names as the ZIP
  * table has them). A county split itself takes the zone of most of its people.
  */
 export const COUNTY_ZONES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  FL: Object.fromEntries(
-    ['Escambia', 'Santa Rosa', 'Okaloosa', 'Walton', 'Holmes', 'Washington', 'Bay', 'Jackson', 'Calhoun', 'Gulf'].map(
-      (c) => [c, 'America/Chicago'],
-    ),
+  FL: inZone(
+    ['Escambia', 'Santa Rosa', 'Okaloosa', 'Walton', 'Holmes', 'Washington', 'Bay', 'Jackson', 'Calhoun', 'Gulf'],
+    'America/Chicago',
   ),
   TX: { 'El Paso': 'America/Denver', Hudspeth: 'America/Denver' },
-  TN: Object.fromEntries(
+  TN: inZone(
     [
       'Anderson',
       'Blount',
@@ -441,9 +444,10 @@ export const COUNTY_ZONES: Readonly<Record<string, Readonly<Record<string, strin
       'Unicoi',
       'Union',
       'Washington',
-    ].map((c) => [c, 'America/New_York']),
+    ],
+    'America/New_York',
   ),
-  KY: Object.fromEntries(
+  KY: inZone(
     [
       'Daviess',
       'Warren',
@@ -485,9 +489,10 @@ export const COUNTY_ZONES: Readonly<Record<string, Readonly<Record<string, strin
       'Edmonson',
       'Hancock',
       'McLean',
-    ].map((c) => [c, 'America/Chicago']),
+    ],
+    'America/Chicago',
   ),
-  IN: Object.fromEntries(
+  IN: inZone(
     [
       'Lake',
       'Porter',
@@ -501,15 +506,15 @@ export const COUNTY_ZONES: Readonly<Record<string, Readonly<Record<string, strin
       'Spencer',
       'Gibson',
       'Perry',
-    ].map((c) => [c, 'America/Chicago']),
+    ],
+    'America/Chicago',
   ),
-  MI: Object.fromEntries(['Gogebic', 'Iron', 'Dickinson', 'Menominee'].map((c) => [c, 'America/Menominee'])),
-  ND: Object.fromEntries(
-    ['Adams', 'Billings', 'Bowman', 'Dunn', 'Golden Valley', 'Grant', 'Hettinger', 'Slope', 'Stark', 'Sioux'].map(
-      (c) => [c, 'America/Denver'],
-    ),
+  MI: inZone(['Gogebic', 'Iron', 'Dickinson', 'Menominee'], 'America/Menominee'),
+  ND: inZone(
+    ['Adams', 'Billings', 'Bowman', 'Dunn', 'Golden Valley', 'Grant', 'Hettinger', 'Slope', 'Stark', 'Sioux'],
+    'America/Denver',
   ),
-  SD: Object.fromEntries(
+  SD: inZone(
     [
       'Pennington',
       'Meade',
@@ -528,9 +533,10 @@ export const COUNTY_ZONES: Readonly<Record<string, Readonly<Record<string, strin
       'Oglala Lakota',
       'Shannon',
       'Stanley',
-    ].map((c) => [c, 'America/Denver']),
+    ],
+    'America/Denver',
   ),
-  NE: Object.fromEntries(
+  NE: inZone(
     [
       'Scotts Bluff',
       'Cheyenne',
@@ -551,13 +557,13 @@ export const COUNTY_ZONES: Readonly<Record<string, Readonly<Record<string, strin
       'Arthur',
       'Hooker',
       'Cherry',
-    ].map((c) => [c, 'America/Denver']),
+    ],
+    'America/Denver',
   ),
-  KS: Object.fromEntries(['Sherman', 'Wallace', 'Greeley', 'Hamilton'].map((c) => [c, 'America/Denver'])),
-  ID: Object.fromEntries(
-    ['Kootenai', 'Bonner', 'Boundary', 'Benewah', 'Shoshone', 'Latah', 'Clearwater', 'Nez Perce', 'Lewis', 'Idaho'].map(
-      (c) => [c, 'America/Los_Angeles'],
-    ),
+  KS: inZone(['Sherman', 'Wallace', 'Greeley', 'Hamilton'], 'America/Denver'),
+  ID: inZone(
+    ['Kootenai', 'Bonner', 'Boundary', 'Benewah', 'Shoshone', 'Latah', 'Clearwater', 'Nez Perce', 'Lewis', 'Idaho'],
+    'America/Los_Angeles',
   ),
   OR: { Malheur: 'America/Boise' },
   AK: { 'Aleutians West (CA)': 'America/Adak' },
@@ -698,11 +704,10 @@ export const legalHoldSchema = z.object({
 });
 
 export const evidenceRetentionSchema = z.object({
-  years: z.coerce
-    .number({ error: 'Years must be a number' })
-    .int('Years must be a whole number')
-    .min(5, 'Years must be at least 5 (the Telemarketing Sales Rule keeps consent records 5 years)')
-    .max(50, 'Years must be at most 50'),
+  years: wholeNumber('Years', 5, 50, {
+    coerce: true,
+    atLeast: 'Years must be at least 5 (the Telemarketing Sales Rule keeps consent records 5 years)',
+  }),
 });
 export type EvidenceRetention = z.infer<typeof evidenceRetentionSchema>;
 

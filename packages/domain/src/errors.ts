@@ -15,6 +15,11 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 export const pageSchema = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), total: z.number() });
 export type Page<T> = { data: T[]; total: number };
 
+/** A page of a list whose total is counted only up to a limit: `more` says the count stopped there and there are more. */
+export const countedPageSchema = <T extends z.ZodType>(item: T) =>
+  pageSchema(item).extend({ more: z.boolean().optional() });
+export type CountedPage<T> = Page<T> & { more?: boolean };
+
 /**
  * The response schemas of a route (issue 31): its success answer under its status (200, or 201 for
  * a creation), every failure in the one error shape. The serializer checks each answer against its

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, requiredDollars } from './common';
+import { isoDate, namedRefSchema, requiredDollars } from './common';
 import { whenMissing } from './messages';
 
 /**
@@ -136,5 +136,5 @@ export const adSpendListSchema = z.object({ data: z.array(adSpendRowSchema) });
 export type AdSpendList = z.infer<typeof adSpendListSchema>;
 
 /** GET /api/ad-spend/sources: the internal sources a day's spend may be the cost of. */
-export const adSpendSourcesSchema = z.object({ data: z.array(z.object({ _id: z.string(), name: z.string() })) });
+export const adSpendSourcesSchema = z.object({ data: z.array(namedRefSchema) });
 export type AdSpendSources = z.infer<typeof adSpendSourcesSchema>;

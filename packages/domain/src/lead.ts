@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { valuesOf } from './choices';
-import { isoDate, optionalText, pageQuery, tagList, usState } from './common';
+import { isoDate, namedRefSchema, optionalText, pageQuery, refSchema, tagList, usState } from './common';
 import { PAGE_SIZE } from './constants';
+import { type CountedPage, countedPageSchema } from './errors';
 import { jornayaToken, trustedFormCertificateUrl } from './evidence';
 import { whenMissing } from './messages';
 import { leadFieldsSchema, SERVICE_FIELD_KEY } from './service-fields';
-import { BID_OUTCOMES } from './webhook';
+import { BID_OUTCOMES, pingOutcomeSchema } from './webhook';
 
 // The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
 // Leads list and Lead detail; portals spec §2 buyer and source leads).
@@ -111,10 +112,8 @@ export const RETURN_STATUS_LABELS = {
 export const RETURN_STATUSES = valuesOf(RETURN_STATUS_LABELS);
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
-/** A page of leads; `more` says the total was counted up to LEADS_COUNT_LIMIT and there are more. */
-export const leadPageSchema = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number(), more: z.boolean().optional() });
-export type LeadPage<T> = { data: T[]; total: number; more?: boolean };
+/** A page of leads, counted up to LEADS_COUNT_LIMIT. */
+export type LeadPage<T> = CountedPage<T>;
 
 /** A leads-list row as an admin sees it: the 18 columns of admin spec §2. */
 /** What every role's leads-list row holds (the rest depends on the role). */
@@ -137,7 +136,7 @@ export const adminLeadListItemSchema = z.object({
   cost: z.number(),
   /** What the buyers paid, dollars. */
   price: z.number(),
-  source: z.object({ _id: z.string(), name: z.string() }),
+  source: namedRefSchema,
   channel: z.string().optional(),
   sub_id: z.string().optional(),
   pub_id: z.string().optional(),
@@ -186,7 +185,7 @@ export const leadListItemSchema = z.union(
 );
 export type LeadListItem = z.infer<typeof leadListItemSchema>;
 /** GET /api/lead/date/{dateq}. */
-export const leadListAnswerSchema = leadPageSchema(leadListItemSchema);
+export const leadListAnswerSchema = countedPageSchema(leadListItemSchema);
 
 /**
  * The spec's phone display for leads (admin §2): 10 digits formatted, an 11-digit number with a
@@ -336,7 +335,7 @@ export const leadDeliveryAttemptSchema = z.object({
   /** Email: the SMTP server's events (spec: data.event delivered); SMS: delivered, sent or failed. */
   status: z.union([z.string(), z.array(z.object({ data: z.object({ event: z.string() }) }))]).optional(),
   /** A custom delivery's attempt (its target is the delivery's id): the delivery, named (admins). */
-  delivery: z.object({ _id: z.string(), name: z.string() }).optional(),
+  delivery: namedRefSchema.optional(),
 });
 export type LeadDeliveryAttempt = z.infer<typeof leadDeliveryAttemptSchema>;
 
@@ -364,8 +363,8 @@ export type LeadReturn = z.infer<typeof leadReturnSchema>;
 const attempts = z.array(leadDeliveryAttemptSchema).optional();
 export const leadMatchSchema = z.object({
   _id: z.string(),
-  buyer: z.object({ _id: z.string(), name: z.string().optional() }),
-  campaign: z.object({ _id: z.string(), name: z.string() }),
+  buyer: refSchema,
+  campaign: namedRefSchema,
   /** exclusive or shared. */
   kind: z.string(),
   price: z.number(),
@@ -419,9 +418,9 @@ export type LeadExplanationEntry = z.infer<typeof leadExplanationEntrySchema>;
 export const leadPingCallSchema = leadDeliveryAttemptSchema
   .pick({ _id: true, status_code: true, request: true, response: true, duration_ms: true, ts: true })
   .extend({
-    buyer: z.object({ _id: z.string(), name: z.string().optional() }),
-    delivery: z.object({ _id: z.string(), name: z.string().optional() }),
-    outcome: z.enum(BID_OUTCOMES).exclude(['refused_post']),
+    buyer: refSchema,
+    delivery: refSchema,
+    outcome: pingOutcomeSchema,
     /** The bid in dollars. */
     bid: z.number().optional(),
     /** The buyer's id of its bid, echoed in the post. */
@@ -449,7 +448,7 @@ export type LeadFieldFlag = z.infer<typeof leadFieldFlagSchema>;
 export const leadDetailSchema = z.object({
   _id: z.string(),
   /** The lead's source; a buyer reads it only when an admin allows it (Show Lead Sources, issue 27). */
-  source: z.object({ _id: z.string(), name: z.string() }).optional(),
+  source: namedRefSchema.optional(),
   name: z.string().optional(),
   address: z.string().optional(),
   city: z.string().optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { pageQuery } from './common';
-import { BID_OUTCOMES } from './webhook';
+import { pageQuery, refSchema } from './common';
+import { countedPageSchema } from './errors';
+import { BID_OUTCOMES, pingOutcomeSchema } from './webhook';
 
 /**
  * The Pings screen (admin, issue 32): what Ping/Post buyers' systems answered to pings that never
@@ -25,13 +26,13 @@ export const pingBidSchema = z.object({
   _id: z.string(),
   /** The exchange's ping id (`png_…`). */
   ping_id: z.string(),
-  buyer: z.object({ _id: z.string(), name: z.string().optional() }),
-  delivery: z.object({ _id: z.string(), name: z.string().optional() }),
+  buyer: refSchema,
+  delivery: refSchema,
   /** The source that pinged, and what it asked about (absent when the ping's own record is not written yet). */
-  source: z.object({ _id: z.string(), name: z.string().optional() }).optional(),
+  source: refSchema.optional(),
   service: z.string().optional(),
   zip: z.string().optional(),
-  outcome: z.enum(BID_OUTCOMES).exclude(['refused_post']),
+  outcome: pingOutcomeSchema,
   /** The bid in dollars. */
   bid: z.number().optional(),
   /** Why it is no bid, in words. */
@@ -46,9 +47,5 @@ export type PingBid = z.infer<typeof pingBidSchema>;
 
 /** GET /api/pingbids: a page, and how many in all (counted up to PING_BIDS_COUNT_LIMIT; `more` past it). */
 export const PING_BIDS_COUNT_LIMIT = 10_000;
-export const pingBidPageSchema = z.object({
-  data: z.array(pingBidSchema),
-  total: z.number(),
-  more: z.boolean().optional(),
-});
+export const pingBidPageSchema = countedPageSchema(pingBidSchema);
 export type PingBidPage = z.infer<typeof pingBidPageSchema>;

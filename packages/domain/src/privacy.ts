@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, pageQuery } from './common';
+import { isoDate, leadRowSchema, namedRefSchema, pageQuery, refSchema, wholeNumber } from './common';
 import { emailInput, phoneInput } from './lead';
 import { whenMissing } from './messages';
 
@@ -108,13 +108,8 @@ export type ErasureRequest = z.infer<typeof erasureRequestSchema>;
 export const erasureCountsSchema = z.record(z.string(), z.number().int());
 
 /** A lead as the erasure preview lists it. */
-export const erasureLeadSchema = z.object({
-  _id: z.string(),
-  ts: z.number(),
-  name: z.string().optional(),
-  service: z.string(),
-  zip: z.string(),
-  source: z.object({ _id: z.string(), name: z.string() }),
+export const erasureLeadSchema = leadRowSchema.extend({
+  source: namedRefSchema,
   /** The buyers that received it. */
   buyers: z.array(z.string()),
 });
@@ -139,11 +134,11 @@ export const erasureRecordSchema = z.object({
   _id: z.string(),
   kind: z.enum(['request', 'retention', 'deletion_list']),
   requested_by: z.string(),
-  erased_by: z.object({ _id: z.string(), name: z.string().optional() }).optional(),
+  erased_by: refSchema.optional(),
   matched_on: z.enum(['email', 'phone']).optional(),
   counts: erasureCountsSchema,
   lead_ids: z.array(z.string()),
-  buyers: z.array(z.object({ _id: z.string(), name: z.string() })),
+  buyers: z.array(namedRefSchema),
   notices: z.array(
     z.object({
       buyer: z.string(),
@@ -161,11 +156,6 @@ export const erasureListQuery = pageQuery(COMPLIANCE_PAGE_SIZE);
 
 /** The retention setting: days after which leads' personal fields are erased; null: off (the default). */
 export const retentionSchema = z.object({
-  lead_days: z
-    .number({ error: 'Days must be a number' })
-    .int('Days must be a whole number')
-    .min(1, 'Days must be at least 1')
-    .max(36_500, 'Days must be at most 36500')
-    .nullable(),
+  lead_days: wholeNumber('Days', 1, 36_500).nullable(),
 });
 export type Retention = z.infer<typeof retentionSchema>;

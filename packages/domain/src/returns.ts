@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, pageQuery } from './common';
+import { namedRefSchema, optionalText, pageQuery } from './common';
 import { PAGE_SIZE } from './constants';
 import { RETURN_STATUSES } from './lead';
 import { whenMissing } from './messages';
@@ -43,7 +43,7 @@ export const returnListItemSchema = z.object({
   lead_name: z.string().optional(),
   service: z.string(),
   zip: z.string(),
-  buyer: z.object({ _id: z.string(), name: z.string() }),
+  buyer: namedRefSchema,
   /** The buyer's price, dollars: what an approval credits its bill. */
   price: z.number(),
   /** The sale, epoch seconds. */

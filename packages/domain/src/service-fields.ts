@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { repeatedIndexes } from './common';
 import { normalizeEmail, normalizeZip, parseBoolean, readPhone } from './lenient-readers';
 import { whenMissing } from './messages';
 import { CAMPAIGN_ID_FIELDS, FIELD_ALIASES, PLATFORM_FIELDS } from './source-api-aliases';
@@ -161,13 +162,12 @@ export const serviceFieldSchema = z
       ctx.addIssue({ code: 'custom', path: ['options'], message: `${f.label}: a choice needs at least one option` });
     if (f.type !== 'choice' && f.options.length > 0)
       ctx.addIssue({ code: 'custom', path: ['options'], message: `${f.label}: only a choice has options` });
-    const seen = new Set<string>();
-    for (const option of f.options) {
-      const lower = option.toLowerCase();
-      if (seen.has(lower))
-        ctx.addIssue({ code: 'custom', path: ['options'], message: `${f.label}: option “${option}” is listed twice` });
-      seen.add(lower);
-    }
+    for (const i of repeatedIndexes(f.options, (option) => option.toLowerCase()))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options'],
+        message: `${f.label}: option “${f.options[i]}” is listed twice`,
+      });
     if (f.personal && f.stage === 'ping')
       ctx.addIssue({
         code: 'custom',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateOutOfBounds, isWithinDateBounds } from './common';
+import { dateOutOfBounds, isWithinDateBounds, wholeNumber } from './common';
 import { leadExplanationEntrySchema } from './lead';
 import { whenMissing } from './messages';
 
@@ -79,11 +79,7 @@ export const SIM_HIT_RATES = [0.1, 0.25, 0.5, 1] as const;
 
 /** POST /api/sim/leads: how many leads, and the share aimed at ZIP and service pairs a live campaign buys. */
 export const simLeadsSchema = z.object({
-  count: z.coerce
-    .number({ error: 'Count must be a number' })
-    .int('Count must be a whole number')
-    .min(1, 'Count must be at least 1')
-    .max(100, 'Count must be at most 100'),
+  count: wholeNumber('Count', 1, 100, { coerce: true }),
   hit: z.coerce
     .number({ error: 'Hit rate must be a number' })
     .min(0, 'Hit rate must be at least 0')

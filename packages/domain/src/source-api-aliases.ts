@@ -107,21 +107,12 @@ export interface PlatformFieldName {
  * keeps docs/api.md equal to them): its aliases, then its campaign id fields, then its own protocol fields.
  */
 export function platformFieldNames(platform: Platform): PlatformFieldName[] {
+  const ofPlatform = <T extends { platforms: readonly Platform[] }>(table: readonly T[]) =>
+    table.filter((row) => row.platforms.includes(platform));
+  const keptAs = (becomes: string) => (f: { name: string }) => ({ name: f.name, becomes, isField: false });
   return [
-    ...FIELD_ALIASES.filter((a) => a.platforms.includes(platform)).map((a) => ({
-      name: a.alias,
-      becomes: a.field,
-      isField: true,
-    })),
-    ...CAMPAIGN_ID_FIELDS.filter((f) => f.platforms.includes(platform)).map((f) => ({
-      name: f.name,
-      becomes: 'the service, by the source’s campaign map (kept in metadata)',
-      isField: false,
-    })),
-    ...PLATFORM_FIELDS.filter((f) => f.platforms.includes(platform)).map((f) => ({
-      name: f.name,
-      becomes: 'kept in metadata',
-      isField: false,
-    })),
+    ...ofPlatform(FIELD_ALIASES).map((a) => ({ name: a.alias, becomes: a.field, isField: true })),
+    ...ofPlatform(CAMPAIGN_ID_FIELDS).map(keptAs('the service, by the source’s campaign map (kept in metadata)')),
+    ...ofPlatform(PLATFORM_FIELDS).map(keptAs('kept in metadata')),
   ];
 }

@@ -10,6 +10,7 @@ import {
   optionalText,
   pageQuery,
   portalUserAnswerSchema,
+  repeatedIndexes,
   requiredDollars,
   requiredText,
   tagList,
@@ -47,12 +48,8 @@ const channelList = z
   .array(sourceChannelSchema)
   .max(100, 'At most 100 channels')
   .superRefine((channels, ctx) => {
-    const seen = new Set<string>();
-    channels.forEach((channel, i) => {
-      const key = channel.name.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'Channel names must be unique' });
-      seen.add(key);
-    });
+    for (const i of repeatedIndexes(channels, (channel) => channel.name.toLowerCase()))
+      ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'Channel names must be unique' });
   });
 
 const tier = z.preprocess(
@@ -98,12 +95,8 @@ const campaignServiceList = z
   .array(campaignServiceSchema)
   .max(200, 'At most 200 campaign ids')
   .superRefine((rows, ctx) => {
-    const seen = new Set<string>();
-    rows.forEach((row, i) => {
-      if (seen.has(row.campaign_id))
-        ctx.addIssue({ code: 'custom', path: [i, 'campaign_id'], message: 'Campaign ids must be unique' });
-      seen.add(row.campaign_id);
-    });
+    for (const i of repeatedIndexes(rows, (row) => row.campaign_id))
+      ctx.addIssue({ code: 'custom', path: [i, 'campaign_id'], message: 'Campaign ids must be unique' });
   });
 
 const sourceFields = {

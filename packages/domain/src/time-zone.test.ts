@@ -14,22 +14,18 @@ const NY = 'America/New_York';
 const at = (iso: string) => new Date(iso);
 
 describe('times in the exchange zone (docs/decisions.md "One clock")', () => {
-  it("shows the issue's lead, stamped 08:31 UTC, at 3:31 AM ET whatever zone the machine runs in", () => {
-    expect(formatZonedTime(at('2026-11-27T08:31:00Z'), NY)).toBe('11/27/2026 3:31 AM ET');
-    expect(isoInZone(at('2026-11-27T08:31:00Z'), NY)).toBe('2026-11-27T03:31:00-05:00');
-  });
-
-  it('follows both sides of the spring-forward change (2026-03-08 02:00 EST -> 03:00 EDT)', () => {
-    expect(formatZonedTime(at('2026-03-08T06:59:00Z'), NY)).toBe('03/08/2026 1:59 AM ET');
-    expect(formatZonedTime(at('2026-03-08T07:00:00Z'), NY)).toBe('03/08/2026 3:00 AM ET');
-    expect(isoInZone(at('2026-03-08T06:59:00Z'), NY)).toBe('2026-03-08T01:59:00-05:00');
-    expect(isoInZone(at('2026-03-08T07:00:00Z'), NY)).toBe('2026-03-08T03:00:00-04:00');
-  });
-
-  it('follows both sides of the fall-back change (2026-11-01 02:00 EDT -> 01:00 EST)', () => {
-    expect(isoInZone(at('2026-11-01T05:30:00Z'), NY)).toBe('2026-11-01T01:30:00-04:00');
-    expect(isoInZone(at('2026-11-01T06:30:00Z'), NY)).toBe('2026-11-01T01:30:00-05:00');
-    expect(formatZonedTime(at('2026-11-01T06:30:00Z'), NY)).toBe('11/01/2026 1:30 AM ET');
+  it.each([
+    // The lead: 3:31 AM ET whatever zone the machine runs in.
+    { utc: '2026-11-27T08:31:00Z', shown: '11/27/2026 3:31 AM ET', iso: '2026-11-27T03:31:00-05:00' },
+    // Both sides of the spring-forward change (2026-03-08 02:00 EST -> 03:00 EDT).
+    { utc: '2026-03-08T06:59:00Z', shown: '03/08/2026 1:59 AM ET', iso: '2026-03-08T01:59:00-05:00' },
+    { utc: '2026-03-08T07:00:00Z', shown: '03/08/2026 3:00 AM ET', iso: '2026-03-08T03:00:00-04:00' },
+    // Both sides of the fall-back change (2026-11-01 02:00 EDT -> 01:00 EST): 1:30 AM twice.
+    { utc: '2026-11-01T05:30:00Z', shown: '11/01/2026 1:30 AM ET', iso: '2026-11-01T01:30:00-04:00' },
+    { utc: '2026-11-01T06:30:00Z', shown: '11/01/2026 1:30 AM ET', iso: '2026-11-01T01:30:00-05:00' },
+  ])('shows $utc in New York as $shown and $iso', ({ utc, shown, iso }) => {
+    expect(formatZonedTime(at(utc), NY)).toBe(shown);
+    expect(isoInZone(at(utc), NY)).toBe(iso);
   });
 
   it('puts an evening in New York on its New York day, not the UTC one', () => {

@@ -578,6 +578,8 @@ export const BID_OUTCOME_LABELS = {
 };
 export const BID_OUTCOMES = valuesOf(BID_OUTCOME_LABELS);
 export type BidOutcome = (typeof BID_OUTCOMES)[number];
+/** How a buyer's system answered a ping: any outcome but the post's refusal. */
+export const pingOutcomeSchema = z.enum(BID_OUTCOMES).exclude(['refused_post']);
 
 const testCall = z.object({
   /** The HTTP status the buyer's system answered; 0 when no answer came (network, timeout, refused). */
@@ -599,7 +601,7 @@ const testCall = z.object({
 export const webhookPingTestResultSchema = testCall.extend({
   /** Whether the answer is a bid: accepted by the rules, with a positive price. */
   accept: z.boolean(),
-  outcome: z.enum(BID_OUTCOMES).exclude(['refused_post']),
+  outcome: pingOutcomeSchema,
   /** The bid in dollars, when there is one. */
   bid: z.number().optional(),
   /** The buyer's id of the bid (`ping_id_field`), sent in the test post as `buyer_ping_id`. */
