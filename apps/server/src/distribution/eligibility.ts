@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { CompiledFieldFilter } from '@leadex/domain';
 import { consentNamesAny } from '@leadex/domain';
 import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
 import { budgetFailure } from './budgets';
@@ -77,22 +78,48 @@ function checkTime(c: IndexedCampaign, lead: LeadFacts): Failure | null {
 }
 
 /**
+ * The fields a set of rules leaves to the post when a ping carries none of its post-only fields (a
+ * ping never does: it reads only ping-stage fields that are not personal): built once per snapshot's
+ * rules, so a ping allocates nothing per candidate campaign for them. Null when no rule waits.
+ */
+const deferredByRules = new WeakMap<readonly CompiledFieldFilter[], readonly string[] | null>();
+
+function deferredAtPing(rules: readonly CompiledFieldFilter[]): readonly string[] | null {
+  let deferred = deferredByRules.get(rules);
+  if (deferred === undefined) {
+    const fields = [...new Set(rules.filter((r) => r.postOnly).map((r) => r.field))];
+    deferred = fields.length > 0 ? Object.freeze(fields) : null;
+    deferredByRules.set(rules, deferred);
+  }
+  return deferred;
+}
+
+/**
  * Field filters (issue 33): every rule of the lead's service must hold. At ping, a rule on a post-only
  * field the ping does not carry cannot be judged: it is deferred (`pending`) and checked at post.
  */
-function checkFields(c: IndexedCampaign, lead: LeadFacts): Failure | string[] | null {
+function checkFields(c: IndexedCampaign, lead: LeadFacts): Failure | readonly string[] | null {
   const rules = c.fieldFilters?.get(lead.service);
   if (!rules || rules.length === 0) return null;
   const fields = lead.fields;
-  let pending: string[] | null = null;
+  const atPing = lead.stage === 'ping';
+  // Whether a post-only field came with the ping after all: then the deferred list is this ping's own.
+  let postOnlySent = false;
   for (const rule of rules) {
     const value = fields?.[rule.field];
-    if (value === undefined && rule.postOnly && lead.stage === 'ping') {
-      pending ??= [];
-      if (!pending.includes(rule.field)) pending.push(rule.field);
-      continue;
+    if (rule.postOnly && atPing) {
+      if (value === undefined) continue;
+      postOnlySent = true;
     }
     if (!rule.test(value)) return fail('filter', `Filter: ${rule.text} (lead: ${rule.show(value)})`);
+  }
+  if (!atPing) return null;
+  if (!postOnlySent) return deferredAtPing(rules);
+  let pending: string[] | null = null;
+  for (const rule of rules) {
+    if (!rule.postOnly || fields?.[rule.field] !== undefined) continue;
+    pending ??= [];
+    if (!pending.includes(rule.field)) pending.push(rule.field);
   }
   return pending;
 }
@@ -205,7 +232,7 @@ export function checkEligibility(c: IndexedCampaign, lead: LeadFacts, caps: CapC
     checkCallingWindow(c, lead);
   if (early) return early;
   const fields = checkFields(c, lead);
-  if (fields !== null && !Array.isArray(fields)) return fields;
+  if (fields !== null && 'eligible' in fields) return fields;
   const capped = checkCaps(c, caps);
   if (capped) return capped;
   const source = checkSource(c, lead);

@@ -1,6 +1,7 @@
 import { toEpochSeconds } from '../../lib/clock';
 import { type BidRound, buyersToPing, packRound, roundOf } from '../bidding';
 import type { SourceCaller } from '../engine';
+import type { ExplanationRecord } from '../explanation';
 import { newPingId, PING_TOKEN_TTL_SECONDS, sealPingToken } from '../ping-token';
 import type { Pinger, PingFacts, SuppressionCheck } from '../ports';
 import type { AuctionResult, Bid, ExplanationEntry } from '../types';
@@ -123,9 +124,20 @@ export function quote(
       createdAt: now,
     });
     // A test ping always gets a quote, so a source can try its post before any campaign fits.
-    // The explanation tells what was answered: below minprice nobody won (issue 27).
-    const explanation = explanationOf(considered, belowMin && !test ? null : result);
-    if (reason && !test) return { kind: 'no_match', explanation };
+    // The explanation tells what was answered: below minprice nobody won (issue 27). It is built when
+    // read (the simulator shows it; the source API's answer has none): a record per candidate a ping.
+    let explained: ExplanationRecord[] | undefined;
+    const explain = () => {
+      explained ??= explanationOf(considered, belowMin && !test ? null : result);
+      return explained;
+    };
+    if (reason && !test)
+      return {
+        kind: 'no_match',
+        get explanation() {
+          return explain();
+        },
+      };
     const exp = toEpochSeconds(now) + PING_TOKEN_TTL_SECONDS;
     const token = sealPingToken(secret, {
       id: pingId,
@@ -152,7 +164,9 @@ export function quote(
       priceCents: reason ? 0 : payout,
       expires: exp,
       test,
-      explanation,
+      get explanation() {
+        return explain();
+      },
       ...(conditions.length > 0 ? { conditions } : {}),
     };
   };

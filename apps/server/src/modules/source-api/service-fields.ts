@@ -104,6 +104,8 @@ const readAt = (f: ServiceField, stage: FieldStage) => stage !== 'ping' || (f.st
 interface FieldNames {
   live: readonly ServiceField[];
   byName: ReadonlyMap<string, { field: ServiceField; rank: number }>;
+  /** The live fields' keys as they are, when every one is in lower case (as the admin's form makes them), else null. */
+  keys: ReadonlySet<string> | null;
 }
 
 /** Each snapshot's field definitions (one array a service) with their names, built once, not for every request. */
@@ -121,7 +123,8 @@ function namesOf(definitions: readonly ServiceField[]): FieldNames {
         if (!byName.has(lower)) byName.set(lower, { field: f, rank: 2 + i });
       });
     }
-    names = { live, byName };
+    const keys = live.every((f) => f.key === f.key.toLowerCase()) ? new Set(live.map((f) => f.key)) : null;
+    names = { live, byName, keys };
     namesByDefinitions.set(definitions, names);
   }
   return names;
@@ -140,35 +143,43 @@ export function readServiceFields(
   stage: FieldStage,
   carried: Record<string, FieldValue> = {},
 ): ReadServiceFields {
-  const { live, byName } = namesOf(definitions);
+  const { live, byName, keys } = namesOf(definitions);
   if (live.length === 0 && !sent) return NOTHING;
   const out: ReadServiceFields = { fields: { ...carried }, flags: [], warnings: [], metadata: {} };
-  const errors: Record<string, string> = {};
-  // Each field's names as sent, best first.
-  const claims = new Map<string, { name: string; rank: number }[]>();
-  for (const name of Object.keys(sent ?? {})) {
-    const lower = name.toLowerCase();
-    const hit = byName.get(lower);
-    if (!hit) {
-      if (stage === 'ping') out.warnings.push(`Field \`${name}\` is not a field of this service: it was ignored.`);
-      else {
-        out.metadata[name] = sent?.[name];
-        out.warnings.push(`Field \`${name}\` is not a field of this service: it was kept in metadata.`);
+  let errors: Record<string, string> | undefined;
+  // The usual request sends each field once under its own key: each field's name is then its key, with
+  // no other claim and nothing unknown, and the names need no sorting out (the same reading, less work).
+  let claims: Map<string, { name: string; rank: number }[]> | undefined;
+  if (sent && !(keys && everyNameIn(sent, keys))) {
+    // Each field's names as sent, best first.
+    claims = new Map();
+    for (const name of Object.keys(sent)) {
+      const lower = name.toLowerCase();
+      const hit = byName.get(lower);
+      if (!hit) {
+        if (stage === 'ping') out.warnings.push(`Field \`${name}\` is not a field of this service: it was ignored.`);
+        else {
+          out.metadata[name] = sent[name];
+          out.warnings.push(`Field \`${name}\` is not a field of this service: it was kept in metadata.`);
+        }
+        continue;
       }
-      continue;
+      const rank = hit.rank === 0 && name !== hit.field.key ? 1 : hit.rank;
+      const list = claims.get(hit.field.key) ?? [];
+      list.push({ name, rank });
+      claims.set(hit.field.key, list);
     }
-    const rank = hit.rank === 0 && name !== hit.field.key ? 1 : hit.rank;
-    const list = claims.get(hit.field.key) ?? [];
-    list.push({ name, rank });
-    claims.set(hit.field.key, list);
   }
 
   for (const f of live) {
-    const names = (claims.get(f.key) ?? []).sort((a, b) => a.rank - b.rank);
-    const winner = names.find((n) => !isBlankFieldValue(sent?.[n.name]));
-    for (const loser of names)
-      if (loser !== winner && winner && !isBlankFieldValue(sent?.[loser.name]))
-        out.warnings.push(`Field \`${loser.name}\` was ignored: \`${winner.name}\` was sent too.`);
+    let winner: { name: string } | undefined;
+    if (claims) {
+      const names = (claims.get(f.key) ?? []).sort((a, b) => a.rank - b.rank);
+      winner = names.find((n) => !isBlankFieldValue(sent?.[n.name]));
+      for (const loser of names)
+        if (loser !== winner && winner && !isBlankFieldValue(sent?.[loser.name]))
+          out.warnings.push(`Field \`${loser.name}\` was ignored: \`${winner.name}\` was sent too.`);
+    } else if (sent && Object.hasOwn(sent, f.key) && !isBlankFieldValue(sent[f.key])) winner = { name: f.key };
     if (!readAt(f, stage)) {
       if (winner)
         out.warnings.push(
@@ -187,22 +198,32 @@ export function readServiceFields(
       continue;
     }
     if (!winner) {
-      if (f.required) errors[f.key] = `${f.key} is required (${f.label})`;
+      if (f.required) {
+        errors ??= {};
+        errors[f.key] = `${f.key} is required (${f.label})`;
+      }
       continue;
     }
     const raw = sent?.[winner.name];
     if (winner.name !== f.key) out.warnings.push(`Field \`${winner.name}\` was read as \`${f.key}\`.`);
     const read = readFieldValue(f, raw);
     if ('value' in read) out.fields[f.key] = read.value;
-    else if (f.required) errors[f.key] = `${f.key} (${f.label}) could not be read: ${read.flag}`;
-    else
+    else if (f.required) {
+      errors ??= {};
+      errors[f.key] = `${f.key} (${f.label}) could not be read: ${read.flag}`;
+    } else
       out.flags.push({
         field: f.key,
         value: sentText(raw).slice(0, MAX_FLAGGED_VALUE),
         problem: `Could not be read: ${read.flag}. The lead was kept without it.`,
       });
   }
-  const first = Object.values(errors)[0];
-  if (first !== undefined) throw new AppError('bad_request', first, { errors });
+  if (errors) throw new AppError('bad_request', Object.values(errors)[0] as string, { errors });
   return out;
+}
+
+/** Whether every name sent is one of these keys. */
+function everyNameIn(sent: SentServiceFields, keys: ReadonlySet<string>): boolean {
+  for (const name in sent) if (Object.hasOwn(sent, name) && !keys.has(name)) return false;
+  return true;
 }

@@ -107,25 +107,28 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
   app.decorateRequest('sourceApiKey', undefined);
   app.decorateRequest('sourceApiAnswerFormat', undefined);
   // Read first, so the failures of the body's parsing (413, 415) are answered in the format asked too.
-  app.addHook('onRequest', async (request) => {
+  // The hooks of these routes take `done` rather than being async: no promise and no microtask a request.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.sourceApiAnswerFormat = answerFormatOf(request);
+    done();
   });
   // Every answer, the errors' and the rate limiter's too, is written as JSON and checked against the
   // route's schema first; only a format other than JSON is then rewritten, from that checked JSON.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const choice = request.sourceApiAnswerFormat;
-    if (!choice || choice.format === 'json' || typeof payload !== 'string') return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    if (!choice || choice.format === 'json' || typeof payload !== 'string') return done(null, payload);
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
     const answer = renderAnswer(choice, payload);
     reply.header('content-type', answer.contentType);
-    return answer.payload;
+    done(null, answer.payload);
   });
   app.decorateRequest('sourceCaller', undefined);
   app.decorateRequest('sourceAuthError', undefined);
   app.decorateRequest('serviceFieldsSent', undefined);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     request.sourceApiKey = takeApiKey(request);
     mapTestFlags(request);
+    done();
   });
 
   if (config.PUBLIC_API_RATE_LIMIT > 0) {
@@ -163,6 +166,41 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
     const direct = path === '/lead';
     const mapFields = fieldMapper(planOf(body, path !== '/ping'));
     const takesService = fieldNamesOf(body).includes('service');
+    /**
+     * The caller first (a refusal waits for the handler, after the rate limit has counted the call),
+     * then the industry's field names read as ours and the caller's default service (issue 32 items
+     * 1 and 3), all before the body is validated.
+     */
+    const prepare = (request: FastifyRequest): void => {
+      try {
+        request.sourceCaller = api.authenticate(apiKeyOf(request), { direct });
+        // The source's own answer format, when the request names none (issue 32 item 7).
+        const ownFormat = request.sourceCaller.source.answerFormat;
+        if (ownFormat && !request.sourceApiAnswerFormat?.asked)
+          request.sourceApiAnswerFormat = answerFormatOf(request, ownFormat);
+      } catch (error) {
+        request.sourceAuthError = error;
+        return;
+      }
+      const fields = request.body;
+      if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
+      // The services' own fields first: their names are none of ours (issue 33).
+      request.serviceFieldsSent = api.captureFields(fields as Record<string, unknown>);
+      const { warnings, campaignIds } = mapFields(fields as Record<string, unknown>);
+      if (takesService) {
+        const { key, source } = request.sourceCaller;
+        warnings.push(
+          ...chooseService(fields as Record<string, unknown>, campaignIds, {
+            campaignServices: source.campaignServices,
+            keyDefaultService: key.defaultService,
+            sourceDefaultService: source.defaultService,
+          }),
+        );
+      }
+      // Fields moved into metadata must be storable there too.
+      keepStorableMetadata(request, fields as Record<string, unknown>);
+      if (warnings.length > 0) request.inputWarnings = [...(request.inputWarnings ?? []), ...warnings];
+    };
     return app.post(
       path,
       {
@@ -170,40 +208,10 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         attachValidation: true,
         // The ping's common answers skip the schema's encoding, being what it would write (ping-answer.ts).
         ...(path === '/ping' ? { serializerCompiler: pingSerializerCompiler as never } : {}),
-        /**
-         * The caller first (a refusal waits for the handler, after the rate limit has counted the call),
-         * then the industry's field names read as ours and the caller's default service (issue 32 items
-         * 1 and 3), all before the body is validated.
-         */
-        preValidation: async (request) => {
-          try {
-            request.sourceCaller = api.authenticate(apiKeyOf(request), { direct });
-            // The source's own answer format, when the request names none (issue 32 item 7).
-            const ownFormat = request.sourceCaller.source.answerFormat;
-            if (ownFormat && !request.sourceApiAnswerFormat?.asked)
-              request.sourceApiAnswerFormat = answerFormatOf(request, ownFormat);
-          } catch (error) {
-            request.sourceAuthError = error;
-            return;
-          }
-          const fields = request.body;
-          if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
-          // The services' own fields first: their names are none of ours (issue 33).
-          request.serviceFieldsSent = api.captureFields(fields as Record<string, unknown>);
-          const { warnings, campaignIds } = mapFields(fields as Record<string, unknown>);
-          if (takesService) {
-            const { key, source } = request.sourceCaller;
-            warnings.push(
-              ...chooseService(fields as Record<string, unknown>, campaignIds, {
-                campaignServices: source.campaignServices,
-                keyDefaultService: key.defaultService,
-                sourceDefaultService: source.defaultService,
-              }),
-            );
-          }
-          // Fields moved into metadata must be storable there too.
-          keepStorableMetadata(request, fields as Record<string, unknown>);
-          if (warnings.length > 0) request.inputWarnings = [...(request.inputWarnings ?? []), ...warnings];
+        // A hook with `done`, not async: no promise and no microtask a request.
+        preValidation: (request, _reply, done) => {
+          prepare(request);
+          done();
         },
         schema: {
           tags: ['public'],

@@ -38,10 +38,19 @@ const conditionOf = (field: string) => ({
 /** A ping's outcome as the source is answered: a price and its ping_id, or no_match. */
 function quoteAnswer(outcome: QuoteOutcome, warnings: readonly string[] = []): QuoteAnswer {
   const said = warnings.length > 0 ? { warnings: [...warnings] } : {};
+  // The explanation as the outcome has it: built only when read (the simulator; quote.ts).
   if (outcome.kind === 'no_match' || outcome.kind === 'suppressed')
-    return { status: 200, body: { ok: false, reason: outcome.kind, ...said }, explanation: outcome.explanation };
+    return {
+      status: 200,
+      body: { ok: false, reason: outcome.kind, ...said },
+      get explanation() {
+        return outcome.explanation;
+      },
+    };
   return {
-    explanation: outcome.explanation,
+    get explanation() {
+      return outcome.explanation;
+    },
     status: 200,
     body: {
       ok: true,
