@@ -6,10 +6,14 @@
  * machine. Variants switch the leads' triggers off in the scratch database (never in an app's):
  * `all` (as deployed), `no-consent`, `no-drop`, `none`.
  * Env: BENCH_DATABASE_URL, POST_PROFILE_SECONDS (5), POST_PROFILE_CONNECTIONS (50),
- * POST_PROFILE_VARIANTS (all,no-consent,no-drop,none), BENCH_SERVER_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+ * POST_PROFILE_VARIANTS (all,no-consent,no-drop,none), BENCH_SERVER_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
+ * POST_PROFILE_LEADS (leads stored beforehand, without their triggers' rows: a table of a real size; 0),
+ * POST_PROFILE_0039 (the DROP hashes' functions as migration 0039 made them, to compare with 0041's),
+ * POST_PROFILE_EXPLAIN (a sample rate: plans of that share of statements in PostgreSQL's log).
  * `npx tsx bench/post-profile.ts`
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -46,6 +50,33 @@ async function main() {
   try {
     await database.migrate();
     const exchange = await seedBenchDatabase(database.db, secret);
+    if (process.env.POST_PROFILE_0039) {
+      const migration = readFileSync(
+        new URL('../apps/server/drizzle/0039_sealed_evidence_drop.sql', import.meta.url),
+        'utf8',
+      );
+      for (const name of ['leadex_drop_phone', 'leadex_drop_hash', 'leads_drop_hashes']) {
+        const statement = migration
+          .split('--> statement-breakpoint')
+          .find((s) => s.includes(`CREATE FUNCTION "${name}"(`));
+        if (statement)
+          await database.db.execute(sql.raw(statement.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION')));
+      }
+    }
+    const preload = Number(process.env.POST_PROFILE_LEADS ?? 0);
+    if (preload > 0) {
+      // Older leads of the bench's sources, stored without their triggers (as a restore would): only their size counts.
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`
+          insert into leads (id, source_id, api_key_id, service, zip, phone, email, ping_id, created_at, answer)
+          select 'lead_old_' || g, ${exchange.sourceIds[0] as string}, 'key_old', 'roofing', '75201',
+            (4000000000 + g)::text, 'old' || g || '@bench-leads.com', 'png_old_' || g,
+            now() - interval '40 days' + g * interval '1 second', '{}'::jsonb
+          from generate_series(1, ${preload}::int) g`);
+      });
+      await database.db.execute(sql`analyze leads`);
+    }
     await database.db.execute(
       sql`create table bench_rows (id text primary key, payload jsonb not null, created_at timestamptz not null)`,
     );
@@ -124,7 +155,11 @@ async function main() {
           const i = next++;
           const ping = pool[i % pool.length] as PooledPing;
           request.headers = { ...JSON_HEADERS, authorization: `Bearer ${ping.key}` };
-          request.body = postBody(ping.token, i + variant.length * 100_000 + VARIANTS.indexOf(variant) * 1_000_000, tag);
+          request.body = postBody(
+            ping.token,
+            i + variant.length * 100_000 + VARIANTS.indexOf(variant) * 1_000_000,
+            tag,
+          );
           return request;
         },
       });

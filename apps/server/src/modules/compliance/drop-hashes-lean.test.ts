@@ -52,8 +52,7 @@ const TEXTS = [
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  for (const name of ['leadex_drop_phone', 'leadex_drop_hash'])
-    await database.db.execute(sql.raw(as0039(name)));
+  for (const name of ['leadex_drop_phone', 'leadex_drop_hash']) await database.db.execute(sql.raw(as0039(name)));
 }, 60_000);
 
 afterAll(async () => {
