@@ -7,7 +7,7 @@ import { capCounters, leadMatches, leads } from '../../db/schema';
 import { slotsOf } from './decide';
 import { groupCommit, type StoreAtOnce } from './group';
 import { leadRecord } from './lead-record';
-import { storeSale, takeCampaignCaps } from './sale.repo';
+import { storeSale, storeSales, takeCampaignCaps } from './sale.repo';
 import { sell } from './sell';
 import type { SaleDeps, SaleOutcome, SaleRequest } from './types';
 
@@ -137,4 +137,27 @@ it('a lone sale is stored by the one statement, as before group commit', async (
   const outcome = await sell(saleDeps(), requestIn('OH'), store);
   expect(outcome.kind).toBe('sold');
   expect(groupSizes()).toEqual([]);
+});
+
+it('a grouped sale whose ping was stored already is answered replay; the others are stored', async () => {
+  const at = t.clock.now();
+  const withPing = (pingId: string) => ({ ...leadRecord(t.deps.engine, requestIn('FL'), at), pingId });
+  const storedPing = `png_${uniquePhone()}`;
+  expect(await storeSale(rawDb(t.database.db), withPing(storedPing), null, null)).toBeNull();
+  const group = [withPing(`png_${uniquePhone()}`), withPing(storedPing), withPing(`png_${uniquePhone()}`)];
+  const stored = await storeSales(
+    rawDb(t.database.db),
+    group.map((lead) => ({ lead, sale: null, check: null, unlisted: [] })),
+  );
+  expect(stored).toEqual({ outcomes: [null, 'replay', null] });
+  const rows = await t.database.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(
+      inArray(
+        leads.id,
+        group.map((l) => l.id),
+      ),
+    );
+  expect(rows.map((r) => r.id).sort()).toEqual([group[0]?.id, group[2]?.id].sort());
 });
