@@ -110,7 +110,7 @@ export const DELIVERY_FIELDS = [
   // The lead's consent evidence (issue 34 item 3), as recorded at the sale: empty when the lead has none.
   /** The SHA-256 (hex) of the evidence record's canonical text (docs/compliance.md). */
   { field: 'consent_evidence_hash', sample: 'd2c1f9b36b5a1e0e7f1d5c1b8a4f0c3e9a7b6d5c4e3f2a1b0c9d8e7f6a5b4c3d' },
-  /** Where the buyer downloads the evidence, signed in or with its API key: JSON (the record, its text and hash). */
+  /** Where the buyer downloads the evidence, signed in: JSON (the record, its text and hash). */
   { field: 'consent_evidence_url', sample: 'https://leads.example.com/api/lead/lead_01test/consent-evidence.json' },
   /** The same evidence as a PDF. */
   { field: 'consent_evidence_pdf_url', sample: 'https://leads.example.com/api/lead/lead_01test/consent-evidence.pdf' },
