@@ -152,6 +152,10 @@ describe('consent evidence in a delivery (issue 34 item 3)', () => {
         consent_at: evidence.record.recorded_at,
         consent_language: LANGUAGE,
         consent_legal_names: 'Keystone Roofing, LLC',
+        // The consumer's calling window goes with it too (issue 34 item 5): Columbus, Ohio keeps the federal hours.
+        consumer_time_zone: 'America/New_York',
+        calling_window: 'May call 8am-9pm ET',
+        calling_window_max_per_24h: null,
       });
 
       // The link is the buyer's own download: its record hashes to the hash the delivery carried.

@@ -126,7 +126,9 @@ export function consentEvidenceFields(
  * The consumer's calling window at the lead's arrival (issue 34 item 5): its zone, the state's rule in
  * a sentence, and the frequency cap; empty when neither the ZIP nor the phone tells the zone.
  */
-function callingWindowFields(row: DeliverableLead): DeliveryLead {
+export function callingWindowFields(
+  row: Pick<DeliverableLead, 'zip' | 'phone' | 'state' | 'createdAt'>,
+): Record<'consumer_time_zone' | 'calling_window' | 'calling_window_max_per_24h', Scalar> {
   const window = callingWindowOf(row, row.createdAt);
   return {
     consumer_time_zone: window?.zone ?? null,

@@ -15,7 +15,13 @@ import {
 } from '../../../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
 import { attemptOf, customMessageId } from '../custom/inline';
-import { consentEvidenceFields, deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
+import {
+  callingWindowFields,
+  consentEvidenceFields,
+  deliverCustom,
+  isRetryable,
+  leadForDelivery,
+} from '../custom/render';
 import { toWebhook } from '../custom/webhooks.dto';
 import { webhooksRepo } from '../custom/webhooks.repo';
 import type { Mailer } from '../outbox/mailer';
@@ -55,6 +61,8 @@ export function leadFields(lead: NotifyLead): [string, string][] {
     ['ZIP', lead.zip],
     ['Homeowner', lead.homeowner == null ? null : lead.homeowner ? 'Yes' : 'No'],
     ['TCPA consent', lead.tcpaConsent == null ? null : lead.tcpaConsent ? 'Yes' : 'No'],
+    // The consumer's calling window goes with every delivery (issue 34 item 5), not only the mapped ones.
+    ['Calling window', callingWindowFields(lead).calling_window],
     ['Campaign', lead.campaignName],
     ['Price', `$${formatMoney(lead.priceCents)}`],
   ];
@@ -99,6 +107,7 @@ export function webhookPayload(lead: NotifyLead, at: Date, publicUrl = '') {
       jornaya: lead.jornaya,
       consent_page_url: lead.consentPageUrl,
       ...consentEvidenceFields(lead.id, lead.consentEvidence, publicUrl),
+      ...callingWindowFields(lead),
       ts: Math.floor(lead.createdAt.getTime() / 1000),
     },
   };
