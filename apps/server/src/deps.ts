@@ -279,6 +279,7 @@ export function createDeps(
         clock: on,
         liveBuyers: () => onEngine.snapshot().liveDeliveryBuyers,
         fieldsOf: (service) => onEngine.snapshot().fieldsOf(service),
+        publicUrl: config.PUBLIC_URL,
       }),
       pinger: createPinger({
         clock: on,

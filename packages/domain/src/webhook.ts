@@ -107,6 +107,25 @@ export const DELIVERY_FIELDS = [
   { field: 'test', sample: 'true' },
   /** The page where the consumer consented (issue 34 item 3). */
   { field: 'consent_page_url', sample: 'https://quotes.example.com/roofing' },
+  // The lead's consent evidence (issue 34 item 3), as recorded at the sale: empty when the lead has none.
+  /** The SHA-256 (hex) of the evidence record's canonical text (docs/compliance.md). */
+  { field: 'consent_evidence_hash', sample: 'd2c1f9b36b5a1e0e7f1d5c1b8a4f0c3e9a7b6d5c4e3f2a1b0c9d8e7f6a5b4c3d' },
+  /** Where the buyer downloads the evidence, signed in: JSON (the record, its text and hash). */
+  { field: 'consent_evidence_url', sample: 'https://leads.example.com/api/lead/lead_01test/consent-evidence.json' },
+  /** The same evidence as a PDF. */
+  { field: 'consent_evidence_pdf_url', sample: 'https://leads.example.com/api/lead/lead_01test/consent-evidence.pdf' },
+  /** When the consumer consented: the lead's arrival, ISO 8601 in UTC. */
+  { field: 'consent_at', sample: '2026-01-01T00:00:00.000Z' },
+  /** The consent language as the source sent it. */
+  { field: 'consent_language', sample: 'By clicking Submit I agree to be contacted by Summit Roofing LLC.' },
+  /** The consumer's IP address and user agent, as recorded. */
+  { field: 'consent_ip', sample: '203.0.113.10' },
+  { field: 'consent_user_agent', sample: 'Mozilla/5.0' },
+  /** The TrustedForm certificate and Jornaya token as checked on arrival. */
+  { field: 'consent_trusted_form', sample: SAMPLE_TRUSTEDFORM_CERT_URL },
+  { field: 'consent_jornaya', sample: SAMPLE_JORNAYA_TOKEN },
+  /** The buyers' legal names the consent language covers, separated by "; ". */
+  { field: 'consent_legal_names', sample: 'Summit Roofing LLC' },
   /** The consumer's IANA time zone, from the ZIP (else the phone's area code) (issue 34 item 5). */
   { field: 'consumer_time_zone', sample: 'America/Chicago' },
   /** The consumer's calling window in a sentence: the state's hours, Sundays, holidays. */
@@ -140,6 +159,20 @@ export const PING_FIELD_NAMES: readonly string[] = [
   'trusted_form_ping_url',
 ] satisfies DeliveryField[];
 
+/** The delivery fields read from the lead's consent evidence (issue 34 item 3): a sale reads the record only for them. */
+export const CONSENT_EVIDENCE_FIELD_NAMES = [
+  'consent_evidence_hash',
+  'consent_evidence_url',
+  'consent_evidence_pdf_url',
+  'consent_at',
+  'consent_language',
+  'consent_ip',
+  'consent_user_agent',
+  'consent_trusted_form',
+  'consent_jornaya',
+  'consent_legal_names',
+] as const satisfies readonly DeliveryField[];
+
 /** The lead fields that identify or reach the consumer: never sent in a ping, whatever the mapping says. */
 export const CONTACT_FIELDS = [
   'name',
@@ -156,6 +189,7 @@ export const CONTACT_FIELDS = [
   'tcpa_consent',
   'tcpa_language',
   'consent_page_url',
+  ...CONSENT_EVIDENCE_FIELD_NAMES,
 ] as const;
 
 /** A ping's timeout in milliseconds (DESIGN.md §6): 1,000 unless set, never more than 3,000. */

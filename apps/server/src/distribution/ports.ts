@@ -61,7 +61,18 @@ export type DeliverableLead = Pick<
 > & {
   /** The page where the consumer consented (issue 34): the evidence's, or the sale's own before it is stored. */
   consentPageUrl?: string | null;
+  /**
+   * The lead's consent evidence (issue 34 item 3): the stored record and its hash, or, in the sale's
+   * live deliveries, the record the sale's trigger will store; null when it has none (or it is sealed).
+   */
+  consentEvidence?: ConsentEvidenceRecord | null;
 };
+
+/** A consent evidence record as stored (`consent_evidence.record`) and the SHA-256 of its canonical text. */
+export interface ConsentEvidenceRecord {
+  record: Record<string, unknown>;
+  hash: string;
+}
 
 // --- Inline (live) custom deliveries ---
 

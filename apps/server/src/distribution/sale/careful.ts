@@ -1,13 +1,14 @@
-import { isPingPost } from '@leadex/domain';
+import { CONSENT_EVIDENCE_FIELD_NAMES, isPingPost } from '@leadex/domain';
 import type { SqlRunner } from '../../db/raw';
 import { newId } from '../../lib/ids';
 import { type BudgetSlot, budgetLockOrder, budgetReached } from '../budgets';
 import { type CapSlot, lockOrder } from '../caps';
-import type { InlineAttempt, InlineDeliveries, LiveDelivery } from '../ports';
+import type { ConsentEvidenceRecord, InlineAttempt, InlineDeliveries, LiveDelivery } from '../ports';
 import type { AuctionResult } from '../types';
 import { budgetSlotsOf, type Decision, decide, slotsOf } from './decide';
 import type { LeadAuction } from './lead-auction';
 import {
+  consentEvidenceOf,
   type LeadRecord,
   type MatchRecord,
   recordInline,
@@ -53,6 +54,8 @@ export class CarefulSale {
   /** Every live delivery's attempt, for the delivery logs. */
   readonly attempts: InlineAttempt[] = [];
   private kind: AuctionResult['kind'];
+  /** The lead's consent evidence as it will be stored, once read (see `evidenceFor`). */
+  private evidence: ConsentEvidenceRecord | null | undefined;
 
   constructor(
     private readonly tx: SqlRunner,
@@ -148,13 +151,14 @@ export class CarefulSale {
     const { inline } = this.parts;
     const asked = result.winners.filter((w) => !this.kept.has(w.campaignId) && this.deliveriesOf(w.buyerId).length > 0);
     if (asked.length === 0 || !inline) return false;
+    const consentEvidence = await this.evidenceFor(asked.flatMap((w) => this.deliveriesOf(w.buyerId)));
     const outcomes = await Promise.all(
       asked.map((w) =>
         inline.deliver(
           this.deliveriesOf(w.buyerId),
           {
             // The page URL rides in the request until the evidence takes it (the trigger): the delivery reads it here.
-            lead: { ...this.lead, consentPageUrl: this.lead.request.consent?.page_url ?? null },
+            lead: { ...this.lead, consentPageUrl: this.lead.request.consent?.page_url ?? null, consentEvidence },
             priceCents: w.priceCents,
             buyerPingId: this.req.bidRound?.bids.get(w.buyerId)?.buyerPingId ?? null,
           },
@@ -182,6 +186,18 @@ export class CarefulSale {
       } else this.kept.set(w.campaignId, w);
     });
     return anyRefused;
+  }
+
+  /**
+   * The consent evidence the lead will have once stored, for deliveries that map it (issue 34 item 3):
+   * read once, in the sale's transaction, and only when some delivery asks for it.
+   */
+  private async evidenceFor(deliveries: LiveDelivery[]): Promise<ConsentEvidenceRecord | null> {
+    if (this.evidence !== undefined) return this.evidence;
+    const wanted = new Set<string>(CONSENT_EVIDENCE_FIELD_NAMES);
+    if (!deliveries.some((d) => d.map.some((row) => wanted.has(row.field)))) return null;
+    this.evidence = await consentEvidenceOf(this.tx, this.lead);
+    return this.evidence;
   }
 
   /** The auction again without the campaigns dropped so far; a winner that has the lead is never dropped. */

@@ -118,6 +118,45 @@ export async function priorSales(
 }
 
 /**
+ * The consent evidence the sale's trigger will store for this lead (migration 0040): the same record
+ * and hash, read in the sale's transaction before the lead is stored, for the live deliveries that map
+ * it (issue 34 item 3). The record comes from the lead's columns as the sale inserts them.
+ */
+const CONSENT_EVIDENCE_OF: NamedStatement = {
+  name: 'leadex_consent_evidence_of',
+  text: `
+    select r as record, encode(sha256(convert_to(r::text, 'UTF8')), 'hex') as hash
+    from (select leadex_consent_evidence_record(jsonb_populate_record(null::leads, $1::jsonb), $2::jsonb) as r) x`,
+};
+
+export async function consentEvidenceOf(
+  db: SqlRunner,
+  lead: LeadRecord,
+): Promise<{ record: Record<string, unknown>; hash: string } | null> {
+  const columns = {
+    id: lead.id,
+    created_at: lead.createdAt.toISOString(),
+    source_id: lead.sourceId,
+    service: lead.service,
+    tcpa_consent: lead.tcpaConsent,
+    tcpa_language: lead.tcpaLanguage,
+    name: lead.name,
+    phone: lead.phone,
+    email: lead.email,
+    zip: lead.zip,
+    ip: lead.ip,
+    user_agent: lead.userAgent,
+    trusted_form: lead.trustedForm,
+    jornaya: lead.jornaya,
+  };
+  const [row] = await db.query<{ record: Record<string, unknown>; hash: string }>(CONSENT_EVIDENCE_OF, [
+    JSON.stringify(columns),
+    lead.request.consent ? JSON.stringify(lead.request.consent) : null,
+  ]);
+  return row ?? null;
+}
+
+/**
  * The whole sale in ONE statement, so it is atomic without a transaction and costs one round trip:
  * re-check the database for a re-post of this lead by its source or a sale of this phone or email
  * to a winning buyer (what the auction's memory may not have seen yet), take every cap slot (a

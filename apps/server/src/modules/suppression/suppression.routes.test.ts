@@ -170,6 +170,37 @@ describe('suppression routes, per role', () => {
     expect(empty.json().errors).toHaveProperty('file');
   });
 
+  it('lets a buyer upload a CSV to its own list only: another buyer’s list and a global one answer 404', async () => {
+    const upload = (id: string, as: string, csv: string) =>
+      t.request({
+        method: 'POST',
+        url: `/api/suppression/list/${id}/upload`,
+        as,
+        headers: { 'content-type': 'text/csv' },
+        payload: Readable.from([csv]),
+      });
+    const own = (await make(buyer.cookie, { name: 'Customers CSV', kind: 'email' })).json()._id;
+    const mine = await upload(own, buyer.cookie, 'email\nA@Customer.test\nb@customer.test\n');
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json()).toMatchObject({ read: 2, added: 2, entries: 2 });
+    const global = (await make(admin, { name: 'Global CSV', kind: 'email' })).json()._id;
+    for (const [id, as] of [
+      [own, otherBuyer.cookie],
+      [global, buyer.cookie],
+    ] as const) {
+      const refused = await upload(id, as, 'email\nc@customer.test\n');
+      expect(refused.statusCode, refused.body).toBe(404);
+    }
+    expect((await upload(own, source, 'email\nd@customer.test\n')).statusCode).toBe(403);
+    // Nothing the refused uploads sent was added.
+    expect(
+      (await t.request({ method: 'GET', url: `/api/suppression/list/${own}`, as: buyer.cookie })).json(),
+    ).toMatchObject({ entries: 2 });
+    expect(
+      (await t.request({ method: 'GET', url: `/api/suppression/list/${global}`, as: admin })).json(),
+    ).toMatchObject({ entries: 0 });
+  });
+
   it('takes the upload over a real HTTP connection, as a browser sends it (the request stream, not inject’s)', async () => {
     // The input checks once walked a streamed body's object graph (the socket's, with its cycles):
     // the process then ran out of memory on a two-line file. inject's stream has no socket to walk.

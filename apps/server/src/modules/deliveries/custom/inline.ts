@@ -57,6 +57,7 @@ export function createInlineDeliveries({
   clock,
   liveBuyers,
   fieldsOf = () => [],
+  publicUrl = '',
 }: {
   webhooks: WebhooksService;
   clock: Clock;
@@ -64,6 +65,8 @@ export function createInlineDeliveries({
   liveBuyers: () => ReadonlySet<string>;
   /** A service's own fields (issue 33), from the engine's snapshot: money is sent in dollars. */
   fieldsOf?: (service: string) => readonly ServiceField[];
+  /** The exchange's public address (PUBLIC_URL): the consent evidence's download links start with it. */
+  publicUrl?: string;
 }): InlineDeliveries {
   return {
     /** Whether a sale to this buyer runs deliveries inline. */
@@ -80,7 +83,7 @@ export function createInlineDeliveries({
     /** Sends the lead to each of the buyer's live deliveries at once and sums up their answers. */
     async deliver(deliveries: LiveDelivery[], sold: InlineLead, matchId: string): Promise<InlineOutcome> {
       const lead = {
-        ...leadForDelivery(sold.lead, sold.priceCents, fieldsOf(sold.lead.service)),
+        ...leadForDelivery(sold.lead, sold.priceCents, fieldsOf(sold.lead.service), publicUrl),
         buyer_ping_id: sold.buyerPingId,
       };
       const results = await Promise.all(

@@ -1,4 +1,5 @@
 import {
+  type CONSENT_EVIDENCE_FIELD_NAMES,
   type ContentType,
   DELIVERY_FIELDS,
   type FieldValue,
@@ -10,7 +11,7 @@ import {
   trustedFormCertificateUrl,
 } from '@leadex/domain';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import type { DeliverableLead, DeliveryTarget } from '../../../distribution/ports';
+import type { ConsentEvidenceRecord, DeliverableLead, DeliveryTarget } from '../../../distribution/ports';
 import { callingWindowOf } from '../../../lib/calling-window';
 import { toEpochSeconds } from '../../../lib/clock';
 import { centsToDollars } from '../../../lib/money';
@@ -26,6 +27,7 @@ import {
 import { signWebhook } from '../../../lib/webhook-signature';
 
 type Scalar = string | number | boolean | null;
+type ConsentEvidenceField = (typeof CONSENT_EVIDENCE_FIELD_NAMES)[number];
 
 /** A lead as a delivery sees it: the template fields (DELIVERY_FIELDS) by name. */
 export type DeliveryLead = Record<string, Scalar | undefined>;
@@ -52,6 +54,8 @@ export function leadForDelivery(
   row: DeliverableLead,
   priceCents = row.priceCents,
   definitions: readonly Pick<ServiceField, 'key' | 'type'>[] = [],
+  /** The exchange's public address (PUBLIC_URL): the evidence's download links start with it. */
+  publicUrl = '',
 ): DeliveryLead {
   return {
     ...serviceFieldsForDelivery(row.fields, definitions),
@@ -83,7 +87,38 @@ export function leadForDelivery(
     price: centsToDollars(priceCents),
     test: row.test,
     consent_page_url: row.consentPageUrl ?? null,
+    ...consentEvidenceFields(row.id, row.consentEvidence ?? null, publicUrl),
     ...callingWindowFields(row),
+  };
+}
+
+const textOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/**
+ * The lead's consent evidence as a delivery maps it (issue 34 item 3): the record's own values, not
+ * the lead's (an edit never changes them), its hash, and where the buyer downloads it. A lead without
+ * evidence sends them all empty: never a failed delivery.
+ */
+export function consentEvidenceFields(
+  leadId: string,
+  evidence: ConsentEvidenceRecord | null,
+  publicUrl: string,
+): Record<ConsentEvidenceField, Scalar> {
+  const consumer = (evidence?.record.consumer ?? {}) as Record<string, unknown>;
+  const covered = evidence?.record.legal_names_covered;
+  const link = (format: 'json' | 'pdf') =>
+    evidence && publicUrl ? `${publicUrl}/api/lead/${encodeURIComponent(leadId)}/consent-evidence.${format}` : null;
+  return {
+    consent_evidence_hash: evidence?.hash ?? null,
+    consent_evidence_url: link('json'),
+    consent_evidence_pdf_url: link('pdf'),
+    consent_at: textOf(evidence?.record.recorded_at),
+    consent_language: textOf(evidence?.record.consent_language),
+    consent_ip: textOf(consumer.ip),
+    consent_user_agent: textOf(consumer.user_agent),
+    consent_trusted_form: textOf(evidence?.record.trusted_form),
+    consent_jornaya: textOf(evidence?.record.jornaya),
+    consent_legal_names: Array.isArray(covered) && covered.length > 0 ? covered.map(String).join('; ') : null,
   };
 }
 
@@ -91,7 +126,9 @@ export function leadForDelivery(
  * The consumer's calling window at the lead's arrival (issue 34 item 5): its zone, the state's rule in
  * a sentence, and the frequency cap; empty when neither the ZIP nor the phone tells the zone.
  */
-function callingWindowFields(row: DeliverableLead): DeliveryLead {
+export function callingWindowFields(
+  row: Pick<DeliverableLead, 'zip' | 'phone' | 'state' | 'createdAt'>,
+): Record<'consumer_time_zone' | 'calling_window' | 'calling_window_max_per_24h', Scalar> {
   const window = callingWindowOf(row, row.createdAt);
   return {
     consumer_time_zone: window?.zone ?? null,

@@ -15,7 +15,13 @@ import {
 } from '../../../lib/outbound-http';
 import { deriveSigningSecret, signWebhook } from '../../../lib/webhook-signature';
 import { attemptOf, customMessageId } from '../custom/inline';
-import { deliverCustom, isRetryable, leadForDelivery } from '../custom/render';
+import {
+  callingWindowFields,
+  consentEvidenceFields,
+  deliverCustom,
+  isRetryable,
+  leadForDelivery,
+} from '../custom/render';
 import { toWebhook } from '../custom/webhooks.dto';
 import { webhooksRepo } from '../custom/webhooks.repo';
 import type { Mailer } from '../outbox/mailer';
@@ -55,6 +61,8 @@ export function leadFields(lead: NotifyLead): [string, string][] {
     ['ZIP', lead.zip],
     ['Homeowner', lead.homeowner == null ? null : lead.homeowner ? 'Yes' : 'No'],
     ['TCPA consent', lead.tcpaConsent == null ? null : lead.tcpaConsent ? 'Yes' : 'No'],
+    // The consumer's calling window goes with every delivery (issue 34 item 5), not only the mapped ones.
+    ['Calling window', callingWindowFields(lead).calling_window],
     ['Campaign', lead.campaignName],
     ['Price', `$${formatMoney(lead.priceCents)}`],
   ];
@@ -66,8 +74,11 @@ export function leadFields(lead: NotifyLead): [string, string][] {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-/** The JSON body of a webhook: the lead as sold to this buyer. */
-export function webhookPayload(lead: NotifyLead, at: Date) {
+/**
+ * The JSON body of a webhook: the lead as sold to this buyer, with its consent evidence (issue 34 item
+ * 3) under the names a custom delivery maps it by; `publicUrl` (PUBLIC_URL) starts its download links.
+ */
+export function webhookPayload(lead: NotifyLead, at: Date, publicUrl = '') {
   return {
     type: 'lead.sold',
     timestamp: at.toISOString(),
@@ -94,6 +105,9 @@ export function webhookPayload(lead: NotifyLead, at: Date) {
       trusted_form: trustedFormCertificateUrl(lead.trustedForm),
       trusted_form_ping_url: lead.trustedFormPingUrl,
       jornaya: lead.jornaya,
+      consent_page_url: lead.consentPageUrl,
+      ...consentEvidenceFields(lead.id, lead.consentEvidence, publicUrl),
+      ...callingWindowFields(lead),
       ts: Math.floor(lead.createdAt.getTime() / 1000),
     },
   };
@@ -258,7 +272,7 @@ export function createChannels({
 
   async function webhook(lead: NotifyLead, url: string): Promise<AttemptResult> {
     const now = clock.now();
-    const payload = JSON.stringify(webhookPayload(lead, now));
+    const payload = JSON.stringify(webhookPayload(lead, now, config.PUBLIC_URL));
     const id = webhookId(lead.matchId, url);
     const started = performance.now();
     try {
@@ -304,7 +318,10 @@ export function createChannels({
     const buyerPingId = webhook.ping ? await notifyRepo.buyerPingIdOf(db, row, deliveryId) : null;
     const result = await deliverCustom(
       webhook,
-      { ...leadForDelivery(row, lead.priceCents, await fieldsOf(row.service)), buyer_ping_id: buyerPingId },
+      {
+        ...leadForDelivery(row, lead.priceCents, await fieldsOf(row.service), config.PUBLIC_URL),
+        buyer_ping_id: buyerPingId,
+      },
       {
         allowPrivate: config.ALLOW_PRIVATE_DELIVERY_TARGETS,
         messageId: customMessageId(lead.matchId, deliveryId),

@@ -5,6 +5,7 @@ import {
   buyers,
   campaigns,
   consentEvidence,
+  consentEvidenceSeals,
   deliveryAttempts,
   leadMatches,
   leads,
@@ -12,6 +13,7 @@ import {
   type NotifyConfig,
   pingCalls,
 } from '../../../db/schema';
+import type { ConsentEvidenceRecord } from '../../../distribution/ports';
 
 /** The columns of a `NotifyLead`: the sale, its buyer's and campaign's names, the lead's fields. */
 const notifyLeadColumns = {
@@ -42,7 +44,22 @@ const notifyLeadColumns = {
   trustedFormPingUrl: leads.trustedFormPingUrl,
   jornaya: leads.jornaya,
   createdAt: leads.createdAt,
+  ...evidenceColumns(),
 };
+
+/**
+ * The lead's consent evidence as its deliveries read it (issue 34 item 3), from a left join of
+ * `consent_evidence` and `consent_evidence_seals`: none when there is none, or when it is sealed (an
+ * erased lead's evidence is the admin's only).
+ */
+function evidenceColumns() {
+  const unsealed = sql`${consentEvidenceSeals.leadId} is null`;
+  return {
+    consentPageUrl: sql<string | null>`case when ${unsealed} then ${consentEvidence.record} ->> 'page_url' end`,
+    consentEvidence: sql<ConsentEvidenceRecord | null>`case when ${unsealed} and ${consentEvidence.leadId} is not null
+      then jsonb_build_object('record', ${consentEvidence.record}, 'hash', ${consentEvidence.hash}) end`,
+  };
+}
 
 /** A sold lead as its notify channels render it (typed by its columns, so the two never drift apart). */
 export type NotifyLead = NonNullable<Awaited<ReturnType<typeof notifyRepo.lead>>>;
@@ -122,6 +139,8 @@ export const notifyRepo = {
       .innerJoin(leads, eq(leads.id, leadMatches.leadId))
       .innerJoin(buyers, eq(buyers.id, leadMatches.buyerId))
       .innerJoin(campaigns, eq(campaigns.id, leadMatches.campaignId))
+      .leftJoin(consentEvidence, eq(consentEvidence.leadId, leads.id))
+      .leftJoin(consentEvidenceSeals, eq(consentEvidenceSeals.leadId, leads.id))
       .where(eq(leadMatches.id, matchId));
     return row ?? null;
   },
@@ -223,11 +242,12 @@ export const notifyRepo = {
   /** The stored lead, as a custom delivery renders it. */
   async leadRow(db: Db, leadId: string) {
     const [row] = await db
-      .select({ lead: leads, consentPageUrl: sql<string | null>`${consentEvidence.record} ->> 'page_url'` })
+      .select({ lead: leads, ...evidenceColumns() })
       .from(leads)
       .leftJoin(consentEvidence, eq(consentEvidence.leadId, leads.id))
+      .leftJoin(consentEvidenceSeals, eq(consentEvidenceSeals.leadId, leads.id))
       .where(eq(leads.id, leadId));
-    return row ? { ...row.lead, consentPageUrl: row.consentPageUrl } : null;
+    return row ? { ...row.lead, consentPageUrl: row.consentPageUrl, consentEvidence: row.consentEvidence } : null;
   },
 
   /**
