@@ -230,6 +230,17 @@ export async function saveBillTerms(
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/** Saves a service's fields as the admin does (PUT /api/services/{service}/fields), expecting them taken. */
+export async function saveServiceFields(t: TestApp, adminCookie: string, service: string, fields: readonly object[]) {
+  const res = await t.request({
+    method: 'PUT',
+    url: `/api/services/${service}/fields`,
+    as: adminCookie,
+    payload: { fields },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
 /** A buyer with no login, for campaigns; override any field of its form. */
 export async function createBuyer(t: TestApp, overrides: Partial<BuyerCreate> = {}) {
   return t.deps.services.buyers.create(buyerInput(overrides));

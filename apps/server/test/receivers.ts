@@ -31,6 +31,24 @@ export interface Received {
  */
 export type Reply = number | 'hang' | { status: number; body: string; contentType?: string };
 
+/**
+ * Starts an HTTP server on a free port of 127.0.0.1: its port, the URL of a path on it, and its close
+ * (which ends the connections still open, a hanging request's too).
+ */
+export async function listenLocally(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: (path = '') => `http://127.0.0.1:${port}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** A local HTTP server standing in for a buyer's endpoint; `replies[path]` scripts its answers. */
 export async function startHttpReceiver() {
   const received: Received[] = [];
@@ -53,10 +71,9 @@ export async function startHttpReceiver() {
       res.end(JSON.stringify({ ok: reply < 300 }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLocally(server);
   return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    url,
     received,
     on: (path: string) => received.filter((r) => r.path === path),
     /** Answers the next requests on `path` in turn, then `then` (200 by default). */
@@ -64,11 +81,7 @@ export async function startHttpReceiver() {
       scripts.set(path, [...replies]);
       fallback.set(path, then);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -97,7 +110,7 @@ export interface AnsweringServer {
  * `answer` replies 200 with `defaultBody` as JSON.
  */
 export function useAnsweringServer(defaultBody: string): AnsweringServer {
-  let listener: Server | undefined;
+  let closeListener: (() => Promise<void>) | undefined;
   const server = useFixture(
     async () => {
       const state: AnsweringServer = { base: '', port: 0, hits: [], answer: () => {} };
@@ -111,15 +124,14 @@ export function useAnsweringServer(defaultBody: string): AnsweringServer {
           state.answer(res, req);
         });
       });
-      listener = started;
-      await new Promise<void>((done) => started.listen(0, '127.0.0.1', done));
-      state.port = (started.address() as AddressInfo).port;
-      state.base = `http://127.0.0.1:${state.port}`;
+      const listening = await listenLocally(started);
+      closeListener = listening.close;
+      state.port = listening.port;
+      state.base = listening.url();
       return state;
     },
     async () => {
-      listener?.closeAllConnections();
-      await new Promise<void>((done) => (listener ? listener.close(() => done()) : done()));
+      await closeListener?.();
     },
   );
   beforeEach(() => {

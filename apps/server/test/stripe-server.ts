@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import qs from 'qs';
 import Stripe from 'stripe';
+import { listenLocally } from './receivers';
 
 /** A Stripe error as the API answers it (https://docs.stripe.com/api/errors). */
 class StripeApiError extends Error {
@@ -353,11 +353,10 @@ export async function startStripeServer() {
     }
     send(res, status, body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, url, close } = await listenLocally(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: url(),
     customers,
     invoices,
     items,
@@ -400,11 +399,7 @@ export async function startStripeServer() {
     hangOnce(method: string, path: RegExp) {
       hangs.push({ method, path });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

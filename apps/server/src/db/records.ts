@@ -1,6 +1,7 @@
 import { asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client';
+import { user } from './schema';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -61,6 +62,40 @@ export async function listByName<T extends NamedTable>(
       .where(where),
   );
   return { rows: rows as T['$inferSelect'][], total };
+}
+
+/** A log's table: each row made at `at`, ties broken by its `id` (erasure requests, deletion list runs). */
+export type LogTable = PgTable & { id: PgColumn; at: PgColumn };
+
+/** A log's row with the name of the user who made it: null for none, or a user since deleted. */
+export interface WithUserName<Row> {
+  record: Row;
+  userName: string | null;
+}
+
+/** A log's rows, each with the name of the user whose id is in its column `by`. */
+export function selectWithUserName<T extends LogTable>(db: Db | Tx, table: T, by: PgColumn) {
+  return db
+    .select({ record: table as PgTable, userName: user.name })
+    .from(table as PgTable)
+    .leftJoin(user, eq(user.id, by));
+}
+
+/**
+ * One page of a log, newest first, each row with the name of the user who made it (`by`: the row's
+ * column of the user's id); and how many rows the log holds in all.
+ */
+export async function newestWithUserName<T extends LogTable>(
+  db: Db,
+  table: T,
+  by: PgColumn,
+  window: { offset: number; limit: number },
+): Promise<{ rows: WithUserName<T['$inferSelect']>[]; total: number }> {
+  const { rows, total } = await pageWithTotal(
+    selectWithUserName(db, table, by).orderBy(desc(table.at), desc(table.id)).limit(window.limit).offset(window.offset),
+    db.select({ n: count() }).from(table as PgTable),
+  );
+  return { rows: rows as WithUserName<T['$inferSelect']>[], total };
 }
 
 /** A table of records keyed by their own text `id`. */

@@ -20,6 +20,14 @@ const SLOW_POLL = {
   DISPATCH_INTERVAL_MS: 3_600_000,
 };
 
+/** A describe's exchange with `workers` notify workers (started by its tests), its receivers and a source. */
+function useWorkersExchange(workers: number) {
+  const { http } = useReceivers();
+  const t = useTestApp({ ...SLOW_POLL, DELIVERY_WORKERS: workers });
+  const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+  return { http, t, source };
+}
+
 /** A buyer whose campaign in `state` posts its leads to the receiver's `path`. */
 async function webhookBuyer(t: TestApp, http: HttpReceiver, state: string, path: string) {
   const buyer = await createBuyer(t);
@@ -29,10 +37,8 @@ async function webhookBuyer(t: TestApp, http: HttpReceiver, state: string, path:
 const deliveredCount = (http: HttpReceiver, path: string) => new Set(http.on(path).map((r) => r.body)).size;
 
 describe('one notify worker', () => {
-  const { http } = useReceivers();
   // The workers start in the test, after the sales: a sale's own dispatch would wake them for each lead.
-  const t = useTestApp({ ...SLOW_POLL, DELIVERY_WORKERS: 1 });
-  const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+  const { http, t, source } = useWorkersExchange(1);
 
   it('starts at the dispatch, not at its next poll, and fetches again at once while its batches come full', async () => {
     await webhookBuyer(t, http, 'TX', '/many');
@@ -50,11 +56,9 @@ describe('one notify worker', () => {
 });
 
 describe('several notify workers', () => {
-  const { http } = useReceivers();
   // The workers start in the test, once the hanging buyer's leads are sold: their first dispatch
   // hands all ten to one worker (a sale's own dispatch would spread them over both).
-  const t = useTestApp({ ...SLOW_POLL, DELIVERY_WORKERS: 2 });
-  const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+  const { http, t, source } = useWorkersExchange(2);
 
   it("deliver other buyers' leads while one buyer's endpoint hangs", async () => {
     await webhookBuyer(t, http, 'TX', '/hangs');

@@ -17,13 +17,19 @@ export const idParams = z.object({ id: z.string() });
 export const userParams = z.object({ id: z.string(), userId: z.string() });
 
 /**
- * The schema of a paged list route: its query string, and a page (`{ data, total }`) of `item` as its
- * answer beside the one error shape.
+ * The schema of a paged list route: its tags and summary (if any), its query string, and a page
+ * (`{ data, total }`) of `item` as its answer beside the one error shape.
  */
-const pagedListSchema = <Q extends z.ZodType, T extends z.ZodType>(tags: string[], querystring: Q, item: T) => ({
-  tags,
-  querystring,
-  response: apiResponses(pageSchema(item)),
+const pagedListSchema = <Q extends z.ZodType, T extends z.ZodType>(route: {
+  tags: string[];
+  summary?: string;
+  querystring: Q;
+  item: T;
+}) => ({
+  tags: route.tags,
+  ...(route.summary === undefined ? {} : { summary: route.summary }),
+  querystring: route.querystring,
+  response: apiResponses(pageSchema(route.item)),
 });
 
 /** The app as route plugins see it: typed by its Zod schemas. */
@@ -32,18 +38,16 @@ type ZodApp = FastifyInstance<any, any, any, any, ZodTypeProvider>;
 
 /**
  * Registers a paged list: GET `path` for the roles `onRequest` admits, its query read by `querystring`,
- * answering `list`'s page of `item`s.
+ * answering `list`'s page of `item`s (`summary`: the OpenAPI document's line for it).
  */
 export function pagedListRoute<Q extends z.ZodType, T extends z.ZodType>(
   app: ZodApp,
   path: string,
-  route: { onRequest: onRequestAsyncHookHandler; tags: string[]; querystring: Q; item: T },
+  route: { onRequest: onRequestAsyncHookHandler; tags: string[]; summary?: string; querystring: Q; item: T },
   list: (query: z.output<Q>, request: FastifyRequest) => Promise<Page<z.output<T>>>,
 ): void {
-  app.get(
-    path,
-    { onRequest: route.onRequest, schema: pagedListSchema(route.tags, route.querystring, route.item) },
-    (request) => list(request.query as z.output<Q>, request),
+  app.get(path, { onRequest: route.onRequest, schema: pagedListSchema(route) }, (request) =>
+    list(request.query as z.output<Q>, request),
   );
 }
 

@@ -39,6 +39,25 @@ async function buyerReads(buyerId: string, leadId: string, cookie: string) {
   return Promise.all(urls.map(async (url) => ({ url, body: (await get(url)).body })));
 }
 
+/** The lead's detail and the buyer's current bill, as `cookie` reads them. */
+async function leadAndBill(buyerId: string, leadId: string, cookie: string) {
+  const lead = await t.request({ method: 'GET', url: `/api/lead/${leadId}`, as: cookie });
+  const bill = await t.request({ method: 'GET', url: `/api/bill/buyer/${buyerId}/current`, as: cookie });
+  return { lead: lead.json(), bill: bill.json() };
+}
+
+/** `cookie` reads the lead's source (id and name) on its detail, and its name on the current bill. */
+async function expectSourceShown(
+  buyerId: string,
+  leadId: string,
+  cookie: string,
+  source: { id: string; name: string },
+) {
+  const { lead, bill } = await leadAndBill(buyerId, leadId, cookie);
+  expect(lead.source).toEqual({ _id: source.id, name: source.name });
+  expect(bill.leads[0].source_name).toBe(source.name);
+}
+
 describe('Show Lead Sources (issue 27)', () => {
   it('hides each lead’s source from a buyer by default, on every route the buyer reads', async () => {
     const { buyer, source, sale } = await buyerWithALead();
@@ -50,25 +69,13 @@ describe('Show Lead Sources (issue 27)', () => {
       expect(body, url).not.toContain(source.name);
     }
     // The lead detail and the bill still answer the lead; only its source is left out.
-    const lead = await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: buyer.cookie });
-    expect(lead.json()).not.toHaveProperty('source');
-    const bill = await t.request({
-      method: 'GET',
-      url: `/api/bill/buyer/${buyer.buyer._id}/current`,
-      as: buyer.cookie,
-    });
-    expect(bill.json().leads).toEqual([expect.objectContaining({ _id: sale.leadId, price: 40 })]);
-    expect(bill.json().leads[0]).not.toHaveProperty('source_name');
+    const { lead, bill } = await leadAndBill(buyer.buyer._id, sale.leadId, buyer.cookie);
+    expect(lead).not.toHaveProperty('source');
+    expect(bill.leads).toEqual([expect.objectContaining({ _id: sale.leadId, price: 40 })]);
+    expect(bill.leads[0]).not.toHaveProperty('source_name');
 
     // The admin always sees it.
-    const adminLead = await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: admin.cookie });
-    expect(adminLead.json().source).toEqual({ _id: source.id, name: source.name });
-    const adminBill = await t.request({
-      method: 'GET',
-      url: `/api/bill/buyer/${buyer.buyer._id}/current`,
-      as: admin.cookie,
-    });
-    expect(adminBill.json().leads[0].source_name).toBe(source.name);
+    await expectSourceShown(buyer.buyer._id, sale.leadId, admin.cookie, source);
   });
 
   it('shows it once an admin turns the setting on, and only an admin can', async () => {
@@ -90,14 +97,7 @@ describe('Show Lead Sources (issue 27)', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().showSource).toBe(true);
 
-    const lead = await t.request({ method: 'GET', url: `/api/lead/${sale.leadId}`, as: buyer.cookie });
-    expect(lead.json().source).toEqual({ _id: source.id, name: source.name });
-    const bill = await t.request({
-      method: 'GET',
-      url: `/api/bill/buyer/${buyer.buyer._id}/current`,
-      as: buyer.cookie,
-    });
-    expect(bill.json().leads[0].source_name).toBe(source.name);
+    await expectSourceShown(buyer.buyer._id, sale.leadId, buyer.cookie, source);
     const bills = (
       await t.request({ method: 'GET', url: `/api/bill/buyer/${buyer.buyer._id}`, as: buyer.cookie })
     ).json() as { _id: string }[];

@@ -7,7 +7,13 @@ import {
 } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone } from '../../../test/factories';
+import {
+  createBuyer,
+  createCampaign,
+  createSourceWithKey,
+  saveServiceFields,
+  uniquePhone,
+} from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { leadMatches } from '../../db/schema';
 
@@ -473,13 +479,7 @@ const MATRIX: Record<FilterFieldType, [Rule, Side[]][]> = {
 let apiKey: string;
 
 beforeAll(async () => {
-  const res = await t.request({
-    method: 'PUT',
-    url: '/api/services/windows/fields',
-    as: admin.cookie,
-    payload: { fields: FIELDS },
-  });
-  expect(res.statusCode, res.body).toBe(200);
+  await saveServiceFields(t, admin.cookie, 'windows', FIELDS);
   apiKey = (await createSourceWithKey(t, { maxCost: 10 })).apiKey;
 });
 

@@ -6,6 +6,7 @@ import {
   createBuyerWithLogin,
   createCampaign,
   createSourceWithKey,
+  saveServiceFields,
   uniquePhone,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp, useRoleCookies } from '../../../test/harness';
@@ -37,13 +38,7 @@ let mine: Awaited<ReturnType<typeof createBuyerWithLogin>>;
 let theirs: Awaited<ReturnType<typeof createBuyerWithLogin>>;
 
 beforeAll(async () => {
-  const res = await t.request({
-    method: 'PUT',
-    url: '/api/services/solar/fields',
-    as: admin.cookie,
-    payload: { fields: SOLAR_FIELDS },
-  });
-  expect(res.statusCode, res.body).toBe(200);
+  await saveServiceFields(t, admin.cookie, 'solar', SOLAR_FIELDS);
   apiKey = (await createSourceWithKey(t, { maxCost: 10 })).apiKey;
   mine = await createBuyerWithLogin(t);
   theirs = await createBuyerWithLogin(t);

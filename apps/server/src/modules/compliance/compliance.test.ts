@@ -34,6 +34,15 @@ const post = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
+/** The posted lead as the admin reads it, with its match log (`explanation`). */
+const withMatchLog = async (posted: { json(): { lead_id: string } }) =>
+  (
+    await t.request({ method: 'GET', url: `/api/lead/${posted.json().lead_id}?includeMatchLog=true`, as: admin.cookie })
+  ).json();
+/** Makes roofing a Medicare service, or not (the admin's compliance setting). */
+const setMedicare = (medicare: boolean) =>
+  t.request({ method: 'PUT', url: '/api/compliance/services/roofing', as: admin.cookie, payload: { medicare } });
+
 beforeAll(async () => {
   t.clock.set('2026-11-25T16:00:00Z'); // a Wednesday, 10am in Dallas
   acme = await createBuyerWithLogin(t);
@@ -194,13 +203,9 @@ describe('consent that names the buyer (issue 34 item 4)', () => {
     await t.deps.engine.reload();
     const sale = await post({ zip: '75204' });
     expect(sale.json()).toMatchObject({ status: 'sold', price: expect.any(Number) });
-    const lead = await t.request({
-      method: 'GET',
-      url: `/api/lead/${sale.json().lead_id}?includeMatchLog=true`,
-      as: admin.cookie,
-    });
-    expect(lead.json().buyers).toEqual([acme.buyer.name]);
-    expect(lead.json().explanation).toContainEqual(
+    const lead = await withMatchLog(sale);
+    expect(lead.buyers).toEqual([acme.buyer.name]);
+    expect(lead.explanation).toContainEqual(
       expect.objectContaining({
         campaign: strict,
         eligible: false,
@@ -217,22 +222,12 @@ describe('consent that names the buyer (issue 34 item 4)', () => {
   });
 
   it('requires it of every campaign for a Medicare service', async () => {
-    const medicare = await t.request({
-      method: 'PUT',
-      url: '/api/compliance/services/roofing',
-      as: admin.cookie,
-      payload: { medicare: true },
-    });
-    expect(medicare.statusCode).toBe(200);
+    expect((await setMedicare(true)).statusCode).toBe(200);
     try {
       const sale = await post({ zip: '75206', tcpa_language: 'I agree to be called by insurance partners.' });
       expect(sale.json().status).not.toBe('sold');
-      const lead = await t.request({
-        method: 'GET',
-        url: `/api/lead/${sale.json().lead_id}?includeMatchLog=true`,
-        as: admin.cookie,
-      });
-      expect(lead.json().explanation).toContainEqual(
+      const lead = await withMatchLog(sale);
+      expect(lead.explanation).toContainEqual(
         expect.objectContaining({
           buyer: acme.buyer._id,
           rule: 'consent',
@@ -240,12 +235,7 @@ describe('consent that names the buyer (issue 34 item 4)', () => {
         }),
       );
     } finally {
-      await t.request({
-        method: 'PUT',
-        url: '/api/compliance/services/roofing',
-        as: admin.cookie,
-        payload: { medicare: false },
-      });
+      await setMedicare(false);
     }
   });
 
@@ -304,12 +294,8 @@ describe('the calling window with the lead (issue 34 item 5)', () => {
     try {
       t.clock.set('2026-11-25T01:30:00Z'); // 8:30pm in Miami: past Florida's 8pm
       const late = await post({ zip: '33101' });
-      const lead = await t.request({
-        method: 'GET',
-        url: `/api/lead/${late.json().lead_id}?includeMatchLog=true`,
-        as: admin.cookie,
-      });
-      expect(lead.json().explanation).toContainEqual(
+      const lead = await withMatchLog(late);
+      expect(lead.explanation).toContainEqual(
         expect.objectContaining({
           campaign: atOnce,
           rule: 'calling_window',

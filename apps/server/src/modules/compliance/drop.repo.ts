@@ -1,7 +1,7 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
-import { pageWithTotal } from '../../db/records';
-import { dropRuns, user } from '../../db/schema';
+import { newestWithUserName } from '../../db/records';
+import { dropRuns } from '../../db/schema';
 
 export type DropRunRow = typeof dropRuns.$inferSelect;
 
@@ -43,17 +43,9 @@ export const dropRepo = {
     return row ?? null;
   },
 
+  /** A page of runs, newest first, with the uploading admin's name. */
   page(db: Db, window: { offset: number; limit: number }) {
-    return pageWithTotal(
-      db
-        .select({ run: dropRuns, userName: user.name })
-        .from(dropRuns)
-        .leftJoin(user, eq(user.id, dropRuns.userId))
-        .orderBy(desc(dropRuns.at), desc(dropRuns.id))
-        .limit(window.limit)
-        .offset(window.offset),
-      db.select({ n: count() }).from(dropRuns),
-    );
+    return newestWithUserName(db, dropRuns, dropRuns.userId, window);
   },
 
   /** Stores a batch of a run's hashes (each hash once, marked with the last run that listed it). */

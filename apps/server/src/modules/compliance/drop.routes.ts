@@ -6,10 +6,10 @@ import {
   dropRunsQuery,
   dropStatusSchema,
   dropUploadQuery,
-  pageSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors';
+import { pagedListRoute } from '../../lib/http';
 import type { DropService } from './drop.service';
 
 /** A deletion list is one hash a line or so: 100 MB holds over a million. */
@@ -28,18 +28,17 @@ export const dropRoutes: FastifyPluginAsyncZod<{ drop: DropService }> = async (a
     done(null, payload),
   );
 
-  app.get(
+  pagedListRoute(
+    app,
     '/compliance/deletion-lists',
     {
       onRequest: admin,
-      schema: {
-        tags,
-        summary: 'The deletion lists’ runs, newest first: when, file, entries, matched, erased, refused since',
-        querystring: dropRunsQuery,
-        response: apiResponses(pageSchema(dropRunSchema)),
-      },
+      tags,
+      summary: 'The deletion lists’ runs, newest first: when, file, entries, matched, erased, refused since',
+      querystring: dropRunsQuery,
+      item: dropRunSchema,
     },
-    (request) => drop.list(request.query),
+    (query) => drop.list(query),
   );
 
   app.get(

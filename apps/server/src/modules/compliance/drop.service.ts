@@ -102,7 +102,7 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
   }
 
   function runOf(row: Awaited<ReturnType<typeof dropRepo.page>>['rows'][number], refused: number): DropRun {
-    const r = row.run;
+    const r = row.record;
     return {
       _id: r.id,
       ts: toEpochSeconds(r.at),
@@ -123,7 +123,7 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
     const row = await dropRepo.run(db, id);
     if (!row) throw AppError.notFound('Deletion list run');
     const refused = await dropRepo.refusedSince(db, [row]);
-    return runOf({ run: row, userName: null }, refused.get(id) ?? 0);
+    return runOf({ record: row, userName: null }, refused.get(id) ?? 0);
   }
 
   /**
@@ -203,9 +203,9 @@ export function createDropService({ db, clock, erasure, suppressHashes }: DropDe
       const { rows, total } = await dropRepo.page(db, { offset, limit });
       const refused = await dropRepo.refusedSince(
         db,
-        rows.map((r) => r.run),
+        rows.map((r) => r.record),
       );
-      return { data: rows.map((r) => runOf(r, refused.get(r.run.id) ?? 0)), total };
+      return { data: rows.map((r) => runOf(r, refused.get(r.record.id) ?? 0)), total };
     },
 
     /** GET /api/compliance/deletion-lists/status: the last run, and the warning once 45 days pass without one. */

@@ -1,8 +1,8 @@
-import { count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from '../../db/client';
-import { pageWithTotal } from '../../db/records';
+import { newestWithUserName, selectWithUserName, type WithUserName } from '../../db/records';
 import type { NotifyConfig } from '../../db/schema';
-import { buyers, erasureNotices, erasureRequests, leadMatches, user } from '../../db/schema';
+import { buyers, erasureNotices, erasureRequests, leadMatches } from '../../db/schema';
 
 /** What an erasure looks for: the leads holding the contact, and the texts that may quote it. */
 export interface ErasureTarget {
@@ -203,25 +203,14 @@ export const erasureRepo = {
 
   /** A page of request records, newest first, with the erasing admin's name. */
   page(db: Db, window: { offset: number; limit: number }) {
-    return pageWithTotal(
-      db
-        .select({ request: erasureRequests, erasedByName: user.name })
-        .from(erasureRequests)
-        .leftJoin(user, eq(user.id, erasureRequests.erasedBy))
-        .orderBy(desc(erasureRequests.at), desc(erasureRequests.id))
-        .limit(window.limit)
-        .offset(window.offset),
-      db.select({ n: count() }).from(erasureRequests),
-    );
+    return newestWithUserName(db, erasureRequests, erasureRequests.erasedBy, window);
   },
 
   /** One request record (in the shape of a page's rows). */
-  one(db: Db, id: string) {
-    return db
-      .select({ request: erasureRequests, erasedByName: user.name })
-      .from(erasureRequests)
-      .leftJoin(user, eq(user.id, erasureRequests.erasedBy))
-      .where(eq(erasureRequests.id, id));
+  async one(db: Db, id: string): Promise<WithUserName<typeof erasureRequests.$inferSelect>[]> {
+    return (await selectWithUserName(db, erasureRequests, erasureRequests.erasedBy).where(
+      eq(erasureRequests.id, id),
+    )) as WithUserName<typeof erasureRequests.$inferSelect>[];
   },
 
   noticesOf(db: Db, requestIds: string[]) {

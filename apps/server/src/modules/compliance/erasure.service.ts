@@ -132,10 +132,10 @@ export function createErasureService({ db, clock, accessLog, suppress, notice, l
   async function recordsOf(rows: Awaited<ReturnType<typeof erasureRepo.page>>['rows']): Promise<ErasureRecord[]> {
     const notices = await erasureRepo.noticesOf(
       db,
-      rows.map((r) => r.request.id),
+      rows.map((r) => r.record.id),
     );
-    const names = await erasureRepo.buyerNames(db, [...new Set(rows.flatMap((r) => r.request.buyerIds))]);
-    return rows.map(({ request: r, erasedByName }) => ({
+    const names = await erasureRepo.buyerNames(db, [...new Set(rows.flatMap((r) => r.record.buyerIds))]);
+    return rows.map(({ record: r, userName: erasedByName }) => ({
       _id: r.id,
       kind: r.kind as ErasureRecord['kind'],
       requested_by: r.requestedBy,

@@ -9,10 +9,10 @@ import {
   erasurePreviewSchema,
   erasureRecordSchema,
   erasureRequestSchema,
-  pageSchema,
   retentionSchema,
 } from '@leadex/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pagedListRoute } from '../../lib/http';
 import type { AccessLogService } from './access-log.service';
 import type { ErasureService } from './erasure.service';
 
@@ -54,18 +54,17 @@ export const privacyRoutes: FastifyPluginAsyncZod<{ accessLog: AccessLogService;
     (request) => erasure.erase(request.viewer(), request.body),
   );
 
-  app.get(
+  pagedListRoute(
+    app,
     '/compliance/erasures',
     {
       onRequest: admin,
-      schema: {
-        tags: ['compliance'],
-        summary: 'The erasure request records, newest first (kept 24 months at least)',
-        querystring: erasureListQuery,
-        response: apiResponses(pageSchema(erasureRecordSchema)),
-      },
+      tags: ['compliance'],
+      summary: 'The erasure request records, newest first (kept 24 months at least)',
+      querystring: erasureListQuery,
+      item: erasureRecordSchema,
     },
-    (request) => erasure.list(request.query),
+    (query) => erasure.list(query),
   );
 
   app.get(
@@ -88,18 +87,17 @@ export const privacyRoutes: FastifyPluginAsyncZod<{ accessLog: AccessLogService;
     (request) => erasure.setRetention(request.body),
   );
 
-  app.get(
+  pagedListRoute(
+    app,
     '/compliance/access-log',
     {
       onRequest: admin,
-      schema: {
-        tags: ['compliance'],
-        summary: 'Who saw what: views, lists and exports of leads’ personal data, erasures; newest first',
-        querystring: accessLogQuery,
-        response: apiResponses(pageSchema(accessLogEntrySchema)),
-      },
+      tags: ['compliance'],
+      summary: 'Who saw what: views, lists and exports of leads’ personal data, erasures; newest first',
+      querystring: accessLogQuery,
+      item: accessLogEntrySchema,
     },
-    (request) => accessLog.list(request.query),
+    (query) => accessLog.list(query),
   );
 
   app.get(

@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSourceWithKey } from '../../../test/factories';
 import { useFixture } from '../../../test/fixtures';
 import { useRoleCookies, useTestApp } from '../../../test/harness';
 import { connectIntegration, useOAuthServer } from '../../../test/oauth-server';
+import { listenLocally } from '../../../test/receivers';
 import { adSpend, sources } from '../../db/schema';
 
 interface ProviderRequest {
@@ -40,18 +40,8 @@ async function startAdsApi() {
       res.end(JSON.stringify(answer.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    base,
-    requests,
-    answers,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocally(server);
+  return { base: url(), requests, answers, close };
 }
 
 /**

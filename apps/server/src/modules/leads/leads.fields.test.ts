@@ -1,8 +1,8 @@
-import { LEAD_CSV_COLUMNS } from '@leadex/domain';
+import { LEAD_CSV_COLUMNS, serviceFieldSchema } from '@leadex/domain';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLeadsMarket, type LeadsMarket, postLeadId } from '../../../test/factories';
+import { createLeadsMarket, type LeadsMarket, postLeadId, saveServiceFields } from '../../../test/factories';
 import { ADMIN, useTestApp } from '../../../test/harness';
 import { leadForDelivery, testLead } from '../deliveries/custom/render';
 
@@ -33,13 +33,7 @@ const setFields = (id: string, fields: Record<string, unknown>) =>
 beforeAll(async () => {
   t.clock.set(NOON);
   admin = await t.signIn(ADMIN.email, ADMIN.password);
-  const put = await t.request({
-    method: 'PUT',
-    url: '/api/services/roofing/fields',
-    as: admin,
-    payload: { fields: FIELDS },
-  });
-  expect(put.statusCode, put.body).toBe(200);
+  await saveServiceFields(t, admin, 'roofing', FIELDS);
   ({ texas, oklahoma: other, source, otherSource } = await createLeadsMarket(t, ['roofing']));
 
   ids.high = await post(source.apiKey, { name: 'High Bill' });
@@ -262,19 +256,8 @@ describe('custom deliveries', () => {
     );
     expect(lead['fields.monthly_bill']).toBe(120.5);
     expect(lead['fields.shade']).toBe(true);
-    const snapshotFields = [
-      FIELDS.map((f) => ({
-        options: [],
-        required: false,
-        personal: false,
-        aliases: [],
-        help: '',
-        removed: false,
-        ...f,
-        type: f.type as 'money',
-        stage: (f.stage ?? 'post') as 'ping' | 'post',
-      })),
-    ];
+    // The fields as saved: each with its defaults filled in.
+    const snapshotFields = [FIELDS.map((f) => serviceFieldSchema.parse(f))];
     const test = testLead({ 'test_fields.monthly_bill': '99.5' }, snapshotFields);
     expect(test['fields.monthly_bill']).toBe(99.5);
     expect(test['fields.shade']).toBe(true);

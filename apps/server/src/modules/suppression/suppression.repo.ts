@@ -14,6 +14,19 @@ export interface SuppressionHit {
   buyerId: string | null;
 }
 
+/** The listed entries with their lists, as hits. */
+const selectHits = (db: Db) =>
+  db
+    .select({
+      hash: suppressionEntries.hash,
+      listId: suppressionLists.id,
+      listName: suppressionLists.name,
+      kind: suppressionLists.kind,
+      buyerId: suppressionLists.buyerId,
+    })
+    .from(suppressionEntries)
+    .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionEntries.listId));
+
 const listColumns = {
   id: suppressionLists.id,
   buyerId: suppressionLists.buyerId,
@@ -121,33 +134,12 @@ export const suppressionRepo = {
   /** Every list holding one of these hashes (the hash index, one query). */
   async hits(db: Db, hashes: readonly string[]): Promise<SuppressionHit[]> {
     if (hashes.length === 0) return [];
-    const rows = await db
-      .select({
-        hash: suppressionEntries.hash,
-        listId: suppressionLists.id,
-        listName: suppressionLists.name,
-        kind: suppressionLists.kind,
-        buyerId: suppressionLists.buyerId,
-      })
-      .from(suppressionEntries)
-      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionEntries.listId))
-      .where(sql`${suppressionEntries.hash} in ${hashes}`);
-    return rows;
+    return selectHits(db).where(sql`${suppressionEntries.hash} in ${hashes}`);
   },
 
   /** Every entry of every ZIP list (at most ~42,000 ZIPs a list): the ping's check reads them from memory. */
   zipEntries(db: Db): Promise<SuppressionHit[]> {
-    return db
-      .select({
-        hash: suppressionEntries.hash,
-        listId: suppressionLists.id,
-        listName: suppressionLists.name,
-        kind: suppressionLists.kind,
-        buyerId: suppressionLists.buyerId,
-      })
-      .from(suppressionEntries)
-      .innerJoin(suppressionLists, eq(suppressionLists.id, suppressionEntries.listId))
-      .where(eq(suppressionLists.kind, 'zip'));
+    return selectHits(db).where(eq(suppressionLists.kind, 'zip'));
   },
 
   async insertOptOut(db: Db | Tx, row: typeof optOuts.$inferInsert): Promise<void> {

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
   deliveryAttemptsOf,
   eventually,
   fieldRows,
+  listenLocally,
   notifyJobsSettled,
   useDeliveryTestApp,
 } from '../../../../test/receivers';
@@ -88,19 +88,14 @@ async function startLeadConduitFlow() {
       res.writeHead(reply.status, reply.headers).end(reply.body);
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLocally(server);
   return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    url,
     submissions,
     on: (path: string) => submissions.filter((s) => s.path === path),
     /** The flow's answers to submissions on `path`, in turn; the last one repeats. */
     answer: (path: string, answers: FlowAnswer[]) => scripts.set(path, [...answers]),
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
+    close,
   };
 }
 

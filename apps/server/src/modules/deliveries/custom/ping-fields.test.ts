@@ -1,7 +1,7 @@
 import { PING_FIELD_NAMES, PING_SERVICE_FIELD_MESSAGES, type ServiceField, type Webhook } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBuyerWithLogin } from '../../../../test/factories';
+import { createBuyerWithLogin, saveServiceFields } from '../../../../test/factories';
 import { useAdminTestApp } from '../../../../test/harness';
 import { fieldRows, pingPostDelivery, scriptedNetwork, useRoutedAnsweringServer } from '../../../../test/receivers';
 import { webhooks } from '../../../db/schema';
@@ -26,13 +26,7 @@ const FIELDS = [
 let buyer: Awaited<ReturnType<typeof createBuyerWithLogin>>;
 
 beforeAll(async () => {
-  const put = await t.request({
-    method: 'PUT',
-    url: '/api/services/roofing/fields',
-    as: admin.cookie,
-    payload: { fields: FIELDS },
-  });
-  expect(put.statusCode, put.body).toBe(200);
+  await saveServiceFields(t, admin.cookie, 'roofing', FIELDS);
   await t.deps.engine.flush();
   buyer = await createBuyerWithLogin(t, { name: 'Ping Fields Roofing' });
 });

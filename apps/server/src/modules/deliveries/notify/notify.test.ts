@@ -10,13 +10,12 @@ import {
   postSoldLead,
   ZIP_OF_STATE,
 } from '../../../../test/factories';
-import { useFixture } from '../../../../test/fixtures';
-import { createTestApp, useAdminTestApp } from '../../../../test/harness';
+import { createTestApp } from '../../../../test/harness';
 import {
   deliveryAttemptsOf,
   eventually,
   notifyJobsOf,
-  QUICK_DELIVERIES,
+  useDeliveryTestApp,
   useReceivers,
 } from '../../../../test/receivers';
 import { campaigns, deliveryAttempts, leadMatches, type NotifyConfig } from '../../../db/schema';
@@ -28,11 +27,10 @@ import { deriveSigningSecret, verifyWebhook } from '../../../lib/webhook-signatu
  */
 
 const { http, smtp } = useReceivers();
-const { t, admin } = useAdminTestApp(
-  () => ({ PUBLIC_API_RATE_LIMIT: 0, SMTP_URL: smtp.url, ALLOW_PRIVATE_DELIVERY_TARGETS: true, ...QUICK_DELIVERIES }),
-  { startJobs: true },
-);
-const source = useFixture(() => createSourceWithKey(t, { maxCost: 10 }));
+const { t, admin, source } = useDeliveryTestApp(undefined, () => ({
+  SMTP_URL: smtp.url,
+  ALLOW_PRIVATE_DELIVERY_TARGETS: true,
+}));
 
 /** A buyer whose one live campaign (in its own state) notifies as given. */
 async function buyerWith(notify: NotifyConfig, state: string) {
