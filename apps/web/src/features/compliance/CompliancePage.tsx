@@ -27,7 +27,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { UrlDateInput, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
 import { PageHeader } from '../../components/PageHeader';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
@@ -247,19 +247,12 @@ const logColumns: DataTableColumn<AccessLogEntry>[] = [
 const LOG_FILTERS = ['user', 'action', 'begin', 'end', 'lead'] as const;
 
 function AccessLogPanel() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const query = new URLSearchParams();
   for (const f of LOG_FILTERS) {
     const v = params.get(f);
     if (v) query.set(f, v);
   }
-  const setParam = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    next.delete('page');
-    setParams(next, { replace: true });
-  };
   return (
     <Paper withBorder p="md" shadow="xs">
       <Stack gap="md">
@@ -275,20 +268,8 @@ function AccessLogPanel() {
             data={ACCESS_ACTIONS.map((a) => ({ value: a, label: ACCESS_ACTION_LABELS[a] }))}
             w={200}
           />
-          <TextInput
-            type="date"
-            aria-label="From"
-            label="From"
-            value={params.get('begin') ?? ''}
-            onChange={(e) => setParam('begin', e.currentTarget.value)}
-          />
-          <TextInput
-            type="date"
-            aria-label="To"
-            label="To"
-            value={params.get('end') ?? ''}
-            onChange={(e) => setParam('end', e.currentTarget.value)}
-          />
+          <UrlDateInput param="begin" label="From" />
+          <UrlDateInput param="end" label="To" />
           <UrlSearchInput param="lead" label="Lead id" w={220} />
           <Anchor href={`/api/compliance/access-log/export.csv?${query.toString()}`} download>
             Export CSV
