@@ -31,6 +31,7 @@ import { UrlDateInput, UrlSearchInput, UrlSelectFilter } from '../../components/
 import { PageHeader } from '../../components/PageHeader';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
+import { fieldError } from '../../lib/forms';
 import { queryKeys } from '../../lib/queryKeys';
 import { DeletionListsPanel, DeletionListWarning } from './DeletionLists';
 
@@ -107,7 +108,7 @@ function ErasurePanel() {
           placeholder={kind === 'phone' ? '(512) 555-0123' : 'person@example.com'}
           value={contact}
           onChange={(e) => setContact(e.currentTarget.value)}
-          error={(search.error as { errors?: Record<string, string> } | null)?.errors?.[kind]}
+          error={fieldError(search.error, kind)}
           w={280}
         />
         <Button onClick={() => search.mutate()} loading={search.isPending} disabled={!contact.trim()}>
@@ -162,7 +163,7 @@ function ErasurePanel() {
               description="Who asked, and how (never the person's data: a ticket number, 'the consumer by email')"
               value={requestedBy}
               onChange={(e) => setRequestedBy(e.currentTarget.value)}
-              error={(erase.error as { errors?: Record<string, string> } | null)?.errors?.requested_by}
+              error={fieldError(erase.error, 'requested_by')}
               maw={480}
             />
             <Group>
@@ -318,7 +319,7 @@ function RetentionPanel() {
           onChange={setDays}
           min={1}
           allowDecimal={false}
-          error={(save.error as { errors?: Record<string, string> } | null)?.errors?.lead_days}
+          error={fieldError(save.error, 'lead_days')}
           w={300}
         />
         <Button onClick={() => save.mutate()} loading={save.isPending}>
