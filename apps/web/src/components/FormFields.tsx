@@ -11,6 +11,7 @@ import {
   Select,
   type SelectProps,
   Stack,
+  Switch,
   TagsInput,
   type TagsInputProps,
   Text,
@@ -276,6 +277,22 @@ export function ZipTagsField({
 }: BoundProps & EmptyText & Omit<ZipTagsInputProps, 'name' | 'value' | 'onChange'>) {
   const { list } = useBoundList(name, locked, props, emptyText);
   return <ZipTagsInput {...props} {...list} />;
+}
+
+/** A yes-or-no setting as a switch, `description` saying what on means; it turns only in edit mode. */
+export function SwitchField({ name, label, description }: { name: string; label: string; description: ReactNode }) {
+  const { field } = useController({ name });
+  const editing = useEditing();
+  return (
+    <Switch
+      label={label}
+      description={description}
+      checked={Boolean(field.value)}
+      disabled={!editing}
+      onChange={(event) => field.onChange(event.currentTarget.checked)}
+      onBlur={field.onBlur}
+    />
+  );
 }
 
 /** One choice among a few, as radios in a row (a campaign's or a delivery's status); shown in edit mode. */

@@ -57,24 +57,39 @@ export function ListPage({ title, description, create, filters, padding = 'md', 
   );
 }
 
+/** A text input whose value is kept in the URL param `param` (see useUrlFilter). */
+function UrlTextInput({
+  param,
+  debounceMs = 0,
+  ...props
+}: { param: string; debounceMs?: number } & Omit<TextInputProps, 'value' | 'onChange'>) {
+  const [value, setValue] = useUrlFilter(param, debounceMs);
+  return <TextInput value={value} onChange={(event) => setValue(event.currentTarget.value)} {...props} />;
+}
+
 /** A text search kept in the URL param `param` (see useUrlFilter); `label` is its placeholder and name. */
 export function UrlSearchInput({
-  param,
   label,
   debounceMs = 200,
   ...props
 }: { param: string; label: string; debounceMs?: number } & Omit<TextInputProps, 'value' | 'onChange'>) {
-  const [value, setValue] = useUrlFilter(param, debounceMs);
   return (
-    <TextInput
+    <UrlTextInput
       placeholder={label}
       aria-label={label}
       leftSection={<IconSearch size={16} />}
-      value={value}
-      onChange={(event) => setValue(event.currentTarget.value)}
+      debounceMs={debounceMs}
       {...props}
     />
   );
+}
+
+/** A date kept in the URL param `param` as YYYY-MM-DD (see useUrlFilter); `label` is its label and name. */
+export function UrlDateInput({
+  label,
+  ...props
+}: { param: string; label: string } & Omit<TextInputProps, 'value' | 'onChange' | 'type'>) {
+  return <UrlTextInput type="date" aria-label={label} label={label} {...props} />;
 }
 
 /**

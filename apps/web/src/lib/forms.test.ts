@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from './api';
-import { applyFieldErrors, changedFields, inputProps, isEqual } from './forms';
+import { applyFieldErrors, changedFields, fieldError, inputProps, isEqual } from './forms';
 
 describe('changedFields', () => {
   const original = {
@@ -78,5 +78,15 @@ describe('inputProps', () => {
     expect(inputProps<Values>(form, 'email')).toMatchObject({ name: 'email', error: 'Email is required' });
     expect(inputProps<Values>(form, 'bill.pay')).toMatchObject({ name: 'bill.pay', error: 'Pick one' });
     expect(inputProps<Values>(form, 'name').error).toBeUndefined();
+  });
+});
+
+describe('fieldError', () => {
+  it('gives the message a 400 names the field with, and nothing for another field or no failure', () => {
+    const error = new ApiRequestError(400, 'Invalid input', { reason: 'Say why you read it' });
+    expect(fieldError(error, 'reason')).toBe('Say why you read it');
+    expect(fieldError(error, 'lead_days')).toBeUndefined();
+    expect(fieldError(null, 'reason')).toBeUndefined();
+    expect(fieldError(new Error('offline'), 'reason')).toBeUndefined();
   });
 });

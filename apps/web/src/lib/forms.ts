@@ -55,6 +55,14 @@ export function applyFieldErrors<TValues extends FieldValues>(
 }
 
 /**
+ * Spec §8: the message a failed call's 400 gives `field` (`errors: { reason: message }`), for an input
+ * outside a react-hook-form form; undefined when there is no failure or it does not name the field.
+ */
+export function fieldError(error: unknown, field: string): string | undefined {
+  return (error as { errors?: Record<string, string> } | null | undefined)?.errors?.[field];
+}
+
+/**
  * The fields of `current` that differ from `original`, for updates that send only changed fields.
  * Nested objects are compared field by field and give a partial object (`bill: { grace }`); arrays are
  * compared and sent whole; the top-level keys in `whole` are sent whole when any part changed (objects

@@ -1,8 +1,9 @@
-import { Anchor, Group, Input, Slider, Stack, Switch, Text } from '@mantine/core';
+import { Anchor, Group, Input, Slider, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useEditing } from '../../components/EditableForm';
+import { SwitchField } from '../../components/FormFields';
 import { LeadDeliveryFields } from '../../components/LeadDeliveryFields';
 import { Section } from '../../components/Section';
 
@@ -57,22 +58,11 @@ function AutoApproveReturnsField() {
  * default, as exchanges keep their suppliers from their buyers; an admin setting, never the buyer's own.
  */
 function ShowSourceField() {
-  const { control } = useFormContext();
-  const editing = useEditing();
   return (
-    <Controller
+    <SwitchField
       name="showSource"
-      control={control}
-      render={({ field }) => (
-        <Switch
-          label="Show Lead Sources"
-          description="The buyer sees which source each of its leads came from, on its bills and leads. Off keeps the exchange's suppliers hidden from it."
-          checked={Boolean(field.value)}
-          disabled={!editing}
-          onChange={(event) => field.onChange(event.currentTarget.checked)}
-          onBlur={field.onBlur}
-        />
-      )}
+      label="Show Lead Sources"
+      description="The buyer sees which source each of its leads came from, on its bills and leads. Off keeps the exchange's suppliers hidden from it."
     />
   );
 }

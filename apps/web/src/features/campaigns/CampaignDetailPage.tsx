@@ -21,6 +21,7 @@ import {
   MultiSelectField,
   RadioField,
   SelectField,
+  SwitchField,
   TextareaField,
   TextField,
   ZipTagsField,
@@ -391,36 +392,19 @@ function LeadDeliverySection({ isNew }: { isNew: boolean }) {
 
 /** Issue 34: named consent and the consumer's calling window, two switches of the campaign. */
 function ComplianceSection() {
-  const editing = useEditing();
-  const { control } = useFormContext<CampaignFormValues>();
-  const row = (name: 'require_named_consent' | 'refuse_outside_calling_window', label: string, text: string) => (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field }) => (
-        <Switch
-          label={label}
-          description={text}
-          checked={Boolean(field.value)}
-          disabled={!editing}
-          onChange={(event) => field.onChange(event.currentTarget.checked)}
-        />
-      )}
-    />
-  );
   return (
     <Section title="Compliance" description="What a lead's consent and the consumer's local time must allow.">
       <Stack gap="sm">
-        {row(
-          'require_named_consent',
-          'Require named consent',
-          'Buy only leads whose consent language names one of the buyer’s legal names (always on for a Medicare service).',
-        )}
-        {row(
-          'refuse_outside_calling_window',
-          'Refuse leads outside the consumer’s calling window',
-          'For a buyer that calls at once: no lead that arrives when the consumer’s state does not allow a call.',
-        )}
+        <SwitchField
+          name="require_named_consent"
+          label="Require named consent"
+          description="Buy only leads whose consent language names one of the buyer’s legal names (always on for a Medicare service)."
+        />
+        <SwitchField
+          name="refuse_outside_calling_window"
+          label="Refuse leads outside the consumer’s calling window"
+          description="For a buyer that calls at once: no lead that arrives when the consumer’s state does not allow a call."
+        />
       </Stack>
     </Section>
   );

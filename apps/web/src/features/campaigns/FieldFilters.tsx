@@ -7,13 +7,13 @@ import {
   fieldFilterInputs,
   NEW_FIELD_FILTER,
 } from '@leadex/domain';
-import { Grid, Paper, Stack, Text } from '@mantine/core';
+import { Grid, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef } from 'react';
-import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
 import { ListField, MultiSelectField, SelectField, TextField } from '../../components/FormFields';
-import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
-import { Section } from '../../components/Section';
+import { RemoveRowButton } from '../../components/RowButtons';
+import { CampaignRowsSection } from './CampaignRowsSection';
 import { type FilterFieldOption, useFilterFields } from './campaigns.api';
 import { TypedNumberField } from './TypedNumberField';
 
@@ -34,40 +34,25 @@ const optionsOf = (field: FilterableField | undefined) =>
  */
 export function FieldFilters() {
   const editing = useEditing();
-  const { control } = useFormContext<CampaignFormValues>();
-  const { fields, append, remove } = useFieldArray({ control, name: 'field_filters' });
   const services = useWatch<CampaignFormValues, 'services'>({ name: 'services' });
   const options = useFilterFields(services ?? []);
   const list = options.data ?? [];
 
   return (
-    <Section
+    <CampaignRowsSection
+      name="field_filters"
       title="Field Filters"
       description="Leads must meet every rule. A rule applies to the leads of the services that have its field; a field sent only with the post is checked at post."
+      newRow={NEW_FIELD_FILTER}
+      addLabel="Add Filter"
+      row={(index, onRemove) => <FilterRow index={index} fields={list} onRemove={onRemove} />}
     >
-      <Stack gap="sm">
-        {fields.length === 0 && (
-          <Text c="dimmed" fz="sm">
-            None
-          </Text>
-        )}
-        {fields.map((row, index) => (
-          <Paper key={row.id} withBorder p="sm" radius="md" bg="var(--mantine-color-gray-0)">
-            <FilterRow index={index} fields={list} onRemove={editing ? () => remove(index) : undefined} />
-          </Paper>
-        ))}
-        {editing && (
-          <AddRowButton size="xs" onClick={() => append({ ...NEW_FIELD_FILTER })}>
-            Add Filter
-          </AddRowButton>
-        )}
-        {editing && list.length === 0 && (
-          <Text c="dimmed" fz="xs">
-            The campaign's services have no fields to filter on.
-          </Text>
-        )}
-      </Stack>
-    </Section>
+      {editing && list.length === 0 && (
+        <Text c="dimmed" fz="xs">
+          The campaign's services have no fields to filter on.
+        </Text>
+      )}
+    </CampaignRowsSection>
   );
 }
 

@@ -1,11 +1,10 @@
 import type { CampaignFormValues } from '@leadex/domain';
-import { Grid, Paper, Stack, Text } from '@mantine/core';
+import { Grid } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
-import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { useEditing } from '../../components/EditableForm';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { SelectField } from '../../components/FormFields';
-import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
-import { Section } from '../../components/Section';
+import { RemoveRowButton } from '../../components/RowButtons';
+import { CampaignRowsSection } from './CampaignRowsSection';
 import { NEW_SOURCE_FILTER } from './campaignForm';
 import { type SourceOption, useSourceOptions } from './campaigns.api';
 import { TypedNumberField } from './TypedNumberField';
@@ -16,35 +15,18 @@ import { TypedNumberField } from './TypedNumberField';
  * and only the row's percent of their leads.
  */
 export function SourceRestrictions() {
-  const editing = useEditing();
-  const { control } = useFormContext<CampaignFormValues>();
-  const { fields, append, remove } = useFieldArray({ control, name: 'source_filter' });
   const sources = useSourceOptions(true);
   const list = sources.data?.data ?? [];
 
   return (
-    <Section
+    <CampaignRowsSection
+      name="source_filter"
       title="Source Restrictions"
       description="Empty: every source may sell to the campaign. With rows, only those sources (and channels) may, at the row's prices, for the row's share of their leads."
-    >
-      <Stack gap="sm">
-        {fields.length === 0 && (
-          <Text c="dimmed" fz="sm">
-            None
-          </Text>
-        )}
-        {fields.map((field, index) => (
-          <Paper key={field.id} withBorder p="sm" radius="md" bg="var(--mantine-color-gray-0)">
-            <FilterRow index={index} sources={list} onRemove={editing ? () => remove(index) : undefined} />
-          </Paper>
-        ))}
-        {editing && (
-          <AddRowButton size="xs" onClick={() => append({ ...NEW_SOURCE_FILTER })}>
-            Add Restriction
-          </AddRowButton>
-        )}
-      </Stack>
-    </Section>
+      newRow={NEW_SOURCE_FILTER}
+      addLabel="Add Restriction"
+      row={(index, onRemove) => <FilterRow index={index} sources={list} onRemove={onRemove} />}
+    />
   );
 }
 

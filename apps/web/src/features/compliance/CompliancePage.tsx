@@ -27,10 +27,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
+import { UrlDateInput, UrlSearchInput, UrlSelectFilter } from '../../components/ListPage';
 import { PageHeader } from '../../components/PageHeader';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
+import { fieldError } from '../../lib/forms';
 import { queryKeys } from '../../lib/queryKeys';
 import { DeletionListsPanel, DeletionListWarning } from './DeletionLists';
 
@@ -107,7 +108,7 @@ function ErasurePanel() {
           placeholder={kind === 'phone' ? '(512) 555-0123' : 'person@example.com'}
           value={contact}
           onChange={(e) => setContact(e.currentTarget.value)}
-          error={(search.error as { errors?: Record<string, string> } | null)?.errors?.[kind]}
+          error={fieldError(search.error, kind)}
           w={280}
         />
         <Button onClick={() => search.mutate()} loading={search.isPending} disabled={!contact.trim()}>
@@ -162,7 +163,7 @@ function ErasurePanel() {
               description="Who asked, and how (never the person's data: a ticket number, 'the consumer by email')"
               value={requestedBy}
               onChange={(e) => setRequestedBy(e.currentTarget.value)}
-              error={(erase.error as { errors?: Record<string, string> } | null)?.errors?.requested_by}
+              error={fieldError(erase.error, 'requested_by')}
               maw={480}
             />
             <Group>
@@ -247,19 +248,12 @@ const logColumns: DataTableColumn<AccessLogEntry>[] = [
 const LOG_FILTERS = ['user', 'action', 'begin', 'end', 'lead'] as const;
 
 function AccessLogPanel() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const query = new URLSearchParams();
   for (const f of LOG_FILTERS) {
     const v = params.get(f);
     if (v) query.set(f, v);
   }
-  const setParam = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    next.delete('page');
-    setParams(next, { replace: true });
-  };
   return (
     <Paper withBorder p="md" shadow="xs">
       <Stack gap="md">
@@ -275,20 +269,8 @@ function AccessLogPanel() {
             data={ACCESS_ACTIONS.map((a) => ({ value: a, label: ACCESS_ACTION_LABELS[a] }))}
             w={200}
           />
-          <TextInput
-            type="date"
-            aria-label="From"
-            label="From"
-            value={params.get('begin') ?? ''}
-            onChange={(e) => setParam('begin', e.currentTarget.value)}
-          />
-          <TextInput
-            type="date"
-            aria-label="To"
-            label="To"
-            value={params.get('end') ?? ''}
-            onChange={(e) => setParam('end', e.currentTarget.value)}
-          />
+          <UrlDateInput param="begin" label="From" />
+          <UrlDateInput param="end" label="To" />
           <UrlSearchInput param="lead" label="Lead id" w={220} />
           <Anchor href={`/api/compliance/access-log/export.csv?${query.toString()}`} download>
             Export CSV
@@ -337,7 +319,7 @@ function RetentionPanel() {
           onChange={setDays}
           min={1}
           allowDecimal={false}
-          error={(save.error as { errors?: Record<string, string> } | null)?.errors?.lead_days}
+          error={fieldError(save.error, 'lead_days')}
           w={300}
         />
         <Button onClick={() => save.mutate()} loading={save.isPending}>

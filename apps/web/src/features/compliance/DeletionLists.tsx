@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
+import { fieldError } from '../../lib/forms';
 import { queryKeys } from '../../lib/queryKeys';
 import { uploadFile } from '../../lib/upload';
 
@@ -136,7 +137,7 @@ export function DeletionListsPanel() {
           placeholder="/var/lib/leadex/drop"
           value={directory ?? status.data?.directory ?? ''}
           onChange={(e) => setDirectory(e.currentTarget.value)}
-          error={(saveDirectory.error as { errors?: Record<string, string> } | null)?.errors?.directory}
+          error={fieldError(saveDirectory.error, 'directory')}
           w={420}
         />
         <Button variant="light" onClick={() => saveDirectory.mutate()} loading={saveDirectory.isPending}>

@@ -149,18 +149,10 @@ export default function ApiDocPage() {
                   }}
                 />
               )}
-              <div>
-                <Text fw={600} fz="sm" mb={4}>
-                  Answers
-                </Text>
-                <Code block>{answers.join('\n')}</Code>
-              </div>
-              <div>
-                <Text fw={600} fz="sm" mb={4}>
-                  Example
-                </Text>
-                <Code block>{key ? example(origin).replaceAll('$KEY', key.key) : example(origin)}</Code>
-              </div>
+              <TitledCode title="Answers">{answers.join('\n')}</TitledCode>
+              <TitledCode title="Example">
+                {key ? example(origin).replaceAll('$KEY', key.key) : example(origin)}
+              </TitledCode>
             </Stack>
           </Section>
         );
@@ -232,14 +224,9 @@ function ConnectFromLeadConduit({ origin, apiKey = 'lx_yourkey' }: { origin: str
             ]),
           }}
         />
-        <div>
-          <Text fw={600} fz="sm" mb={4}>
-            Try it as the Standard recipient sends it
-          </Text>
-          <Code
-            block
-          >{`curl -s '${standardUrl}' \\\n  -d service=roofing -d first_name=Pat -d last_name=Lee -d email=pat@example.com \\\n  -d phone_1=5125550142 -d postal_code=78701 -d is_test=true\n# {"outcome":"success","lead":{"id":"lead_01…"},"price":20,"test":true}`}</Code>
-        </div>
+        <TitledCode title="Try it as the Standard recipient sends it">
+          {`curl -s '${standardUrl}' \\\n  -d service=roofing -d first_name=Pat -d last_name=Lee -d email=pat@example.com \\\n  -d phone_1=5125550142 -d postal_code=78701 -d is_test=true\n# {"outcome":"success","lead":{"id":"lead_01…"},"price":20,"test":true}`}
+        </TitledCode>
       </Stack>
     </Section>
   );
@@ -300,23 +287,34 @@ function ServiceFieldsDoc({ services }: { services: DocumentServiceFields[] }) {
               </Table.Tbody>
             </Table>
             <SimpleGrid cols={{ base: 1, md: 2 }}>
-              <div>
-                <Text fz="sm" fw={500}>
-                  Example ping
-                </Text>
-                <Code block>{JSON.stringify(examples.ping, null, 2)}</Code>
-              </div>
-              <div>
-                <Text fz="sm" fw={500}>
-                  Example post
-                </Text>
-                <Code block>{JSON.stringify(examples.post, null, 2)}</Code>
-              </div>
+              {EXAMPLE_STAGES.map((stage) => (
+                <div key={stage}>
+                  <Text fz="sm" fw={500}>
+                    {`Example ${stage}`}
+                  </Text>
+                  <Code block>{JSON.stringify(examples[stage], null, 2)}</Code>
+                </div>
+              ))}
             </SimpleGrid>
           </Stack>
         ))}
       </Stack>
     </Section>
+  );
+}
+
+/** A service's example requests, in the order a source sends them. */
+const EXAMPLE_STAGES = ['ping', 'post'] as const;
+
+/** A code block under its small bold title (a call's answers, an example). */
+function TitledCode({ title, children }: { title: string; children: string }) {
+  return (
+    <div>
+      <Text fw={600} fz="sm" mb={4}>
+        {title}
+      </Text>
+      <Code block>{children}</Code>
+    </div>
   );
 }
 

@@ -5,8 +5,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Section } from '../../components/Section';
 import { api } from '../../lib/api';
+import { fieldError } from '../../lib/forms';
 import { queryKeys } from '../../lib/queryKeys';
-import { LongValueField, ValueField } from './LeadFields';
+import { ValueCols } from './LeadFields';
 
 const path = (id: string, rest = '') => `/api/lead/${encodeURIComponent(id)}${rest}`;
 const complianceKey = (id: string) => [...queryKeys.leads.detail(id), 'compliance'] as const;
@@ -31,6 +32,9 @@ function useLegalHold(id: string) {
 }
 
 const text = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v));
+
+/** The consent evidence's downloads, each a button named by its format. */
+const EVIDENCE_FORMATS = ['pdf', 'json'] as const;
 
 /**
  * Issue 34: the consumer's calling window (the state's hours in the consumer's zone, and whether the
@@ -92,26 +96,19 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
         actions={
           e ? (
             <Group gap="xs">
-              <Button
-                component="a"
-                href={download('pdf')}
-                download
-                variant="default"
-                size="xs"
-                leftSection={<IconDownload size={14} />}
-              >
-                PDF
-              </Button>
-              <Button
-                component="a"
-                href={download('json')}
-                download
-                variant="default"
-                size="xs"
-                leftSection={<IconDownload size={14} />}
-              >
-                JSON
-              </Button>
+              {EVIDENCE_FORMATS.map((format) => (
+                <Button
+                  key={format}
+                  component="a"
+                  href={download(format)}
+                  download
+                  variant="default"
+                  size="xs"
+                  leftSection={<IconDownload size={14} />}
+                >
+                  {format.toUpperCase()}
+                </Button>
+              ))}
               {admin && !sealed && (
                 <Button
                   size="xs"
@@ -144,38 +141,25 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
                 </Text>
               </Group>
             </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <ValueField label="Consent" value={r.consent === null ? 'Not sent' : r.consent ? 'Yes' : 'No'} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <ValueField
-                label="Names the consent covers"
-                value={((r.legal_names_covered as string[] | undefined) ?? []).join('; ') || 'None of the buyers'}
-              />
-            </Grid.Col>
-            <Grid.Col span={12}>
-              <LongValueField label="Consent language as sent" value={text(r.consent_language)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <ValueField label="Page URL" value={text(r.page_url)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <ValueField label="Consumer IP" value={text(consumer.ip)} />
-            </Grid.Col>
-            <Grid.Col span={12}>
-              <ValueField label="Consumer user agent" value={text(consumer.user_agent)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <ValueField label="TrustedForm certificate (as checked)" value={text(r.trusted_form)} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <ValueField label="Jornaya LeadiD (as checked)" value={text(r.jornaya)} />
-            </Grid.Col>
-            {r.consent_page_snapshot ? (
-              <Grid.Col span={12}>
-                <LongValueField label="Consent page snapshot" value={text(r.consent_page_snapshot)} />
-              </Grid.Col>
-            ) : null}
+            <ValueCols
+              span={{ base: 12, md: 6 }}
+              fields={[
+                { label: 'Consent', value: r.consent === null ? 'Not sent' : r.consent ? 'Yes' : 'No' },
+                {
+                  label: 'Names the consent covers',
+                  value: ((r.legal_names_covered as string[] | undefined) ?? []).join('; ') || 'None of the buyers',
+                },
+                { label: 'Consent language as sent', value: text(r.consent_language), span: 12, long: true },
+                { label: 'Page URL', value: text(r.page_url) },
+                { label: 'Consumer IP', value: text(consumer.ip) },
+                { label: 'Consumer user agent', value: text(consumer.user_agent), span: 12 },
+                { label: 'TrustedForm certificate (as checked)', value: text(r.trusted_form) },
+                { label: 'Jornaya LeadiD (as checked)', value: text(r.jornaya) },
+                ...(r.consent_page_snapshot
+                  ? [{ label: 'Consent page snapshot', value: text(r.consent_page_snapshot), span: 12, long: true }]
+                  : []),
+              ]}
+            />
             <Grid.Col span={12}>
               <Text fz="xs" c="dimmed">
                 SHA-256 of the record’s canonical text
@@ -197,7 +181,7 @@ export function LeadComplianceSections({ leadId, admin = false }: { leadId: stri
                   placeholder="Subpoena in Smith v. Acme"
                   value={reason}
                   onChange={(ev) => setReason(ev.currentTarget.value)}
-                  error={(sealedRead.error as { errors?: Record<string, string> } | null)?.errors?.reason}
+                  error={fieldError(sealedRead.error, 'reason')}
                   w={360}
                 />
                 <Button size="sm" onClick={() => sealedRead.mutate()} loading={sealedRead.isPending}>

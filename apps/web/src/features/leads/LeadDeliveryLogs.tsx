@@ -13,7 +13,7 @@ import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
 import { showSuccess } from '../../lib/notify';
 import { DeliveryStatusBadge } from './LeadBadges';
-import { RecordLink } from './LeadFields';
+import { Labeled, RecordLink } from './LeadFields';
 import { useResendDelivery } from './leads.api';
 
 /** A match's channels that were tried, in the order the logs show them. */
@@ -161,35 +161,23 @@ function MatchLogs({ leadId, match }: { leadId: string; match: LeadMatch }) {
   return (
     <Stack gap="md">
       <Group gap="lg" fz="sm" wrap="wrap">
-        <Group gap={6}>
-          <Text fz="sm" c="dimmed">
-            Buyer
-          </Text>
+        <Labeled label="Buyer">
           <RecordLink to={`/buyer/${match.buyer._id}`}>{match.buyer.name ?? 'Open the buyer'}</RecordLink>
-        </Group>
-        <Group gap={6}>
-          <Text fz="sm" c="dimmed">
-            Campaign
-          </Text>
+        </Labeled>
+        <Labeled label="Campaign">
           <RecordLink to={`/campaign/${match.campaign._id}`}>{match.campaign.name}</RecordLink>
-        </Group>
+        </Labeled>
         {match.buyer_lead_id && (
-          <Group gap={6}>
-            <Text fz="sm" c="dimmed">
-              Buyer Lead ID
-            </Text>
+          <Labeled label="Buyer Lead ID">
             <Text fz="sm">{match.buyer_lead_id}</Text>
-          </Group>
+          </Labeled>
         )}
         {match.delivery_reason && (
-          <Group gap={6}>
-            <Text fz="sm" c="dimmed">
-              Buyer's Reason
-            </Text>
+          <Labeled label="Buyer's Reason">
             <Text fz="sm" c="red.8">
               {match.delivery_reason}
             </Text>
-          </Group>
+          </Labeled>
         )}
       </Group>
       {failed && (
@@ -277,12 +265,9 @@ function AttemptItem({ attempt }: { attempt: LeadDeliveryAttempt }) {
       <Accordion.Panel>
         <CallExcerpts call={attempt}>
           {attempt.delivery && (
-            <Group gap={6}>
-              <Text fz="sm" c="dimmed">
-                Delivery
-              </Text>
+            <Labeled label="Delivery">
               <RecordLink to={`/delivery/${attempt.delivery._id}`}>{attempt.delivery.name}</RecordLink>
-            </Group>
+            </Labeled>
           )}
         </CallExcerpts>
       </Accordion.Panel>

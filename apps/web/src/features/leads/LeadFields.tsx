@@ -1,5 +1,16 @@
 import type { LeadFieldFlag } from '@leadex/domain';
-import { ActionIcon, Anchor, Group, Input, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Grid,
+  type GridColProps,
+  Group,
+  Input,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -29,6 +40,43 @@ export function ValueField({ label, value, note }: { label: string; value: strin
 /** A long read-only text (the TCPA language). */
 export function LongValueField({ label, value }: { label: string; value: string | undefined }) {
   return <Textarea label={label} value={value ?? ''} readOnly variant="filled" autosize minRows={1} maxRows={8} />;
+}
+
+/** One read-only text of ValueCols: `field` names the lead's field whose flag it shows; `long` for a paragraph. */
+export interface ValueCol {
+  label: string;
+  value: string | undefined;
+  span?: GridColProps['span'];
+  field?: string;
+  long?: boolean;
+}
+
+/**
+ * Read-only text fields in a row of grid columns (`span` each, a third of a wide screen unless told);
+ * a field that names the lead's `field` shows its flag, if it has one.
+ */
+export function ValueCols({
+  lead,
+  fields,
+  span: defaultSpan = { base: 12, sm: 6, lg: 4 },
+}: {
+  lead?: { field_flags?: LeadFieldFlag[] };
+  fields: ValueCol[];
+  span?: GridColProps['span'];
+}) {
+  return fields.map(({ label, value, span, field, long }) => (
+    <Grid.Col key={label} span={span ?? defaultSpan}>
+      {long ? (
+        <LongValueField label={label} value={value} />
+      ) : (
+        <ValueField
+          label={label}
+          value={value}
+          note={lead && field ? <FieldFlagNote lead={lead} field={field} /> : undefined}
+        />
+      )}
+    </Grid.Col>
+  ));
 }
 
 /** A value that is not text (a badge, a link), labelled as the inputs beside it are. */
@@ -100,6 +148,18 @@ export function UrlValueField({
       rightSection={<OpenLinkButton url={openUrl} label={openLabel} />}
       rightSectionPointerEvents="all"
     />
+  );
+}
+
+/** A value after its dimmed name, in a line of them (a match's buyer and campaign, a ping's delivery). */
+export function Labeled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group gap={6}>
+      <Text fz="sm" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </Group>
   );
 }
 

@@ -1,10 +1,9 @@
 import type { LeadDetail, LeadPingCall } from '@leadex/domain';
 import { Accordion, Badge, Group, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Section } from '../../components/Section';
 import { formatTimestamp } from '../../lib/format';
 import { CallExcerpts } from './LeadDeliveryLogs';
-import { RecordLink } from './LeadFields';
+import { Labeled, RecordLink } from './LeadFields';
 import { BID_OUTCOME_COLORS, bidOutcomeLabel } from './leadFormat';
 
 /**
@@ -72,17 +71,5 @@ function PingItem({ ping }: { ping: LeadPingCall }) {
         </CallExcerpts>
       </Accordion.Panel>
     </Accordion.Item>
-  );
-}
-
-/** A value of the ping after its dimmed name, on one line. */
-function Labeled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Group gap={6}>
-      <Text fz="sm" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </Group>
   );
 }

@@ -17,6 +17,7 @@ import {
   LabeledField,
   LongValueField,
   UrlValueField,
+  ValueCols,
   ValueField,
 } from './LeadFields';
 import { leadType } from './leadFormat';
@@ -27,28 +28,6 @@ const phoneOf = (phone: string | undefined) => (phone ? formatLeadPhone(phone) :
 
 const half = { base: 12, sm: 6, lg: 4 } as const;
 const narrow = { base: 6, lg: 2 } as const;
-
-/**
- * Read-only text fields in a row of grid columns (a third of a wide screen each, unless told); a field
- * that names the lead's `field` shows its flag, if it has one.
- */
-function ValueCols({
-  lead,
-  fields,
-}: {
-  lead?: LeadDetail;
-  fields: { label: string; value: string | undefined; span?: GridColProps['span']; field?: string }[];
-}) {
-  return fields.map(({ label, value, span, field }) => (
-    <Grid.Col key={label} span={span ?? half}>
-      <ValueField
-        label={label}
-        value={value}
-        note={lead && field ? <FieldFlagNote lead={lead} field={field} /> : undefined}
-      />
-    </Grid.Col>
-  ));
-}
 
 /** Lead Details, opening with the lead's ID and timestamp in either portal; the portal's own fields follow. */
 function LeadDetailsSection({ lead, children }: { lead: LeadDetail; children: ReactNode }) {
@@ -154,16 +133,13 @@ export function BuyerLeadDetail({ lead }: { lead: LeadDetail }) {
           <Grid gap="md">
             <ConsentFlags lead={lead} labels={['TCPA Consent', 'Homeowner']} span={{ base: 6, lg: 3 }} />
             <TrustedFormCol lead={lead} label="Trusted Form" span={{ base: 12, lg: 6 }} />
-            <Grid.Col span={{ base: 12, lg: 6 }}>
-              <ValueField
-                label="LeadiD Token"
-                value={lead.jornaya}
-                note={<FieldFlagNote lead={lead} field="jornaya" />}
-              />
-            </Grid.Col>
-            <Grid.Col span={12}>
-              <LongValueField label="TCPA Language" value={lead.tcpa_language} />
-            </Grid.Col>
+            <ValueCols
+              lead={lead}
+              fields={[
+                { field: 'jornaya', label: 'LeadiD Token', value: lead.jornaya, span: { base: 12, lg: 6 } },
+                { label: 'TCPA Language', value: lead.tcpa_language, span: 12, long: true },
+              ]}
+            />
           </Grid>
         </Section>
 
