@@ -55,7 +55,12 @@ function requestIn(state: string): SaleRequest {
 function scriptedDeliveries(verdicts: Record<string, 'accepts' | 'refuses'>) {
   const asked: string[] = [];
   const delivery = (buyerId: string) =>
-    ({ _id: `whk_${buyerId}`, name: `hook of ${buyerId}`, ping_id: DIRECT_DELIVERY, map: [] }) as LiveDelivery;
+    ({
+      _id: `whk_${buyerId}`,
+      name: `hook of ${buyerId}`,
+      ping_id: DIRECT_DELIVERY,
+      map: [],
+    }) as unknown as LiveDelivery;
   const port: InlineDeliveries = {
     runsFor: (buyerId) => buyerId in verdicts,
     of: async (buyerIds) => new Map([...buyerIds].filter((id) => id in verdicts).map((id) => [id, [delivery(id)]])),
