@@ -1,3 +1,4 @@
+import { platformFieldNames } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 import { screenshot } from './screenshots';
@@ -76,6 +77,22 @@ describe('API documentation', () => {
     await page.getByRole('heading', { name: 'API Documentation' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/doc');
     await page.getByText('/api/ping', { exact: true }).first().waitFor();
+
+    // Issue 32 item 10: a guide per platform, with what each of its fields becomes, and examples to paste.
+    for (const platform of ['LeadConduit', 'LeadsPedia', 'boberdoo', 'Lead Prosper'] as const) {
+      await page.getByRole('heading', { name: `Connect from ${platform}` }).waitFor();
+      const rows = page.getByRole('table', { name: `${platform} fields` }).getByRole('row');
+      // A header row, then a row per field name the server reads.
+      await expect.poll(() => rows.count()).toBe(platformFieldNames(platform).length + 1);
+    }
+    const postalCode = page
+      .getByRole('table', { name: 'LeadConduit fields' })
+      .getByRole('row', { name: /postal_code/ });
+    expect((await postalCode.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual(['postal_code', 'zip']);
+    // The LeadConduit URL carries the source's own key: pasted as it is, it posts as this source.
+    const standard = page.getByText(/\/api\/lead\?apikey=lx_[^&]+&response_format=leadconduit/).first();
+    await standard.waitFor();
+    expect(await standard.textContent()).not.toContain('lx_yourkey');
     await context.close();
   });
 });

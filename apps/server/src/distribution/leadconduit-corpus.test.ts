@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSourceWithKey, uniquePhone } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
@@ -260,6 +262,31 @@ describe('the corpus: leadconduit-types and Leadex side by side', () => {
     for (const kind of ['phone', 'email', 'zip', 'state', 'boolean'] as const)
       expect(CORPUS.filter((row) => row[0] === kind).length).toBeGreaterThanOrEqual(10);
     for (const [, , lc, leadex, why] of CORPUS) expect(Boolean(why)).toBe(lc !== leadex);
+  });
+
+  it('docs/decisions.md lists every disagreement, and only those, with the same reason', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../../docs/decisions.md', import.meta.url)), 'utf8');
+    const section = doc.split('\n### The corpus: leadconduit-types and Leadex')[1]?.split('\n#')[0] ?? '';
+    /** A cell as the table writes it: in backticks, a value with blanks at its ends also in quotes. */
+    const cell = (text: string) =>
+      text
+        .trim()
+        .replace(/^`(.*)`$/, '$1')
+        .replace(/^"(.*)"$/, '$1');
+    const listed = section
+      .split('\n')
+      .filter((line) => /^\| (phone|email|zip|state|boolean) \|/.test(line))
+      .map((line) => line.split(' | ').map((part) => cell(part.replace(/^\| | \|$/g, ''))));
+    const disagreements = CORPUS.filter(([, , lc, leadex]) => lc !== leadex).map(([kind, sent, lc, leadex, why]) => [
+      kind,
+      String(sent),
+      lc,
+      leadex,
+      why,
+    ]);
+    expect(listed).toEqual(disagreements);
+    expect(section).toContain(`The ${disagreements.length} disagreements left`);
+    expect(section).toContain(`${CORPUS.length} values`);
   });
 
   it.each(CORPUS)('%s %j: LeadConduit %s, Leadex %s', (kind, sent, lc, leadex) => {

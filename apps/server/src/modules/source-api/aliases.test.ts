@@ -78,11 +78,14 @@ describe('docs/api.md', () => {
     expect(rowsUnder('## Field aliases')).toEqual(FIELD_ALIASES.map((a) => [a.alias, a.field, a.platforms.join(', ')]));
   });
 
-  it.each(GUIDED_PLATFORMS)('says what each %s field becomes, as the server reads it', (platform) => {
-    expect(rowsUnder(`## Connect from ${platform}`)).toEqual(
-      platformFieldNames(platform).map((f) => [f.name, f.becomes]),
-    );
-  });
+  it.each([...GUIDED_PLATFORMS, 'LeadConduit' as const])(
+    'says what each %s field becomes, as the server reads it',
+    (platform) => {
+      expect(rowsUnder(`## Connect from ${platform}`)).toEqual(
+        platformFieldNames(platform).map((f) => [f.name, f.becomes]),
+      );
+    },
+  );
 });
 
 describe('fieldMapper', () => {

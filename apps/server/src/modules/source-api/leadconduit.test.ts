@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, createSourceWithKey, uniquePhone, ZIP_OF_STATE } from '../../../test/factories';
-import { useTestApp } from '../../../test/harness';
+import { useAdminTestApp } from '../../../test/harness';
 import { leads } from '../../db/schema';
 
 /**
@@ -45,7 +45,7 @@ const custom = require('leadconduit-custom') as { outbound: { json: Outbound; fo
 const standard = require('leadconduit-default') as { outbound: Outbound };
 const types = require('leadconduit-types') as Record<string, { parse(raw: string): unknown }>;
 
-const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
+const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 let base = '';
 let apiKey = '';
 let sourceId = '';
@@ -274,5 +274,52 @@ describe('LeadConduit Standard recipient, no answer settings', () => {
   it('reads an unknown key (401) as error: not the lead refused, the step misconfigured', async () => {
     const event = await send(lcLead(), 'lx_not-a-key');
     expect(event).toEqual({ outcome: 'error', reason: 'Unknown API key', code: 'unauthorized' });
+  });
+});
+
+/**
+ * "Nothing to set but the URL" (docs/api.md "Connect from LeadConduit"): a source whose answer format
+ * and default service the exchange's admin set. The Standard recipient's URL carries only the key: no
+ * `response_format`, no custom `service` field, no answer settings.
+ */
+describe('LeadConduit Standard recipient, nothing set but the URL with the key', () => {
+  let ownKey = '';
+  beforeAll(async () => {
+    const own = await createSourceWithKey(t, { maxCost: 20 });
+    ownKey = own.apiKey;
+    const set = await t.request({
+      method: 'PUT',
+      url: `/api/source/${own.sourceId}`,
+      as: admin.cookie,
+      payload: { answer_format: 'leadconduit', default_service: 'roofing' },
+    });
+    expect(set.statusCode).toBe(200);
+  });
+  const send = (lead: Record<string, unknown>, key = ownKey) =>
+    deliver(standard.outbound, { url: `${base}/api/lead?apikey=${encodeURIComponent(key)}`, method: 'POST', lead });
+
+  it('reads a sale as success with the price and lead id, no match as failure, a test as success selling nothing', async () => {
+    const sold = await send(lcLead());
+    expect(sold).toMatchObject({ outcome: 'success', price: 20, lead: { id: expect.stringMatching(/^lead_/) } });
+    expect(await leadRow(sold.lead?.id as string)).toMatchObject({ service: 'roofing', sold: true, test: false });
+
+    const unsold = await send(lcLead({ postal_code: UNSOLD_ZIP }));
+    expect(unsold).toMatchObject({
+      outcome: 'failure',
+      reason: expect.stringMatching(/^No buyer takes this lead now/),
+    });
+
+    const test = await send(lcLead({ is_test: 'true' }));
+    expect(test).toMatchObject({ outcome: 'success', price: 20, test: true });
+    expect(await leadRow(test.lead?.id as string)).toMatchObject({ test: true, sold: false, priceCents: 0 });
+
+    const refused = await send(lcLead({ postal_code: undefined }));
+    expect(refused).toMatchObject({ outcome: 'failure', reason: 'zip is required' });
+  });
+
+  it("reads an unknown key as error: the key's source, and so its answer format, is unknown", async () => {
+    const event = await send(lcLead(), 'lx_not-a-key');
+    // The default JSON answer has no outcome: the Standard recipient makes an error of it.
+    expect(event).toMatchObject({ outcome: 'error' });
   });
 });

@@ -24,7 +24,13 @@ const columns: DataTableColumn<PingBid>[] = [
     title: 'Answer',
     noWrap: true,
     render: (r) => (
-      <Badge component="span" variant="light" color={BID_OUTCOME_COLORS[r.outcome]}>
+      <Badge
+        component="span"
+        variant="light"
+        color={BID_OUTCOME_COLORS[r.outcome]}
+        // Whole, never "No …": the column grows to the badge instead of cutting it (as the return badges).
+        styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { overflow: 'visible' } }}
+      >
         {BID_OUTCOME_LABELS[r.outcome]}
       </Badge>
     ),
@@ -34,7 +40,8 @@ const columns: DataTableColumn<PingBid>[] = [
     accessor: 'reason',
     title: 'Reason',
     render: (r) => (
-      <Text fz="sm" lineClamp={2} maw={280}>
+      // Two lines on the table; the whole reason on hover.
+      <Text fz="sm" lineClamp={2} maw={280} title={r.reason}>
         {r.reason ?? ''}
       </Text>
     ),

@@ -8,7 +8,7 @@ import { SellingNotice } from '../source-portal/SellingStatus';
 import { useOwnSource } from '../source-portal/sourcePortal.api';
 import { usePublicApiDocument } from './docs.api';
 import { type DocumentServiceFields, documentServiceFields, documentServices } from './openapi';
-import { PlatformGuides } from './PlatformGuides';
+import { PlatformFieldsTable, PlatformGuides } from './PlatformGuides';
 
 /** The three calls in the order a source uses them, with what each answers. */
 const ENDPOINTS: { path: string; answers: string[]; example: (origin: string) => string }[] = [
@@ -204,6 +204,13 @@ function ConnectFromLeadConduit({ origin, apiKey = 'lx_yourkey' }: { origin: str
           sale is a success at your payout, no match a failure with its reason, a test lead (<Code>is_test</Code>) a
           success that sells nothing, a wrong key an error.
         </Text>
+        <Text fz="sm">
+          What each LeadConduit field becomes (fields named as ours, such as <Code>first_name</Code>,{' '}
+          <Code>last_name</Code>, <Code>email</Code>, <Code>city</Code>, <Code>state</Code>, <Code>user_agent</Code>,
+          are read as they are; <Code>is_test</Code> true makes the lead a test; every other field, the{' '}
+          <Code>price</Code> the Standard recipient always sends among them, is kept in the lead's metadata):
+        </Text>
+        <PlatformFieldsTable platform="LeadConduit" />
         <Text>
           <b>Custom step</b>: URL <Code>{`${origin}/api/lead?response_format=leadconduit`}</Code> (XML:{' '}
           <Code>response_format=leadconduit_xml</Code>), the header <Code>Authorization: Bearer {apiKey}</Code> (or HTTP

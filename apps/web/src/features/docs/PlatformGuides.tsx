@@ -97,6 +97,21 @@ function OwnServiceRouting({ source }: { source: Source }) {
   );
 }
 
+/** What each field name `platform` documents becomes, from the table the server reads. */
+export function PlatformFieldsTable({ platform }: { platform: Platform }) {
+  return (
+    <Table
+      striped
+      withTableBorder
+      aria-label={`${platform} fields`}
+      data={{
+        head: [`${platform} field`, 'Becomes'],
+        body: platformFieldNames(platform).map((f) => [code(f.name), f.isField ? code(f.becomes) : f.becomes]),
+      }}
+    />
+  );
+}
+
 /**
  * The field aliases and the "Connect from" guides of LeadsPedia, boberdoo and Lead Prosper (issue 32),
  * from the same table the server reads (packages/domain source-api-aliases.ts).
@@ -140,15 +155,7 @@ export function PlatformGuides({ origin, apiKey, source }: { origin: string; api
               ))}
             </List>
             <Code block>{withKey(GUIDES[platform].example(origin))}</Code>
-            <Table
-              striped
-              withTableBorder
-              aria-label={`${platform} fields`}
-              data={{
-                head: [`${platform} field`, 'Becomes'],
-                body: platformFieldNames(platform).map((f) => [code(f.name), f.isField ? code(f.becomes) : f.becomes]),
-              }}
-            />
+            <PlatformFieldsTable platform={platform} />
           </Stack>
         </Section>
       ))}
