@@ -30,6 +30,9 @@ type Winner = AuctionResult['winners'][number];
  * custom deliveries gets the lead there and then (DESIGN.md §6): Not Accepted rejects its match and
  * the auction runs again without that buyer. A winner that took the lead stays in the sale.
  */
+/** The delivery fields that need the consent evidence read in the sale's transaction. */
+const EVIDENCE_FIELDS: ReadonlySet<string> = new Set(CONSENT_EVIDENCE_FIELD_NAMES);
+
 export class CarefulSale {
   /** Campaigns whose cap filled during the sale. */
   private readonly full = new Set<string>();
@@ -194,8 +197,7 @@ export class CarefulSale {
    */
   private async evidenceFor(deliveries: LiveDelivery[]): Promise<ConsentEvidenceRecord | null> {
     if (this.evidence !== undefined) return this.evidence;
-    const wanted = new Set<string>(CONSENT_EVIDENCE_FIELD_NAMES);
-    if (!deliveries.some((d) => d.map.some((row) => wanted.has(row.field)))) return null;
+    if (!deliveries.some((d) => d.map.some((row) => EVIDENCE_FIELDS.has(row.field)))) return null;
     this.evidence = await consentEvidenceOf(this.tx, this.lead);
     return this.evidence;
   }

@@ -118,7 +118,7 @@ export async function priorSales(
 }
 
 /**
- * The consent evidence the sale's trigger will store for this lead (migration 0040): the same record
+ * The consent evidence the sale's trigger will store for this lead (migration 0041): the same record
  * and hash, read in the sale's transaction before the lead is stored, for the live deliveries that map
  * it (issue 34 item 3). The record comes from the lead's columns as the sale inserts them.
  */
