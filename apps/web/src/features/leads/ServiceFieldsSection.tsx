@@ -45,15 +45,20 @@ export function shownLeadFields(
   return [...known, ...unknown];
 }
 
-/** The lead's service's definitions, from GET /api/services/fields. */
+/**
+ * The lead's service's definitions, from GET /api/services/fields; undefined until they are read, so no
+ * field shows as removed while they load (a service without definitions answers an empty list).
+ */
 export function useServiceFieldsOf(service: string | undefined) {
   const all = useServiceFields();
-  return all.data?.find((s) => s.service === service)?.fields;
+  if (all.isError) return [];
+  return all.data && (all.data.find((s) => s.service === service)?.fields ?? []);
 }
 
 /** The section "Service Fields" of a lead detail (admin, buyer, source): nothing when the lead has none. */
 export function ServiceFieldsSection({ lead }: { lead: { service: string; fields?: LeadFields } }) {
   const definitions = useServiceFieldsOf(lead.service);
+  if (definitions === undefined) return null;
   const shown = shownLeadFields(lead.fields, definitions);
   if (shown.length === 0) return null;
   return (
