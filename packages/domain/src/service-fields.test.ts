@@ -58,6 +58,29 @@ describe('readFieldValue: each type at both sides of its boundaries', () => {
     expect(value('date', 20240101)).toMatchObject({ flag: expect.any(String) });
   });
 
+  it.each([
+    ['2000-02-29', '2000-02-29'],
+    ['1900-02-28', '1900-02-28'],
+    ['1900-02-29', null],
+    ['2100-02-29', null],
+    ['2028-2-29', '2028-02-29'],
+    ['2027-04-30', '2027-04-30'],
+    ['2027-04-31', null],
+    ['2027-12-31', '2027-12-31'],
+    ['2027-12-32', null],
+    ['2027-01-01T10:00:00Z', '2027-01-01'],
+    ['1/1/2027', '2027-01-01'],
+    ['2027-00-10', null],
+    ['2027-13-10', null],
+    ['2027-06-00', null],
+    ['1899-12-31', null],
+    ['1900-01-01', '1900-01-01'],
+    ['2200-12-31', '2200-12-31'],
+    ['2201-01-01', null],
+  ])('date %s reads as %s (leap years, month ends, the range)', (sent, stored) => {
+    expect(value('date', sent)).toEqual(stored === null ? { flag: expect.any(String) } : { value: stored });
+  });
+
   it('phone: 10 US digits; 9 or a non-NANP number flagged', () => {
     expect(value('phone', '(512) 789-1111')).toEqual({ value: '5127891111' });
     expect(value('phone', '+1 512 789 1111')).toEqual({ value: '5127891111' });

@@ -258,11 +258,16 @@ function readMoneyCents(raw: unknown): number | string {
   return cents;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** `YYYY-MM-DD` of a real day of the Gregorian calendar (years 1900-2200), else null; read on every ping. */
 function validDate(y: number, m: number, d: number): string | null {
   if (y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1) return null;
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const last = m === 2 && isLeapYear(y) ? 29 : (DAYS_IN_MONTH[m - 1] as number);
+  if (d > last) return null;
+  return `${y}-${twoDigits(m)}-${twoDigits(d)}`;
 }
 
 /** A date as `YYYY-MM-DD` (also a timestamp's date) or the US `MM/DD/YYYY`; null when not a real date. */

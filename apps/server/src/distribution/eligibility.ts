@@ -3,6 +3,7 @@ import type { CompiledFieldFilter } from '@leadex/domain';
 import { consentNamesAny } from '@leadex/domain';
 import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
 import { budgetFailure } from './budgets';
+import type { RuleSlots, SharedFieldFilter } from './field-filters';
 import {
   type Bid,
   CAP_PERIODS,
@@ -95,29 +96,52 @@ function deferredAtPing(rules: readonly CompiledFieldFilter[]): readonly string[
 }
 
 /**
+ * A lead's verdicts on its service's shared rules by slot (0: not tested yet, 1: holds, 2: fails),
+ * kept with the lead's fields: the same rule on many campaigns is tested once a lead. Tied to the
+ * snapshot's slots too, since a sale may run again on a newer snapshot with the same fields.
+ */
+const verdictsByFields = new WeakMap<object, { slots: RuleSlots; verdicts: Int8Array }>();
+
+function verdictsOf(fields: object, slots: RuleSlots): Int8Array {
+  let memo = verdictsByFields.get(fields);
+  if (!memo || memo.slots !== slots) {
+    memo = { slots, verdicts: new Int8Array(slots.size) };
+    verdictsByFields.set(fields, memo);
+  }
+  return memo.verdicts;
+}
+
+/**
  * Field filters (issue 33): every rule of the lead's service must hold. At ping, a rule on a post-only
  * field the ping does not carry cannot be judged: it is deferred (`pending`) and checked at post.
+ * A lead's fields are not changed once its facts are built, so a rule's verdict is kept for the lead.
  */
 function checkFields(c: IndexedCampaign, lead: LeadFacts): Failure | readonly string[] | null {
   const rules = c.fieldFilters?.get(lead.service);
   if (!rules || rules.length === 0) return null;
   const fields = lead.fields;
   const atPing = lead.stage === 'ping';
+  const verdicts = verdictsOf(fields, (rules[0] as SharedFieldFilter).slots);
   // Whether a post-only field came with the ping after all: then the deferred list is this ping's own.
   let postOnlySent = false;
   for (const rule of rules) {
-    const value = fields?.[rule.field];
+    const value = fields[rule.field];
     if (rule.postOnly && atPing) {
       if (value === undefined) continue;
       postOnlySent = true;
     }
-    if (!rule.test(value)) return fail('filter', `Filter: ${rule.text} (lead: ${rule.show(value)})`);
+    let verdict = verdicts[rule.slot];
+    if (verdict === 0) {
+      verdict = rule.test(value) ? 1 : 2;
+      verdicts[rule.slot] = verdict;
+    }
+    if (verdict === 2) return fail('filter', `Filter: ${rule.text} (lead: ${rule.show(value)})`);
   }
   if (!atPing) return null;
   if (!postOnlySent) return deferredAtPing(rules);
   let pending: string[] | null = null;
   for (const rule of rules) {
-    if (!rule.postOnly || fields?.[rule.field] !== undefined) continue;
+    if (!rule.postOnly || fields[rule.field] !== undefined) continue;
     pending ??= [];
     if (!pending.includes(rule.field)) pending.push(rule.field);
   }

@@ -1,7 +1,7 @@
 import { checkFieldFilters, type FieldFilter, type FilterableField, type FilterValue } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
 import { checkEligibility } from './eligibility';
-import { compileCampaignFilters } from './field-filters';
+import { compileCampaignFilters, SharedRules } from './field-filters';
 import type { CapCounts, IndexedCampaign, LeadFacts } from './types';
 
 /**
@@ -265,6 +265,56 @@ describe('field filters in eligibility', () => {
     expect(checkEligibility(c, facts({ age: '40' }, 'post'), NO_COUNTS)).toMatchObject({
       eligible: false,
       detail: 'Filter: Age: the field is now text, not number; edit this filter (lead: 40)',
+    });
+  });
+
+  describe('rules shared across the campaigns of a snapshot', () => {
+    const rulesOf = (rules: FieldFilter[]) => checkFieldFilters(rules, BY_KEY).stored;
+    const compile = (shared: SharedRules, rules: FieldFilter[], id: string): IndexedCampaign => ({
+      ...campaignWith([]),
+      id,
+      fieldFilters: compileCampaignFilters(rulesOf(rules), ['solar'], () => BY_KEY, shared),
+    });
+
+    it('compiles the same rule once for every campaign of a service, a different one apart', () => {
+      const shared = new SharedRules();
+      const a = compile(shared, [{ field: 'age', op: 'at_least', value: 18 }], 'cmp_a');
+      const b = compile(shared, [{ field: 'age', op: 'at_least', value: 18 }], 'cmp_b');
+      const c = compile(shared, [{ field: 'age', op: 'at_least', value: 19 }], 'cmp_c');
+      const [ruleA] = a.fieldFilters?.get('solar') ?? [];
+      const [ruleB] = b.fieldFilters?.get('solar') ?? [];
+      const [ruleC] = c.fieldFilters?.get('solar') ?? [];
+      expect(ruleB).toBe(ruleA);
+      expect(ruleC).not.toBe(ruleA);
+      expect(ruleA?.slots.size).toBe(2);
+    });
+
+    it('keeps each lead its own verdicts, on both sides of a shared rule', () => {
+      const shared = new SharedRules();
+      const campaigns = ['cmp_a', 'cmp_b', 'cmp_c'].map((id) =>
+        compile(shared, [{ field: 'age', op: 'between', min: 18, max: 65 }], id),
+      );
+      for (const [age, holds] of [
+        [17, false],
+        [18, true],
+        [65, true],
+        [66, false],
+      ] as const) {
+        const lead = facts({ age }, 'post');
+        for (const c of campaigns) expect(checkEligibility(c, lead, NO_COUNTS).eligible).toBe(holds);
+      }
+    });
+
+    it('tests a lead again on a newer snapshot whose same slot holds another rule', () => {
+      const lead = facts({ age: 20 }, 'post');
+      const before = compile(new SharedRules(), [{ field: 'age', op: 'at_least', value: 18 }], 'cmp_a');
+      expect(checkEligibility(before, lead, NO_COUNTS).eligible).toBe(true);
+      // The campaign's rule was edited: the new snapshot's slot 0 is a rule the lead fails.
+      const after = compile(new SharedRules(), [{ field: 'age', op: 'at_least', value: 21 }], 'cmp_a');
+      expect(checkEligibility(after, lead, NO_COUNTS)).toMatchObject({
+        eligible: false,
+        detail: 'Filter: Age at least 21 (lead: 20)',
+      });
     });
   });
 });

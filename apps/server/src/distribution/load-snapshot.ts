@@ -16,7 +16,7 @@ import {
   zipsets,
 } from '../db/schema';
 import { groupBy } from '../lib/group';
-import { compileCampaignFilters } from './field-filters';
+import { compileCampaignFilters, SharedRules } from './field-filters';
 import {
   DEFAULT_ENGINE_SETTINGS,
   EngineSnapshot,
@@ -105,6 +105,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
   const fieldMaps = new Map(
     [...fieldsByService].map(([service, fields]) => [service, new Map(fields.map((f) => [f.key, f]))]),
   );
+  const sharedRules = new SharedRules();
   const indexed: IndexedCampaign[] = campaignRows.map((c) => ({
     id: c.id,
     buyerId: c.buyerId,
@@ -125,7 +126,7 @@ export async function loadSnapshot(db: Db): Promise<EngineSnapshot> {
     buyerDailyBudgetCents: buyerBudgets.get(c.buyerId) ?? null,
     time: c.time,
     sourceFilters: filtersOf.get(c.id) ?? [],
-    fieldFilters: compileCampaignFilters(c.fieldFilters, c.services, (service) => fieldMaps.get(service)),
+    fieldFilters: compileCampaignFilters(c.fieldFilters, c.services, (service) => fieldMaps.get(service), sharedRules),
     lastSoldAt: c.lastSoldAt?.getTime() ?? 0,
     requireNamedConsent: c.requireNamedConsent,
     medicareServices: new Set(c.services.filter((s) => medicare.has(s))),

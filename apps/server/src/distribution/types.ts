@@ -1,8 +1,9 @@
-import type { BidOutcome, CompiledFieldFilter, FieldValue } from '@leadex/domain';
+import type { BidOutcome, FieldValue } from '@leadex/domain';
 import type { CampaignTime } from '../db/schema';
 
 /** The cap periods, counted in the campaign's time zone (DESIGN.md §5 rule 5). */
 import type { CapPeriod } from '../lib/time';
+import type { SharedFieldFilter } from './field-filters';
 
 export { CAP_PERIODS, type CapPeriod } from '../lib/time';
 
@@ -48,7 +49,7 @@ export interface IndexedCampaign {
    * Its field filters (issue 33), compiled once per snapshot, by service: a rule applies to the leads
    * of the services that define its field. Absent or empty: no filter.
    */
-  fieldFilters?: ReadonlyMap<string, readonly CompiledFieldFilter[]>;
+  fieldFilters?: ReadonlyMap<string, readonly SharedFieldFilter[]>;
   /** When it last sold (epoch ms, 0 = never): equal bids rotate, least recently sold first. */
   lastSoldAt: number;
   /** Buys only leads whose consent names its buyer (issue 34 item 4); a Medicare service requires it anyway. */

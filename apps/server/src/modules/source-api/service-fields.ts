@@ -44,37 +44,46 @@ function fieldNamesOf(snapshot: EngineSnapshot): ReadonlySet<string> {
   return names;
 }
 
+/** A body's service fields (undefined: none readable) and the rest of it, as two objects. */
+export interface CapturedServiceFields {
+  sent: SentServiceFields | undefined;
+  rest: Record<string, unknown>;
+}
+
 /**
- * Takes the service fields out of a body (in place) before the field mapper and the schema see it: the
- * names some service's field takes, and a `fields` object's entries. Undefined when there are none (the
- * usual body costs a set lookup per field).
+ * Takes the service fields out of a body before the field mapper and the schema see it: the names
+ * some service's field takes, and a `fields` object's entries. Undefined when there are none (the
+ * usual body costs a set lookup per field). The rest comes back as a new object rather than the body
+ * with keys deleted: an object that loses keys turns into a slow dictionary for every later reader.
  */
 export function captureServiceFields(
   snapshot: EngineSnapshot,
   body: Record<string, unknown>,
-): SentServiceFields | undefined {
+): CapturedServiceFields | undefined {
   const names = fieldNamesOf(snapshot);
-  let sent: SentServiceFields | undefined;
   const nested = body[FIELDS_OBJECT];
-  if (nested !== undefined) {
-    delete body[FIELDS_OBJECT];
-    if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
-      for (const [name, value] of Object.entries(nested)) {
-        if (UNSAFE_NAMES.has(name)) continue;
-        sent ??= {};
-        sent[name] = value;
-      }
+  if (nested === undefined && (names.size === 0 || !Object.keys(body).some((name) => names.has(name.toLowerCase()))))
+    return undefined;
+  let sent: SentServiceFields | undefined;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+    for (const [name, value] of Object.entries(nested)) {
+      if (UNSAFE_NAMES.has(name)) continue;
+      sent ??= {};
+      sent[name] = value;
     }
   }
-  if (names.size === 0) return sent;
+  const rest: Record<string, unknown> = {};
   for (const name of Object.keys(body)) {
-    if (!names.has(name.toLowerCase())) continue;
-    sent ??= {};
-    // A top-level field wins over the same name in `fields`.
-    sent[name] = body[name];
-    delete body[name];
+    if (name === FIELDS_OBJECT) continue;
+    if (names.has(name.toLowerCase())) {
+      sent ??= {};
+      // A top-level field wins over the same name in `fields`.
+      sent[name] = body[name];
+    } else if (UNSAFE_NAMES.has(name))
+      Object.defineProperty(rest, name, { value: body[name], enumerable: true, writable: true, configurable: true });
+    else rest[name] = body[name];
   }
-  return sent;
+  return { sent, rest };
 }
 
 /** What the source API read of a service's fields. */

@@ -182,10 +182,14 @@ export const sourceApiRoutes: FastifyPluginAsyncZod<{
         request.sourceAuthError = error;
         return;
       }
-      const fields = request.body;
+      let fields = request.body;
       if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
       // The services' own fields first: their names are none of ours (issue 33).
-      request.serviceFieldsSent = api.captureFields(fields as Record<string, unknown>);
+      const captured = api.captureFields(fields as Record<string, unknown>);
+      if (captured) {
+        request.serviceFieldsSent = captured.sent;
+        request.body = fields = captured.rest;
+      }
       const { warnings, campaignIds } = mapFields(fields as Record<string, unknown>);
       if (takesService) {
         const { key, source } = request.sourceCaller;

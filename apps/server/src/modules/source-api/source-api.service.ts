@@ -13,6 +13,7 @@ import { centsToDollars } from '../../lib/money';
 import { sha256Hex } from '../../lib/secrets';
 import { checkEvidence, checkedPingUrl } from './evidence';
 import {
+  type CapturedServiceFields,
   captureServiceFields,
   type FieldStage,
   type ReadServiceFields,
@@ -198,7 +199,7 @@ export function createSourceApiService({
      * Takes the services' own fields out of a body before it is validated (issue 33): the names any
      * service's field takes and a `fields` object; read once the service is known.
      */
-    captureFields(body: Record<string, unknown>): SentServiceFields | undefined {
+    captureFields(body: Record<string, unknown>): CapturedServiceFields | undefined {
       return captureServiceFields(engine.snapshot(), body);
     },
 
