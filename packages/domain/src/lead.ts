@@ -6,7 +6,7 @@ import { type CountedPage, countedPageSchema } from './errors';
 import { jornayaToken, trustedFormCertificateUrl } from './evidence';
 import { whenMissing } from './messages';
 import { leadFieldsSchema, SERVICE_FIELD_KEY } from './service-fields';
-import { BID_OUTCOMES, pingOutcomeSchema } from './webhook';
+import { BID_OUTCOMES, pingAnswerFields } from './webhook';
 
 // The leads lists, the lead detail and the CSV export (DESIGN.md §11 "Leads lists"; admin spec §2
 // Leads list and Lead detail; portals spec §2 buyer and source leads).
@@ -420,11 +420,7 @@ export const leadPingCallSchema = leadDeliveryAttemptSchema
   .extend({
     buyer: refSchema,
     delivery: refSchema,
-    outcome: pingOutcomeSchema,
-    /** The bid in dollars. */
-    bid: z.number().optional(),
-    /** The buyer's id of its bid, echoed in the post. */
-    buyer_ping_id: z.string().optional(),
+    ...pingAnswerFields,
     /** Why it is no bid, in words. */
     error: z.string().optional(),
   });

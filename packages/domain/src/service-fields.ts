@@ -178,6 +178,14 @@ export const serviceFieldSchema = z
 export type ServiceField = z.infer<typeof serviceFieldSchema>;
 export type ServiceFieldInput = z.input<typeof serviceFieldSchema>;
 
+/** A field before the admin fills it in (the settings' new field): no key or label, text, the rest the schema's defaults. */
+export const NEW_SERVICE_FIELD: ServiceField = {
+  key: '',
+  label: '',
+  type: 'text',
+  ...z.object(serviceFieldSchema.shape).omit({ key: true, label: true, type: true }).parse({}),
+};
+
 /**
  * PUT /api/services/{service}/fields: the service's whole list, in the order the screens and the docs
  * show it. A field left out of the list is kept, removed (old leads still show it); keys and aliases are

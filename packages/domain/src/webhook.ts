@@ -615,6 +615,15 @@ export type BidOutcome = (typeof BID_OUTCOMES)[number];
 /** How a buyer's system answered a ping: any outcome but the post's refusal. */
 export const pingOutcomeSchema = z.enum(BID_OUTCOMES).exclude(['refused_post']);
 
+/** What a ping's answer is read as (DESIGN.md §6), wherever a ping is shown: the Test call, the lead detail. */
+export const pingAnswerFields = {
+  outcome: pingOutcomeSchema,
+  /** The bid in dollars, when there is one. */
+  bid: z.number().optional(),
+  /** The buyer's id of its bid (`ping_id_field`), echoed in the post as `buyer_ping_id`. */
+  buyer_ping_id: z.string().optional(),
+};
+
 const testCall = z.object({
   /** The HTTP status the buyer's system answered; 0 when no answer came (network, timeout, refused). */
   status: z.number(),
@@ -635,11 +644,7 @@ const testCall = z.object({
 export const webhookPingTestResultSchema = testCall.extend({
   /** Whether the answer is a bid: accepted by the rules, with a positive price. */
   accept: z.boolean(),
-  outcome: pingOutcomeSchema,
-  /** The bid in dollars, when there is one. */
-  bid: z.number().optional(),
-  /** The buyer's id of the bid (`ping_id_field`), sent in the test post as `buyer_ping_id`. */
-  buyer_ping_id: z.string().optional(),
+  ...pingAnswerFields,
   /** Why the answer is not a bid, in words. */
   reason: z.string().optional(),
 });

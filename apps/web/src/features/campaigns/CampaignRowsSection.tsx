@@ -3,19 +3,20 @@ import { Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { type FieldArray, useFieldArray, useFormContext } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
-import { AddRowButton } from '../../components/RowButtons';
+import { AddRowButton, RemoveRowButton } from '../../components/RowButtons';
 import { Section } from '../../components/Section';
 
 type RowsName = 'field_filters' | 'source_filter';
 
 /**
  * A section of the campaign's rules kept as rows (Field Filters, Source Restrictions): "None" while
- * there are none, each row on its own grey card, and an add button while editing.
+ * there are none, each row on its own grey card with its remove button, and an add button while editing.
  */
 export function CampaignRowsSection<N extends RowsName>({
   name,
   title,
   description,
+  item,
   newRow,
   addLabel,
   row,
@@ -25,11 +26,13 @@ export function CampaignRowsSection<N extends RowsName>({
   name: N;
   title: string;
   description: string;
+  /** What a row is, in lower case (`filter`): its remove button names it. */
+  item: string;
   /** What a new row starts as (a copy of it). */
   newRow: FieldArray<CampaignFormValues, N>;
   addLabel: string;
-  /** The row at `index`; `onRemove` only while editing. */
-  row: (index: number, onRemove: (() => void) | undefined) => ReactNode;
+  /** The row at `index`, given its remove button to place (nothing unless editing). */
+  row: (index: number, removeButton: ReactNode) => ReactNode;
   /** Below the add button (a note on what can be added). */
   children?: ReactNode;
 }) {
@@ -46,7 +49,17 @@ export function CampaignRowsSection<N extends RowsName>({
         )}
         {fields.map((field, index) => (
           <Paper key={field.id} withBorder p="sm" radius="md" bg="var(--mantine-color-gray-0)">
-            {row(index, editing ? () => remove(index) : undefined)}
+            {row(
+              index,
+              editing && (
+                <RemoveRowButton
+                  label={`Remove ${item} ${index + 1}`}
+                  tooltip={`Remove this ${item}`}
+                  mt={26}
+                  onClick={() => remove(index)}
+                />
+              ),
+            )}
           </Paper>
         ))}
         {editing && (

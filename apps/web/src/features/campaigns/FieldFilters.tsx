@@ -8,11 +8,10 @@ import {
   NEW_FIELD_FILTER,
 } from '@leadex/domain';
 import { Grid, Text } from '@mantine/core';
-import { useEffect, useMemo, useRef } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useEditing } from '../../components/EditableForm';
 import { ListField, MultiSelectField, SelectField, TextField } from '../../components/FormFields';
-import { RemoveRowButton } from '../../components/RowButtons';
 import { CampaignRowsSection } from './CampaignRowsSection';
 import { type FilterFieldOption, useFilterFields } from './campaigns.api';
 import { TypedNumberField } from './TypedNumberField';
@@ -44,8 +43,9 @@ export function FieldFilters() {
       title="Field Filters"
       description="Leads must meet every rule. A rule applies to the leads of the services that have its field; a field sent only with the post is checked at post."
       newRow={NEW_FIELD_FILTER}
+      item="filter"
       addLabel="Add Filter"
-      row={(index, onRemove) => <FilterRow index={index} fields={list} onRemove={onRemove} />}
+      row={(index, removeButton) => <FilterRow index={index} fields={list} removeButton={removeButton} />}
     >
       {editing && list.length === 0 && (
         <Text c="dimmed" fz="xs">
@@ -56,7 +56,15 @@ export function FieldFilters() {
   );
 }
 
-function FilterRow({ index, fields, onRemove }: { index: number; fields: FilterFieldOption[]; onRemove?: () => void }) {
+function FilterRow({
+  index,
+  fields,
+  removeButton,
+}: {
+  index: number;
+  fields: FilterFieldOption[];
+  removeButton: ReactNode;
+}) {
   const { setValue, getValues } = useFormContext<CampaignFormValues>();
   const at = (part: string) => `field_filters.${index}.${part}`;
   const key = useWatch<CampaignFormValues, `field_filters.${number}.field`>({ name: `field_filters.${index}.field` });
@@ -114,16 +122,7 @@ function FilterRow({ index, fields, onRemove }: { index: number; fields: FilterF
       <Grid.Col span={{ base: 12, sm: 7, md: 5 }}>
         <ValueInputs index={index} field={field} type={type} inputs={inputs} />
       </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 1 }}>
-        {onRemove && (
-          <RemoveRowButton
-            label={`Remove filter ${index + 1}`}
-            tooltip="Remove this filter"
-            mt={26}
-            onClick={onRemove}
-          />
-        )}
-      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 1 }}>{removeButton}</Grid.Col>
     </Grid>
   );
 }

@@ -1,9 +1,8 @@
 import type { CampaignFormValues } from '@leadex/domain';
 import { Grid } from '@mantine/core';
-import { useEffect, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { SelectField } from '../../components/FormFields';
-import { RemoveRowButton } from '../../components/RowButtons';
 import { CampaignRowsSection } from './CampaignRowsSection';
 import { NEW_SOURCE_FILTER } from './campaignForm';
 import { type SourceOption, useSourceOptions } from './campaigns.api';
@@ -24,13 +23,22 @@ export function SourceRestrictions() {
       title="Source Restrictions"
       description="Empty: every source may sell to the campaign. With rows, only those sources (and channels) may, at the row's prices, for the row's share of their leads."
       newRow={NEW_SOURCE_FILTER}
+      item="restriction"
       addLabel="Add Restriction"
-      row={(index, onRemove) => <FilterRow index={index} sources={list} onRemove={onRemove} />}
+      row={(index, removeButton) => <FilterRow index={index} sources={list} removeButton={removeButton} />}
     />
   );
 }
 
-function FilterRow({ index, sources, onRemove }: { index: number; sources: SourceOption[]; onRemove?: () => void }) {
+function FilterRow({
+  index,
+  sources,
+  removeButton,
+}: {
+  index: number;
+  sources: SourceOption[];
+  removeButton: ReactNode;
+}) {
   const { getValues, setValue } = useFormContext<CampaignFormValues>();
   const sourceId = useWatch<CampaignFormValues, `source_filter.${number}.source`>({
     name: `source_filter.${index}.source`,
@@ -82,16 +90,7 @@ function FilterRow({ index, sources, onRemove }: { index: number; sources: Sourc
       <Grid.Col span={{ base: 8, md: 2 }}>
         <TypedNumberField name={at('pct')} label="Percent" required suffix="%" />
       </Grid.Col>
-      <Grid.Col span={{ base: 4, md: 1 }}>
-        {onRemove && (
-          <RemoveRowButton
-            label={`Remove restriction ${index + 1}`}
-            tooltip="Remove this restriction"
-            mt={26}
-            onClick={onRemove}
-          />
-        )}
-      </Grid.Col>
+      <Grid.Col span={{ base: 4, md: 1 }}>{removeButton}</Grid.Col>
     </Grid>
   );
 }

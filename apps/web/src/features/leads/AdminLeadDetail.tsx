@@ -1,7 +1,7 @@
 import { formatLeadPhone, type LeadDetail, type LeadMatch, trustedFormCertificateUrl } from '@leadex/domain';
 import { Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconThumbDown, IconThumbUp } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { type ComponentProps, useMemo } from 'react';
 import { type DefaultValues, useForm } from 'react-hook-form';
 import { EditableForm } from '../../components/EditableForm';
 import { DisplayField, RecordStampFields, SelectField, TextareaField, TextField } from '../../components/FormFields';
@@ -38,6 +38,18 @@ function YesNoField({ lead, name, label }: { lead: LeadDetail; name: 'tcpa_conse
       description={<FieldFlagNote lead={lead} field={name} />}
     />
   );
+}
+
+/** A lead's text field, with its flag's note under the label. */
+function FlaggedTextField({
+  lead,
+  name,
+  ...props
+}: { lead: LeadDetail; name: 'phone' | 'email' | 'trusted_form' | 'jornaya' } & Omit<
+  ComponentProps<typeof TextField>,
+  'name' | 'description'
+>) {
+  return <TextField name={name} description={<FieldFlagNote lead={lead} field={name} />} {...props} />;
 }
 
 /** A lead's name as its title and its toasts read it. */
@@ -99,21 +111,10 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
               <TextField name="name" label="Name" />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <TextField
-                name="phone"
-                label="Phone"
-                type="tel"
-                format={formatLeadPhoneOrEmpty}
-                description={<FieldFlagNote lead={lead} field="phone" />}
-              />
+              <FlaggedTextField lead={lead} name="phone" label="Phone" type="tel" format={formatLeadPhoneOrEmpty} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6, lg: 4 }}>
-              <TextField
-                name="email"
-                label="Email"
-                type="email"
-                description={<FieldFlagNote lead={lead} field="email" />}
-              />
+              <FlaggedTextField lead={lead} name="email" label="Email" type="email" />
             </Grid.Col>
             <AddressFields
               notes={{
@@ -154,10 +155,10 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
               <YesNoField lead={lead} name="homeowner" label="Homeowner" />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 6 }}>
-              <TextField
+              <FlaggedTextField
+                lead={lead}
                 name="trusted_form"
                 label="Trusted Form"
-                description={<FieldFlagNote lead={lead} field="trusted_form" />}
                 // Only a certificate on TrustedForm's host opens (issue 32): never a link a source typed.
                 rightSection={
                   <OpenLinkButton
@@ -169,11 +170,7 @@ export function AdminLeadDetail({ lead }: { lead: LeadDetail }) {
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 6 }}>
-              <TextField
-                name="jornaya"
-                label="LeadiD Token"
-                description={<FieldFlagNote lead={lead} field="jornaya" />}
-              />
+              <FlaggedTextField lead={lead} name="jornaya" label="LeadiD Token" />
             </Grid.Col>
             {(lead.trusted_form_ping_url || lead.field_flags?.some((f) => f.field === 'trusted_form_ping_url')) && (
               <Grid.Col span={{ base: 12, lg: 6 }}>

@@ -1,4 +1,5 @@
 import {
+  NEW_SERVICE_FIELD,
   SERVICE_FIELD_TYPE_LABELS,
   SERVICE_FIELD_TYPES,
   type ServiceField,
@@ -32,19 +33,6 @@ import { ApiRequestError, api } from '../../lib/api';
 import { showSuccess } from '../../lib/notify';
 import { queryKeys } from '../../lib/queryKeys';
 import { useServiceFields, useServiceLabels } from '../reference/reference.api';
-
-const EMPTY: ServiceField = {
-  key: '',
-  label: '',
-  type: 'text',
-  options: [],
-  required: false,
-  stage: 'post',
-  personal: false,
-  aliases: [],
-  help: '',
-  removed: false,
-};
 
 /** PUT /api/services/{service}/fields: the service's whole list, in its order. */
 function useSaveServiceFields() {
@@ -263,7 +251,7 @@ export function ServiceFieldsSection() {
           <Button
             variant="light"
             leftSection={<IconPlus size={16} />}
-            onClick={() => setEditing({ index: null, field: EMPTY })}
+            onClick={() => setEditing({ index: null, field: NEW_SERVICE_FIELD })}
             disabled={!service}
           >
             Add field

@@ -1,10 +1,10 @@
 import { MAX_SOURCE_COST, type Source } from '@leadex/domain';
-import { Button, Grid, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
+import { Grid, Group, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { IconCircleCheck, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { DialogActions } from '../../components/DialogActions';
 import { EditableForm } from '../../components/EditableForm';
+import { FormDialogButton } from '../../components/FormDialogButton';
 import { MoneyField, NumberField, RecordStampFields, SelectField, TextField } from '../../components/FormFields';
 import { AddressFields, NotesAndTagsFields } from '../../components/ProfileFields';
 import { RecordFrame, RecordRoute, recordStatus, useCreateOrUpdateForm } from '../../components/RecordPage';
@@ -151,15 +151,11 @@ function StatusLine({ source }: { source: Source }) {
  */
 function ApproveButton({ source }: { source: Source }) {
   const approve = useApproveSource(source._id);
-  const [asking, setAsking] = useState(false);
   const [cost, setCost] = useState<string | number>(source.max_cost ?? '');
   const [error, setError] = useState<string | null>(null);
   const paidChannels = source.channels.filter((c) => c.max_cost !== null).map((c) => c.name);
 
-  const confirm = async (event: FormEvent) => {
-    event.preventDefault();
-    // The modal sits in a portal, but React still bubbles its submit to the page's form.
-    event.stopPropagation();
+  const confirm = async (close: () => void) => {
     setError(null);
     try {
       await approve.mutateAsync(cost === '' ? {} : { max_cost: Number(cost) });
@@ -168,55 +164,44 @@ function ApproveButton({ source }: { source: Source }) {
       return;
     }
     showSuccess(`${source.name} is approved.`);
-    setAsking(false);
+    close();
   };
 
   return (
-    <>
-      <Button color="green" leftSection={<IconCircleCheck size={18} />} onClick={() => setAsking(true)}>
-        Approve
-      </Button>
-      <Modal opened={asking} onClose={() => setAsking(false)} title="Approve source" centered>
-        <form onSubmit={confirm} noValidate>
-          <Stack gap="md">
-            <Text size="sm">
-              Are you sure you want to approve {source.name}? Its real leads sell from now on, at the payout below.
-            </Text>
-            <NumberInput
-              label="Lead Cost"
-              description={
-                paidChannels.length > 0
-                  ? `What it is paid per sold lead. Its channels ${paidChannels.join(', ')} have their own.`
-                  : 'What it is paid per sold lead. Required: without it the source would be paid nothing.'
-              }
-              prefix="$"
-              decimalScale={2}
-              fixedDecimalScale
-              min={0}
-              max={MAX_SOURCE_COST}
-              allowNegative={false}
-              value={cost}
-              onChange={setCost}
-              error={error}
-              data-autofocus
-            />
-            <DialogActions
-              onCancel={() => setAsking(false)}
-              submitting={approve.isPending}
-              submitLabel="Approve"
-              submitColor="green"
-            />
-          </Stack>
-        </form>
-      </Modal>
-    </>
+    <FormDialogButton
+      label="Approve"
+      color="green"
+      icon={IconCircleCheck}
+      title="Approve source"
+      question={`Are you sure you want to approve ${source.name}? Its real leads sell from now on, at the payout below.`}
+      submitting={approve.isPending}
+      onSubmit={confirm}
+    >
+      <NumberInput
+        label="Lead Cost"
+        description={
+          paidChannels.length > 0
+            ? `What it is paid per sold lead. Its channels ${paidChannels.join(', ')} have their own.`
+            : 'What it is paid per sold lead. Required: without it the source would be paid nothing.'
+        }
+        prefix="$"
+        decimalScale={2}
+        fixedDecimalScale
+        min={0}
+        max={MAX_SOURCE_COST}
+        allowNegative={false}
+        value={cost}
+        onChange={setCost}
+        error={error}
+        data-autofocus
+      />
+    </FormDialogButton>
   );
 }
 
 /** Hold (with an optional reason) or Unhold the source; both ask first. */
 function HoldButton({ source }: { source: Source }) {
   const hold = useSourceHold(source._id);
-  const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
 
   if (source.hold) {
@@ -238,45 +223,33 @@ function HoldButton({ source }: { source: Source }) {
     );
   }
 
-  const confirm = async (event: FormEvent) => {
-    event.preventDefault();
-    // The modal sits in a portal, but React still bubbles its submit to the page's form.
-    event.stopPropagation();
+  const confirm = async (close: () => void) => {
     await hold.mutateAsync({ hold: true, reason: reason.trim() || undefined });
     showSuccess(`${source.name} is on hold.`);
-    setAsking(false);
+    close();
     setReason('');
   };
 
   return (
-    <>
-      <Button variant="light" color="red" leftSection={<IconPlayerPause size={18} />} onClick={() => setAsking(true)}>
-        Hold
-      </Button>
-      <Modal opened={asking} onClose={() => setAsking(false)} title="Hold source" centered>
-        <form onSubmit={confirm} noValidate>
-          <Stack gap="md">
-            <Text size="sm">
-              Are you sure you want to put {source.name} on hold? Its pings, posts and leads are refused at once.
-            </Text>
-            <Textarea
-              label="Reason"
-              placeholder="Optional"
-              autosize
-              minRows={2}
-              value={reason}
-              onChange={(event) => setReason(event.currentTarget.value)}
-              data-autofocus
-            />
-            <DialogActions
-              onCancel={() => setAsking(false)}
-              submitting={hold.isPending}
-              submitLabel="Hold"
-              submitColor="red"
-            />
-          </Stack>
-        </form>
-      </Modal>
-    </>
+    <FormDialogButton
+      label="Hold"
+      color="red"
+      variant="light"
+      icon={IconPlayerPause}
+      title="Hold source"
+      question={`Are you sure you want to put ${source.name} on hold? Its pings, posts and leads are refused at once.`}
+      submitting={hold.isPending}
+      onSubmit={confirm}
+    >
+      <Textarea
+        label="Reason"
+        placeholder="Optional"
+        autosize
+        minRows={2}
+        value={reason}
+        onChange={(event) => setReason(event.currentTarget.value)}
+        data-autofocus
+      />
+    </FormDialogButton>
   );
 }
