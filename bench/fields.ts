@@ -1,5 +1,5 @@
 import type { StoredFieldFilter } from '@leadex/domain';
-import type { serviceFields } from '../apps/server/src/db/schema';
+import { type FieldRow, SOLAR_PING_FIELDS, SOLAR_POST_FIELDS } from '../apps/server/test/solar-fields';
 
 /**
  * BENCH_FIELDS=1 (issue 33): every service gets 10 fields of its own and each of the 200 campaigns 5
@@ -8,12 +8,9 @@ import type { serviceFields } from '../apps/server/src/db/schema';
  */
 export const WITH_FIELDS = ['1', 'true', 'yes'].includes((process.env.BENCH_FIELDS ?? '').toLowerCase());
 
-type FieldRow = Omit<typeof serviceFields.$inferInsert, 'service' | 'position' | 'createdAt' | 'updatedAt'>;
-
 /** The 10 fields of every bench service: 7 sent at the ping, 3 at the post. */
 export const BENCH_FIELDS: FieldRow[] = [
-  { key: 'electric_bill', label: 'Monthly electric bill', type: 'money', stage: 'ping' },
-  { key: 'roof_shade', label: 'Roof shade', type: 'choice', options: ['None', 'Partial', 'Heavy'], stage: 'ping' },
+  ...SOLAR_PING_FIELDS,
   {
     key: 'credit_rating',
     label: 'Credit rating',
@@ -21,12 +18,7 @@ export const BENCH_FIELDS: FieldRow[] = [
     options: ['Excellent', 'Good', 'Fair', 'Poor'],
     stage: 'ping',
   },
-  { key: 'age', label: 'Age', type: 'number', stage: 'ping' },
-  { key: 'install_by', label: 'Install by', type: 'date', stage: 'ping' },
-  { key: 'utility', label: 'Utility', type: 'text', stage: 'ping' },
-  { key: 'mailing_zip', label: 'Mailing ZIP', type: 'zip', stage: 'ping' },
-  { key: 'battery', label: 'Wants a battery', type: 'boolean', stage: 'post' },
-  { key: 'panels', label: 'Panels wanted', type: 'number', stage: 'post' },
+  ...SOLAR_POST_FIELDS,
   { key: 'best_time', label: 'Best time to call', type: 'text', stage: 'post' },
 ];
 

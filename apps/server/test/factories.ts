@@ -2,6 +2,7 @@ import type { BuyerCreate, StoredFieldFilter } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { apiKeys, type CampaignTime, campaigns, leadMatches, leads, sources } from '../src/db/schema';
+import type { SaleRequest } from '../src/distribution/sale/types';
 import { createApiKeyVault } from '../src/lib/api-keys';
 import { newId } from '../src/lib/ids';
 import { centsOrNull } from '../src/lib/money';
@@ -263,6 +264,31 @@ export const ZIP_OF_STATE: Record<string, string> = {
   OH: '43215',
   NV: '89101',
 };
+
+/**
+ * A sale of a roofing lead in `state` (a ZIP of `ZIP_OF_STATE`) from the source `sourceId`, paying it
+ * $10, as the engine's sale path receives it (the sale tests' request).
+ */
+export function roofingSaleRequest(
+  t: TestApp,
+  sourceId: string,
+  state: string,
+  name: string,
+  phone = uniquePhone(),
+): SaleRequest {
+  return {
+    caller: t.deps.engine.callerFor(sourceId),
+    pingId: null,
+    service: 'roofing',
+    zip: ZIP_OF_STATE[state] as string,
+    channel: null,
+    campaign: null,
+    test: false,
+    payoutCents: 1000,
+    contact: { name, phone },
+    meta: { ip: '127.0.0.1' },
+  };
+}
 
 let phoneCounter = 0;
 /** A valid, unique US phone number. */

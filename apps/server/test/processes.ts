@@ -84,3 +84,63 @@ export async function stopLeadexProcess(
   await exited;
   clearTimeout(timer);
 }
+
+/** Stops every process (SIGTERM), together. */
+export async function stopServers(servers: LeadexProcess[]): Promise<void> {
+  await Promise.all(servers.map((s) => stopLeadexProcess(s)));
+}
+
+/**
+ * Starts two server processes ('server 1' and 'server 2') on one database with `env` and waits until
+ * both are healthy; stops them both if either is not.
+ */
+export async function startServers(databaseUrl: string, env: Record<string, string>): Promise<LeadexProcess[]> {
+  const servers = [startLeadexProcess('server 1', databaseUrl, env), startLeadexProcess('server 2', databaseUrl, env)];
+  try {
+    await Promise.all(servers.map((s) => waitHealthy(s)));
+  } catch (error) {
+    await stopServers(servers);
+    throw error;
+  }
+  return servers;
+}
+
+/** A source's answer through a process's API. */
+export type Answer = { status: number; body: Record<string, unknown> };
+
+/** POSTs `body` as JSON to a server process as the source of `apiKey`. */
+export async function call(server: LeadexProcess, path: string, apiKey: string, body: object): Promise<Answer> {
+  let res: Response;
+  try {
+    res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    // Say why the server did not answer: it exited (with what it printed last) or it is still up.
+    const { exitCode, signalCode } = server.child;
+    throw new Error(
+      `${server.name} did not answer ${path} (exit code ${exitCode}, signal ${signalCode}): ${String(error)}\n` +
+        server.output.join('').slice(-4000),
+    );
+  }
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * Makes a lead's contact data, each call's unique among the maker's: `name`, a phone counted up from
+ * 512 + `firstPhone`, an email at `emailPrefix`.N@multiprocess.example.com, and consent.
+ */
+export function contactsOf(name: string, firstPhone: number, emailPrefix: string) {
+  let counter = 0;
+  return () => {
+    counter += 1;
+    return {
+      name,
+      phone: `512${String(firstPhone + counter).padStart(7, '0')}`,
+      email: `${emailPrefix}.${counter}@multiprocess.example.com`,
+      tcpa_consent: true,
+    };
+  };
+}

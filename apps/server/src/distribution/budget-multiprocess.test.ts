@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
+import { call, contactsOf, type LeadexProcess, startServers, stopServers } from '../../test/processes';
 import { budgetCounters, campaigns, leadMatches, leads } from '../db/schema';
 import { currentPeriods } from '../lib/time';
 import { bumpEngineVersion } from './engine-version';
@@ -17,33 +17,12 @@ import { bumpEngineVersion } from './engine-version';
  */
 const SECRET = 'budget-multiprocess-secret-0123456789abcdef';
 const ZIP = '75201';
-type Answer = { status: number; body: Record<string, unknown> };
 
 let t: TestApp;
 let servers: LeadexProcess[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(server: LeadexProcess, path: string, apiKey: string, body: object): Promise<Answer> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  }).catch((error) => {
-    throw new Error(`${server.name} did not answer ${path}: ${String(error)}\n${server.output.join('').slice(-4000)}`);
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-let contactCounter = 0;
-function contact() {
-  contactCounter += 1;
-  return {
-    name: 'Pat Budget',
-    phone: `512${String(3_000_000 + contactCounter).padStart(7, '0')}`,
-    email: `budget.${contactCounter}@multiprocess.example.com`,
-    tcpa_consent: true,
-  };
-}
+const contact = contactsOf('Pat Budget', 3_000_000, 'budget');
 
 function spread<T>(n: number, request: (server: LeadexProcess, i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => request(servers[i % servers.length] as LeadexProcess, i)));
@@ -56,12 +35,11 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       t = await createTestApp({ PUBLIC_API_RATE_LIMIT: 0, LEADEX_SECRET: SECRET });
       const env = { NODE_ENV: 'production', LEADEX_SECRET: SECRET };
       const url = testDatabaseUrl(t.database);
-      servers = [startLeadexProcess('server 1', url, env), startLeadexProcess('server 2', url, env)];
-      await Promise.all(servers.map((s) => waitHealthy(s)));
+      servers = await startServers(url, env);
     }, 60_000);
 
     afterAll(async () => {
-      await Promise.all(servers.map((s) => stopLeadexProcess(s)));
+      await stopServers(servers);
       await t?.close();
     }, 30_000);
 

@@ -1,5 +1,6 @@
 import { checkFieldFilters, type FieldFilter, type FilterableField, type FilterValue } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
+import { indexedCampaign } from '../../test/engine-fixtures';
 import { checkEligibility } from './eligibility';
 import { compileCampaignFilters, SharedRules } from './field-filters';
 import type { CapCounts, IndexedCampaign, LeadFacts } from './types';
@@ -29,25 +30,12 @@ const NO_COUNTS: CapCounts = new Map();
 function campaignWith(rules: FieldFilter[], fields = BY_KEY): IndexedCampaign {
   const { issues, stored } = checkFieldFilters(rules, fields);
   expect(issues).toEqual([]);
-  return {
-    id: 'cmp_1',
-    buyerId: 'buy_1',
+  return indexedCampaign({
     name: 'Solar NY',
     fixedId: 'SOLAR-NY',
-    status: 'live',
-    priceCents: 5000,
-    shared: false,
-    sharedPriceCents: null,
     services: new Set(['solar', 'roofing']),
-    location: 'state',
-    states: new Set(['NY']),
-    zips: new Set(),
-    caps: {},
-    time: null,
-    sourceFilters: [],
-    lastSoldAt: 0,
     fieldFilters: compileCampaignFilters(stored, ['solar', 'roofing'], (s) => (s === 'solar' ? fields : new Map())),
-  };
+  });
 }
 
 const facts = (fields: Record<string, FilterValue>, stage: 'ping' | 'post', service = 'solar'): LeadFacts => ({

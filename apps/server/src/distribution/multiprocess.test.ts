@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind, testDatabaseUrl } from '../../test/database';
 import { createBuyer, createCampaign, createSourceWithKey } from '../../test/factories';
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness';
-import { type LeadexProcess, startLeadexProcess, stopLeadexProcess, waitHealthy } from '../../test/processes';
+import { type Answer, call, contactsOf, type LeadexProcess, startServers, stopServers } from '../../test/processes';
 import { buyerSpend, campaigns, capCounters, leadMatches, leads } from '../db/schema';
 import { currentPeriods } from '../lib/time';
 import { bumpEngineVersion } from './engine-version';
@@ -28,43 +28,14 @@ const SECRET = 'multiprocess-test-secret-0123456789abcdef';
 const ZIP = '75201';
 
 type Server = LeadexProcess;
-type Answer = { status: number; body: Record<string, unknown> };
 
 let t: TestApp;
 let servers: Server[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(server: Server, path: string, apiKey: string, body: object): Promise<Answer> {
-  let res: Response;
-  try {
-    res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  } catch (error) {
-    // Say why the server did not answer: it exited (with what it printed last) or it is still up.
-    const { exitCode, signalCode } = server.child;
-    throw new Error(
-      `${server.name} did not answer ${path} (exit code ${exitCode}, signal ${signalCode}): ${String(error)}\n` +
-        server.output.join('').slice(-4000),
-    );
-  }
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-let contactCounter = 0;
 /** A lead's contact data, unique in this file (no buyer or source duplicate rule can interfere). */
-function contact() {
-  contactCounter += 1;
-  return {
-    name: 'Pat Lee',
-    phone: `512${String(2_000_000 + contactCounter).padStart(7, '0')}`,
-    email: `lead.${contactCounter}@multiprocess.example.com`,
-    tcpa_consent: true,
-  };
-}
+const contact = contactsOf('Pat Lee', 2_000_000, 'lead');
 
 /** Tells every process that campaigns and sources changed, as the admin screens do in their transactions. */
 async function publish(): Promise<void> {
@@ -181,13 +152,12 @@ describe.skipIf(testDatabaseKind !== 'postgres')(
       const databaseUrl = testDatabaseUrl(t.database);
       const started = performance.now();
       const env = { NODE_ENV: 'production', LEADEX_SECRET: SECRET };
-      servers = [startLeadexProcess('server 1', databaseUrl, env), startLeadexProcess('server 2', databaseUrl, env)];
-      await Promise.all(servers.map((s) => waitHealthy(s)));
+      servers = await startServers(databaseUrl, env);
       console.info(`two server processes healthy in ${Math.round(performance.now() - started)} ms`);
     }, 60_000);
 
     afterAll(async () => {
-      await Promise.all(servers.map((s) => stopLeadexProcess(s)));
+      await stopServers(servers);
       await t?.close();
     }, 30_000);
 

@@ -8,26 +8,15 @@ import {
 } from '@leadex/domain';
 import { describe, expect, it } from 'vitest';
 import { callingWindowOf } from './calling-window';
+import cases from './calling-window.cases.json';
 
 /** A lead of the state (a ZIP there), called at local `time` (ISO with its offset). */
 const at = (zip: string, state: string, time: string) => callingWindowOf({ zip, phone: null, state }, new Date(time));
 const open = (zip: string, state: string, time: string) => at(zip, state, time)?.open;
 
-// One ZIP per state with its own rule, and the federal rule's (NY); all on Wednesday 2026-11-18 unless said.
-const CASES: { state: string; zip: string; offset: string; start: string; end: string }[] = [
-  { state: 'NY', zip: '10001', offset: '-05:00', start: '08:00', end: '21:00' },
-  { state: 'FL', zip: '33101', offset: '-05:00', start: '08:00', end: '20:00' },
-  { state: 'OK', zip: '73102', offset: '-06:00', start: '08:00', end: '20:00' },
-  { state: 'MD', zip: '21201', offset: '-05:00', start: '08:00', end: '20:00' },
-  { state: 'TX', zip: '75201', offset: '-06:00', start: '09:00', end: '21:00' },
-  { state: 'AL', zip: '35203', offset: '-06:00', start: '08:00', end: '20:00' },
-  { state: 'LA', zip: '70112', offset: '-06:00', start: '08:00', end: '20:00' },
-  { state: 'MS', zip: '39201', offset: '-06:00', start: '08:00', end: '20:00' },
-  { state: 'RI', zip: '02903', offset: '-05:00', start: '09:00', end: '18:00' },
-  { state: 'UT', zip: '84101', offset: '-07:00', start: '08:00', end: '21:00' },
-  { state: 'WA', zip: '98101', offset: '-08:00', start: '08:00', end: '20:00' },
-  { state: 'CT', zip: '06103', offset: '-05:00', start: '09:00', end: '20:00' },
-];
+// One ZIP per state with its own rule, and the federal rule's (NY), in calling-window.cases.json; all on
+// Wednesday 2026-11-18 unless said.
+const CASES: { state: string; zip: string; offset: string; start: string; end: string }[] = cases;
 const minus = (hhmm: string) => {
   const [h, m] = hhmm.split(':').map(Number) as [number, number];
   const total = h * 60 + m - 1;

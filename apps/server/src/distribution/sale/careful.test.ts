@@ -5,9 +5,8 @@ import {
   createBuyer,
   createCampaign,
   createSourceWithKey,
+  roofingSaleRequest,
   saveBillTerms,
-  uniquePhone,
-  ZIP_OF_STATE,
 } from '../../../test/factories';
 import { useAdminTestApp } from '../../../test/harness';
 import { rawDb, type SqlRunner } from '../../db/raw';
@@ -36,20 +35,7 @@ beforeAll(async () => {
 });
 
 /** A roofing lead in `state`, paying the source $10. */
-function requestIn(state: string): SaleRequest {
-  return {
-    caller: t.deps.engine.callerFor(sourceId),
-    pingId: null,
-    service: 'roofing',
-    zip: ZIP_OF_STATE[state] as string,
-    channel: null,
-    campaign: null,
-    test: false,
-    payoutCents: 1000,
-    contact: { name: 'Kim Careful', phone: uniquePhone() },
-    meta: { ip: '127.0.0.1' },
-  };
-}
+const requestIn = (state: string) => roofingSaleRequest(t, sourceId, state, 'Kim Careful');
 
 /** Buyers whose live delivery answers the sale: `accepts` take the lead, the others say Not Accepted. */
 function scriptedDeliveries(verdicts: Record<string, 'accepts' | 'refuses'>) {

@@ -1,6 +1,12 @@
 import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { createBuyer, createCampaign, createSourceWithKey, uniquePhone, ZIP_OF_STATE } from '../../../test/factories';
+import {
+  createBuyer,
+  createCampaign,
+  createSourceWithKey,
+  roofingSaleRequest,
+  uniquePhone,
+} from '../../../test/factories';
 import { useTestApp } from '../../../test/harness';
 import { type NamedStatement, rawDb, type SqlRunner } from '../../db/raw';
 import { capCounters, leadMatches, leads } from '../../db/schema';
@@ -9,7 +15,7 @@ import { groupCommit, type StoreAtOnce } from './group';
 import { leadRecord } from './lead-record';
 import { storeSale, storeSales, takeCampaignCaps } from './sale.repo';
 import { sell } from './sell';
-import type { SaleDeps, SaleOutcome, SaleRequest } from './types';
+import type { SaleDeps, SaleOutcome } from './types';
 
 /**
  * Group commit (issue 36 item 1) on the harness database: sales that arrive while a group is stored
@@ -25,20 +31,8 @@ beforeAll(async () => {
 
 const saleDeps = (): SaleDeps => ({ db: t.database.db, clock: t.clock, engine: t.deps.engine, secret: 'group-test' });
 
-function requestIn(state: string, phone = uniquePhone()): SaleRequest {
-  return {
-    caller: t.deps.engine.callerFor(sourceId),
-    pingId: null,
-    service: 'roofing',
-    zip: ZIP_OF_STATE[state] as string,
-    channel: null,
-    campaign: null,
-    test: false,
-    payoutCents: 1000,
-    contact: { name: 'Gus Group', phone },
-    meta: { ip: '127.0.0.1' },
-  };
-}
+/** A roofing lead in `state`, paying the source $10 (`phone`: a re-post's). */
+const requestIn = (state: string, phone?: string) => roofingSaleRequest(t, sourceId, state, 'Gus Group', phone);
 
 /**
  * The database under a group commit of one flush at a time, whose first statement is held until

@@ -82,7 +82,8 @@ export function quote(
     { service: input.service, zip: input.zip, channel, campaign, fields: input.fields, suppression },
     duplicates,
   );
-  if (suppression?.global) {
+  /** The ping's record: the quote given (null for none) and, when none, why. */
+  const recordPing = (priceCents: number | null, reason: string | null) =>
     engine.recorder.ping({
       id: pingId,
       sourceId: caller.source.id,
@@ -90,11 +91,13 @@ export function quote(
       channel,
       service: input.service,
       zip: input.zip,
-      priceCents: null,
-      reason: 'suppressed',
+      priceCents,
+      reason,
       test,
       createdAt: now,
     });
+  if (suppression?.global) {
+    recordPing(null, 'suppressed');
     return { kind: 'suppressed', explanation: explanationOf(suppressedExplanation(suppression.global), null) };
   }
   // At ping, a filter on a post-only field the ping lacks waits for the post (issue 33).
@@ -111,18 +114,7 @@ export function quote(
     );
     const result = engine.auction(bids, payout);
     const reason = !result ? 'no_match' : belowMin ? 'no_match' : null;
-    engine.recorder.ping({
-      id: pingId,
-      sourceId: caller.source.id,
-      apiKeyId: caller.key.id,
-      channel,
-      service: input.service,
-      zip: input.zip,
-      priceCents: reason ? null : payout,
-      reason,
-      test,
-      createdAt: now,
-    });
+    recordPing(reason ? null : payout, reason);
     // A test ping always gets a quote, so a source can try its post before any campaign fits.
     // The explanation tells what was answered: below minprice nobody won (issue 27). It is built when
     // read (the simulator shows it; the source API's answer has none): a record per candidate a ping.

@@ -192,6 +192,10 @@ async function allowances(): Promise<Map<string, number>> {
   return new Map(spend.map((r) => [r.buyer_id, Number(r.left)]));
 }
 
+/** Four columns of a row, as numbers. */
+const fourNumbers = (...columns: [unknown, unknown, unknown, unknown]) =>
+  columns.map(Number) as [number, number, number, number];
+
 /** The invariants that hold after every step (SQL over the ledger). */
 async function expectMoneyHolds(afterRun: boolean, adjusted: boolean) {
   // No prepay balance below zero, unless an admin's adjustment moved it (see the top).
@@ -211,12 +215,7 @@ async function expectMoneyHolds(afterRun: boolean, adjusted: boolean) {
       (select coalesce(sum(a.amount_cents), 0)::int from bill_adjustments a where a.bill_id = b.id and a.kind = 'debit') as debits
     from bills b where b.status = 'closed'`);
   for (const b of closed) {
-    const [charges, returns, credits, debits] = [b.charges, b.returns, b.credits, b.debits].map(Number) as [
-      number,
-      number,
-      number,
-      number,
-    ];
+    const [charges, returns, credits, debits] = fourNumbers(b.charges, b.returns, b.credits, b.debits);
     expect(
       [b.charges_cents, b.returns_cents, b.credits_cents, b.debits_cents, b.net_cents].map(Number),
       `closed bill ${b.id}`,
@@ -241,12 +240,7 @@ async function expectMoneyHolds(afterRun: boolean, adjusted: boolean) {
       (select coalesce(sum(c.amount_cents), 0)::int from source_chargebacks c where c.lead_id = l.id) as back
     from leads l where l.price_cents > 0`);
   for (const l of byLead) {
-    const [cost, sales, returned, back] = [l.cost, l.sales, l.returned, l.back].map(Number) as [
-      number,
-      number,
-      number,
-      number,
-    ];
+    const [cost, sales, returned, back] = fourNumbers(l.cost, l.sales, l.returned, l.back);
     if (returned === 0) expect(back, `lead ${l.id}: nothing returned, nothing back`).toBe(0);
     else if (returned === sales) expect(back, `lead ${l.id}: fully returned, its whole payout back`).toBe(cost);
     else expect(back, `lead ${l.id}: part returned`).toBeLessThanOrEqual(cost);

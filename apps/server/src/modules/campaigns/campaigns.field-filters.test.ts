@@ -10,6 +10,7 @@ import {
   uniquePhone,
 } from '../../../test/factories';
 import { expectScoped404, useAdminTestApp, useRoleCookies } from '../../../test/harness';
+import { SOLAR_PING_FIELDS, SOLAR_POST_FIELDS } from '../../../test/solar-fields';
 import { campaigns, leadMatches } from '../../db/schema';
 
 /**
@@ -21,16 +22,10 @@ const { t, admin } = useAdminTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 const roles = useRoleCookies(t);
 
 const SOLAR_FIELDS = [
-  { key: 'electric_bill', label: 'Monthly electric bill', type: 'money', stage: 'ping' },
-  { key: 'roof_shade', label: 'Roof shade', type: 'choice', options: ['None', 'Partial', 'Heavy'], stage: 'ping' },
-  { key: 'age', label: 'Age', type: 'number', stage: 'ping' },
-  { key: 'install_by', label: 'Install by', type: 'date', stage: 'ping' },
-  { key: 'utility', label: 'Utility', type: 'text', stage: 'ping' },
-  { key: 'mailing_zip', label: 'Mailing ZIP', type: 'zip', stage: 'ping' },
-  { key: 'battery', label: 'Wants a battery', type: 'boolean', stage: 'post' },
-  { key: 'panels', label: 'Panels wanted', type: 'number', stage: 'post' },
+  ...SOLAR_PING_FIELDS,
+  ...SOLAR_POST_FIELDS,
   { key: 'spouse_email', label: 'Spouse email', type: 'email', personal: true },
-] as const;
+];
 const BY_KEY = new Map(SOLAR_FIELDS.map((f) => [f.key, f as unknown as FilterableField]));
 
 let apiKey: string;

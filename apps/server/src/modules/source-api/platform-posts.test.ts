@@ -27,6 +27,9 @@ const send = (url: string, fields: Record<string, string>, encoding: Encoding, h
     payload: encoding === 'form' ? form(fields) : fields,
     headers: encoding === 'form' ? { ...FORM, ...headers } : headers,
   });
+/** PUT /api/source/{id} of the test's source, as `as`. */
+const putSource = (as: string, payload: object) =>
+  t.request({ method: 'PUT', url: `/api/source/${sourceId}`, as, payload });
 const leadRow = async (id: string) => (await t.database.db.select().from(leads).where(eq(leads.id, id)))[0];
 const matchesOf = (id: string) => t.database.db.select().from(leadMatches).where(eq(leadMatches.leadId, id));
 
@@ -42,17 +45,12 @@ beforeAll(async () => {
   // Solar and windows leads of Texas sell at $60; the source is paid $20.
   await createCampaign(t, buyerId, { price: 60, states: ['TX'], services: ['solar', 'windows'] });
   ({ sourceId, apiKey } = await createSourceWithKey(t, { maxCost: 20 }));
-  const set = await t.request({
-    method: 'PUT',
-    url: `/api/source/${sourceId}`,
-    as: admin,
-    payload: {
-      default_service: 'Windows',
-      campaign_services: [
-        { campaign_id: '13424', service: 'solar' },
-        { campaign_id: '21', service: 'solar' },
-      ],
-    },
+  const set = await putSource(admin, {
+    default_service: 'Windows',
+    campaign_services: [
+      { campaign_id: '13424', service: 'solar' },
+      { campaign_id: '21', service: 'solar' },
+    ],
   });
   expect(set.statusCode).toBe(200);
   expect(set.json()).toMatchObject({
@@ -79,6 +77,31 @@ async function expectTest(res: { json(): Record<string, unknown> }) {
   const id = res.json().lead_id as string;
   expect(await leadRow(id)).toMatchObject({ test: true, sold: false, priceCents: 0, costCents: 0 });
   expect(await matchesOf(id)).toEqual([]);
+}
+
+/**
+ * A platform's direct post to /api/lead as two tests: `lead(phone)` sells, stored with `stored(phone)`
+ * as ours; with `testFlag` added it sells nothing.
+ */
+function itSellsDirectPosts(
+  encoding: Encoding,
+  lead: (phone: string) => Record<string, string>,
+  tests: {
+    sells: string;
+    stored: (phone: string) => Record<string, unknown>;
+    sellsNothing: string;
+    testFlag: Record<string, string>;
+  },
+) {
+  it(tests.sells, async () => {
+    const phone = uniquePhone();
+    const res = await send('/api/lead', lead(phone), encoding);
+    await expectSold(res, tests.stored(phone));
+  });
+
+  it(tests.sellsNothing, async () => {
+    await expectTest(await send('/api/lead', { ...lead(uniquePhone()), ...tests.testFlag }, encoding));
+  });
 }
 
 describe.each<Encoding>(['form', 'JSON'])('LeadsPedia ping and post as documented (%s)', (encoding) => {
@@ -154,10 +177,9 @@ describe.each<Encoding>(['form', 'JSON'])('boberdoo pushLead as documented (%s)'
     Trusted_Form_URL: 'https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567',
   });
 
-  it('sells through /api/lead: TYPE gives the service, each field lands as ours', async () => {
-    const phone = uniquePhone();
-    const res = await send('/api/lead', lead(phone), encoding);
-    await expectSold(res, {
+  itSellsDirectPosts(encoding, lead, {
+    sells: 'sells through /api/lead: TYPE gives the service, each field lands as ours',
+    stored: (phone) => ({
       service: 'solar',
       firstName: 'Sam',
       lastName: 'Ray',
@@ -169,11 +191,9 @@ describe.each<Encoding>(['form', 'JSON'])('boberdoo pushLead as documented (%s)'
       ip: '198.51.100.8',
       trustedForm: 'https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567',
       metadata: expect.objectContaining({ TYPE: '21', Landing_Page: 'https://example.com/solar' }),
-    });
-  });
-
-  it('Test_Lead=1 sells nothing', async () => {
-    await expectTest(await send('/api/lead', { ...lead(uniquePhone()), Test_Lead: '1' }, encoding));
+    }),
+    sellsNothing: 'Test_Lead=1 sells nothing',
+    testFlag: { Test_Lead: '1' },
   });
 });
 
@@ -199,10 +219,9 @@ describe.each<Encoding>(['form', 'JSON'])('Lead Prosper direct post as documente
     home_owner: 'Yes',
   });
 
-  it("sells: a campaign id not in the map takes the source's default service", async () => {
-    const phone = uniquePhone();
-    const res = await send('/api/lead', lead(phone), encoding);
-    await expectSold(res, {
+  itSellsDirectPosts(encoding, lead, {
+    sells: "sells: a campaign id not in the map takes the source's default service",
+    stored: (phone) => ({
       service: 'windows',
       phone,
       userAgent: 'Mozilla/5.0 (consumer)',
@@ -210,11 +229,9 @@ describe.each<Encoding>(['form', 'JSON'])('Lead Prosper direct post as documente
       jornaya: 'ABCDEF12-3456-7890-ABCD-EF1234567891',
       subId: 'lp-sub',
       metadata: expect.objectContaining({ lp_campaign_id: '555', lp_supplier_id: '27633' }),
-    });
-  });
-
-  it('lp_action=test sells nothing', async () => {
-    await expectTest(await send('/api/lead', { ...lead(uniquePhone()), lp_action: 'test' }, encoding));
+    }),
+    sellsNothing: 'lp_action=test sells nothing',
+    testFlag: { lp_action: 'test' },
   });
 });
 
@@ -239,40 +256,25 @@ describe('default service and campaign map (#32.3)', () => {
   });
 
   it('refuses a default service or a mapped service the exchange does not buy, naming the field', async () => {
-    const wrongDefault = await t.request({
-      method: 'PUT',
-      url: `/api/source/${sourceId}`,
-      as: admin,
-      payload: { default_service: 'roofs' },
-    });
+    const wrongDefault = await putSource(admin, { default_service: 'roofs' });
     expect(wrongDefault.statusCode).toBe(400);
     expect(wrongDefault.json().errors).toEqual({
       default_service: "Default service 'roofs' is not one of the exchange's services",
     });
-    const wrongRow = await t.request({
-      method: 'PUT',
-      url: `/api/source/${sourceId}`,
-      as: admin,
-      payload: {
-        campaign_services: [
-          { campaign_id: '1', service: 'solar' },
-          { campaign_id: '2', service: 'roofs' },
-        ],
-      },
+    const wrongRow = await putSource(admin, {
+      campaign_services: [
+        { campaign_id: '1', service: 'solar' },
+        { campaign_id: '2', service: 'roofs' },
+      ],
     });
     expect(wrongRow.json().errors).toEqual({
       'campaign_services.1.service': "Service 'roofs' is not one of the exchange's services",
     });
-    const twice = await t.request({
-      method: 'PUT',
-      url: `/api/source/${sourceId}`,
-      as: admin,
-      payload: {
-        campaign_services: [
-          { campaign_id: '1', service: 'solar' },
-          { campaign_id: '1', service: 'solar' },
-        ],
-      },
+    const twice = await putSource(admin, {
+      campaign_services: [
+        { campaign_id: '1', service: 'solar' },
+        { campaign_id: '1', service: 'solar' },
+      ],
     });
     expect(twice.json().errors).toMatchObject({ 'campaign_services.1.campaign_id': 'Campaign ids must be unique' });
     // Nothing changed.
@@ -313,12 +315,7 @@ describe('default service and campaign map (#32.3)', () => {
         { campaign_id: '21', service: 'solar' },
       ],
     });
-    const change = await t.request({
-      method: 'PUT',
-      url: `/api/source/${sourceId}`,
-      as: cookie,
-      payload: { default_service: 'solar' },
-    });
+    const change = await putSource(cookie, { default_service: 'solar' });
     expect(change.statusCode).toBe(403);
   });
 });

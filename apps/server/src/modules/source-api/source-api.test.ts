@@ -6,6 +6,7 @@ import { atOnce, createBuyer, createCampaign, createSourceWithKey, uniquePhone }
 import { ADMIN, createTestApp, useTestApp } from '../../../test/harness';
 import { apiKeys, capCounters, idempotencyKeys, leadMatches, leads, pings, sources } from '../../db/schema';
 import { unpackExplanation } from '../../distribution/explanation';
+import invalidLeads from './source-api.invalid-leads.json';
 
 const t = useTestApp({ PUBLIC_API_RATE_LIMIT: 0 });
 
@@ -611,42 +612,17 @@ describe('refusals', () => {
     expect(res.json().reason).toBe('forbidden');
   });
 
-  it.each([
-    ['zip', { service: 'roofing', zip: '7520' }, 'zip must be a 5-digit ZIP code'],
-    [
-      'service',
-      { service: 'skydiving', zip: '75201', name: 'A', phone: '5125550000' },
-      "service 'skydiving' is not one the exchange buys",
-    ],
-    [
-      'phone',
-      { service: 'roofing', zip: '75201', name: 'A', phone: '555-12' },
-      'phone must be a 10-digit US phone number',
-    ],
-    [
-      'email',
-      { service: 'roofing', zip: '75201', name: 'A', email: 'not-an-email' },
-      'email must be a valid email address',
-    ],
-    [
-      'phone',
-      { service: 'roofing', zip: '75201', name: 'A', phone: '(512) 555-0142' },
-      'phone must be a consumer’s number: 555-0100 to 555-0199 are reserved for fiction, not a consumer’s number',
-    ],
-    [
-      'phone',
-      { service: 'roofing', zip: '75201', name: 'A', phone: '555-555-5555' },
-      'phone must be a consumer’s number: it is one digit repeated, not a consumer’s number',
-    ],
-    ['name', { service: 'roofing', zip: '75201', phone: '5123334444' }, 'name is required'],
-    ['phone', { service: 'roofing', zip: '75201', name: 'No Contact' }, 'phone or email is required'],
-  ])('answers 400 naming %s, storing nothing', async (field, body, message) => {
-    const { apiKey, sourceId } = await createSourceWithKey(t);
-    const res = await call('/api/lead', apiKey, body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ ok: false, reason: 'invalid', errors: { [field]: message } });
-    expect(await t.database.db.select().from(leads).where(eq(leads.sourceId, sourceId))).toHaveLength(0);
-  });
+  // Each row (source-api.invalid-leads.json): the field named, the lead posted, the field's message.
+  it.each(invalidLeads as [field: string, body: Record<string, string>, message: string][])(
+    'answers 400 naming %s, storing nothing',
+    async (field, body, message) => {
+      const { apiKey, sourceId } = await createSourceWithKey(t);
+      const res = await call('/api/lead', apiKey, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ ok: false, reason: 'invalid', errors: { [field]: message } });
+      expect(await t.database.db.select().from(leads).where(eq(leads.sourceId, sourceId))).toHaveLength(0);
+    },
+  );
 
   it('records a lead whose consent fields are missing', async () => {
     const buyer = await createBuyer(t);
