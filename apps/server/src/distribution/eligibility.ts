@@ -1,9 +1,8 @@
 import { hash } from 'node:crypto';
-import type { CompiledFieldFilter } from '@leadex/domain';
 import { consentNamesAny } from '@leadex/domain';
 import { formatLocalClock, hoursOfDay, isWithinWindow, localClock } from '../lib/time';
 import { budgetFailure } from './budgets';
-import type { RuleSlots, SharedFieldFilter } from './field-filters';
+import { deferredAtPing, type SharedFieldFilter, verdictsOf } from './field-filters';
 import {
   type Bid,
   CAP_PERIODS,
@@ -76,39 +75,6 @@ function checkTime(c: IndexedCampaign, lead: LeadFacts): Failure | null {
   if (clock === null) return fail('time', `unknown time zone '${time.zone}'`);
   const { start, end } = hoursOfDay(time, clock.day);
   return fail('time', `outside hours ${start}-${end} ${time.zone} (now ${formatLocalClock(clock)})`);
-}
-
-/**
- * The fields a set of rules leaves to the post when a ping carries none of its post-only fields (a
- * ping never does: it reads only ping-stage fields that are not personal): built once per snapshot's
- * rules, so a ping allocates nothing per candidate campaign for them. Null when no rule waits.
- */
-const deferredByRules = new WeakMap<readonly CompiledFieldFilter[], readonly string[] | null>();
-
-function deferredAtPing(rules: readonly CompiledFieldFilter[]): readonly string[] | null {
-  let deferred = deferredByRules.get(rules);
-  if (deferred === undefined) {
-    const fields = [...new Set(rules.filter((r) => r.postOnly).map((r) => r.field))];
-    deferred = fields.length > 0 ? Object.freeze(fields) : null;
-    deferredByRules.set(rules, deferred);
-  }
-  return deferred;
-}
-
-/**
- * A lead's verdicts on its service's shared rules by slot (0: not tested yet, 1: holds, 2: fails),
- * kept with the lead's fields: the same rule on many campaigns is tested once a lead. Tied to the
- * snapshot's slots too, since a sale may run again on a newer snapshot with the same fields.
- */
-const verdictsByFields = new WeakMap<object, { slots: RuleSlots; verdicts: Int8Array }>();
-
-function verdictsOf(fields: object, slots: RuleSlots): Int8Array {
-  let memo = verdictsByFields.get(fields);
-  if (!memo || memo.slots !== slots) {
-    memo = { slots, verdicts: new Int8Array(slots.size) };
-    verdictsByFields.set(fields, memo);
-  }
-  return memo.verdicts;
 }
 
 /**

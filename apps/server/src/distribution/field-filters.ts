@@ -83,3 +83,36 @@ export function compileCampaignFilters(
   }
   return out;
 }
+
+/**
+ * The fields a set of rules leaves to the post when a ping carries none of its post-only fields (a
+ * ping never does: it reads only ping-stage fields that are not personal): built once per snapshot's
+ * rules, so a ping allocates nothing per candidate campaign for them. Null when no rule waits.
+ */
+const deferredByRules = new WeakMap<readonly CompiledFieldFilter[], readonly string[] | null>();
+
+export function deferredAtPing(rules: readonly CompiledFieldFilter[]): readonly string[] | null {
+  let deferred = deferredByRules.get(rules);
+  if (deferred === undefined) {
+    const fields = [...new Set(rules.filter((r) => r.postOnly).map((r) => r.field))];
+    deferred = fields.length > 0 ? Object.freeze(fields) : null;
+    deferredByRules.set(rules, deferred);
+  }
+  return deferred;
+}
+
+/**
+ * A lead's verdicts on its service's shared rules by slot (0: not tested yet, 1: holds, 2: fails),
+ * kept with the lead's fields: the same rule on many campaigns is tested once a lead. Tied to the
+ * snapshot's slots too, since a sale may run again on a newer snapshot with the same fields.
+ */
+const verdictsByFields = new WeakMap<object, { slots: RuleSlots; verdicts: Int8Array }>();
+
+export function verdictsOf(fields: object, slots: RuleSlots): Int8Array {
+  let memo = verdictsByFields.get(fields);
+  if (!memo || memo.slots !== slots) {
+    memo = { slots, verdicts: new Int8Array(slots.size) };
+    verdictsByFields.set(fields, memo);
+  }
+  return memo.verdicts;
+}

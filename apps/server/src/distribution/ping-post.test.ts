@@ -1,3 +1,4 @@
+import { PING_TIMEOUT_MS } from '@leadex/domain';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createBuyer, createCampaign, uniquePhone, ZIP_OF_STATE } from '../../test/factories';
@@ -31,14 +32,18 @@ const { t, admin, source } = useDeliveryTestApp(net.network, () => ({ DELIVERY_R
 
 const buyerUrl = (path: string, host = 'bids.buyer.test') => `http://${host}:${buyers.port}${path}`;
 
-/** A buyer whose live Ping/Post delivery pings `{path}/ping` and posts to `{path}/post`, with a campaign in `state`. */
+/**
+ * A buyer whose live Ping/Post delivery pings `{path}/ping` and posts to `{path}/post`, with a campaign in `state`.
+ * Its ping waits the longest a buyer may ask (3 s) unless the test sets it: the local buyer answers at once,
+ * and a loaded machine must not turn its bid into a timeout (a test of timeouts sets its own).
+ */
 function pingPostBuyer(state: string, path: string, ping: Record<string, unknown> = {}) {
   return createPingPostBuyer(t, admin.cookie, state, {
     name: `Bids ${path}`,
     base: buyerUrl(path),
     map: { phone: 'Phone', first_name: 'FirstName', buyer_ping_id: 'PingId', price: 'Price' },
     pingMap: { service: 'Service', zip: 'Zip', state: 'State' },
-    ping,
+    ping: { timeout_ms: PING_TIMEOUT_MS.max, ...ping },
   });
 }
 
